@@ -1,0 +1,90 @@
+# relaykit — build, test, bench.
+#   make                 programs in bin/
+#   make test            unit tests (cmocka), CLI tests (bats), tree-sitter corpus tests
+#   make test SAN=1      the same, built with AddressSanitizer + UndefinedBehaviorSanitizer
+#   make bench           throughput against peers; see bench/RESULTS.md
+#   make grammar         regenerate parser/src/parser.c from parser/grammar.js
+#   make install PREFIX=/usr/local
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+SAN     ?= 0
+PKGS    := tree-sitter
+CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+WARN    := -Wall -Wextra -Werror
+OPT     ?= -O2 -g
+ifeq ($(SAN),1)
+  OPT   := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+  BUILD := build/san
+  BIN   := build/san/bin
+else
+  BUILD := build/rel
+  BIN   := bin
+endif
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
+CFLAGS_ALL := $(CSTD) $(WARN) $(OPT) $(PKG_CFLAGS) $(CFLAGS)
+LDFLAGS_ALL := $(OPT) $(LDFLAGS)
+
+SUPPORT_SRC := $(wildcard support/*.c)
+PARSER_SRC  := parser/parse.c parser/lower.c parser/comments.c parser/print.c parser/dump.c parser/literal.c
+GRAMMAR_SRC := parser/src/parser.c parser/src/scanner.c
+LIB_SRC     := $(SUPPORT_SRC) $(PARSER_SRC)
+LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GRAMMAR_SRC:%.c=$(BUILD)/%.o)
+PROGRAMS    := rfmt
+UNIT_TESTS  := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
+
+.PHONY: all test unit cli corpus-test grammar grammar-check bench install clean fuzz
+all: $(PROGRAMS:%=$(BIN)/%)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+# Generated code: tree-sitter's output is not ours to hold to -Wextra -Werror.
+$(BUILD)/parser/src/%.o: parser/src/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(OPT) -Iparser/src -MMD -MP -c $< -o $@
+
+$(BUILD)/librelaykit.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN)/rfmt: $(BUILD)/parser/rfmt.o $(BUILD)/librelaykit.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
+
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/librelaykit.a
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) -lcmocka
+
+# ---------------------------------------------------------------- tests
+# Each runner prints its own counts; tests/run.sh adds them up into one closing line.
+test: all $(UNIT_TESTS:%=$(BUILD)/tests/%)
+	@BUILD=$(BUILD) BIN=$(BIN) UNIT_TESTS="$(UNIT_TESTS)" bash tests/run.sh
+
+grammar:
+	cd parser && $$(command -v tree-sitter || ../../shared/tools/tree-sitter-cli.sh) generate
+
+# Fails when parser/src/parser.c is not what grammar.js generates.
+grammar-check:
+	@bash tests/grammar_check.sh
+
+# ---------------------------------------------------------------- fuzzing (clang + libFuzzer)
+fuzz: build/fuzz/fuzz_parse
+build/fuzz/fuzz_parse: tests/fuzz/fuzz_parse.c $(LIB_SRC) $(GRAMMAR_SRC)
+	@mkdir -p $(dir $@)
+	clang $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS) -Iparser/src \
+	  -o $@ tests/fuzz/fuzz_parse.c $(LIB_SRC) $(GRAMMAR_SRC) $(PKG_LIBS)
+
+# ---------------------------------------------------------------- bench
+bench: all
+	@bash bench/run.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(PROGRAMS:%=$(BIN)/%) $(DESTDIR)$(PREFIX)/bin/
+
+clean:
+	rm -rf build bin
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,2 @@
+build/rel/parser/literal.o: parser/literal.c parser/literal.h
+parser/literal.h:

@@ -1,0 +1,241 @@
+/*
+ * The Relay AST: one struct per syntactic category, every node in an arena, every node with a
+ * source span and the comments attached to it.  This header is the map of the parser library:
+ *
+ *   parse.c     text -> tree-sitter tree -> AST (syntax errors, input checks)
+ *   lower.c     tree-sitter tree -> AST (literal checks)
+ *   comments.c  attaches `/ * ty=... * /` and other comments to the node they follow
+ *   print.c     AST -> canonical text (TVM's layout)
+ *   dump.c      AST -> S-expression without spans (for diffing two ASTs)
+ *
+ * The AST keeps what the text says, not what it means: parentheses, graph numbers (`%3`),
+ * literal spellings (`1e-05f`) and name spellings survive, so printing a parsed file gives the
+ * same program back.  Meaning (which name is an operator, which a constructor) is the type
+ * checker's business.
+ */
+#ifndef RELAYKIT_AST_H
+#define RELAYKIT_AST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../support/arena.h"
+#include "../support/diag.h"
+
+typedef struct AstComment AstComment;
+typedef struct AstExpr AstExpr;
+typedef struct AstType AstType;
+typedef struct AstPattern AstPattern;
+
+/* Where a node came from.  Nodes made by a program (not parsed) have line == 0. */
+typedef struct AstSpan {
+  uint32_t start, end;  /* byte range in the source */
+  uint32_t line, col;   /* 1-based position of `start` */
+} AstSpan;
+
+/* A comment kept with the node it follows: TVM's `/ * ty=T span=S * /`, or a user's comment. */
+struct AstComment {
+  const char *text;  /* verbatim, delimiters included; line comments are kept as block comments */
+  AstComment *next;
+};
+
+/* Fields every node starts with, so comments can be attached without knowing the node's kind. */
+typedef struct AstNode {
+  AstSpan span;
+  AstComment *comments;
+} AstNode;
+
+/* key=value, in calls, function parameter lists and `%x {k=v}` parameter attributes. */
+typedef struct AstAttr {
+  AstNode node;
+  const char *key;  /* possibly dotted: relay.reshape_only */
+  AstExpr *value;   /* an AST_INT/FLOAT/BOOL/STRING/NAME/META/ANY/LIST/PAREN expression */
+} AstAttr;
+
+typedef struct AstAttrs {
+  AstAttr **items;
+  size_t len;
+} AstAttrs;
+
+/* ------------------------------------------------------------------ types */
+typedef enum AstTypeKind {
+  AST_TY_TENSOR,      /* Tensor[(1, ?, 3), float32] */
+  AST_TY_NAME,        /* float32, int, A (type variable), Storage (ADT) */
+  AST_TY_CALL,        /* List[A], Storage[] */
+  AST_TY_TUPLE,       /* (), (T,), (T, U) */
+  AST_TY_FUNC,        /* fn [A](A) -> A */
+  AST_TY_REF,         /* ref(T) (printer-only) */
+  AST_TY_INCOMPLETE,  /* _ */
+  AST_TY_META,        /* meta[IncompleteType][0] (printer-only) */
+} AstTypeKind;
+
+/* One dimension of a tensor shape. */
+typedef struct AstDim {
+  enum { AST_DIM_INT, AST_DIM_ANY, AST_DIM_META } kind;
+  const char *text;  /* spelling: "3", "3i64", "?", "meta[tir.SizeVar][0]" */
+} AstDim;
+
+struct AstType {
+  AstNode node;
+  AstTypeKind kind;
+  const char *name;      /* NAME, CALL: the name; TENSOR: dtype ("" for void); META: the ref */
+  AstDim *dims;          /* TENSOR */
+  size_t ndims;
+  AstType **args;        /* CALL: arguments; TUPLE: fields; FUNC: parameter types; REF: [0] */
+  size_t nargs;
+  const char **type_params;  /* FUNC */
+  size_t ntype_params;
+  AstType *ret;          /* FUNC */
+};
+
+/* ------------------------------------------------------------------ expressions */
+typedef enum AstExprKind {
+  /* atoms */
+  AST_INT,       /* text: "1", "-42i64"; see ast_literal.h for the value */
+  AST_FLOAT,     /* text: "1e-05f", "3f16", "-inff" */
+  AST_BOOL,      /* text: "True" / "False" */
+  AST_STRING,    /* text with quotes (attribute values only) */
+  AST_LOCAL,     /* text: name without '%' */
+  AST_GRAPH,     /* text: digits without '%' */
+  AST_GLOBAL,    /* text: name without '@' */
+  AST_NAME,      /* text: operator or constructor name, possibly dotted */
+  AST_META,      /* text: "meta[relay.Constant][0]" */
+  AST_ANY,       /* `?` (attribute values only) */
+  /* compound */
+  AST_CALL,      /* callee(args, attrs) */
+  AST_BINARY,    /* lhs op rhs (hand-written only; TVM prints calls) */
+  AST_TUPLE,     /* (a, b), (a,), () */
+  AST_PROJ,      /* tuple.index */
+  AST_PAREN,     /* (e): kept so that printing does not change the tree */
+  AST_FN,        /* fn [A](params, attrs) -> T { body } */
+  AST_IF,        /* if (cond) { then } else { else } */
+  AST_MATCH,     /* match (e) { arms }, match? ... */
+  AST_REF,       /* ref(e) */
+  AST_REF_READ,  /* ref_read(e) */
+  AST_REF_WRITE, /* ref_write(r, v) */
+  AST_SEQ,       /* statements; result — a body with bindings */
+  AST_BLOCK,     /* { e } used as a sequence item (TVM prints match arms this way) */
+  AST_LIST,      /* [a, b] (attribute values only) */
+} AstExprKind;
+
+/* A variable being bound: parameter, let, free_var. */
+typedef struct AstBinder {
+  AstNode node;
+  const char *name;  /* without '%' */
+  AstAttrs attrs;    /* `%x {virtual_device=...}` parameter attributes */
+  AstType *type;     /* annotation, or NULL */
+} AstBinder;
+
+typedef enum AstStmtKind {
+  AST_STMT_LET,    /* let binder = value; */
+  AST_STMT_GRAPH,  /* %N = value; */
+  AST_STMT_FREE,   /* free_var binder; */
+  AST_STMT_EXPR,   /* value;  (evaluated for its effect) */
+} AstStmtKind;
+
+typedef struct AstStmt {
+  AstNode node;
+  AstStmtKind kind;
+  AstBinder *binder;  /* LET, FREE */
+  const char *graph;  /* GRAPH: the digits */
+  AstExpr *value;     /* LET, GRAPH, EXPR */
+} AstStmt;
+
+typedef struct AstMatchArm {
+  AstNode node;
+  AstPattern *pattern;
+  AstExpr *body;
+} AstMatchArm;
+
+/* Parameters and attributes of `def` and `fn`. */
+typedef struct AstFunc {
+  const char **type_params;
+  size_t ntype_params;
+  AstBinder **params;
+  size_t nparams;
+  AstAttrs attrs;    /* function attributes, after the parameters */
+  AstType *ret;      /* or NULL */
+  AstExpr *body;
+} AstFunc;
+
+struct AstExpr {
+  AstNode node;
+  AstExprKind kind;
+  const char *text;   /* atoms; BINARY: the operator; MATCH: "match" or "match?" */
+  AstExpr *a, *b;     /* CALL: callee; BINARY: lhs, rhs; PROJ, PAREN, REF*, BLOCK: a; IF: cond
+                         in a; MATCH: scrutinee in a; REF_WRITE: a, b; SEQ: result in a */
+  AstExpr **items;    /* CALL: positional arguments; TUPLE: fields; LIST: elements */
+  size_t nitems;
+  AstAttrs attrs;     /* CALL */
+  unsigned index;     /* PROJ */
+  const char *index_text; /* PROJ: spelling of the index */
+  AstFunc *fn;        /* FN */
+  AstExpr *then_, *else_;   /* IF */
+  AstMatchArm **arms; /* MATCH */
+  size_t narms;
+  AstStmt **stmts;    /* SEQ */
+  size_t nstmts;
+};
+
+/* ------------------------------------------------------------------ patterns */
+typedef enum AstPatternKind { AST_PAT_WILDCARD, AST_PAT_VAR, AST_PAT_CTOR, AST_PAT_TUPLE } AstPatternKind;
+
+struct AstPattern {
+  AstNode node;
+  AstPatternKind kind;
+  const char *name;      /* VAR: without '%'; CTOR: constructor */
+  AstType *type;         /* VAR: annotation or NULL */
+  AstPattern **items;    /* CTOR (when has_args), TUPLE */
+  size_t nitems;
+  bool has_args;         /* CTOR: written with parentheses */
+};
+
+/* ------------------------------------------------------------------ definitions */
+typedef struct AstCtorDef {
+  AstNode node;
+  const char *name;
+  AstType **fields;
+  size_t nfields;
+} AstCtorDef;
+
+typedef enum AstDefKind { AST_DEF_FN, AST_DEF_TYPE, AST_DEF_EXTERN_TYPE } AstDefKind;
+
+typedef struct AstDef {
+  AstNode node;
+  AstDefKind kind;
+  const char *name;      /* FN: without '@'; TYPE: the type's name */
+  AstFunc *fn;           /* FN */
+  const char **type_params; /* TYPE */
+  size_t ntype_params;
+  AstCtorDef **ctors;    /* TYPE */
+  size_t nctors;
+} AstDef;
+
+/* A whole file: module mode (defs) or expression mode (body). */
+typedef struct AstModule {
+  Arena arena;           /* owns every node */
+  bool has_version;      /* starts with #[version = "0.0.5"] */
+  AstDef **defs;
+  size_t ndefs;
+  AstExpr *body;         /* expression mode; NULL in module mode */
+  const char *metadata;  /* "#[metadata]..." verbatim to the end of the file, or NULL */
+  AstComment *leading;   /* comments before the first node (license headers) */
+  unsigned trailing_newlines; /* blank lines at the end, kept as found (1 or 2) */
+} AstModule;
+
+/* Parses a whole file.  On error returns NULL and writes FILE:LINE:COL messages to `diag`. */
+AstModule *ast_parse(const char *text, size_t len, Diag *diag);
+void ast_free(AstModule *m);
+
+/* Options of the printer. */
+typedef struct AstPrintOptions {
+  bool strip_types;     /* drop `/ * ty=... * /` (and span) comments TVM writes */
+} AstPrintOptions;
+
+/* Canonical text of a module, in TVM's layout; free() the result. */
+char *ast_print(const AstModule *m, const AstPrintOptions *opts);
+/* The AST as an S-expression without spans or comments; free() the result. */
+char *ast_dump(const AstModule *m);
+
+#endif

@@ -1,0 +1,93 @@
+/*
+ * Comment attachment.  TVM writes `/ * ty=T span=S * /` right after the node it describes
+ * (a call, a constant, a parameter's type, a let binder, ...), so a comment is attached to the
+ * node that ends last before it; among nodes ending at the same byte, to the outermost one
+ * (the binder `%x: T`, not the type `T`; the call `f(x)`, not its last argument).  User comments
+ * follow the same rule; comments before any node are the file's leading comments.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../support/xalloc.h"
+#include "lower.h"
+
+typedef struct Ranked {
+  AstNode *node;
+  size_t order; /* creation order: parents are made after their children */
+} Ranked;
+
+static int by_end_then_outermost(const void *pa, const void *pb) {
+  const Ranked *a = pa, *b = pb;
+  if (a->node->span.end != b->node->span.end) return a->node->span.end < b->node->span.end ? -1 : 1;
+  if (a->node->span.start != b->node->span.start) return a->node->span.start < b->node->span.start ? -1 : 1;
+  return a->order > b->order ? -1 : a->order < b->order ? 1 : 0;
+}
+
+/* A `// text` line comment becomes `/ * text * /`: the printer joins lines, so a line comment
+   would swallow what follows it.  Delimiters inside are broken up so nesting stays balanced. */
+static const char *as_block_comment(Arena *arena, const char *src, uint32_t s, uint32_t e) {
+  const char *t = src + s + 2;
+  size_t n = e - s - 2;
+  while (n > 0 && (t[n - 1] == '\r' || t[n - 1] == ' ' || t[n - 1] == '\t')) n--;
+  char *out = arena_alloc(arena, 2 * n + 8), *p = out;
+  memcpy(p, "/*", 2);
+  p += 2;
+  if (n == 0 || t[0] != ' ') *p++ = ' ';
+  for (size_t i = 0; i < n; i++) {
+    *p++ = t[i];
+    if (i + 1 < n && ((t[i] == '*' && t[i + 1] == '/') || (t[i] == '/' && t[i + 1] == '*'))) *p++ = ' ';
+  }
+  memcpy(p, " */", 4);
+  return out;
+}
+
+static void append(AstComment **list, AstComment *c) {
+  while (*list) list = &(*list)->next;
+  *list = c;
+}
+
+bool attach_comments(AstModule *m, TSNode root, const char *src, size_t len, Diag *diag, AstNodeList *nodes) {
+  (void)len;
+  Ranked *ranked = xmalloc((nodes->len ? nodes->len : 1) * sizeof *ranked);
+  for (size_t i = 0; i < nodes->len; i++) ranked[i] = (Ranked){nodes->items[i], i};
+  qsort(ranked, nodes->len, sizeof *ranked, by_end_then_outermost);
+
+  bool ok = true;
+  TSTreeCursor c = ts_tree_cursor_new(root);
+  /* Iterative pre-order walk: trees can be deeper than the C stack allows recursion for. */
+  for (;;) {
+    TSNode n = ts_tree_cursor_current_node(&c);
+    const char *type = ts_node_type(n);
+    bool block = !strcmp(type, "block_comment"), line = !strcmp(type, "line_comment");
+    if (block || line) {
+      uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+      if (block && (e - s < 4 || memcmp(src + e - 2, "*/", 2) != 0)) {
+        diag_error(diag, s, "unterminated comment: '/*' is never closed (comments nest in Relay)");
+        ok = false;
+      }
+      AstComment *cm = arena_alloc(&m->arena, sizeof *cm);
+      cm->text = line ? as_block_comment(&m->arena, src, s, e) : arena_strndup(&m->arena, src + s, e - s);
+      /* The last node ending at or before the comment, outermost first among equals. */
+      size_t lo = 0, hi = nodes->len;
+      while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (ranked[mid].node->span.end <= s) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo == 0) append(&m->leading, cm);
+      else {
+        uint32_t end = ranked[lo - 1].node->span.end;
+        size_t first = lo - 1;
+        while (first > 0 && ranked[first - 1].node->span.end == end) first--;
+        append(&ranked[first].node->comments, cm);
+      }
+    }
+    if (ts_tree_cursor_goto_first_child(&c)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&c))
+      if (!ts_tree_cursor_goto_parent(&c)) goto done;
+  }
+done:
+  ts_tree_cursor_delete(&c);
+  free(ranked);
+  return ok;
+}

@@ -1,0 +1,694 @@
+/*
+ * Lowering: tree-sitter tree -> AST.  The tree is already free of ERROR and MISSING nodes
+ * (parse.c checks), so this file only checks what the grammar leaves open: literal ranges and
+ * widths, the version string, and nesting depth.  Children are walked with a cursor, never with
+ * ts_node_child(i), which is linear per call and made 1,500-binding bodies quadratic.
+ */
+#include "lower.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../support/xalloc.h"
+#include "literal.h"
+
+/* Node kinds of the grammar, looked up by name once (see sym_init). */
+typedef enum Sym {
+  S_UNKNOWN,
+  S_source_file, S_version, S_metadata, S_function_definition, S_type_definition,
+  S_extern_type_definition, S_constructor_definition, S_type_params, S_param_list, S_param,
+  S_body, S_sequence, S_expression_statement, S_let_binding, S_graph_binding, S_free_var,
+  S_binder, S_binding_sequence, S_block, S_binary_expression, S_call, S_arguments, S_projection,
+  S_name, S_function, S_if, S_ref, S_ref_read, S_ref_write, S_tuple, S_parenthesized, S_match,
+  S_match_arm, S_wildcard_pattern, S_var_pattern, S_constructor_pattern, S_tuple_pattern,
+  S_tensor_type, S_shape, S_any_dim, S_tuple_type, S_function_type, S_type_call, S_type_name,
+  S_ref_type, S_incomplete_type, S_attribute, S_attribute_list, S_attribute_paren, S_local,
+  S_graph_var, S_global, S_identifier, S_boolean, S_integer, S_float, S_string, S_meta_ref,
+  S_COUNT
+} Sym;
+
+static const char *const sym_names[S_COUNT] = {
+#define N(x) [S_##x] = #x
+  N(source_file), N(version), N(metadata), N(function_definition), N(type_definition),
+  N(extern_type_definition), N(constructor_definition), N(type_params), N(param_list), N(param),
+  N(body), N(sequence), N(expression_statement), N(let_binding), N(graph_binding), N(free_var),
+  N(binder), N(binding_sequence), N(block), N(binary_expression), N(call), N(arguments),
+  N(projection), N(name), N(function), N(if), N(ref), N(ref_read), N(ref_write), N(tuple),
+  N(parenthesized), N(match), N(match_arm), N(wildcard_pattern), N(var_pattern),
+  N(constructor_pattern), N(tuple_pattern), N(tensor_type), N(shape), N(any_dim), N(tuple_type),
+  N(function_type), N(type_call), N(type_name), N(ref_type), N(incomplete_type), N(attribute),
+  N(attribute_list), N(attribute_paren), N(local), N(graph_var), N(global), N(identifier),
+  N(boolean), N(integer), N(float), N(string), N(meta_ref),
+#undef N
+};
+
+/* TSSymbol -> Sym, filled on first use (a registry set up at start, never changed after). */
+static Sym *sym_table;
+static uint32_t sym_table_len;
+
+static void sym_init(void) {
+  if (sym_table) return;
+  const TSLanguage *lang = tree_sitter_relay();
+  sym_table_len = ts_language_symbol_count(lang);
+  Sym *t = xcalloc(sym_table_len, sizeof *t);
+  for (TSSymbol s = 0; s < sym_table_len; s++) {
+    if (ts_language_symbol_type(lang, s) != TSSymbolTypeRegular) continue;
+    const char *name = ts_language_symbol_name(lang, s);
+    for (int k = 1; k < S_COUNT; k++)
+      if (sym_names[k] && !strcmp(sym_names[k], name)) t[s] = (Sym)k;
+  }
+  sym_table = t;
+}
+
+static Sym sym_of(TSNode n) {
+  TSSymbol s = ts_node_symbol(n);
+  return s < sym_table_len ? sym_table[s] : S_UNKNOWN;
+}
+
+/* ------------------------------------------------------------------ children */
+
+/* The non-extra children of a node, with their field names (NULL when none). */
+typedef struct Kid {
+  TSNode node;
+  const char *field;
+  Sym sym;
+  bool named;
+} Kid;
+
+typedef struct Kids {
+  Kid *items;
+  size_t len;
+} Kids;
+
+static Kids kids_of(TSNode n) {
+  Kids k = {NULL, 0};
+  uint32_t count = ts_node_child_count(n);
+  if (count == 0) return k;
+  k.items = xmalloc(count * sizeof(Kid));
+  TSTreeCursor c = ts_tree_cursor_new(n);
+  if (ts_tree_cursor_goto_first_child(&c)) {
+    do {
+      TSNode child = ts_tree_cursor_current_node(&c);
+      if (ts_node_is_extra(child)) continue;
+      Kid *kid = &k.items[k.len++];
+      kid->node = child;
+      kid->field = ts_tree_cursor_current_field_name(&c);
+      kid->sym = sym_of(child);
+      kid->named = ts_node_is_named(child);
+    } while (ts_tree_cursor_goto_next_sibling(&c));
+  }
+  ts_tree_cursor_delete(&c);
+  return k;
+}
+
+static Kid *kid_field(Kids *k, const char *field) {
+  for (size_t i = 0; i < k->len; i++)
+    if (k->items[i].field && !strcmp(k->items[i].field, field)) return &k->items[i];
+  return NULL;
+}
+
+/* ------------------------------------------------------------------ state */
+typedef struct Lower {
+  Arena *arena;
+  const char *src;
+  size_t len;
+  Diag *diag;
+  AstNodeList *nodes;
+  unsigned depth;
+  bool failed;
+} Lower;
+
+static char *text_of(Lower *l, TSNode n) {
+  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  return arena_strndup(l->arena, l->src + s, e - s);
+}
+
+static void error_at(Lower *l, TSNode n, const char *msg, const char *what) {
+  if (what) diag_error(l->diag, ts_node_start_byte(n), "%s: '%s'", msg, what);
+  else diag_error(l->diag, ts_node_start_byte(n), "%s", msg);
+  l->failed = true;
+}
+
+/* Records the span of a freshly made node and remembers it for comment attachment. */
+static void *made(Lower *l, AstNode *node, TSNode n) {
+  node->span.start = ts_node_start_byte(n);
+  node->span.end = ts_node_end_byte(n);
+  TSPoint p = ts_node_start_point(n);
+  node->span.line = p.row + 1;
+  node->span.col = p.column + 1;
+  AstNodeList *list = l->nodes;
+  if (list->len == list->cap) {
+    list->cap = list->cap ? list->cap * 2 : 1024;
+    list->items = xrealloc(list->items, list->cap * sizeof *list->items);
+  }
+  list->items[list->len++] = node;
+  return node;
+}
+
+#define NEW(l, T) ((T *)arena_alloc((l)->arena, sizeof(T)))
+
+/* Copies a scratch vector of pointers into the arena. */
+static void *arena_array(Lower *l, void **items, size_t n) {
+  if (n == 0) return NULL;
+  void **out = arena_alloc(l->arena, n * sizeof(void *));
+  memcpy(out, items, n * sizeof(void *));
+  return out;
+}
+
+typedef VEC(void *) PtrVec;
+
+static AstExpr *lower_expr(Lower *l, TSNode n);
+static AstType *lower_type(Lower *l, TSNode n);
+static AstPattern *lower_pattern(Lower *l, TSNode n);
+
+/* ------------------------------------------------------------------ names and attributes */
+
+/* A dotted name, rebuilt from its identifiers so that spaces or comments around dots vanish. */
+static const char *lower_name_text(Lower *l, TSNode n) {
+  if (sym_of(n) != S_name) return text_of(l, n);
+  Kids k = kids_of(n);
+  size_t total = 0;
+  for (size_t i = 0; i < k.len; i++) total += ts_node_end_byte(k.items[i].node) - ts_node_start_byte(k.items[i].node);
+  char *out = arena_alloc(l->arena, total + 1), *p = out;
+  for (size_t i = 0; i < k.len; i++) {
+    uint32_t s = ts_node_start_byte(k.items[i].node), e = ts_node_end_byte(k.items[i].node);
+    memcpy(p, l->src + s, e - s);
+    p += e - s;
+  }
+  *p = '\0';
+  free(k.items);
+  return out;
+}
+
+static AstExpr *lower_attr_value(Lower *l, TSNode n);
+
+static AstAttr *lower_attr(Lower *l, TSNode n) {
+  Kids k = kids_of(n);
+  AstAttr *a = NEW(l, AstAttr);
+  a->key = lower_name_text(l, kid_field(&k, "key")->node);
+  a->value = lower_attr_value(l, kid_field(&k, "value")->node);
+  free(k.items);
+  return made(l, &a->node, n);
+}
+
+static AstAttrs attrs_from(Lower *l, PtrVec *v) {
+  AstAttrs out = {arena_array(l, v->items, v->len), v->len};
+  free(v->items);
+  return out;
+}
+
+static AstExpr *lower_attr_value(Lower *l, TSNode n) {
+  Sym s = sym_of(n);
+  if (s == S_attribute_list || s == S_attribute_paren) {
+    AstExpr *e = NEW(l, AstExpr);
+    e->kind = s == S_attribute_list ? AST_LIST : AST_PAREN;
+    Kids k = kids_of(n);
+    PtrVec items = {0};
+    for (size_t i = 0; i < k.len; i++)
+      if (k.items[i].named) VEC_PUSH(items, lower_attr_value(l, k.items[i].node));
+    free(k.items);
+    if (s == S_attribute_paren) e->a = items.len ? items.items[0] : NULL;
+    else {
+      e->items = arena_array(l, items.items, items.len);
+      e->nitems = items.len;
+    }
+    free(items.items);
+    return made(l, &e->node, n);
+  }
+  if (s == S_any_dim) {
+    AstExpr *e = NEW(l, AstExpr);
+    e->kind = AST_ANY;
+    e->text = "?";
+    return made(l, &e->node, n);
+  }
+  return lower_expr(l, n); /* literals, names, meta refs */
+}
+
+/* ------------------------------------------------------------------ types */
+
+static const char **lower_type_params(Lower *l, TSNode n, size_t *count) {
+  Kids k = kids_of(n);
+  PtrVec v = {0};
+  for (size_t i = 0; i < k.len; i++)
+    if (k.items[i].sym == S_identifier) VEC_PUSH(v, text_of(l, k.items[i].node));
+  free(k.items);
+  const char **out = arena_array(l, v.items, v.len);
+  *count = v.len;
+  free(v.items);
+  return out;
+}
+
+static void check_int(Lower *l, TSNode n, const char *text) {
+  int64_t v;
+  int bits;
+  const char *err;
+  if (!lit_int(text, &v, &bits, &err)) error_at(l, n, err, text);
+}
+
+static AstType *lower_type(Lower *l, TSNode n) {
+  AstType *t = NEW(l, AstType);
+  Kids k = kids_of(n);
+  PtrVec args = {0};
+  switch (sym_of(n)) {
+  case S_tensor_type: {
+    t->kind = AST_TY_TENSOR;
+    Kid *dt = kid_field(&k, "dtype");
+    t->name = dt ? text_of(l, dt->node) : "";
+    Kids dims = kids_of(kid_field(&k, "shape")->node);
+    t->dims = arena_alloc(l->arena, (dims.len ? dims.len : 1) * sizeof(AstDim));
+    for (size_t i = 0; i < dims.len; i++) {
+      Kid *d = &dims.items[i];
+      if (!d->named) continue;
+      AstDim *dim = &t->dims[t->ndims++];
+      dim->text = text_of(l, d->node);
+      dim->kind = d->sym == S_any_dim ? AST_DIM_ANY : d->sym == S_meta_ref ? AST_DIM_META : AST_DIM_INT;
+      if (dim->kind == AST_DIM_INT) check_int(l, d->node, dim->text);
+    }
+    free(dims.items);
+    break;
+  }
+  case S_type_name:
+    t->kind = AST_TY_NAME;
+    t->name = text_of(l, n);
+    break;
+  case S_type_call:
+    t->kind = AST_TY_CALL;
+    t->name = text_of(l, kid_field(&k, "name")->node);
+    for (size_t i = 0; i < k.len; i++)
+      if (k.items[i].field && !strcmp(k.items[i].field, "argument")) VEC_PUSH(args, lower_type(l, k.items[i].node));
+    break;
+  case S_tuple_type:
+    t->kind = AST_TY_TUPLE;
+    for (size_t i = 0; i < k.len; i++)
+      if (k.items[i].named) VEC_PUSH(args, lower_type(l, k.items[i].node));
+    break;
+  case S_ref_type:
+    t->kind = AST_TY_REF;
+    for (size_t i = 0; i < k.len; i++)
+      if (k.items[i].named) VEC_PUSH(args, lower_type(l, k.items[i].node));
+    break;
+  case S_function_type: {
+    t->kind = AST_TY_FUNC;
+    Kid *tp = kid_field(&k, "type_params");
+    if (tp) t->type_params = lower_type_params(l, tp->node, &t->ntype_params);
+    for (size_t i = 0; i < k.len; i++)
+      if (k.items[i].field && !strcmp(k.items[i].field, "argument")) VEC_PUSH(args, lower_type(l, k.items[i].node));
+    t->ret = lower_type(l, kid_field(&k, "return_type")->node);
+    break;
+  }
+  case S_incomplete_type:
+    t->kind = AST_TY_INCOMPLETE;
+    t->name = "_";
+    break;
+  case S_meta_ref:
+    t->kind = AST_TY_META;
+    t->name = text_of(l, n);
+    break;
+  default:
+    error_at(l, n, "unexpected node in a type", ts_node_type(n));
+    break;
+  }
+  free(k.items);
+  t->args = arena_array(l, args.items, args.len);
+  t->nargs = args.len;
+  free(args.items);
+  return made(l, &t->node, n);
+}
+
+/* ------------------------------------------------------------------ functions */
+
+static AstBinder *lower_binder(Lower *l, TSNode n) {
+  Kids k = kids_of(n);
+  AstBinder *b = NEW(l, AstBinder);
+  b->name = text_of(l, kid_field(&k, "name")->node) + 1;
+  Kid *ty = kid_field(&k, "type");
+  if (ty) b->type = lower_type(l, ty->node);
+  PtrVec attrs = {0};
+  for (size_t i = 0; i < k.len; i++)
+    if (k.items[i].sym == S_attribute) VEC_PUSH(attrs, lower_attr(l, k.items[i].node));
+  b->attrs = attrs_from(l, &attrs);
+  free(k.items);
+  return made(l, &b->node, n);
+}
+
+static AstFunc *lower_func(Lower *l, Kids *k) {
+  AstFunc *f = NEW(l, AstFunc);
+  Kid *tp = kid_field(k, "type_params");
+  if (tp) f->type_params = lower_type_params(l, tp->node, &f->ntype_params);
+  Kids ps = kids_of(kid_field(k, "params")->node);
+  PtrVec params = {0}, attrs = {0};
+  for (size_t i = 0; i < ps.len; i++) {
+    if (ps.items[i].sym == S_param) VEC_PUSH(params, lower_binder(l, ps.items[i].node));
+    else if (ps.items[i].sym == S_attribute) VEC_PUSH(attrs, lower_attr(l, ps.items[i].node));
+  }
+  free(ps.items);
+  f->params = arena_array(l, params.items, params.len);
+  f->nparams = params.len;
+  free(params.items);
+  f->attrs = attrs_from(l, &attrs);
+  Kid *ret = kid_field(k, "return_type");
+  if (ret) f->ret = lower_type(l, ret->node);
+  /* body: '{' item '}' */
+  Kids body = kids_of(kid_field(k, "body")->node);
+  for (size_t i = 0; i < body.len; i++)
+    if (body.items[i].named) f->body = lower_expr(l, body.items[i].node);
+  free(body.items);
+  return f;
+}
+
+/* ------------------------------------------------------------------ sequences */
+
+static AstStmt *lower_stmt(Lower *l, TSNode n) {
+  Kids k = kids_of(n);
+  AstStmt *s = NEW(l, AstStmt);
+  switch (sym_of(n)) {
+  case S_let_binding:
+    s->kind = AST_STMT_LET;
+    s->binder = lower_binder(l, kid_field(&k, "binder")->node);
+    s->value = lower_expr(l, kid_field(&k, "value")->node);
+    break;
+  case S_graph_binding:
+    s->kind = AST_STMT_GRAPH;
+    s->graph = text_of(l, kid_field(&k, "name")->node) + 1;
+    s->value = lower_expr(l, kid_field(&k, "value")->node);
+    break;
+  case S_free_var:
+    s->kind = AST_STMT_FREE;
+    s->binder = lower_binder(l, kid_field(&k, "binder")->node);
+    break;
+  default: /* expression_statement */
+    s->kind = AST_STMT_EXPR;
+    s->value = lower_expr(l, k.items[0].node);
+    break;
+  }
+  free(k.items);
+  return made(l, &s->node, n);
+}
+
+static void lower_sequence(Lower *l, AstExpr *e, TSNode n) {
+  Kids k = kids_of(n);
+  PtrVec stmts = {0};
+  for (size_t i = 0; i < k.len; i++) {
+    Kid *kid = &k.items[i];
+    if (kid->field && !strcmp(kid->field, "result")) e->a = lower_expr(l, kid->node);
+    else if (kid->named) VEC_PUSH(stmts, lower_stmt(l, kid->node));
+  }
+  free(k.items);
+  e->stmts = arena_array(l, stmts.items, stmts.len);
+  e->nstmts = stmts.len;
+  free(stmts.items);
+}
+
+/* ------------------------------------------------------------------ patterns */
+
+static AstPattern *lower_pattern(Lower *l, TSNode n) {
+  AstPattern *p = NEW(l, AstPattern);
+  Kids k = kids_of(n);
+  PtrVec items = {0};
+  switch (sym_of(n)) {
+  case S_wildcard_pattern:
+    p->kind = AST_PAT_WILDCARD;
+    break;
+  case S_var_pattern: {
+    p->kind = AST_PAT_VAR;
+    p->name = text_of(l, kid_field(&k, "name")->node) + 1;
+    Kid *ty = kid_field(&k, "type");
+    if (ty) p->type = lower_type(l, ty->node);
+    break;
+  }
+  case S_constructor_pattern:
+    p->kind = AST_PAT_CTOR;
+    p->name = text_of(l, kid_field(&k, "constructor")->node);
+    for (size_t i = 0; i < k.len; i++) {
+      if (!k.items[i].named && !strcmp(ts_node_type(k.items[i].node), "(")) p->has_args = true;
+      if (k.items[i].named && !k.items[i].field) VEC_PUSH(items, lower_pattern(l, k.items[i].node));
+    }
+    break;
+  default: /* tuple_pattern */
+    p->kind = AST_PAT_TUPLE;
+    for (size_t i = 0; i < k.len; i++)
+      if (k.items[i].named) VEC_PUSH(items, lower_pattern(l, k.items[i].node));
+    break;
+  }
+  free(k.items);
+  p->items = arena_array(l, items.items, items.len);
+  p->nitems = items.len;
+  free(items.items);
+  return made(l, &p->node, n);
+}
+
+/* ------------------------------------------------------------------ expressions */
+
+static AstExpr *lower_expr(Lower *l, TSNode n) {
+  AstExpr *e = NEW(l, AstExpr);
+  if (++l->depth > AST_MAX_DEPTH) {
+    if (!l->failed) error_at(l, n, "expression nested too deeply (the limit is 2000 levels)", NULL);
+    l->depth--;
+    e->kind = AST_TUPLE;
+    return made(l, &e->node, n);
+  }
+  Sym s = sym_of(n);
+  Kids k = {NULL, 0};
+  PtrVec items = {0}, attrs = {0};
+  switch (s) {
+  case S_integer:
+    e->kind = AST_INT;
+    e->text = text_of(l, n);
+    check_int(l, n, e->text);
+    break;
+  case S_float: {
+    e->kind = AST_FLOAT;
+    e->text = text_of(l, n);
+    double v;
+    int bits;
+    const char *err;
+    if (!lit_float(e->text, &v, &bits, &err)) error_at(l, n, err, e->text);
+    break;
+  }
+  case S_boolean:
+    e->kind = AST_BOOL;
+    e->text = text_of(l, n);
+    break;
+  case S_string:
+    e->kind = AST_STRING;
+    e->text = text_of(l, n);
+    break;
+  case S_local:
+    e->kind = AST_LOCAL;
+    e->text = text_of(l, n) + 1;
+    break;
+  case S_graph_var:
+    e->kind = AST_GRAPH;
+    e->text = text_of(l, n) + 1;
+    break;
+  case S_global:
+    e->kind = AST_GLOBAL;
+    e->text = text_of(l, n) + 1;
+    break;
+  case S_name:
+  case S_identifier:
+    e->kind = AST_NAME;
+    e->text = lower_name_text(l, n);
+    break;
+  case S_meta_ref:
+    e->kind = AST_META;
+    e->text = text_of(l, n);
+    break;
+  case S_call: {
+    e->kind = AST_CALL;
+    k = kids_of(n);
+    e->a = lower_expr(l, kid_field(&k, "callee")->node);
+    Kids args = kids_of(kid_field(&k, "arguments")->node);
+    for (size_t i = 0; i < args.len; i++) {
+      if (!args.items[i].named) continue;
+      if (args.items[i].sym == S_attribute) VEC_PUSH(attrs, lower_attr(l, args.items[i].node));
+      else VEC_PUSH(items, lower_expr(l, args.items[i].node));
+    }
+    free(args.items);
+    break;
+  }
+  case S_binary_expression:
+    e->kind = AST_BINARY;
+    k = kids_of(n);
+    e->a = lower_expr(l, kid_field(&k, "left")->node);
+    e->text = text_of(l, kid_field(&k, "operator")->node);
+    e->b = lower_expr(l, kid_field(&k, "right")->node);
+    break;
+  case S_tuple:
+  case S_ref:
+  case S_ref_read:
+  case S_ref_write:
+  case S_parenthesized:
+  case S_block:
+    e->kind = s == S_tuple ? AST_TUPLE : s == S_ref ? AST_REF : s == S_ref_read ? AST_REF_READ
+            : s == S_ref_write ? AST_REF_WRITE : s == S_parenthesized ? AST_PAREN : AST_BLOCK;
+    k = kids_of(n);
+    for (size_t i = 0; i < k.len; i++)
+      if (k.items[i].named) VEC_PUSH(items, lower_expr(l, k.items[i].node));
+    if (s != S_tuple) {
+      e->a = items.len > 0 ? items.items[0] : NULL;
+      e->b = items.len > 1 ? items.items[1] : NULL;
+      items.len = 0;
+    }
+    break;
+  case S_projection: {
+    e->kind = AST_PROJ;
+    k = kids_of(n);
+    e->a = lower_expr(l, kid_field(&k, "tuple")->node);
+    if (e->a->kind == AST_INT) {
+      /* `1.5` reads as "project field 5 of 1": TVM's lexer calls it a bad number, and so do we. */
+      error_at(l, n, "invalid number (Relay floats need an 'f' suffix, as in 1.5f)", text_of(l, n));
+      break;
+    }
+    TSNode idx = kid_field(&k, "index")->node;
+    e->index_text = text_of(l, idx);
+    int64_t v = 0;
+    int bits;
+    const char *err;
+    if (!lit_int(e->index_text, &v, &bits, &err) || v < 0 || e->index_text[0] == '-')
+      error_at(l, idx, "a tuple index must be a non-negative integer", e->index_text);
+    e->index = (unsigned)v;
+    break;
+  }
+  case S_function:
+    e->kind = AST_FN;
+    k = kids_of(n);
+    e->fn = lower_func(l, &k);
+    break;
+  case S_if: {
+    e->kind = AST_IF;
+    k = kids_of(n);
+    e->a = lower_expr(l, kid_field(&k, "condition")->node);
+    AstExpr **branch[2] = {&e->then_, &e->else_};
+    const char *names[2] = {"then", "else"};
+    for (int b = 0; b < 2; b++) {
+      Kids body = kids_of(kid_field(&k, names[b])->node);
+      for (size_t i = 0; i < body.len; i++)
+        if (body.items[i].named) *branch[b] = lower_expr(l, body.items[i].node);
+      free(body.items);
+    }
+    break;
+  }
+  case S_match: {
+    e->kind = AST_MATCH;
+    k = kids_of(n);
+    e->text = ts_node_type(kid_field(&k, "keyword")->node); /* "match" or "match?" */
+    e->a = lower_expr(l, kid_field(&k, "scrutinee")->node);
+    for (size_t i = 0; i < k.len; i++) {
+      if (k.items[i].sym != S_match_arm) continue;
+      Kids arm = kids_of(k.items[i].node);
+      AstMatchArm *ma = NEW(l, AstMatchArm);
+      ma->pattern = lower_pattern(l, kid_field(&arm, "pattern")->node);
+      ma->body = lower_expr(l, kid_field(&arm, "body")->node);
+      free(arm.items);
+      VEC_PUSH(items, made(l, &ma->node, k.items[i].node));
+    }
+    e->arms = arena_array(l, items.items, items.len);
+    e->narms = items.len;
+    items.len = 0;
+    break;
+  }
+  case S_sequence:
+  case S_binding_sequence:
+    e->kind = AST_SEQ;
+    lower_sequence(l, e, n);
+    break;
+  default:
+    error_at(l, n, "unexpected node in an expression", ts_node_type(n));
+    break;
+  }
+  free(k.items);
+  if (items.len) {
+    e->items = arena_array(l, items.items, items.len);
+    e->nitems = items.len;
+  }
+  free(items.items);
+  if (attrs.len || attrs.items) e->attrs = attrs_from(l, &attrs);
+  l->depth--;
+  return made(l, &e->node, n);
+}
+
+/* ------------------------------------------------------------------ definitions */
+
+static AstDef *lower_def(Lower *l, TSNode n) {
+  AstDef *d = NEW(l, AstDef);
+  Kids k = kids_of(n);
+  Sym s = sym_of(n);
+  if (s == S_function_definition) {
+    d->kind = AST_DEF_FN;
+    d->name = text_of(l, kid_field(&k, "name")->node) + 1;
+    d->fn = lower_func(l, &k);
+  } else {
+    d->kind = s == S_type_definition ? AST_DEF_TYPE : AST_DEF_EXTERN_TYPE;
+    d->name = text_of(l, kid_field(&k, "name")->node);
+    Kid *tp = kid_field(&k, "type_params");
+    if (tp) d->type_params = lower_type_params(l, tp->node, &d->ntype_params);
+    PtrVec ctors = {0};
+    for (size_t i = 0; i < k.len; i++) {
+      if (k.items[i].sym != S_constructor_definition) continue;
+      Kids ck = kids_of(k.items[i].node);
+      AstCtorDef *c = NEW(l, AstCtorDef);
+      c->name = text_of(l, kid_field(&ck, "name")->node);
+      PtrVec fields = {0};
+      for (size_t j = 0; j < ck.len; j++)
+        if (ck.items[j].field && !strcmp(ck.items[j].field, "field")) VEC_PUSH(fields, lower_type(l, ck.items[j].node));
+      c->fields = arena_array(l, fields.items, fields.len);
+      c->nfields = fields.len;
+      free(fields.items);
+      free(ck.items);
+      VEC_PUSH(ctors, made(l, &c->node, k.items[i].node));
+    }
+    d->ctors = arena_array(l, ctors.items, ctors.len);
+    d->nctors = ctors.len;
+    free(ctors.items);
+  }
+  free(k.items);
+  return made(l, &d->node, n);
+}
+
+/* `#[version = "0.0.5"]`: TVM compares the trimmed text after '=' with "0.0.5" in quotes. */
+static void check_version(Lower *l, TSNode n) {
+  const char *t = l->src + ts_node_start_byte(n);
+  const char *end = l->src + ts_node_end_byte(n) - 1; /* the ']' */
+  const char *eq = memchr(t, '=', (size_t)(end - t));
+  if (eq) {
+    const char *v = eq + 1;
+    while (v < end && (*v == ' ' || *v == '\t')) v++;
+    const char *ve = end;
+    while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t')) ve--;
+    if (ve - v == 7 && !memcmp(v, "\"0.0.5\"", 7)) return;
+  }
+  error_at(l, n, "unsupported version header (relaykit reads Relay text format \"0.0.5\")", NULL);
+}
+
+bool lower_module(AstModule *m, TSNode root, const char *src, size_t len, Diag *diag, AstNodeList *nodes) {
+  sym_init();
+  Lower l = {&m->arena, src, len, diag, nodes, 0, false};
+  Kids k = kids_of(root);
+  PtrVec defs = {0};
+  for (size_t i = 0; i < k.len; i++) {
+    Kid *kid = &k.items[i];
+    switch (kid->sym) {
+    case S_version:
+      m->has_version = true;
+      check_version(&l, kid->node);
+      break;
+    case S_metadata:
+      m->metadata = text_of(&l, kid->node);
+      break;
+    case S_function_definition:
+    case S_type_definition:
+    case S_extern_type_definition:
+      VEC_PUSH(defs, lower_def(&l, kid->node));
+      break;
+    default:
+      m->body = lower_expr(&l, kid->node);
+      break;
+    }
+  }
+  free(k.items);
+  m->defs = arena_array(&l, defs.items, defs.len);
+  m->ndefs = defs.len;
+  free(defs.items);
+  return !l.failed;
+}

@@ -1,0 +1,26 @@
+/* Lowering: tree-sitter's concrete tree to the AST of ast.h.  Internal to the parser library. */
+#ifndef RELAYKIT_LOWER_H
+#define RELAYKIT_LOWER_H
+
+#include <tree_sitter/api.h>
+
+#include "ast.h"
+
+const TSLanguage *tree_sitter_relay(void);
+
+/* Every node the lowering made, in creation order (children before parents); comments.c uses it. */
+typedef struct AstNodeList {
+  AstNode **items;
+  size_t len, cap;
+} AstNodeList;
+
+/* Deeper nesting than this is rejected: the lowering and the printer recurse. */
+enum { AST_MAX_DEPTH = 2000 };
+
+/* Fills `m` from the error-free tree of `src`; returns false after reporting to `diag`. */
+bool lower_module(AstModule *m, TSNode root, const char *src, size_t len, Diag *diag, AstNodeList *nodes);
+
+/* Attaches the comments of the tree to the nodes they follow (comments.c). */
+bool attach_comments(AstModule *m, TSNode root, const char *src, size_t len, Diag *diag, AstNodeList *nodes);
+
+#endif

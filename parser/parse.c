@@ -1,0 +1,167 @@
+/*
+ * ast_parse: checks the bytes, runs tree-sitter, turns its first ERROR or MISSING node into a
+ * compiler-style message, then lowers the tree and attaches comments.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../support/xalloc.h"
+#include "lower.h"
+
+/* Relay text is ASCII outside comments and strings; UTF-8 is allowed there.  Anything that is
+   not UTF-8 (binary garbage) is rejected before tree-sitter sees it, with its position. */
+static bool check_bytes(const char *text, size_t len, Diag *diag) {
+  const unsigned char *s = (const unsigned char *)text;
+  for (size_t i = 0; i < len;) {
+    unsigned char c = s[i];
+    if (c == 0) {
+      diag_error(diag, i, "NUL byte in input (is this a binary file?)");
+      return false;
+    }
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    size_t n = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+    bool ok = n != 0 && i + n <= len && c != 0xC0 && c != 0xC1 && c <= 0xF4;
+    for (size_t k = 1; ok && k < n; k++) ok = (s[i + k] & 0xC0) == 0x80;
+    if (!ok) {
+      diag_error(diag, i, "invalid UTF-8 byte 0x%02X (is this a binary file?)", c);
+      return false;
+    }
+    i += n;
+  }
+  return true;
+}
+
+/* Text of a leaf for a message, shortened and made printable. */
+static void describe_token(const char *src, TSNode n, char *out, size_t cap) {
+  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  size_t k = 0;
+  for (uint32_t i = s; i < e && k + 4 < cap; i++) {
+    unsigned char c = (unsigned char)src[i];
+    if (c == '\n') break;
+    out[k++] = (c < 0x20 || c >= 0x7f) ? '?' : (char)c;
+  }
+  if (e - s > k && k + 4 < cap) {
+    memcpy(out + k, "...", 3);
+    k += 3;
+  }
+  out[k] = '\0';
+}
+
+static TSNode first_leaf(TSNode n) {
+  while (ts_node_child_count(n) > 0) n = ts_node_child(n, 0);
+  return n;
+}
+
+/* The leaf after `n` inside `parent` (or a null node). */
+static TSNode next_leaf_in(TSNode n) {
+  TSNode s = ts_node_next_sibling(n);
+  return ts_node_is_null(s) ? s : first_leaf(s);
+}
+
+/* Reports the first ERROR or MISSING node in document order. */
+static void report_syntax_error(TSNode root, const char *src, size_t len, Diag *diag) {
+  TSTreeCursor c = ts_tree_cursor_new(root);
+  TSNode bad = root;
+  for (;;) {
+    TSNode n = ts_tree_cursor_current_node(&c);
+    if (ts_node_is_missing(n) || !strcmp(ts_node_type(n), "ERROR")) {
+      bad = n;
+      break;
+    }
+    /* Descend only where the error is; otherwise move on. */
+    if (ts_node_has_error(n) && ts_tree_cursor_goto_first_child(&c)) continue;
+    bool moved = false;
+    while (!(moved = ts_tree_cursor_goto_next_sibling(&c)))
+      if (!ts_tree_cursor_goto_parent(&c)) break;
+    if (!moved) break;
+  }
+  ts_tree_cursor_delete(&c);
+
+  char tok[80];
+  if (ts_node_is_missing(bad)) {
+    const char *what = ts_node_type(bad);
+    /* A missing name or literal means an operand was expected; say so in the user's terms. */
+    if (ts_node_is_named(bad) || !strcmp(what, "identifier"))
+      diag_error(diag, ts_node_start_byte(bad), "syntax error: expected an expression or a name here");
+    else
+      diag_error(diag, ts_node_start_byte(bad), "syntax error: expected '%s'", what);
+    return;
+  }
+  if (ts_node_start_byte(bad) >= len || ts_node_child_count(bad) == 0) {
+    if (ts_node_start_byte(bad) >= len) {
+      diag_error(diag, len, "syntax error: unexpected end of input");
+      return;
+    }
+    describe_token(src, bad, tok, sizeof tok);
+    diag_error(diag, ts_node_start_byte(bad), "syntax error: unexpected '%s'", tok);
+    return;
+  }
+  /* An ERROR node spans the tokens tree-sitter skipped; name the first that cannot start or
+     continue anything, with a hint for TVM's common traps. */
+  TSNode lead = first_leaf(bad);
+  describe_token(src, lead, tok, sizeof tok);
+  if (!strcmp(tok, "let")) {
+    TSNode nx = next_leaf_in(ts_node_child(bad, 0));
+    if (!ts_node_is_null(nx) && strcmp(ts_node_type(nx), "local") != 0) {
+      describe_token(src, nx, tok, sizeof tok);
+      diag_error(diag, ts_node_start_byte(nx), "syntax error: 'let' binds a local variable like %%x, found '%s'", tok);
+      return;
+    }
+  }
+  if (ts_node_end_byte(bad) >= len && ts_node_child_count(bad) > 0 && !strcmp(ts_node_type(ts_node_parent(bad)), "source_file") &&
+      ts_node_start_byte(bad) == ts_node_start_byte(ts_node_child(ts_node_parent(bad), 0)))
+    diag_error(diag, ts_node_start_byte(lead), "syntax error: unexpected '%s' (this does not start a definition or an expression)", tok);
+  else
+    diag_error(diag, ts_node_start_byte(lead), "syntax error: unexpected '%s'", tok);
+}
+
+/* Blank lines at the end of the text (before any metadata): kept, see AstModule. */
+static unsigned count_trailing_newlines(const char *text, size_t len) {
+  unsigned n = 0;
+  for (size_t i = len; i > 0; i--) {
+    char c = text[i - 1];
+    if (c == '\n') n++;
+    else if (c != ' ' && c != '\t' && c != '\r') break;
+  }
+  return n >= 2 ? 2 : 1;
+}
+
+AstModule *ast_parse(const char *text, size_t len, Diag *diag) {
+  if (len > UINT32_MAX - 1) {
+    diag_error(diag, 0, "input too large (%zu bytes; the limit is 4 GiB)", len);
+    return NULL;
+  }
+  if (!check_bytes(text, len, diag)) return NULL;
+  TSParser *parser = ts_parser_new();
+  ts_parser_set_language(parser, tree_sitter_relay());
+  TSTree *tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
+  TSNode root = ts_tree_root_node(tree);
+  AstModule *m = NULL;
+  if (ts_node_has_error(root)) {
+    report_syntax_error(root, text, len, diag);
+  } else {
+    m = xcalloc(1, sizeof *m);
+    arena_init(&m->arena);
+    AstNodeList nodes = {NULL, 0, 0};
+    bool ok = lower_module(m, root, text, len, diag, &nodes);
+    ok = attach_comments(m, root, text, len, diag, &nodes) && ok;
+    free(nodes.items);
+    if (!m->metadata) m->trailing_newlines = count_trailing_newlines(text, len);
+    if (!ok) {
+      ast_free(m);
+      m = NULL;
+    }
+  }
+  ts_tree_delete(tree);
+  ts_parser_delete(parser);
+  return m;
+}
+
+void ast_free(AstModule *m) {
+  if (!m) return;
+  arena_free(&m->arena);
+  free(m);
+}

@@ -1,0 +1,441 @@
+/*
+ * The printer: AST -> text in the layout TVM's RelayTextPrinter writes (§6 of the spec).
+ * Every body is `{`, newline, the items indented by two more spaces, newline, `}`; statements
+ * end with `;` and a newline; attached comments follow their node after one space.
+ */
+#include <string.h>
+
+#include "../support/strbuf.h"
+#include "ast.h"
+
+typedef struct Printer {
+  StrBuf out;
+  unsigned indent;
+  const AstPrintOptions *opts;
+} Printer;
+
+static void expr(Printer *p, const AstExpr *e);
+static void type(Printer *p, const AstType *t);
+
+static void put(Printer *p, const char *s) { sb_puts(&p->out, s); }
+
+static void newline(Printer *p) {
+  sb_putc(&p->out, '\n');
+  for (unsigned i = 0; i < p->indent; i++) sb_putc(&p->out, ' ');
+}
+
+/* TVM's own annotations, which --strip-types drops. */
+static bool is_tvm_annotation(const char *c) { return !strncmp(c, "/* ty=", 6) || !strncmp(c, "/* span=", 8); }
+
+static void comments(Printer *p, const AstNode *n) {
+  for (const AstComment *c = n->comments; c; c = c->next) {
+    if (p->opts->strip_types && is_tvm_annotation(c->text)) continue;
+    sb_putc(&p->out, ' ');
+    put(p, c->text);
+  }
+}
+
+/* ------------------------------------------------------------------ types */
+
+static void type_list(Printer *p, AstType *const *ts, size_t n, bool tuple) {
+  for (size_t i = 0; i < n; i++) {
+    if (i) put(p, ", ");
+    type(p, ts[i]);
+  }
+  if (tuple && n == 1) put(p, ",");
+}
+
+static void names(Printer *p, const char *const *ns, size_t n) {
+  if (n == 0) return;
+  put(p, "[");
+  for (size_t i = 0; i < n; i++) {
+    if (i) put(p, ", ");
+    put(p, ns[i]);
+  }
+  put(p, "]");
+}
+
+static void type(Printer *p, const AstType *t) {
+  switch (t->kind) {
+  case AST_TY_TENSOR:
+    put(p, "Tensor[(");
+    for (size_t i = 0; i < t->ndims; i++) {
+      if (i) put(p, ", ");
+      put(p, t->dims[i].text);
+    }
+    put(p, "), ");
+    put(p, t->name);
+    put(p, "]");
+    break;
+  case AST_TY_NAME:
+  case AST_TY_INCOMPLETE:
+  case AST_TY_META:
+    put(p, t->name);
+    break;
+  case AST_TY_CALL:
+    put(p, t->name);
+    put(p, "[");
+    type_list(p, t->args, t->nargs, false);
+    put(p, "]");
+    break;
+  case AST_TY_TUPLE:
+    put(p, "(");
+    type_list(p, t->args, t->nargs, true);
+    put(p, ")");
+    break;
+  case AST_TY_FUNC:
+    put(p, "fn ");
+    names(p, t->type_params, t->ntype_params);
+    put(p, "(");
+    type_list(p, t->args, t->nargs, false);
+    put(p, ") -> ");
+    type(p, t->ret);
+    break;
+  case AST_TY_REF:
+    put(p, "ref(");
+    type(p, t->args[0]);
+    put(p, ")");
+    break;
+  }
+  comments(p, &t->node);
+}
+
+/* ------------------------------------------------------------------ attributes, binders */
+
+static void attr(Printer *p, const AstAttr *a) {
+  put(p, a->key);
+  put(p, "=");
+  expr(p, a->value);
+  comments(p, &a->node);
+}
+
+static void attr_list(Printer *p, const AstAttrs *as, bool leading_comma) {
+  for (size_t i = 0; i < as->len; i++) {
+    if (i || leading_comma) put(p, ", ");
+    attr(p, as->items[i]);
+  }
+}
+
+static void binder(Printer *p, const AstBinder *b) {
+  put(p, "%");
+  put(p, b->name);
+  if (b->attrs.len) {
+    put(p, " {");
+    attr_list(p, &b->attrs, false);
+    put(p, "}");
+  }
+  if (b->type) {
+    put(p, ": ");
+    type(p, b->type);
+  }
+  comments(p, &b->node);
+}
+
+/* [A](params, attrs) -> ret { body } */
+static void func(Printer *p, const AstFunc *f) {
+  names(p, f->type_params, f->ntype_params);
+  put(p, "(");
+  for (size_t i = 0; i < f->nparams; i++) {
+    if (i) put(p, ", ");
+    binder(p, f->params[i]);
+  }
+  attr_list(p, &f->attrs, f->nparams > 0);
+  put(p, ") ");
+  if (f->ret) {
+    put(p, "-> ");
+    type(p, f->ret);
+    put(p, " ");
+  }
+  put(p, "{");
+  p->indent += 2;
+  newline(p);
+  expr(p, f->body);
+  p->indent -= 2;
+  newline(p);
+  put(p, "}");
+}
+
+/* ------------------------------------------------------------------ patterns */
+
+static void pattern(Printer *p, const AstPattern *pt) {
+  switch (pt->kind) {
+  case AST_PAT_WILDCARD:
+    put(p, "_");
+    break;
+  case AST_PAT_VAR:
+    put(p, "%");
+    put(p, pt->name);
+    if (pt->type) {
+      put(p, ": ");
+      type(p, pt->type);
+    }
+    break;
+  case AST_PAT_CTOR:
+  case AST_PAT_TUPLE:
+    if (pt->kind == AST_PAT_CTOR) put(p, pt->name);
+    if (pt->kind == AST_PAT_TUPLE || pt->has_args) {
+      put(p, "(");
+      for (size_t i = 0; i < pt->nitems; i++) {
+        if (i) put(p, ", ");
+        pattern(p, pt->items[i]);
+      }
+      put(p, ")");
+    }
+    break;
+  }
+  comments(p, &pt->node);
+}
+
+/* ------------------------------------------------------------------ expressions */
+
+static void stmt(Printer *p, const AstStmt *s) {
+  switch (s->kind) {
+  case AST_STMT_LET:
+    put(p, "let ");
+    binder(p, s->binder);
+    put(p, " = ");
+    expr(p, s->value);
+    break;
+  case AST_STMT_GRAPH:
+    put(p, "%");
+    put(p, s->graph);
+    put(p, " = ");
+    expr(p, s->value);
+    break;
+  case AST_STMT_FREE:
+    put(p, "free_var ");
+    binder(p, s->binder);
+    break;
+  case AST_STMT_EXPR:
+    expr(p, s->value);
+    break;
+  }
+  put(p, ";");
+  comments(p, &s->node);
+}
+
+/* An indented `{ ... }` body. */
+static void braced(Printer *p, const AstExpr *body) {
+  put(p, "{");
+  p->indent += 2;
+  newline(p);
+  expr(p, body);
+  p->indent -= 2;
+  newline(p);
+  put(p, "}");
+}
+
+/* Operands of `.N` must be atoms; a program-built tree may need parentheses here. */
+static bool is_atomic(const AstExpr *e) {
+  switch (e->kind) {
+  case AST_CALL:
+  case AST_BINARY:
+  case AST_SEQ:
+  case AST_MATCH:
+  case AST_BLOCK:
+    return false;
+  default:
+    return true;
+  }
+}
+
+static void expr_list(Printer *p, AstExpr *const *es, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    if (i) put(p, ", ");
+    expr(p, es[i]);
+  }
+}
+
+static void expr(Printer *p, const AstExpr *e) {
+  switch (e->kind) {
+  case AST_INT:
+  case AST_FLOAT:
+  case AST_BOOL:
+  case AST_STRING:
+  case AST_NAME:
+  case AST_META:
+    put(p, e->text);
+    break;
+  case AST_ANY:
+    put(p, "?");
+    break;
+  case AST_LOCAL:
+  case AST_GRAPH:
+    put(p, "%");
+    put(p, e->text);
+    break;
+  case AST_GLOBAL:
+    put(p, "@");
+    put(p, e->text);
+    break;
+  case AST_CALL:
+    expr(p, e->a);
+    put(p, "(");
+    expr_list(p, e->items, e->nitems);
+    attr_list(p, &e->attrs, e->nitems > 0);
+    put(p, ")");
+    break;
+  case AST_BINARY:
+    expr(p, e->a);
+    put(p, " ");
+    put(p, e->text);
+    put(p, " ");
+    expr(p, e->b);
+    break;
+  case AST_TUPLE:
+    put(p, "(");
+    expr_list(p, e->items, e->nitems);
+    if (e->nitems == 1) put(p, ",");
+    put(p, ")");
+    break;
+  case AST_LIST:
+    put(p, "[");
+    expr_list(p, e->items, e->nitems);
+    put(p, "]");
+    break;
+  case AST_PROJ:
+    if (!is_atomic(e->a)) put(p, "(");
+    expr(p, e->a);
+    if (!is_atomic(e->a)) put(p, ")");
+    put(p, ".");
+    if (e->index_text) put(p, e->index_text);
+    else sb_printf(&p->out, "%u", e->index);
+    break;
+  case AST_PAREN:
+    put(p, "(");
+    if (e->a->kind == AST_SEQ) {
+      /* TVM's layout for a let chain used as a value: `(`, the chain indented, `)`. */
+      p->indent += 2;
+      newline(p);
+      expr(p, e->a);
+      p->indent -= 2;
+      newline(p);
+    } else {
+      expr(p, e->a);
+    }
+    put(p, ")");
+    break;
+  case AST_FN:
+    put(p, "fn ");
+    func(p, e->fn);
+    break;
+  case AST_IF:
+    put(p, "if (");
+    expr(p, e->a);
+    put(p, ") ");
+    braced(p, e->then_);
+    put(p, " else ");
+    braced(p, e->else_);
+    break;
+  case AST_MATCH:
+    put(p, e->text);
+    put(p, " ");
+    expr(p, e->a);
+    put(p, " {");
+    p->indent += 2;
+    for (size_t i = 0; i < e->narms; i++) {
+      newline(p);
+      pattern(p, e->arms[i]->pattern);
+      put(p, " => ");
+      expr(p, e->arms[i]->body);
+      comments(p, &e->arms[i]->node);
+      put(p, ",");
+    }
+    p->indent -= 2;
+    newline(p);
+    put(p, "}");
+    break;
+  case AST_REF:
+  case AST_REF_READ:
+    put(p, e->kind == AST_REF ? "ref(" : "ref_read(");
+    expr(p, e->a);
+    put(p, ")");
+    break;
+  case AST_REF_WRITE:
+    put(p, "ref_write(");
+    expr(p, e->a);
+    put(p, ", ");
+    expr(p, e->b);
+    put(p, ")");
+    break;
+  case AST_SEQ:
+    for (size_t i = 0; i < e->nstmts; i++) {
+      stmt(p, e->stmts[i]);
+      newline(p);
+    }
+    expr(p, e->a);
+    break;
+  case AST_BLOCK:
+    braced(p, e->a);
+    break;
+  }
+  comments(p, &e->node);
+}
+
+/* ------------------------------------------------------------------ definitions */
+
+static void def(Printer *p, const AstDef *d) {
+  switch (d->kind) {
+  case AST_DEF_FN:
+    put(p, "def @");
+    put(p, d->name);
+    func(p, d->fn);
+    break;
+  case AST_DEF_TYPE:
+    put(p, "type ");
+    put(p, d->name);
+    names(p, d->type_params, d->ntype_params);
+    put(p, " {");
+    p->indent += 2;
+    if (d->nctors == 0) newline(p); /* TVM prints an empty, indented line */
+    for (size_t i = 0; i < d->nctors; i++) {
+      const AstCtorDef *c = d->ctors[i];
+      newline(p);
+      put(p, c->name);
+      if (c->nfields) {
+        put(p, "(");
+        type_list(p, c->fields, c->nfields, false);
+        put(p, ")");
+      }
+      comments(p, &c->node);
+      put(p, ",");
+    }
+    p->indent -= 2;
+    newline(p);
+    put(p, "}");
+    break;
+  case AST_DEF_EXTERN_TYPE:
+    put(p, "extern type ");
+    put(p, d->name);
+    names(p, d->type_params, d->ntype_params);
+    break;
+  }
+  comments(p, &d->node);
+}
+
+char *ast_print(const AstModule *m, const AstPrintOptions *opts) {
+  AstPrintOptions defaults = {0};
+  Printer p = {{NULL, 0, 0}, 0, opts ? opts : &defaults};
+  for (const AstComment *c = m->leading; c; c = c->next) {
+    if (p.opts->strip_types && is_tvm_annotation(c->text)) continue;
+    put(&p, c->text);
+    put(&p, "\n");
+  }
+  if (m->has_version) put(&p, "#[version = \"0.0.5\"]\n");
+  for (size_t i = 0; i < m->ndefs; i++) {
+    if (i) put(&p, "\n");
+    def(&p, m->defs[i]);
+    put(&p, "\n");
+  }
+  if (m->body) {
+    expr(&p, m->body);
+    put(&p, "\n");
+  }
+  if (m->metadata) {
+    put(&p, "\n");
+    put(&p, m->metadata);
+  } else if (m->trailing_newlines > 1 && (m->ndefs || m->body)) {
+    put(&p, "\n");
+  }
+  return sb_take(&p.out);
+}

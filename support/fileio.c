@@ -1,0 +1,77 @@
+#define _POSIX_C_SOURCE 200809L
+#include "fileio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "xalloc.h"
+
+char *file_read(const char *path, size_t *len) {
+  bool is_stdin = !strcmp(path, "-");
+  int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY);
+  if (fd < 0) {
+    fprintf(stderr, "relaykit: %s: %s\n", path, strerror(errno));
+    return NULL;
+  }
+  struct stat st;
+  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    fprintf(stderr, "relaykit: %s: is a directory\n", path);
+    close(fd);
+    return NULL;
+  }
+  size_t cap = 1 << 16, n = 0;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) cap = (size_t)st.st_size + 1;
+  char *buf = xmalloc(cap);
+  for (;;) {
+    if (n + 1 >= cap) buf = xrealloc(buf, cap *= 2);
+    ssize_t r = read(fd, buf + n, cap - n - 1);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      fprintf(stderr, "relaykit: %s: %s\n", path, strerror(errno));
+      free(buf);
+      if (!is_stdin) close(fd);
+      return NULL;
+    }
+    if (r == 0) break;
+    n += (size_t)r;
+  }
+  if (!is_stdin) close(fd);
+  buf[n] = '\0';
+  *len = n;
+  return buf;
+}
+
+bool file_replace(const char *path, const char *data, size_t len) {
+  size_t plen = strlen(path);
+  char *tmp = xmalloc(plen + 16);
+  snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
+  int fd = mkstemp(tmp);
+  if (fd < 0) {
+    fprintf(stderr, "relaykit: %s: cannot create a temporary file beside it: %s\n", path, strerror(errno));
+    free(tmp);
+    return false;
+  }
+  struct stat st;
+  if (stat(path, &st) == 0) fchmod(fd, st.st_mode & 07777);
+  bool ok = true;
+  for (size_t off = 0; ok && off < len;) {
+    ssize_t w = write(fd, data + off, len - off);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) ok = false;
+    else off += (size_t)w;
+  }
+  if (ok && fsync(fd) != 0) ok = false;
+  if (close(fd) != 0) ok = false;
+  if (ok && rename(tmp, path) != 0) ok = false;
+  if (!ok) {
+    fprintf(stderr, "relaykit: %s: cannot replace the file: %s (left unchanged)\n", path, strerror(errno));
+    unlink(tmp);
+  }
+  free(tmp);
+  return ok;
+}

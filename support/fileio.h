@@ -1,0 +1,15 @@
+/* Reading inputs whole and replacing files atomically, so a user's file is never half-written. */
+#ifndef RELAYKIT_FILEIO_H
+#define RELAYKIT_FILEIO_H
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Reads `path` ("-" is standard input) into a malloc'd, NUL-terminated buffer.  On failure
+   returns NULL and prints `relaykit: PATH: reason` to stderr. */
+char *file_read(const char *path, size_t *len);
+/* Writes `data` to a temporary file beside `path`, then renames it over `path`, keeping the
+   original's permissions.  Returns false (after a message on stderr) and leaves `path` untouched
+   on any failure. */
+bool file_replace(const char *path, const char *data, size_t len);
+
+#endif
