@@ -1,2 +1,0 @@
-build/rel/parser/literal.o: parser/literal.c parser/literal.h
-parser/literal.h:

@@ -1,4 +1,0 @@
-build/rel/support/arena.o: support/arena.c support/arena.h \
- support/xalloc.h
-support/arena.h:
-support/xalloc.h:

@@ -1,3 +1,0 @@
-build/rel/support/diag.o: support/diag.c support/diag.h support/strbuf.h
-support/diag.h:
-support/strbuf.h:
