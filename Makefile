@@ -34,7 +34,7 @@ LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GRAMMAR_SRC:%.c=$(BUILD)/%.o)
 PROGRAMS    := rfmt
 UNIT_TESTS  := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 
-.PHONY: all test unit cli corpus-test grammar grammar-check bench install clean fuzz
+.PHONY: all check test unit cli corpus-test grammar grammar-check bench install clean fuzz
 all: $(PROGRAMS:%=$(BIN)/%)
 
 $(BUILD)/%.o: %.c
@@ -60,7 +60,11 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/librelaykit.a
 # ---------------------------------------------------------------- tests
 # Each runner prints its own counts; tests/run.sh adds them up into one closing line.
 test: all $(UNIT_TESTS:%=$(BUILD)/tests/%)
-	@BUILD=$(BUILD) BIN=$(BIN) UNIT_TESTS="$(UNIT_TESTS)" bash tests/run.sh
+	@bash tests/run.sh
+
+# What CI runs: the tests, again under ASan+UBSan, the grammar check and a libFuzzer smoke run.
+check: all $(UNIT_TESTS:%=$(BUILD)/tests/%)
+	@bash tests/run.sh --full
 
 grammar:
 	cd parser && $$(command -v tree-sitter || ../../shared/tools/tree-sitter-cli.sh) generate

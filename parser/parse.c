@@ -111,8 +111,11 @@ static void report_syntax_error(TSNode root, const char *src, size_t len, Diag *
       return;
     }
   }
-  if (ts_node_end_byte(bad) >= len && ts_node_child_count(bad) > 0 && !strcmp(ts_node_type(ts_node_parent(bad)), "source_file") &&
-      ts_node_start_byte(bad) == ts_node_start_byte(ts_node_child(ts_node_parent(bad), 0)))
+  /* An error that swallows the whole file from its first token: not Relay at all. */
+  TSNode parent = ts_node_parent(bad);
+  bool whole_file = ts_node_end_byte(bad) >= len &&
+                    (ts_node_is_null(parent) || ts_node_start_byte(bad) == ts_node_start_byte(parent));
+  if (whole_file)
     diag_error(diag, ts_node_start_byte(lead), "syntax error: unexpected '%s' (this does not start a definition or an expression)", tok);
   else
     diag_error(diag, ts_node_start_byte(lead), "syntax error: unexpected '%s'", tok);

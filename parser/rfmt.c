@@ -51,7 +51,7 @@ static int format_file(const char *path, const Options *o) {
       }
     } else if (o->in_place && strcmp(path, "-") != 0) {
       if ((out_len != len || memcmp(out, text, len) != 0) && !file_replace(path, out, out_len)) status = 2;
-    } else if (fwrite(out, 1, out_len, stdout) != out_len) {
+    } else if (fwrite(out, 1, out_len, stdout) != out_len || fflush(stdout) != 0) {
       fprintf(stderr, "rfmt: cannot write to standard output\n");
       status = 2;
     }

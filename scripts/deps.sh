@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Installs what relaykit needs to build and test, from Debian's packages.  Run as root.
+set -euo pipefail
+pkgs=(build-essential pkg-config clang python3 bats libtree-sitter-dev libgit2-dev libcmocka-dev)
+missing=()
+for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Runs every test suite and ends with one line: "N passed, N failed".
+#   tests/run.sh            unit + CLI tests of the normal build, and tree-sitter's corpus tests
+#   tests/run.sh --full     also: the same under ASan+UBSan, the grammar staleness check, and
+#                           60 s of libFuzzer (what CI runs)
+# Each suite's own output is shown; a suite that cannot run counts as failed.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+full=0
+[ "${1:-}" = "--full" ] && full=1
+passed=0 failed=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+# cmocka: "[  PASSED  ] N test(s)." and "[  FAILED  ] N test(s), listed below:"
+run_unit() { # build-dir
+  local build=$1 t
+  for t in $(ls tests/unit/test_*.c | sed 's|tests/unit/||; s|\.c$||'); do
+    echo "== unit: $t ($build)"
+    "$build/tests/$t" > "$log" 2>&1
+    local rc=$?
+    cat "$log"
+    local p f
+    p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
+    f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test(s), listed below:.*/\1/p' "$log" | tail -1)
+    passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+    if [ $rc -ne 0 ] && [ "${f:-0}" -eq 0 ]; then failed=$((failed + 1)); echo "unit test binary $t exited $rc"; fi
+  done
+}
+
+# bats prints TAP: "ok N ..." / "not ok N ..."
+run_bats() { # rfmt-path label
+  echo "== cli ($2)"
+  RFMT=$1 bats --tap tests/cli > "$log" 2>&1
+  local rc=$?
+  cat "$log"
+  local p f
+  p=$(grep -c '^ok ' "$log"); f=$(grep -c '^not ok ' "$log")
+  passed=$((passed + p)); failed=$((failed + f))
+  if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then failed=$((failed + 1)); echo "bats exited $rc"; fi
+}
+
+# One check that is a single pass/fail.
+run_one() { # label command...
+  local label=$1; shift
+  echo "== $label"
+  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $label"; fi
+}
+
+tree_sitter_cli() { command -v tree-sitter || "$root/../shared/tools/tree-sitter-cli.sh"; }
+
+corpus_tests() { # tree-sitter's own corpus format, parser/test/corpus/*.txt
+  local ts
+  ts=$(tree_sitter_cli) || return 1
+  (cd parser && "$ts" test) > "$log" 2>&1
+  local rc=$?
+  sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -v -i 'parser directories\|init-config\|configuration file\|language grammars'
+  local p f
+  p=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -c '✓'); f=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -c '✗')
+  passed=$((passed + p)); failed=$((failed + f))
+  if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then failed=$((failed + 1)); fi
+}
+
+fuzz_smoke() { # 60 s of libFuzzer from a seed corpus of real programs
+  make -s fuzz || return 1
+  local seeds
+  seeds=$(mktemp -d)
+  cp ../shared/corpus/tvm-tests/*.relay ../shared/corpus/features/*.relay "$seeds"/ 2>/dev/null
+  build/fuzz/fuzz_parse -max_total_time="${FUZZ_SECONDS:-60}" -max_len=4096 -timeout=10 -rss_limit_mb=4096 \
+    -print_final_stats=1 "$seeds" > "$log" 2>&1
+  local rc=$?
+  tail -n 12 "$log"
+  rm -rf "$seeds"
+  return $rc
+}
+
+run_unit build/rel
+run_bats "$root/bin/rfmt" release
+corpus_tests
+if [ $full -eq 1 ]; then
+  if make -s SAN=1 all $(ls tests/unit/test_*.c | sed 's|tests/unit/\(.*\)\.c|build/san/tests/\1|'); then
+    export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+    run_unit build/san
+    run_bats "$root/build/san/bin/rfmt" "asan+ubsan"
+  else
+    failed=$((failed + 1)); echo "FAILED: sanitizer build"
+  fi
+  run_one "grammar is up to date" bash tests/grammar_check.sh
+  run_one "libFuzzer smoke run" fuzz_smoke
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
