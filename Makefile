@@ -54,6 +54,9 @@ $(BIN)/rfmt: $(BUILD)/parser/rfmt.o $(BUILD)/librelaykit.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
 
+$(BUILD)/bench/bench_parse: $(BUILD)/bench/bench_parse.o $(BUILD)/librelaykit.a
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
+
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/librelaykit.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) -lcmocka
 

@@ -1,0 +1,52 @@
+/*
+ * Parse + lower + print throughput on whole files.  Prints one line per file:
+ *   NAME BYTES CODE_BYTES SECONDS MB/s CODE_MB/s
+ * CODE_BYTES excludes the #[metadata] section, which is one token and would flatter the number.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../parser/ast.h"
+#include "../support/fileio.h"
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv) {
+  double min_seconds = 1.0; /* repeat each file until this much time has passed */
+  for (int i = 1; i < argc; i++) {
+    size_t len;
+    char *text = file_read(argv[i], &len);
+    if (!text) return 2;
+    const char *meta = strstr(text, "\n#[metadata]");
+    size_t code = meta ? (size_t)(meta - text) : len;
+    int reps = 0;
+    double start = now(), elapsed = 0;
+    do {
+      Diag d;
+      diag_init(&d, argv[i], text, len);
+      AstModule *m = ast_parse(text, len, &d);
+      if (!m) {
+        fputs(d.out.data, stderr);
+        return 1;
+      }
+      char *out = ast_print(m, NULL);
+      free(out);
+      ast_free(m);
+      diag_free(&d);
+      reps++;
+      elapsed = now() - start;
+    } while (elapsed < min_seconds);
+    double per = elapsed / reps;
+    const char *name = strrchr(argv[i], '/');
+    printf("%s %zu %zu %.6f %.1f %.1f\n", name ? name + 1 : argv[i], len, code, per, (double)len / per / 1e6,
+           (double)code / per / 1e6);
+    free(text);
+  }
+  return 0;
+}
