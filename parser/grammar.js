@@ -13,6 +13,14 @@
 const commaSep = (rule) => optional(commaSep1(rule));
 const commaSep1 = (rule) => seq(rule, repeat(seq(',', rule)), optional(','));
 
+// `[A](params) -> T { body }`, shared by `def @f` and `fn` (§3.2).
+const functionRest = ($) => [
+  optional(field('type_params', $.type_params)),
+  field('params', $.param_list),
+  optional(seq('-', '>', field('return_type', $._type))),
+  field('body', $.body),
+];
+
 const PREC = {
   compare_eq: 7,
   compare: 8,
@@ -55,15 +63,7 @@ module.exports = grammar({
     _definition: ($) => choice($.function_definition, $.type_definition, $.extern_type_definition),
 
     // def @f[A](%x: A, attr=1) -> A { body }
-    function_definition: ($) =>
-      seq(
-        'def',
-        field('name', $.global),
-        optional(field('type_params', $.type_params)),
-        field('params', $.param_list),
-        optional(seq(seq('-', '>'), field('return_type', $._type))),
-        field('body', $.body),
-      ),
+    function_definition: ($) => seq('def', field('name', $.global), ...functionRest($)),
 
     // type List[A] { Cons(A, List[A]), Nil }
     type_definition: ($) =>
@@ -176,14 +176,7 @@ module.exports = grammar({
     // nn.conv2d, Cons, None: an operator or a constructor, told apart by the type checker.
     name: ($) => prec.right(seq($.identifier, repeat(seq('.', $.identifier)))),
 
-    function: ($) =>
-      seq(
-        'fn',
-        optional(field('type_params', $.type_params)),
-        field('params', $.param_list),
-        optional(seq(seq('-', '>'), field('return_type', $._type))),
-        field('body', $.body),
-      ),
+    function: ($) => seq('fn', ...functionRest($)),
 
     if: ($) =>
       seq(
