@@ -61,8 +61,43 @@ static TSNode next_leaf_in(TSNode n) {
   return ts_node_is_null(s) ? s : first_leaf(s);
 }
 
+/* On a syntax error, an unterminated comment or string explains it better than the token where
+   tree-sitter gave up (often far away).  Scans like TVM's lexer; stops at #[metadata]. */
+static bool report_unterminated(const char *src, size_t len, Diag *diag) {
+  for (size_t i = 0; i < len; i++) {
+    if (src[i] == '#' && i + 11 <= len && !memcmp(src + i, "#[metadata]", 11)) return false;
+    if (src[i] == '/' && i + 1 < len && src[i + 1] == '/') {
+      while (i < len && src[i] != '\n') i++;
+    } else if (src[i] == '/' && i + 1 < len && src[i + 1] == '*') {
+      size_t start = i, depth = 0;
+      for (; i + 1 < len; i++) {
+        if (src[i] == '/' && src[i + 1] == '*') {
+          depth++;
+          i++;
+        } else if (src[i] == '*' && src[i + 1] == '/') {
+          i++;
+          if (--depth == 0) break;
+        }
+      }
+      if (depth != 0) {
+        diag_error(diag, start, "unterminated comment: '/*' is never closed (comments nest in Relay)");
+        return true;
+      }
+    } else if (src[i] == '"') {
+      size_t start = i++;
+      while (i < len && src[i] != '"') i += src[i] == '\\' ? 2 : 1;
+      if (i >= len) {
+        diag_error(diag, start, "unterminated string: '\"' is never closed");
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 /* Reports the first ERROR or MISSING node in document order. */
 static void report_syntax_error(TSNode root, const char *src, size_t len, Diag *diag) {
+  if (report_unterminated(src, len, diag)) return;
   TSTreeCursor c = ts_tree_cursor_new(root);
   TSNode bad = root;
   for (;;) {
@@ -110,6 +145,10 @@ static void report_syntax_error(TSNode root, const char *src, size_t len, Diag *
       diag_error(diag, ts_node_start_byte(nx), "syntax error: 'let' binds a local variable like %%x, found '%s'", tok);
       return;
     }
+  }
+  if (!strncmp(tok, "#[", 2)) {
+    diag_error(diag, ts_node_start_byte(lead), "unsupported attribute (Relay text has only #[version = \"0.0.5\"] and #[metadata])");
+    return;
   }
   /* An error that swallows the whole file from its first token: not Relay at all. */
   TSNode parent = ts_node_parent(bad);

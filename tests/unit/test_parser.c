@@ -264,6 +264,9 @@ static void test_syntax_errors_have_locations(void **state) {
 static void test_hostile_inputs_are_rejected(void **state) {
   (void)state;
   assert_error("1 /* never closed", "t.relay:1:3: error:", "unterminated comment");
+  assert_error("def @main() {\n  /* a /* b */ c\n}", "t.relay:2:3: error:", "unterminated comment");
+  assert_error("f(%x, s=\"never closed)", "t.relay:1:9: error:", "unterminated string");
+  assert_error("#[foo]\n1", "t.relay:1:1: error:", "unsupported attribute");
   const char bad_utf8[] = "let %x = 1; \xff\xfe";
   assert_error(bad_utf8, "t.relay:1:13: error:", "invalid UTF-8");
   /* NUL: ast_parse takes a length, so a NUL inside the text is seen. */
@@ -283,6 +286,24 @@ static void test_hostile_inputs_are_rejected(void **state) {
   assert_non_null(strstr(e, "nested too deeply"));
   free(e);
   free(deep);
+}
+
+/* Trees built by a program (the reducer, the mutator) have no parentheses nodes: the printer
+   adds the ones the grammar needs, so the text parses back to the same shape. */
+static void test_printer_parenthesises_built_projections(void **state) {
+  (void)state;
+  AstModule *m = parse("@f(%x).0", NULL);
+  assert_null(m);
+  m = parse("(@f(%x)).0", NULL);
+  assert_non_null(m);
+  AstExpr *proj = m->body;
+  assert_int_equal(proj->kind, AST_PROJ);
+  assert_int_equal(proj->a->kind, AST_PAREN);
+  proj->a = proj->a->a; /* what a pass building the projection directly would produce */
+  char *out = ast_print(m, NULL);
+  assert_string_equal(out, "(@f(%x)).0\n");
+  free(out);
+  ast_free(m);
 }
 
 static void test_empty_input(void **state) {
@@ -310,6 +331,7 @@ int main(void) {
       cmocka_unit_test(test_float_literals),
       cmocka_unit_test(test_syntax_errors_have_locations),
       cmocka_unit_test(test_hostile_inputs_are_rejected),
+      cmocka_unit_test(test_printer_parenthesises_built_projections),
       cmocka_unit_test(test_empty_input),
   };
   return cmocka_run_group_tests_name("parser", tests, NULL, NULL);
