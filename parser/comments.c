@@ -46,8 +46,7 @@ static void append(AstComment **list, AstComment *c) {
   *list = c;
 }
 
-bool attach_comments(AstModule *m, TSNode root, const char *src, size_t len, Diag *diag, AstNodeList *nodes) {
-  (void)len;
+bool attach_comments(AstModule *m, TSNode root, const char *src, Diag *diag, AstNodeList *nodes) {
   Ranked *ranked = xmalloc((nodes->len ? nodes->len : 1) * sizeof *ranked);
   for (size_t i = 0; i < nodes->len; i++) ranked[i] = (Ranked){nodes->items[i], i};
   qsort(ranked, nodes->len, sizeof *ranked, by_end_then_outermost);

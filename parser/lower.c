@@ -245,6 +245,14 @@ static void check_int(Lower *l, TSNode n, const char *text) {
   if (!lit_int(text, &v, &bits, &err)) error_at(l, n, err, text);
 }
 
+/* Lowers the children holding types: those with field `field`, or every named one if NULL. */
+static void push_types(Lower *l, Kids *k, const char *field, PtrVec *out) {
+  for (size_t i = 0; i < k->len; i++) {
+    Kid *kid = &k->items[i];
+    if (field ? kid->field && !strcmp(kid->field, field) : kid->named) VEC_PUSH(*out, lower_type(l, kid->node));
+  }
+}
+
 static AstType *lower_type(Lower *l, TSNode n) {
   AstType *t = NEW(l, AstType);
   Kids k = kids_of(n);
@@ -274,25 +282,18 @@ static AstType *lower_type(Lower *l, TSNode n) {
   case S_type_call:
     t->kind = AST_TY_CALL;
     t->name = text_of(l, kid_field(&k, "name")->node);
-    for (size_t i = 0; i < k.len; i++)
-      if (k.items[i].field && !strcmp(k.items[i].field, "argument")) VEC_PUSH(args, lower_type(l, k.items[i].node));
+    push_types(l, &k, "argument", &args);
     break;
   case S_tuple_type:
-    t->kind = AST_TY_TUPLE;
-    for (size_t i = 0; i < k.len; i++)
-      if (k.items[i].named) VEC_PUSH(args, lower_type(l, k.items[i].node));
-    break;
   case S_ref_type:
-    t->kind = AST_TY_REF;
-    for (size_t i = 0; i < k.len; i++)
-      if (k.items[i].named) VEC_PUSH(args, lower_type(l, k.items[i].node));
+    t->kind = sym_of(n) == S_tuple_type ? AST_TY_TUPLE : AST_TY_REF;
+    push_types(l, &k, NULL, &args);
     break;
   case S_function_type: {
     t->kind = AST_TY_FUNC;
     Kid *tp = kid_field(&k, "type_params");
     if (tp) t->type_params = lower_type_params(l, tp->node, &t->ntype_params);
-    for (size_t i = 0; i < k.len; i++)
-      if (k.items[i].field && !strcmp(k.items[i].field, "argument")) VEC_PUSH(args, lower_type(l, k.items[i].node));
+    push_types(l, &k, "argument", &args);
     t->ret = lower_type(l, kid_field(&k, "return_type")->node);
     break;
   }
@@ -316,6 +317,16 @@ static AstType *lower_type(Lower *l, TSNode n) {
 }
 
 /* ------------------------------------------------------------------ functions */
+
+/* The expression inside a `{ ... }` body node. */
+static AstExpr *lower_body(Lower *l, TSNode body) {
+  Kids k = kids_of(body);
+  AstExpr *e = NULL;
+  for (size_t i = 0; i < k.len; i++)
+    if (k.items[i].named) e = lower_expr(l, k.items[i].node);
+  free(k.items);
+  return e;
+}
 
 static AstBinder *lower_binder(Lower *l, TSNode n) {
   Kids k = kids_of(n);
@@ -348,11 +359,7 @@ static AstFunc *lower_func(Lower *l, Kids *k) {
   f->attrs = attrs_from(l, &attrs);
   Kid *ret = kid_field(k, "return_type");
   if (ret) f->ret = lower_type(l, ret->node);
-  /* body: '{' item '}' */
-  Kids body = kids_of(kid_field(k, "body")->node);
-  for (size_t i = 0; i < body.len; i++)
-    if (body.items[i].named) f->body = lower_expr(l, body.items[i].node);
-  free(body.items);
+  f->body = lower_body(l, kid_field(k, "body")->node);
   return f;
 }
 
@@ -559,14 +566,8 @@ static AstExpr *lower_expr(Lower *l, TSNode n) {
     e->kind = AST_IF;
     k = kids_of(n);
     e->a = lower_expr(l, kid_field(&k, "condition")->node);
-    AstExpr **branch[2] = {&e->then_, &e->else_};
-    const char *names[2] = {"then", "else"};
-    for (int b = 0; b < 2; b++) {
-      Kids body = kids_of(kid_field(&k, names[b])->node);
-      for (size_t i = 0; i < body.len; i++)
-        if (body.items[i].named) *branch[b] = lower_expr(l, body.items[i].node);
-      free(body.items);
-    }
+    e->then_ = lower_body(l, kid_field(&k, "then")->node);
+    e->else_ = lower_body(l, kid_field(&k, "else")->node);
     break;
   }
   case S_match: {
@@ -630,8 +631,7 @@ static AstDef *lower_def(Lower *l, TSNode n) {
       AstCtorDef *c = NEW(l, AstCtorDef);
       c->name = text_of(l, kid_field(&ck, "name")->node);
       PtrVec fields = {0};
-      for (size_t j = 0; j < ck.len; j++)
-        if (ck.items[j].field && !strcmp(ck.items[j].field, "field")) VEC_PUSH(fields, lower_type(l, ck.items[j].node));
+      push_types(l, &ck, "field", &fields);
       c->fields = arena_array(l, fields.items, fields.len);
       c->nfields = fields.len;
       free(fields.items);

@@ -21,6 +21,6 @@ enum { AST_MAX_DEPTH = 2000 };
 bool lower_module(AstModule *m, TSNode root, const char *src, size_t len, Diag *diag, AstNodeList *nodes);
 
 /* Attaches the comments of the tree to the nodes they follow (comments.c). */
-bool attach_comments(AstModule *m, TSNode root, const char *src, size_t len, Diag *diag, AstNodeList *nodes);
+bool attach_comments(AstModule *m, TSNode root, const char *src, Diag *diag, AstNodeList *nodes);
 
 #endif

@@ -189,7 +189,7 @@ AstModule *ast_parse(const char *text, size_t len, Diag *diag) {
     arena_init(&m->arena);
     AstNodeList nodes = {NULL, 0, 0};
     bool ok = lower_module(m, root, text, len, diag, &nodes);
-    ok = attach_comments(m, root, text, len, diag, &nodes) && ok;
+    ok = attach_comments(m, root, text, diag, &nodes) && ok;
     free(nodes.items);
     if (!m->metadata) m->trailing_newlines = count_trailing_newlines(text, len);
     if (!ok) {

@@ -16,6 +16,7 @@ typedef struct Printer {
 
 static void expr(Printer *p, const AstExpr *e);
 static void type(Printer *p, const AstType *t);
+static void braced(Printer *p, const AstExpr *body);
 
 static void put(Printer *p, const char *s) { sb_puts(&p->out, s); }
 
@@ -131,6 +132,17 @@ static void binder(Printer *p, const AstBinder *b) {
   comments(p, &b->node);
 }
 
+/* An indented `{ ... }` body. */
+static void braced(Printer *p, const AstExpr *body) {
+  put(p, "{");
+  p->indent += 2;
+  newline(p);
+  expr(p, body);
+  p->indent -= 2;
+  newline(p);
+  put(p, "}");
+}
+
 /* [A](params, attrs) -> ret { body } */
 static void func(Printer *p, const AstFunc *f) {
   names(p, f->type_params, f->ntype_params);
@@ -146,13 +158,7 @@ static void func(Printer *p, const AstFunc *f) {
     type(p, f->ret);
     put(p, " ");
   }
-  put(p, "{");
-  p->indent += 2;
-  newline(p);
-  expr(p, f->body);
-  p->indent -= 2;
-  newline(p);
-  put(p, "}");
+  braced(p, f->body);
 }
 
 /* ------------------------------------------------------------------ patterns */
@@ -212,17 +218,6 @@ static void stmt(Printer *p, const AstStmt *s) {
   }
   put(p, ";");
   comments(p, &s->node);
-}
-
-/* An indented `{ ... }` body. */
-static void braced(Printer *p, const AstExpr *body) {
-  put(p, "{");
-  p->indent += 2;
-  newline(p);
-  expr(p, body);
-  p->indent -= 2;
-  newline(p);
-  put(p, "}");
 }
 
 /* Operands of `.N` must be atoms; a program-built tree may need parentheses here. */
