@@ -1,6 +1,7 @@
 #include "literal.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -94,4 +95,15 @@ bool lit_float(const char *text, double *value, int *bits, const char **err) {
   *value = negative ? -v : v;
   *bits = width;
   return true;
+}
+
+void lit_spell_int(int64_t value, int bits, char *buf) {
+  snprintf(buf, LIT_SPELLING_MAX, "%lld%s", (long long)value, bits == 16 ? "i16" : bits == 64 ? "i64" : "");
+}
+
+void lit_spell_float(double value, int bits, char *buf) {
+  const char *suffix = bits == 16 ? "f16" : bits == 64 ? "f64" : "f";
+  if (isnan(value)) snprintf(buf, LIT_SPELLING_MAX, "nan%s", suffix);
+  else if (isinf(value)) snprintf(buf, LIT_SPELLING_MAX, "%sinf%s", value < 0 ? "-" : "", suffix);
+  else snprintf(buf, LIT_SPELLING_MAX, "%g%s", value, suffix); /* %g is C++'s default stream format */
 }

@@ -248,6 +248,34 @@ static void test_float_literals(void **state) {
   assert_false(lit_float("1f8", &v, &bits, &err));
 }
 
+/* Spellings for program-made literals match what TVM prints (corpus examples). */
+static void test_literal_spellings_as_tvm_prints(void **state) {
+  (void)state;
+  char buf[LIT_SPELLING_MAX];
+  const struct {
+    double v;
+    int bits;
+    const char *want;
+  } floats[] = {{1e-5, 32, "1e-05f"}, {0.00392157, 32, "0.00392157f"}, {3.4028234663852886e38, 32, "3.40282e+38f"},
+                {1e11, 32, "1e+11f"}, {0, 32, "0f"}, {255, 32, "255f"}, {2, 16, "2f16"}, {0.5, 64, "0.5f64"},
+                {-1.0 / 0.0, 32, "-inff"}};
+  for (size_t i = 0; i < sizeof floats / sizeof floats[0]; i++) {
+    lit_spell_float(floats[i].v, floats[i].bits, buf);
+    assert_string_equal(buf, floats[i].want);
+    double back;
+    int bits;
+    const char *err;
+    assert_true(lit_float(buf, &back, &bits, &err));
+    assert_int_equal(bits, floats[i].bits);
+  }
+  lit_spell_int(-4, 32, buf);
+  assert_string_equal(buf, "-4");
+  lit_spell_int(1, 64, buf);
+  assert_string_equal(buf, "1i64");
+  lit_spell_int(42, 16, buf);
+  assert_string_equal(buf, "42i16");
+}
+
 /* ------------------------------------------------------------------ errors */
 
 static void test_syntax_errors_have_locations(void **state) {
@@ -329,6 +357,7 @@ int main(void) {
       cmocka_unit_test(test_dump_is_stable_through_printing),
       cmocka_unit_test(test_int_literals),
       cmocka_unit_test(test_float_literals),
+      cmocka_unit_test(test_literal_spellings_as_tvm_prints),
       cmocka_unit_test(test_syntax_errors_have_locations),
       cmocka_unit_test(test_hostile_inputs_are_rejected),
       cmocka_unit_test(test_printer_parenthesises_built_projections),
