@@ -147,15 +147,21 @@ static void *made(Lower *l, AstNode *node, TSNode n) {
 
 #define NEW(l, T) ((T *)arena_alloc((l)->arena, sizeof(T)))
 
-/* Copies a scratch vector of pointers into the arena. */
-static void *arena_array(Lower *l, void **items, size_t n) {
-  if (n == 0) return NULL;
-  void **out = arena_alloc(l->arena, n * sizeof(void *));
-  memcpy(out, items, n * sizeof(void *));
+typedef VEC(void *) PtrVec;
+
+/* Moves a scratch vector of pointers into the arena: returns the copy, stores its length in
+   *count, and frees the vector. */
+static void *take(Lower *l, PtrVec *v, size_t *count) {
+  void **out = NULL;
+  if (v->len) {
+    out = arena_alloc(l->arena, v->len * sizeof(void *));
+    memcpy(out, v->items, v->len * sizeof(void *));
+  }
+  *count = v->len;
+  free(v->items);
+  *v = (PtrVec){0};
   return out;
 }
-
-typedef VEC(void *) PtrVec;
 
 static AstExpr *lower_expr(Lower *l, TSNode n);
 static AstType *lower_type(Lower *l, TSNode n);
@@ -192,8 +198,8 @@ static AstAttr *lower_attr(Lower *l, TSNode n) {
 }
 
 static AstAttrs attrs_from(Lower *l, PtrVec *v) {
-  AstAttrs out = {arena_array(l, v->items, v->len), v->len};
-  free(v->items);
+  AstAttrs out;
+  out.items = take(l, v, &out.len);
   return out;
 }
 
@@ -208,10 +214,7 @@ static AstExpr *lower_attr_value(Lower *l, TSNode n) {
       if (k.items[i].named) VEC_PUSH(items, lower_attr_value(l, k.items[i].node));
     free(k.items);
     if (s == S_attribute_paren) e->a = items.len ? items.items[0] : NULL;
-    else {
-      e->items = arena_array(l, items.items, items.len);
-      e->nitems = items.len;
-    }
+    else e->items = take(l, &items, &e->nitems);
     free(items.items);
     return made(l, &e->node, n);
   }
@@ -232,10 +235,7 @@ static const char **lower_type_params(Lower *l, TSNode n, size_t *count) {
   for (size_t i = 0; i < k.len; i++)
     if (k.items[i].sym == S_identifier) VEC_PUSH(v, text_of(l, k.items[i].node));
   free(k.items);
-  const char **out = arena_array(l, v.items, v.len);
-  *count = v.len;
-  free(v.items);
-  return out;
+  return take(l, &v, count);
 }
 
 static void check_int(Lower *l, TSNode n, const char *text) {
@@ -310,9 +310,7 @@ static AstType *lower_type(Lower *l, TSNode n) {
     break;
   }
   free(k.items);
-  t->args = arena_array(l, args.items, args.len);
-  t->nargs = args.len;
-  free(args.items);
+  t->args = take(l, &args, &t->nargs);
   return made(l, &t->node, n);
 }
 
@@ -353,9 +351,7 @@ static AstFunc *lower_func(Lower *l, Kids *k) {
     else if (ps.items[i].sym == S_attribute) VEC_PUSH(attrs, lower_attr(l, ps.items[i].node));
   }
   free(ps.items);
-  f->params = arena_array(l, params.items, params.len);
-  f->nparams = params.len;
-  free(params.items);
+  f->params = take(l, &params, &f->nparams);
   f->attrs = attrs_from(l, &attrs);
   Kid *ret = kid_field(k, "return_type");
   if (ret) f->ret = lower_type(l, ret->node);
@@ -401,9 +397,7 @@ static void lower_sequence(Lower *l, AstExpr *e, TSNode n) {
     else if (kid->named) VEC_PUSH(stmts, lower_stmt(l, kid->node));
   }
   free(k.items);
-  e->stmts = arena_array(l, stmts.items, stmts.len);
-  e->nstmts = stmts.len;
-  free(stmts.items);
+  e->stmts = take(l, &stmts, &e->nstmts);
 }
 
 /* ------------------------------------------------------------------ patterns */
@@ -438,9 +432,7 @@ static AstPattern *lower_pattern(Lower *l, TSNode n) {
     break;
   }
   free(k.items);
-  p->items = arena_array(l, items.items, items.len);
-  p->nitems = items.len;
-  free(items.items);
+  p->items = take(l, &items, &p->nitems);
   return made(l, &p->node, n);
 }
 
@@ -584,9 +576,7 @@ static AstExpr *lower_expr(Lower *l, TSNode n) {
       free(arm.items);
       VEC_PUSH(items, made(l, &ma->node, k.items[i].node));
     }
-    e->arms = arena_array(l, items.items, items.len);
-    e->narms = items.len;
-    items.len = 0;
+    e->arms = take(l, &items, &e->narms);
     break;
   }
   case S_sequence:
@@ -599,12 +589,9 @@ static AstExpr *lower_expr(Lower *l, TSNode n) {
     break;
   }
   free(k.items);
-  if (items.len) {
-    e->items = arena_array(l, items.items, items.len);
-    e->nitems = items.len;
-  }
+  if (items.len) e->items = take(l, &items, &e->nitems);
   free(items.items);
-  if (attrs.len || attrs.items) e->attrs = attrs_from(l, &attrs);
+  if (attrs.len) e->attrs = attrs_from(l, &attrs);
   l->depth--;
   return made(l, &e->node, n);
 }
@@ -632,15 +619,11 @@ static AstDef *lower_def(Lower *l, TSNode n) {
       c->name = text_of(l, kid_field(&ck, "name")->node);
       PtrVec fields = {0};
       push_types(l, &ck, "field", &fields);
-      c->fields = arena_array(l, fields.items, fields.len);
-      c->nfields = fields.len;
-      free(fields.items);
+      c->fields = take(l, &fields, &c->nfields);
       free(ck.items);
       VEC_PUSH(ctors, made(l, &c->node, k.items[i].node));
     }
-    d->ctors = arena_array(l, ctors.items, ctors.len);
-    d->nctors = ctors.len;
-    free(ctors.items);
+    d->ctors = take(l, &ctors, &d->nctors);
   }
   free(k.items);
   return made(l, &d->node, n);
@@ -687,8 +670,6 @@ bool lower_module(AstModule *m, TSNode root, const char *src, size_t len, Diag *
     }
   }
   free(k.items);
-  m->defs = arena_array(&l, defs.items, defs.len);
-  m->ndefs = defs.len;
-  free(defs.items);
+  m->defs = take(&l, &defs, &m->ndefs);
   return !l.failed;
 }
