@@ -29,7 +29,8 @@ LDFLAGS_ALL := $(OPT) $(LDFLAGS)
 SUPPORT_SRC := $(wildcard support/*.c)
 PARSER_SRC  := parser/parse.c parser/lower.c parser/comments.c parser/print.c parser/dump.c parser/literal.c
 GRAMMAR_SRC := parser/src/parser.c parser/src/scanner.c
-LIB_SRC     := $(SUPPORT_SRC) $(PARSER_SRC)
+TYPEGEN_SRC := $(wildcard typegen/*.c typegen/ops/*.c)
+LIB_SRC     := $(SUPPORT_SRC) $(PARSER_SRC) $(TYPEGEN_SRC)
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GRAMMAR_SRC:%.c=$(BUILD)/%.o)
 PROGRAMS    := rfmt
 UNIT_TESTS  := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))

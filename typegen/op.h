@@ -1,0 +1,130 @@
+/*
+ * The operator registry: one OpDef per Relay operator, holding its attribute schema (names, kinds,
+ * defaults as TVM declares them) and its forward type relation (what TVM's XxxRel computes).
+ *
+ *   op.c            lookup, attribute values (parsed from the AST, defaults filled in), helpers
+ *                   the relations share (argument checks, broadcasting, messages)
+ *   ops/<family>.c  the entries: elemwise.c, reduce.c, nn.c, transform.c, misc.c
+ *
+ * The RFC's recognizer / solver / sampler will be added to OpDef beside `relation`.
+ */
+#ifndef RELAYKIT_OP_H
+#define RELAYKIT_OP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../parser/ast.h"
+#include "type.h"
+
+/* ------------------------------------------------------------------ attribute values */
+typedef enum AttrKind {
+  ATTR_NONE,   /* None / nullptr / an absent optional attribute */
+  ATTR_INT,
+  ATTR_FLOAT,
+  ATTR_BOOL,
+  ATTR_STR,    /* without the quotes */
+  ATTR_LIST,   /* [a, b, ...], possibly nested */
+  ATTR_META,   /* meta[VirtualDevice][0] and other opaque references: s holds the text */
+} AttrKind;
+
+typedef struct AttrVal {
+  AttrKind kind;
+  int64_t i;                   /* INT, BOOL (0/1) */
+  double f;                    /* FLOAT (and INT, converted) */
+  const char *s;               /* STR, META */
+  const struct AttrVal *items; /* LIST */
+  size_t n;
+} AttrVal;
+
+/* The kind of value an attribute holds, as TVM's attrs struct declares it. */
+typedef enum AttrType {
+  AT_INT,    /* int, IntImm */
+  AT_FLOAT,  /* double */
+  AT_BOOL,
+  AT_STR,    /* String (layouts, modes) */
+  AT_DTYPE,  /* DataType, written as a string: dtype="int32"; "" is void */
+  AT_INTS,   /* Array<IntImm> or Array<PrimExpr>; may also be None when optional */
+  AT_ANY,    /* anything (e.g. virtual devices, nested arrays) */
+} AttrType;
+
+typedef struct OpAttrSpec {
+  const char *name;
+  AttrType type;
+  const char *def; /* default, spelled as a Relay attribute value: "1", "[1, 1]", "\"NCHW\"", "None" */
+} OpAttrSpec;
+
+/* ------------------------------------------------------------------ relations */
+enum { OP_ERR_MAX = 512 };
+
+typedef struct OpDef OpDef;
+
+/* One call being typed: the argument types (resolved, never incomplete) and the attributes
+   (one per schema entry, in schema order, defaults filled in). */
+typedef struct OpCall {
+  TyTable *types;
+  const OpDef *op;
+  const Type *const *args;
+  size_t nargs;
+  const AttrVal *attrs;
+  int bad_arg;             /* set by a failing relation: which argument is at fault, or -1 */
+  char err[OP_ERR_MAX];    /* set by a failing relation */
+} OpCall;
+
+/* Returns the result type, or NULL after filling c->err (use op_fail). */
+typedef const Type *(*OpRelation)(OpCall *c);
+
+struct OpDef {
+  const char *name;          /* "nn.conv2d" */
+  int min_args, max_args;    /* number of positional arguments */
+  const OpAttrSpec *attrs;   /* schema, in TVM's declaration order */
+  size_t nattrs;
+  OpRelation relation;
+};
+
+/* Every registered op, sorted by name. */
+const OpDef *const *op_all(size_t *count);
+const OpDef *op_lookup(const char *name);
+
+/* Builds the attribute values of a call from its AST attributes, filling defaults.  `arena` owns
+   the result.  On an unknown attribute or a value of the wrong kind returns NULL, with a message
+   in err and the offending attribute in *bad (NULL when the problem is not one attribute). */
+const AttrVal *op_attrs_from_ast(const OpDef *op, const AstAttrs *attrs, Arena *arena, char *err, size_t errlen,
+                                 const AstAttr **bad);
+
+/* Types one call: builds its attribute values and runs the relation.  Returns the result type, or
+   NULL with a message in c->err (and c->bad_arg).  `c` needs only `types` set on entry. */
+const Type *op_infer(OpCall *c, const OpDef *op, const Type *const *args, size_t nargs, const AstAttrs *attrs,
+                     Arena *arena);
+
+/* ------------------------------------------------------------------ helpers for relations */
+const AttrVal *op_attr(const OpCall *c, const char *name); /* aborts if the schema has no such name */
+int64_t op_int(const OpCall *c, const char *name);
+double op_float(const OpCall *c, const char *name);
+bool op_bool(const OpCall *c, const char *name);
+const char *op_str(const OpCall *c, const char *name);
+bool op_is_none(const OpCall *c, const char *name);
+/* The integers of a list attribute (or a single int as a list of one); returns the count, at most max. */
+size_t op_ints(const OpCall *c, const char *name, int64_t *out, size_t max);
+/* The dtype named by a string attribute; void for "". */
+DType op_dtype(const OpCall *c, const char *name);
+
+/* Fails the relation: formats c->err, records the argument at fault (or -1), returns NULL. */
+const Type *op_fail(OpCall *c, int arg, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Argument i as a tensor type, or NULL after failing with a message. */
+const Type *op_tensor_arg(OpCall *c, size_t i);
+/* NumPy broadcasting of two shapes, as TVM's BroadcastRel; NULL with a message if incompatible. */
+const Type *op_broadcast(OpCall *c, const Type *a, const Type *b, DType out);
+/* Normalises a possibly negative axis against rank; false if out of range. */
+bool op_axis(int64_t axis, size_t rank, size_t *out);
+
+/* ------------------------------------------------------------------ families */
+#define OP_FAMILY(name) extern const OpDef op_family_##name[]; extern const size_t op_family_##name##_len
+OP_FAMILY(elemwise);
+OP_FAMILY(reduce);
+OP_FAMILY(nn);
+OP_FAMILY(transform);
+OP_FAMILY(misc);
+
+#endif

@@ -1,0 +1,91 @@
+/*
+ * Relay types, interned: two types are equal exactly when they are the same pointer.
+ *
+ *   type.c   dtypes, construction (hash-consing), printing in TVM's spelling
+ *
+ * A TyTable owns every type made through it; types from different tables must not be mixed.
+ */
+#ifndef RELAYKIT_TYPE_H
+#define RELAYKIT_TYPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../support/strbuf.h"
+
+/* ------------------------------------------------------------------ dtypes */
+typedef enum DTypeCode { DT_INT, DT_UINT, DT_FLOAT, DT_BFLOAT, DT_VOID } DTypeCode;
+
+/* TVM's DataType: code, bits, lanes.  bool is uint1. */
+typedef struct DType {
+  uint8_t code;   /* DTypeCode */
+  uint8_t bits;
+  uint16_t lanes;
+} DType;
+
+#define DT(c, b) ((DType){(c), (b), 1})
+extern const DType dt_bool, dt_int32, dt_int64, dt_float32, dt_void;
+
+/* "float32", "int" (int32), "bool", "uint1x4", "bfloat16", "" (void).  False if not a dtype. */
+bool dtype_parse(const char *s, DType *out);
+/* Writes TVM's spelling ("float32", "bool", "int8x4", "" for void) into buf (>= 16 bytes). */
+const char *dtype_str(DType d, char *buf);
+bool dtype_eq(DType a, DType b);
+bool dtype_is_float(DType d);
+bool dtype_is_int(DType d); /* int or uint, not bool */
+bool dtype_is_bool(DType d);
+
+/* ------------------------------------------------------------------ types */
+typedef enum TyKind {
+  TY_TENSOR,     /* Tensor[(1, ?, 3), float32]; rank 0 prints as the dtype */
+  TY_TUPLE,      /* (a, b) */
+  TY_FUNC,       /* fn [A](a, b) -> r */
+  TY_REF,        /* ref(T) */
+  TY_CALL,       /* List[A], Storage[] (an ADT applied to arguments) */
+  TY_VAR,        /* A: a type parameter */
+  TY_INCOMPLETE, /* an unknown to be solved by unification; never equal to another */
+} TyKind;
+
+enum { TY_DIM_ANY = -1 }; /* the `?` dimension */
+
+typedef struct Type Type;
+struct Type {
+  TyKind kind;
+  DType dtype;               /* TENSOR */
+  uint32_t ndims;            /* TENSOR */
+  const int64_t *dims;       /* TENSOR: >= 0, or TY_DIM_ANY */
+  uint32_t nargs;            /* TUPLE: fields; FUNC: parameters; REF: 1; CALL: arguments */
+  const Type *const *args;
+  const Type *ret;           /* FUNC */
+  uint32_t ntparams;         /* FUNC: type parameters (TY_VAR) */
+  const Type *const *tparams;
+  const char *name;          /* CALL: the ADT; VAR: the parameter */
+  uint32_t id;               /* INCOMPLETE: a number unique in the table */
+  uint64_t hash;
+};
+
+typedef struct TyTable TyTable;
+
+TyTable *ty_table_new(void);
+void ty_table_free(TyTable *t);
+
+const Type *ty_tensor(TyTable *t, DType dtype, const int64_t *dims, size_t ndims);
+const Type *ty_scalar(TyTable *t, DType dtype);
+const Type *ty_tuple(TyTable *t, const Type *const *fields, size_t n);
+const Type *ty_func(TyTable *t, const Type *const *params, size_t n, const Type *ret, const Type *const *tparams,
+                    size_t ntparams);
+const Type *ty_ref(TyTable *t, const Type *inner);
+const Type *ty_call(TyTable *t, const char *adt, const Type *const *args, size_t n);
+const Type *ty_var(TyTable *t, const char *name);
+const Type *ty_incomplete(TyTable *t);
+const Type *ty_unit(TyTable *t); /* () */
+
+/* Appends TVM's spelling of a type: `Tensor[(1, 3), float32]`, `(int32,)`, `fn (A) -> B`. */
+void ty_print(const Type *ty, StrBuf *out);
+/* The same, as a malloc'd string. */
+char *ty_str(const Type *ty);
+/* Number of elements of a static tensor type; -1 if a dimension is `?`. */
+int64_t ty_num_elements(const Type *ty);
+
+#endif
