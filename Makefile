@@ -9,7 +9,7 @@
 CC      ?= cc
 PREFIX  ?= /usr/local
 SAN     ?= 0
-PKGS    := tree-sitter
+PKGS    := tree-sitter jansson
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN    := -Wall -Wextra -Werror
 OPT     ?= -O2 -g
@@ -29,10 +29,10 @@ LDFLAGS_ALL := $(OPT) $(LDFLAGS)
 SUPPORT_SRC := $(wildcard support/*.c)
 PARSER_SRC  := parser/parse.c parser/lower.c parser/comments.c parser/print.c parser/dump.c parser/literal.c
 GRAMMAR_SRC := parser/src/parser.c parser/src/scanner.c
-TYPEGEN_SRC := $(wildcard typegen/*.c typegen/ops/*.c)
+TYPEGEN_SRC := $(filter-out typegen/rcheck.c,$(wildcard typegen/*.c typegen/ops/*.c))
 LIB_SRC     := $(SUPPORT_SRC) $(PARSER_SRC) $(TYPEGEN_SRC)
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GRAMMAR_SRC:%.c=$(BUILD)/%.o)
-PROGRAMS    := rfmt
+PROGRAMS    := rfmt rcheck
 UNIT_TESTS  := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 
 .PHONY: all check test unit cli corpus-test grammar grammar-check bench install clean fuzz
@@ -52,6 +52,10 @@ $(BUILD)/librelaykit.a: $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(BIN)/rfmt: $(BUILD)/parser/rfmt.o $(BUILD)/librelaykit.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
+
+$(BIN)/rcheck: $(BUILD)/typegen/rcheck.o $(BUILD)/librelaykit.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
 

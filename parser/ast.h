@@ -41,9 +41,12 @@ struct AstComment {
 };
 
 /* Fields every node starts with, so comments can be attached without knowing the node's kind. */
+struct Type;
+
 typedef struct AstNode {
   AstSpan span;
   AstComment *comments;
+  const struct Type *type; /* filled by type inference (typegen/infer.c); NULL before */
 } AstNode;
 
 /* key=value, in calls, function parameter lists and `%x {k=v}` parameter attributes. */
@@ -140,6 +143,7 @@ typedef struct AstStmt {
   AstBinder *binder;  /* LET, FREE */
   const char *graph;  /* GRAPH: the digits */
   AstExpr *value;     /* LET, GRAPH, EXPR */
+  const struct Type *value_type; /* filled by type inference */
 } AstStmt;
 
 typedef struct AstMatchArm {
@@ -157,6 +161,7 @@ typedef struct AstFunc {
   AstAttrs attrs;    /* function attributes, after the parameters */
   AstType *ret;      /* or NULL */
   AstExpr *body;
+  const struct Type *type; /* the function's type, filled by type inference */
 } AstFunc;
 
 struct AstExpr {
@@ -231,6 +236,10 @@ void ast_free(AstModule *m);
 /* Options of the printer. */
 typedef struct AstPrintOptions {
   bool strip_types;     /* drop `/ * ty=... * /` (and span) comments TVM writes */
+  /* When set, nodes with a type (AstNode.type) get `/ * ty=T * /` as TVM writes it, replacing
+     any ty comment they had and merging with their span comment: `/ * ty=T span=S * /`.
+     Returns the spelling of a type, malloc'd. */
+  char *(*type_text)(const struct Type *type);
 } AstPrintOptions;
 
 /* Canonical text of a module, in TVM's layout; free() the result. */

@@ -3,6 +3,7 @@
  * Every body is `{`, newline, the items indented by two more spaces, newline, `}`; statements
  * end with `;` and a newline; attached comments follow their node after one space.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "../support/strbuf.h"
@@ -29,7 +30,24 @@ static void newline(Printer *p) {
 static bool is_tvm_annotation(const char *c) { return !strncmp(c, "/* ty=", 6) || !strncmp(c, "/* span=", 8); }
 
 static void comments(Printer *p, const AstNode *n) {
-  for (const AstComment *c = n->comments; c; c = c->next) {
+  const AstComment *c = n->comments;
+  if (p->opts->type_text && n->type) {
+    /* The inferred type replaces a written one, and joins a span comment as TVM prints both. */
+    while (c && !strncmp(c->text, "/* ty=", 6)) c = c->next;
+    char *ty = p->opts->type_text(n->type);
+    sb_puts(&p->out, " /* ty=");
+    put(p, ty);
+    free(ty);
+    if (c && !strncmp(c->text, "/* span=", 8)) {
+      sb_putc(&p->out, ' ');
+      put(p, c->text + 3);
+      c = c->next;
+    } else {
+      put(p, " */");
+    }
+  }
+  for (; c; c = c->next) {
+    if ((p->opts->strip_types || p->opts->type_text) && !strncmp(c->text, "/* ty=", 6)) continue;
     if (p->opts->strip_types && is_tvm_annotation(c->text)) continue;
     sb_putc(&p->out, ' ');
     put(p, c->text);

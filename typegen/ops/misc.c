@@ -1,6 +1,83 @@
-/* placeholder until the misc family lands */
+/*
+ * Operators that are not math: device annotations, memory and VM primitives, lowered calls.
+ * Facts from TVM v0.13 src/relay/op/annotation/, src/relay/op/memory/, src/relay/op/vm/,
+ * src/relay/op/call/call.cc.  These take values of any type, not only tensors.
+ */
+#include <stdlib.h>
+
 #include "../op.h"
 
-static const Type *none_rel(OpCall *c) { return op_fail(c, -1, "not implemented"); }
-const OpDef op_family_misc[] = {{"__placeholder_misc", 0, 0, NULL, 0, none_rel}};
-const size_t op_family_misc_len = 0;
+/* on_device, device_copy, stop_fusion: the value passes through unchanged, whatever its type. */
+static const Type *pass_through_rel(OpCall *c) { return c->args[0]; }
+
+/* memory.kill: consumes a value, yields (). */
+static const Type *unit_rel(OpCall *c) { return ty_unit(c->types); }
+
+/* AllocStorageRel: a Storage object, the core prelude's extern type (printed `Storage[]`). */
+static const Type *alloc_storage_rel(OpCall *c) { return ty_call(c->types, "Storage", NULL, 0); }
+
+/* AllocTensorRel: the tensor's shape comes from const_shape (or assert_shape), dtype from dtype. */
+static const Type *alloc_tensor_rel(OpCall *c) {
+  int64_t dims[64];
+  const char *which = op_is_none(c, "const_shape") ? "assert_shape" : "const_shape";
+  if (op_is_none(c, which)) return op_fail(c, -1, "memory.alloc_tensor needs a constant shape to be typed");
+  size_t n = op_ints(c, which, dims, 64);
+  if (n > 64) return op_fail(c, -1, "memory.alloc_tensor: rank above 64");
+  return ty_tensor(c->types, op_dtype(c, "dtype"), dims, n);
+}
+
+/* ShapeOfRel in the VM dialect: a 1-D tensor with one element per dimension. */
+static const Type *vm_shape_of_rel(OpCall *c) {
+  const Type *t = op_tensor_arg(c, 0);
+  if (!t) return NULL;
+  int64_t rank = t->ndims;
+  return ty_tensor(c->types, op_dtype(c, "dtype"), &rank, 1);
+}
+
+/* ReshapeTensorRel: the shape is the newshape attribute, the dtype the data's. */
+static const Type *vm_reshape_tensor_rel(OpCall *c) {
+  const Type *t = op_tensor_arg(c, 0);
+  if (!t) return NULL;
+  int64_t dims[64];
+  size_t n = op_ints(c, "newshape", dims, 64);
+  if (n > 64) return op_fail(c, -1, "vm.reshape_tensor: rank above 64");
+  return ty_tensor(c->types, t->dtype, dims, n);
+}
+
+/* CallLoweredRel: call_lowered(f, (args...)) has f's result type. */
+static const Type *call_lowered_rel(OpCall *c) {
+  const Type *f = c->args[0];
+  if (f->kind != TY_FUNC) return op_fail(c, 0, "call_lowered expects a function as its first argument");
+  if (c->args[1]->kind != TY_TUPLE) return op_fail(c, 1, "call_lowered expects a tuple of arguments");
+  if (c->args[1]->nargs != f->nargs)
+    return op_fail(c, 1, "call_lowered: the function takes %u arguments, the tuple holds %u", f->nargs,
+                   c->args[1]->nargs);
+  return f->ret;
+}
+
+static const OpAttrSpec on_device_attrs[] = {
+    {"virtual_device", AT_ANY, "None"}, {"constrain_result", AT_BOOL, "False"}, {"constrain_body", AT_BOOL, "True"}};
+static const OpAttrSpec device_copy_attrs[] = {{"src_virtual_device", AT_ANY, "None"},
+                                               {"dst_virtual_device", AT_ANY, "None"}};
+static const OpAttrSpec alloc_storage_attrs[] = {{"virtual_device", AT_ANY, "None"}, {"dtype_hint", AT_DTYPE, "\"float32\""}};
+static const OpAttrSpec alloc_tensor_attrs[] = {{"dtype", AT_DTYPE, "\"float32\""},
+                                                {"const_shape", AT_INTS, "None"},
+                                                {"assert_shape", AT_INTS, "None"}};
+static const OpAttrSpec shape_of_attrs[] = {{"dtype", AT_DTYPE, "\"int32\""}};
+static const OpAttrSpec reshape_tensor_attrs[] = {{"newshape", AT_INTS, "[]"}};
+static const OpAttrSpec call_lowered_attrs[] = {{"metadata", AT_ANY, "None"}};
+
+#define ENTRY(n, lo, hi, a, rel) {n, lo, hi, a, sizeof a / sizeof a[0], rel}
+
+const OpDef op_family_misc[] = {
+    ENTRY("on_device", 1, 1, on_device_attrs, pass_through_rel),
+    ENTRY("device_copy", 1, 1, device_copy_attrs, pass_through_rel),
+    {"annotation.stop_fusion", 1, 1, NULL, 0, pass_through_rel},
+    {"memory.kill", 1, 1, NULL, 0, unit_rel},
+    ENTRY("memory.alloc_storage", 2, 2, alloc_storage_attrs, alloc_storage_rel),
+    ENTRY("memory.alloc_tensor", 2, 3, alloc_tensor_attrs, alloc_tensor_rel),
+    ENTRY("vm.shape_of", 1, 1, shape_of_attrs, vm_shape_of_rel),
+    ENTRY("vm.reshape_tensor", 2, 2, reshape_tensor_attrs, vm_reshape_tensor_rel),
+    ENTRY("call_lowered", 2, 2, call_lowered_attrs, call_lowered_rel),
+};
+const size_t op_family_misc_len = sizeof op_family_misc / sizeof op_family_misc[0];

@@ -1,0 +1,612 @@
+/*
+ * Type inference.  One pass over each definition in order, with unknowns (incomplete types)
+ * for what is not yet known — unannotated parameters, recursive let-bound functions, the type
+ * arguments of a polymorphic call — solved by unification.  Operator calls run the registry's
+ * relation once their argument types are known.  The first error stops inference; it is
+ * reported at the expression it concerns.
+ */
+#include "infer.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../parser/literal.h"
+#include "../support/xalloc.h"
+#include "metadata.h"
+#include "op.h"
+#include "type_ast.h"
+#include "unify.h"
+
+/* ------------------------------------------------------------------ state */
+
+typedef struct Binding {
+  const char *name;
+  const Type *type;
+} Binding;
+
+typedef struct CtorInfo {
+  const AstDef *adt;      /* the type definition */
+  const AstCtorDef *ctor;
+  const Type *adt_type;   /* the ADT applied to its own type parameters: List[A] */
+  const Type **fields;    /* field types, in terms of the ADT's type parameters */
+} CtorInfo;
+
+typedef struct Infer {
+  TyTable *types;
+  Subst subst;
+  Diag *diag;
+  AstModule *m;
+  Arena *arena;
+  VEC(Binding) locals;          /* innermost last */
+  VEC(Binding) graph;           /* %N: one table for the whole text; the first binding wins */
+  VEC(Binding) globals;         /* @f: its (possibly polymorphic) function type */
+  VEC(CtorInfo) ctors;
+  VEC(const char *) adts;       /* defined type names */
+  VEC(AstNode *) typed;         /* nodes to resolve at the end */
+  VEC(const struct Type **) slots; /* other places holding types to resolve at the end */
+  const TyScope *scope;         /* type parameters in scope */
+  MetaTable meta;
+  bool failed;
+} Infer;
+
+static bool error_at(Infer *in, const AstNode *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool error_at(Infer *in, const AstNode *n, const char *fmt, ...) {
+  if (in->failed) return false;
+  char msg[768];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  diag_error(in->diag, n->span.start, "%s", msg);
+  in->failed = true;
+  return false;
+}
+
+/* A type as the user should read it: solved unknowns filled in. */
+static char *show(Infer *in, const Type *t) { return ty_str(subst_resolve(&in->subst, t)); }
+
+static const Type *typed(Infer *in, AstNode *n, const Type *t) {
+  if (!t) return NULL;
+  n->type = t;
+  VEC_PUSH(in->typed, n);
+  return t;
+}
+
+/* Unifies, or reports "expected X, found Y" at n. */
+static void record(Infer *in, const Type **slot, const Type *t) {
+  *slot = t;
+  VEC_PUSH(in->slots, slot);
+}
+
+static bool expect(Infer *in, const AstNode *n, const Type *want, const Type *got, const char *what) {
+  if (unify(&in->subst, want, got)) return true;
+  char *w = show(in, want), *g = show(in, got);
+  error_at(in, n, "type mismatch in %s: expected %s, found %s", what, w, g);
+  free(w);
+  free(g);
+  return false;
+}
+
+static const Type *lookup(const Binding *items, size_t len, const char *name, bool first_wins) {
+  if (first_wins) {
+    for (size_t i = 0; i < len; i++)
+      if (!strcmp(items[i].name, name)) return items[i].type;
+  } else {
+    for (size_t i = len; i > 0; i--)
+      if (!strcmp(items[i - 1].name, name)) return items[i - 1].type;
+  }
+  return NULL;
+}
+
+static void bind_local(Infer *in, const char *name, const Type *t) {
+  VEC_PUSH(in->locals, ((Binding){name, t}));
+}
+
+static const Type *annotation(Infer *in, const AstType *a) {
+  char err[256];
+  const AstType *bad;
+  const Type *t = ty_from_ast(in->types, a, in->scope, err, sizeof err, &bad);
+  if (!t) error_at(in, &bad->node, "%s", err);
+  return t;
+}
+
+/* Replaces the type parameters of a polymorphic function type by fresh unknowns. */
+static const Type *instantiate(Infer *in, const Type *t) {
+  if (t->kind != TY_FUNC || t->ntparams == 0) return t;
+  const Type *fresh[16];
+  size_t n = t->ntparams < 16 ? t->ntparams : 16;
+  for (size_t i = 0; i < n; i++) fresh[i] = ty_incomplete(in->types);
+  const Type *mono = ty_func(in->types, t->args, t->nargs, t->ret, NULL, 0);
+  return ty_substitute_vars(in->types, mono, t->tparams, fresh, n);
+}
+
+static const CtorInfo *find_ctor(Infer *in, const char *name) {
+  for (size_t i = 0; i < in->ctors.len; i++)
+    if (!strcmp(in->ctors.items[i].ctor->name, name)) return &in->ctors.items[i];
+  return NULL;
+}
+
+/* A constructor's type at fresh type arguments: field types and the ADT type. */
+static const Type *instantiate_ctor(Infer *in, const CtorInfo *c, const Type **fields) {
+  const Type *vars[16], *fresh[16];
+  size_t n = c->adt->ntype_params < 16 ? c->adt->ntype_params : 16;
+  for (size_t i = 0; i < n; i++) {
+    vars[i] = ty_var(in->types, c->adt->type_params[i]);
+    fresh[i] = ty_incomplete(in->types);
+  }
+  for (size_t i = 0; i < c->ctor->nfields; i++) fields[i] = ty_substitute_vars(in->types, c->fields[i], vars, fresh, n);
+  return ty_substitute_vars(in->types, c->adt_type, vars, fresh, n);
+}
+
+/* ------------------------------------------------------------------ expressions */
+
+static const Type *expr(Infer *in, AstExpr *e);
+static const Type *func(Infer *in, AstFunc *f, const Type *known);
+
+static const Type *literal(Infer *in, AstExpr *e) {
+  const char *err;
+  int bits;
+  if (e->kind == AST_BOOL) return ty_scalar(in->types, dt_bool);
+  if (e->kind == AST_INT) {
+    int64_t v;
+    if (!lit_int(e->text, &v, &bits, &err)) return error_at(in, &e->node, "%s", err), NULL;
+    return ty_scalar(in->types, DT(DT_INT, bits));
+  }
+  double v;
+  if (!lit_float(e->text, &v, &bits, &err)) return error_at(in, &e->node, "%s", err), NULL;
+  return ty_scalar(in->types, DT(DT_FLOAT, bits));
+}
+
+static const char *const binary_ops[][2] = {{"*", "multiply"}, {"/", "divide"}, {"+", "add"},
+                                             {"-", "subtract"}, {"<", "less"}, {"<=", "less_equal"},
+                                             {">", "greater"}, {">=", "greater_equal"}, {"==", "equal"},
+                                             {"!=", "not_equal"}};
+
+/* An operator call: argument types must be known before the relation can run. */
+static const Type *op_call(Infer *in, AstExpr *call, const OpDef *op, AstExpr *const *args, size_t nargs,
+                           const AstAttrs *attrs) {
+  const Type *stack[16] = {0};
+  const Type **types = nargs <= 16 ? stack : xmalloc(nargs * sizeof *types);
+  const Type *result = NULL;
+  for (size_t i = 0; i < nargs; i++) {
+    const Type *t = expr(in, args[i]);
+    if (!t) goto out;
+    types[i] = subst_resolve(&in->subst, t);
+    if (ty_has_incomplete(types[i])) {
+      error_at(in, &args[i]->node, "cannot infer the type of this argument of %s", op->name);
+      goto out;
+    }
+  }
+  OpCall c = {.types = in->types};
+  result = op_infer(&c, op, types, nargs, attrs, in->arena);
+  if (!result) {
+    const AstNode *at = c.bad_arg >= 0 && (size_t)c.bad_arg < nargs ? &args[c.bad_arg]->node : &call->node;
+    error_at(in, at, "%s", c.err);
+  }
+out:
+  if (types != stack) free(types);
+  return result;
+}
+
+/* A call of a function value, a global or a constructor: unify parameters with arguments. */
+static const Type *apply(Infer *in, AstExpr *call, const Type *ftype, AstExpr *const *args, size_t nargs,
+                         const char *what) {
+  ftype = subst_resolve(&in->subst, ftype);
+  if (ftype->kind == TY_INCOMPLETE) {
+    /* An unannotated function-typed value: its type is whatever this call needs. */
+    const Type **params = xmalloc((nargs ? nargs : 1) * sizeof *params);
+    for (size_t i = 0; i < nargs; i++) params[i] = ty_incomplete(in->types);
+    const Type *f = ty_func(in->types, params, nargs, ty_incomplete(in->types), NULL, 0);
+    free(params);
+    unify(&in->subst, ftype, f);
+    ftype = f;
+  }
+  if (ftype->kind != TY_FUNC) {
+    char *s = show(in, ftype);
+    error_at(in, &call->node, "cannot call %s: it has type %s, not a function type", what, s);
+    free(s);
+    return NULL;
+  }
+  ftype = instantiate(in, ftype);
+  if (ftype->nargs != nargs)
+    return error_at(in, &call->node, "%s expects %u argument%s, got %zu", what, ftype->nargs,
+                    ftype->nargs == 1 ? "" : "s", nargs),
+           NULL;
+  for (size_t i = 0; i < nargs; i++) {
+    const Type *t = expr(in, args[i]);
+    if (!t || !expect(in, &args[i]->node, ftype->args[i], t, "a call argument")) return NULL;
+  }
+  return ftype->ret;
+}
+
+static const Type *call(Infer *in, AstExpr *e) {
+  AstExpr *callee = e->a;
+  if (callee->kind == AST_NAME) {
+    const CtorInfo *c = find_ctor(in, callee->text);
+    if (c) {
+      if (e->attrs.len) return error_at(in, &e->node, "constructor %s takes no attributes", callee->text), NULL;
+      const Type *fields[32];
+      if (c->ctor->nfields > 32) return error_at(in, &e->node, "too many constructor fields"), NULL;
+      const Type *adt = instantiate_ctor(in, c, fields);
+      if (e->nitems != c->ctor->nfields)
+        return error_at(in, &e->node, "constructor %s expects %zu argument%s, got %zu", callee->text,
+                        c->ctor->nfields, c->ctor->nfields == 1 ? "" : "s", e->nitems),
+               NULL;
+      for (size_t i = 0; i < e->nitems; i++) {
+        const Type *t = expr(in, e->items[i]);
+        if (!t || !expect(in, &e->items[i]->node, fields[i], t, "a constructor argument")) return NULL;
+      }
+      return adt;
+    }
+    const OpDef *op = op_lookup(callee->text);
+    if (!op) return error_at(in, &callee->node, "unknown operator or constructor '%s'", callee->text), NULL;
+    return op_call(in, e, op, e->items, e->nitems, &e->attrs);
+  }
+  if (e->attrs.len) {
+    /* Non-operator calls carry attributes only with attrs_type_key (spec §3.7); they do not type. */
+    bool keyed = false;
+    for (size_t i = 0; i < e->attrs.len; i++) keyed |= !strcmp(e->attrs.items[i]->key, "attrs_type_key");
+    if (!keyed) return error_at(in, &e->node, "a call of a function takes attributes only with attrs_type_key"), NULL;
+  }
+  const Type *ftype;
+  const char *what = "this expression";
+  if (callee->kind == AST_GLOBAL) {
+    ftype = lookup(in->globals.items, in->globals.len, callee->text, false);
+    if (!ftype) return error_at(in, &callee->node, "unknown global function @%s", callee->text), NULL;
+    what = callee->text;
+  } else {
+    ftype = expr(in, callee);
+    if (!ftype) return NULL;
+  }
+  return apply(in, e, ftype, e->items, e->nitems, what);
+}
+
+/* A name used as a value: a constructor (a call if it has no fields, as TVM reads `Nil`). */
+static const Type *name_value(Infer *in, AstExpr *e) {
+  const CtorInfo *c = find_ctor(in, e->text);
+  if (!c) {
+    if (op_lookup(e->text))
+      return error_at(in, &e->node, "operator %s used as a value (relaykit types only calls of operators)", e->text),
+             NULL;
+    return error_at(in, &e->node, "unknown operator or constructor '%s'", e->text), NULL;
+  }
+  const Type *fields[32];
+  if (c->ctor->nfields > 32) return error_at(in, &e->node, "too many constructor fields"), NULL;
+  const Type *adt = instantiate_ctor(in, c, fields);
+  if (c->ctor->nfields == 0) return adt;
+  return ty_func(in->types, fields, c->ctor->nfields, adt, NULL, 0);
+}
+
+static const Type *bind_pattern(Infer *in, AstPattern *p, const Type *t);
+
+static const Type *seq(Infer *in, AstExpr *e) {
+  size_t mark = in->locals.len;
+  for (size_t i = 0; i < e->nstmts; i++) {
+    AstStmt *s = e->stmts[i];
+    switch (s->kind) {
+    case AST_STMT_LET: {
+      AstBinder *b = s->binder;
+      const Type *ann = b->type ? annotation(in, b->type) : ty_incomplete(in->types);
+      if (!ann) return NULL;
+      /* A let-bound function may call itself (TVM's let-rec); other values may not see the name. */
+      bool rec = s->value->kind == AST_FN;
+      if (rec) bind_local(in, b->name, ann);
+      const Type *v = expr(in, s->value);
+      if (!v || !expect(in, &s->value->node, ann, v, "a let binding")) return NULL;
+      if (!rec) bind_local(in, b->name, ann);
+      typed(in, &b->node, ann);
+      record(in, &s->value_type, ann);
+      break;
+    }
+    case AST_STMT_GRAPH: {
+      const Type *v = expr(in, s->value);
+      if (!v) return NULL;
+      if (!lookup(in->graph.items, in->graph.len, s->graph, true)) VEC_PUSH(in->graph, ((Binding){s->graph, v}));
+      record(in, &s->value_type, v);
+      break;
+    }
+    case AST_STMT_FREE: {
+      AstBinder *b = s->binder;
+      const Type *t = b->type ? annotation(in, b->type) : ty_incomplete(in->types);
+      if (!t) return NULL;
+      bind_local(in, b->name, t);
+      typed(in, &b->node, t);
+      break;
+    }
+    case AST_STMT_EXPR:
+      if (!expr(in, s->value)) return NULL;
+      break;
+    }
+  }
+  const Type *r = expr(in, e->a);
+  in->locals.len = mark;
+  return r;
+}
+
+static const Type *match(Infer *in, AstExpr *e) {
+  const Type *scrut = expr(in, e->a);
+  if (!scrut) return NULL;
+  const Type *result = ty_incomplete(in->types);
+  for (size_t i = 0; i < e->narms; i++) {
+    size_t mark = in->locals.len;
+    if (!bind_pattern(in, e->arms[i]->pattern, scrut)) return NULL;
+    const Type *b = expr(in, e->arms[i]->body);
+    if (!b || !expect(in, &e->arms[i]->body->node, result, b, "a match arm")) return NULL;
+    in->locals.len = mark;
+  }
+  return result;
+}
+
+static const Type *bind_pattern(Infer *in, AstPattern *p, const Type *t) {
+  switch (p->kind) {
+  case AST_PAT_WILDCARD: return t;
+  case AST_PAT_VAR: {
+    if (p->type) {
+      const Type *ann = annotation(in, p->type);
+      if (!ann || !expect(in, &p->node, ann, t, "a pattern")) return NULL;
+    }
+    bind_local(in, p->name, t);
+    return typed(in, &p->node, t);
+  }
+  case AST_PAT_TUPLE: {
+    const Type **fields = xmalloc((p->nitems ? p->nitems : 1) * sizeof *fields);
+    for (size_t i = 0; i < p->nitems; i++) fields[i] = ty_incomplete(in->types);
+    const Type *tt = ty_tuple(in->types, fields, p->nitems);
+    bool ok = expect(in, &p->node, tt, t, "a tuple pattern");
+    for (size_t i = 0; ok && i < p->nitems; i++) ok = bind_pattern(in, p->items[i], fields[i]) != NULL;
+    free(fields);
+    return ok ? t : NULL;
+  }
+  case AST_PAT_CTOR: {
+    const CtorInfo *c = find_ctor(in, p->name);
+    if (!c)
+      return error_at(in, &p->node, "'%s' is not a constructor (write %%%s to bind a variable)", p->name, p->name),
+             NULL;
+    const Type *fields[32];
+    if (c->ctor->nfields > 32) return NULL;
+    const Type *adt = instantiate_ctor(in, c, fields);
+    if (!expect(in, &p->node, adt, t, "a constructor pattern")) return NULL;
+    if (p->nitems != c->ctor->nfields)
+      return error_at(in, &p->node, "constructor %s has %zu field%s, the pattern gives %zu", p->name,
+                      c->ctor->nfields, c->ctor->nfields == 1 ? "" : "s", p->nitems),
+             NULL;
+    for (size_t i = 0; i < p->nitems; i++)
+      if (!bind_pattern(in, p->items[i], fields[i])) return NULL;
+    return t;
+  }
+  }
+  return NULL;
+}
+
+static const Type *expr(Infer *in, AstExpr *e) {
+  const Type *t = NULL;
+  switch (e->kind) {
+  case AST_INT:
+  case AST_FLOAT:
+  case AST_BOOL: t = literal(in, e); break;
+  case AST_LOCAL:
+    t = lookup(in->locals.items, in->locals.len, e->text, false);
+    if (!t) return error_at(in, &e->node, "unbound variable %%%s", e->text), NULL;
+    return t; /* uses of variables carry no type comment */
+  case AST_GRAPH:
+    t = lookup(in->graph.items, in->graph.len, e->text, true);
+    if (!t) return error_at(in, &e->node, "%%%s is used before it is bound", e->text), NULL;
+    return t;
+  case AST_GLOBAL:
+    t = lookup(in->globals.items, in->globals.len, e->text, false);
+    if (!t) return error_at(in, &e->node, "unknown global function @%s", e->text), NULL;
+    return instantiate(in, t); /* a polymorphic global used as a value is used at some type */
+  case AST_NAME:
+    t = name_value(in, e);
+    if (t && t->kind == TY_FUNC) return t; /* an unapplied constructor: no type comment in TVM */
+    break;
+  case AST_META: t = meta_constant_type(&in->meta, in->types, e->text); 
+    if (!t) return error_at(in, &e->node, "unknown meta reference %s%s", e->text,
+                            in->m->metadata ? "" : " (the file has no #[metadata] section)"), NULL;
+    break;
+  case AST_CALL: t = call(in, e); break;
+  case AST_BINARY: {
+    const OpDef *op = NULL;
+    for (size_t i = 0; i < sizeof binary_ops / sizeof binary_ops[0]; i++)
+      if (!strcmp(binary_ops[i][0], e->text)) op = op_lookup(binary_ops[i][1]);
+    AstExpr *args[2] = {e->a, e->b};
+    AstAttrs none = {NULL, 0};
+    t = op_call(in, e, op, args, 2, &none);
+    return t; /* TVM sees a call; the text has none to annotate */
+  }
+  case AST_TUPLE: {
+    const Type **fields = xmalloc((e->nitems ? e->nitems : 1) * sizeof *fields);
+    bool ok = true;
+    for (size_t i = 0; ok && i < e->nitems; i++) ok = (fields[i] = expr(in, e->items[i])) != NULL;
+    if (ok) t = ty_tuple(in->types, fields, e->nitems);
+    free(fields);
+    break;
+  }
+  case AST_PROJ: {
+    const Type *tt = expr(in, e->a);
+    if (!tt) return NULL;
+    tt = subst_resolve(&in->subst, tt);
+    if (tt->kind != TY_TUPLE) {
+      char *s = show(in, tt);
+      error_at(in, &e->node, "cannot project field %u: the value has type %s, not a tuple", e->index, s);
+      free(s);
+      return NULL;
+    }
+    if (e->index >= tt->nargs)
+      return error_at(in, &e->node, "tuple index %u out of range: the tuple has %u field%s", e->index, tt->nargs,
+                      tt->nargs == 1 ? "" : "s"),
+             NULL;
+    t = tt->args[e->index];
+    break;
+  }
+  case AST_PAREN:
+  case AST_BLOCK: return expr(in, e->a);
+  case AST_FN: t = func(in, e->fn, NULL); break;
+  case AST_IF: {
+    const Type *c = expr(in, e->a);
+    if (!c) return NULL;
+    const Type *cr = subst_resolve(&in->subst, c);
+    if (!(cr->kind == TY_TENSOR && cr->ndims == 0 && dtype_is_bool(cr->dtype)) &&
+        !unify(&in->subst, cr, ty_scalar(in->types, dt_bool))) {
+      char *s = show(in, cr);
+      error_at(in, &e->a->node, "the condition of an if must be a bool scalar, found %s", s);
+      free(s);
+      return NULL;
+    }
+    const Type *a = expr(in, e->then_), *b = a ? expr(in, e->else_) : NULL;
+    if (!b || !expect(in, &e->else_->node, a, b, "the else branch (both branches must have one type)")) return NULL;
+    return a; /* If has no type comment */
+  }
+  case AST_MATCH: return match(in, e);
+  case AST_REF: {
+    const Type *v = expr(in, e->a);
+    return v ? ty_ref(in->types, v) : NULL;
+  }
+  case AST_REF_READ: {
+    const Type *r = expr(in, e->a);
+    if (!r) return NULL;
+    const Type *inner = ty_incomplete(in->types);
+    if (!expect(in, &e->a->node, ty_ref(in->types, inner), r, "ref_read")) return NULL;
+    return inner;
+  }
+  case AST_REF_WRITE: {
+    const Type *r = expr(in, e->a), *v = r ? expr(in, e->b) : NULL;
+    if (!v || !expect(in, &e->a->node, ty_ref(in->types, v), r, "ref_write")) return NULL;
+    return ty_unit(in->types);
+  }
+  case AST_SEQ: return seq(in, e);
+  case AST_STRING:
+  case AST_ANY:
+  case AST_LIST: return error_at(in, &e->node, "this is an attribute value, not an expression"), NULL;
+  }
+  return typed(in, &e->node, t);
+}
+
+/* Types a function; `known` is its declared type when a global's signature was set up front. */
+static const Type *func(Infer *in, AstFunc *f, const Type *known) {
+  TyScope scope = {f->type_params, f->ntype_params, in->scope};
+  const TyScope *saved_scope = in->scope;
+  in->scope = &scope;
+  size_t mark = in->locals.len;
+  const Type **params = xmalloc((f->nparams ? f->nparams : 1) * sizeof *params);
+  const Type *result = NULL;
+  for (size_t i = 0; i < f->nparams; i++) {
+    AstBinder *b = f->params[i];
+    params[i] = known ? known->args[i] : b->type ? annotation(in, b->type) : ty_incomplete(in->types);
+    if (!params[i]) goto out;
+    bind_local(in, b->name, params[i]);
+    typed(in, &b->node, params[i]);
+  }
+  const Type *ret = known ? known->ret : f->ret ? annotation(in, f->ret) : ty_incomplete(in->types);
+  if (!ret) goto out;
+  const Type *body = expr(in, f->body);
+  if (!body || !expect(in, &f->body->node, ret, body, "the function's result")) goto out;
+  const Type *tp[16];
+  size_t ntp = f->ntype_params < 16 ? f->ntype_params : 16;
+  for (size_t i = 0; i < ntp; i++) tp[i] = ty_var(in->types, f->type_params[i]);
+  result = known ? known : ty_func(in->types, params, f->nparams, ret, tp, ntp);
+  record(in, &f->type, result);
+out:
+  free(params);
+  in->locals.len = mark;
+  in->scope = saved_scope;
+  return result;
+}
+
+/* ------------------------------------------------------------------ definitions */
+
+/* ADTs first: constructors may be used anywhere, and definitions may come in any order. */
+static bool declare_types(Infer *in) {
+  for (size_t d = 0; d < in->m->ndefs; d++) {
+    AstDef *def = in->m->defs[d];
+    if (def->kind == AST_DEF_FN) continue;
+    for (size_t i = 0; i < in->adts.len; i++)
+      if (!strcmp(in->adts.items[i], def->name)) return error_at(in, &def->node, "duplicate type definition %s", def->name);
+    VEC_PUSH(in->adts, def->name);
+  }
+  for (size_t d = 0; d < in->m->ndefs; d++) {
+    AstDef *def = in->m->defs[d];
+    if (def->kind == AST_DEF_FN) continue;
+    if (def->kind == AST_DEF_EXTERN_TYPE && def->nctors)
+      return error_at(in, &def->node, "an extern type cannot have constructors");
+    TyScope scope = {def->type_params, def->ntype_params, NULL};
+    const Type *params[16];
+    size_t np = def->ntype_params < 16 ? def->ntype_params : 16;
+    for (size_t i = 0; i < np; i++) params[i] = ty_var(in->types, def->type_params[i]);
+    const Type *adt_type = ty_call(in->types, def->name, params, np);
+    for (size_t c = 0; c < def->nctors; c++) {
+      AstCtorDef *ctor = def->ctors[c];
+      if (find_ctor(in, ctor->name)) return error_at(in, &ctor->node, "duplicate constructor %s", ctor->name);
+      CtorInfo info = {def, ctor, adt_type, arena_alloc(in->arena, (ctor->nfields + 1) * sizeof(Type *))};
+      for (size_t f = 0; f < ctor->nfields; f++) {
+        char err[256];
+        const AstType *bad;
+        info.fields[f] = ty_from_ast(in->types, ctor->fields[f], &scope, err, sizeof err, &bad);
+        if (!info.fields[f]) return error_at(in, &bad->node, "%s", err);
+      }
+      VEC_PUSH(in->ctors, info);
+    }
+  }
+  return true;
+}
+
+/* Every global's type before any body, so definitions may call each other in any order. */
+static bool declare_globals(Infer *in) {
+  for (size_t d = 0; d < in->m->ndefs; d++) {
+    AstDef *def = in->m->defs[d];
+    if (def->kind != AST_DEF_FN) continue;
+    if (lookup(in->globals.items, in->globals.len, def->name, false))
+      return error_at(in, &def->node, "duplicate definition of @%s", def->name);
+    AstFunc *f = def->fn;
+    TyScope scope = {f->type_params, f->ntype_params, NULL};
+    in->scope = &scope;
+    const Type **params = xmalloc((f->nparams ? f->nparams : 1) * sizeof *params);
+    bool ok = true;
+    for (size_t i = 0; ok && i < f->nparams; i++)
+      ok = (params[i] = f->params[i]->type ? annotation(in, f->params[i]->type) : ty_incomplete(in->types)) != NULL;
+    const Type *ret = ok ? (f->ret ? annotation(in, f->ret) : ty_incomplete(in->types)) : NULL;
+    in->scope = NULL;
+    if (!ret) {
+      free(params);
+      return false;
+    }
+    const Type *tp[16];
+    size_t ntp = f->ntype_params < 16 ? f->ntype_params : 16;
+    for (size_t i = 0; i < ntp; i++) tp[i] = ty_var(in->types, f->type_params[i]);
+    VEC_PUSH(in->globals, ((Binding){def->name, ty_func(in->types, params, f->nparams, ret, tp, ntp)}));
+    free(params);
+  }
+  return true;
+}
+
+bool infer_module(AstModule *m, TyTable *types, Diag *diag) {
+  Infer in = {.types = types, .diag = diag, .m = m, .arena = &m->arena};
+  subst_init(&in.subst, types);
+  char err[256];
+  bool ok = meta_table_init(&in.meta, m->metadata, err, sizeof err);
+  if (!ok) diag_error(diag, 0, "cannot read the #[metadata] section: %s", err);
+  ok = ok && declare_types(&in) && declare_globals(&in);
+  for (size_t d = 0; ok && d < m->ndefs; d++) {
+    AstDef *def = m->defs[d];
+    if (def->kind != AST_DEF_FN) continue;
+    const Type *sig = lookup(in.globals.items, in.globals.len, def->name, false);
+    ok = func(&in, def->fn, sig) != NULL;
+  }
+  if (ok && m->body) ok = expr(&in, m->body) != NULL;
+  ok = ok && !in.failed;
+  /* Types as TVM prints them: with every solved unknown filled in. */
+  for (size_t i = 0; i < in.typed.len; i++) in.typed.items[i]->type = subst_resolve(&in.subst, in.typed.items[i]->type);
+  for (size_t i = 0; i < in.slots.len; i++) *in.slots.items[i] = subst_resolve(&in.subst, *in.slots.items[i]);
+  free(in.slots.items);
+  free(in.locals.items);
+  free(in.graph.items);
+  free(in.globals.items);
+  free(in.ctors.items);
+  free(in.adts.items);
+  free(in.typed.items);
+  meta_table_free(&in.meta);
+  subst_free(&in.subst);
+  return ok;
+}

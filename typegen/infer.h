@@ -1,0 +1,20 @@
+/*
+ * Type inference over a whole module, as TVM's InferType does it: every expression, binder and
+ * pattern variable gets a type (AstNode.type), or the first error is reported at its location.
+ *
+ *   infer.c     expressions, bindings, functions, globals, calls of operators
+ *   unify.c     incomplete types and their solutions
+ *   adt.c       type definitions, constructors, patterns, exhaustiveness
+ *   metadata.c  the types of meta[relay.Constant][i] from the #[metadata] section
+ */
+#ifndef RELAYKIT_INFER_H
+#define RELAYKIT_INFER_H
+
+#include "../parser/ast.h"
+#include "type.h"
+
+/* Infers the types of `m`.  Types are made in `types`.  Returns false after reporting the first
+   error to `diag` (FILE:LINE:COL of the offending expression). */
+bool infer_module(AstModule *m, TyTable *types, Diag *diag);
+
+#endif

@@ -1,0 +1,137 @@
+/*
+ * The #[metadata] section is TVM's JSON node graph (SaveJSON): "root" is a Map whose key
+ * "relay.Constant" lists the constant nodes; each constant's "data" attribute indexes
+ * "b64ndarrays", base64 strings of serialized NDArrays whose header holds the dtype and shape.
+ */
+#include "metadata.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../support/xalloc.h"
+
+/* NDArray serialization (TVM's runtime/ndarray.h SaveDLTensor): the fields we need, in order. */
+enum { NDARRAY_MAGIC_LO = 0x96B4A13F, HEADER_BYTES = 8 + 8 + 8 + 4 + 4 };
+
+static int b64_value(char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '+') return 62;
+  if (c == '/') return 63;
+  return -1;
+}
+
+/* Decodes at most `max` bytes from the start of a base64 string. */
+static size_t b64_decode_prefix(const char *s, unsigned char *out, size_t max) {
+  size_t n = 0;
+  unsigned acc = 0;
+  int bits = 0;
+  for (; *s && *s != '=' && n < max; s++) {
+    int v = b64_value(*s);
+    if (v < 0) continue; /* TVM's writer may wrap lines */
+    acc = (acc << 6) | (unsigned)v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[n++] = (unsigned char)(acc >> bits);
+    }
+  }
+  return n;
+}
+
+static uint64_t le(const unsigned char *p, int bytes) {
+  uint64_t v = 0;
+  for (int i = bytes - 1; i >= 0; i--) v = (v << 8) | p[i];
+  return v;
+}
+
+static bool read_header(const char *b64, MetaConst *c, char *err, size_t errlen) {
+  unsigned char buf[HEADER_BYTES + 16 * 8];
+  size_t n = b64_decode_prefix(b64, buf, sizeof buf);
+  if (n < HEADER_BYTES || (uint32_t)le(buf, 4) != NDARRAY_MAGIC_LO) {
+    snprintf(err, errlen, "a b64ndarrays entry is not a serialized NDArray");
+    return false;
+  }
+  /* magic (8), reserved (8), device (8), ndim (4), dtype code/bits/lanes (1/1/2), shape (8 each) */
+  int64_t ndim = (int32_t)le(buf + 24, 4);
+  if (ndim < 0 || ndim > 16 || n < HEADER_BYTES + (size_t)ndim * 8) {
+    snprintf(err, errlen, "an NDArray of rank %lld is not supported", (long long)ndim);
+    return false;
+  }
+  c->dtype = (DType){buf[28], buf[29], (uint16_t)le(buf + 30, 2)};
+  if (c->dtype.code == 1 && c->dtype.bits == 1) c->dtype.code = DT_UINT; /* bool */
+  c->ndims = (size_t)ndim;
+  for (int64_t i = 0; i < ndim; i++) c->dims[i] = (int64_t)le(buf + HEADER_BYTES + i * 8, 8);
+  return true;
+}
+
+static long attr_index(json_t *node, const char *key) {
+  json_t *attrs = json_object_get(node, "attrs");
+  const char *v = json_string_value(json_object_get(attrs, key));
+  return v ? strtol(v, NULL, 10) : -1;
+}
+
+bool meta_table_init(MetaTable *t, const char *metadata, char *err, size_t errlen) {
+  t->consts = NULL;
+  t->nconsts = 0;
+  if (!metadata) return true;
+  const char *json = strchr(metadata, ']');
+  json = json ? json + 1 : metadata;
+  json_error_t jerr;
+  json_t *root = json_loads(json, JSON_DECODE_ANY, &jerr);
+  if (!root) {
+    snprintf(err, errlen, "invalid JSON at line %d: %s", jerr.line + 1, jerr.text);
+    return false;
+  }
+  bool ok = false;
+  json_t *nodes = json_object_get(root, "nodes"), *arrays = json_object_get(root, "b64ndarrays");
+  json_t *map = json_array_get(nodes, (size_t)json_integer_value(json_object_get(root, "root")));
+  json_t *keys = json_object_get(map, "keys"), *data = json_object_get(map, "data");
+  if (!json_is_array(nodes) || !json_is_array(keys)) {
+    snprintf(err, errlen, "not a TVM node graph (no root map)");
+    goto out;
+  }
+  for (size_t k = 0; k < json_array_size(keys); k++) {
+    if (strcmp(json_string_value(json_array_get(keys, k)) ? json_string_value(json_array_get(keys, k)) : "",
+               "relay.Constant") != 0)
+      continue;
+    json_t *list = json_array_get(nodes, (size_t)json_integer_value(json_array_get(data, k)));
+    json_t *items = json_object_get(list, "data");
+    t->nconsts = json_array_size(items);
+    t->consts = xcalloc(t->nconsts ? t->nconsts : 1, sizeof *t->consts);
+    for (size_t i = 0; i < t->nconsts; i++) {
+      json_t *node = json_array_get(nodes, (size_t)json_integer_value(json_array_get(items, i)));
+      long di = attr_index(node, "data");
+      const char *b64 = json_string_value(json_array_get(arrays, di < 0 ? (size_t)-1 : (size_t)di));
+      if (!b64) {
+        snprintf(err, errlen, "constant %zu has no NDArray data", i);
+        goto out;
+      }
+      if (!read_header(b64, &t->consts[i], err, errlen)) goto out;
+    }
+  }
+  ok = true;
+out:
+  json_decref(root);
+  if (!ok) meta_table_free(t);
+  return ok;
+}
+
+void meta_table_free(MetaTable *t) {
+  free(t->consts);
+  t->consts = NULL;
+  t->nconsts = 0;
+}
+
+const Type *meta_constant_type(const MetaTable *t, TyTable *types, const char *ref) {
+  static const char prefix[] = "meta[relay.Constant][";
+  if (strncmp(ref, prefix, sizeof prefix - 1) != 0) return NULL;
+  char *end;
+  long i = strtol(ref + sizeof prefix - 1, &end, 10);
+  if (*end != ']' || i < 0 || (size_t)i >= t->nconsts) return NULL;
+  const MetaConst *c = &t->consts[i];
+  return ty_tensor(types, c->dtype, c->dims, c->ndims);
+}

@@ -1,0 +1,28 @@
+/* The #[metadata] section: the types of meta[relay.Constant][i] constants. */
+#ifndef RELAYKIT_METADATA_H
+#define RELAYKIT_METADATA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "type.h"
+
+typedef struct MetaConst {
+  DType dtype;
+  size_t ndims;
+  int64_t dims[16];
+} MetaConst;
+
+typedef struct MetaTable {
+  MetaConst *consts; /* meta[relay.Constant][i], in index order */
+  size_t nconsts;
+} MetaTable;
+
+/* Reads the section (text from "#[metadata]" to the end, or NULL for none).  Each constant's
+   shape and dtype come from the header of its base64 NDArray.  False with a message on error. */
+bool meta_table_init(MetaTable *t, const char *metadata, char *err, size_t errlen);
+void meta_table_free(MetaTable *t);
+/* The type of a reference like "meta[relay.Constant][3]", or NULL if the table has no such entry. */
+const Type *meta_constant_type(const MetaTable *t, TyTable *types, const char *ref);
+
+#endif
