@@ -41,6 +41,20 @@ run_bats() { # rfmt-path label
   if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then failed=$((failed + 1)); echo "bats exited $rc"; fi
 }
 
+# A runner that prints its own closing "N passed, N failed" line.
+run_counted() { # label command...
+  local label=$1; shift
+  echo "== $label"
+  "$@" > "$log" 2>&1
+  local rc=$?
+  cat "$log"
+  local line p f
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
+  p=${line%% passed*}; f=${line#*passed, }; f=${f%% failed*}
+  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+  if [ $rc -ne 0 ] && [ "${f:-0}" -eq 0 ]; then failed=$((failed + 1)); echo "$label exited $rc"; fi
+}
+
 # One check that is a single pass/fail.
 run_one() { # label command...
   local label=$1; shift
@@ -77,12 +91,14 @@ fuzz_smoke() { # 60 s of libFuzzer from a seed corpus of real programs
 
 run_unit build/rel
 run_bats "$root/bin/rfmt" release
+run_counted "typing cases (release)" env RCHECK="$root/bin/rcheck" bash tests/typecheck/run.sh
 corpus_tests
 if [ $full -eq 1 ]; then
   if make -s SAN=1 all $(ls tests/unit/test_*.c | sed 's|tests/unit/\(.*\)\.c|build/san/tests/\1|'); then
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
     run_unit build/san
     run_bats "$root/build/san/bin/rfmt" "asan+ubsan"
+    run_counted "typing cases (asan+ubsan)" env RCHECK="$root/build/san/bin/rcheck" bash tests/typecheck/run.sh
   else
     failed=$((failed + 1)); echo "FAILED: sanitizer build"
   fi

@@ -89,6 +89,22 @@ static bool expect(Infer *in, const AstNode *n, const Type *want, const Type *go
   return false;
 }
 
+/* TVM's unifier turns a static dimension met by `?` into `?`, and the expression whose type
+   was unified takes that type (e.g. a body returned at an annotated `Tensor[(?, ?), float32]`). */
+static void widen_to(Infer *in, AstExpr *e, const Type *want) {
+  while (e->kind == AST_PAREN || e->kind == AST_BLOCK || e->kind == AST_SEQ) e = e->a;
+  want = subst_resolve(&in->subst, want);
+  const Type *got = e->node.type ? subst_resolve(&in->subst, e->node.type) : NULL;
+  if (!got || got->kind != TY_TENSOR || want->kind != TY_TENSOR || got->ndims != want->ndims || got == want) return;
+  int64_t dims[64];
+  bool changed = false;
+  for (uint32_t i = 0; i < got->ndims && i < 64; i++) {
+    dims[i] = want->dims[i] == TY_DIM_ANY ? TY_DIM_ANY : got->dims[i];
+    changed |= dims[i] != got->dims[i];
+  }
+  if (changed && got->ndims <= 64) e->node.type = ty_tensor(in->types, got->dtype, dims, got->ndims);
+}
+
 static const Type *lookup(const Binding *items, size_t len, const char *name, bool first_wins) {
   if (first_wins) {
     for (size_t i = 0; i < len; i++)
@@ -295,6 +311,7 @@ static const Type *seq(Infer *in, AstExpr *e) {
       if (rec) bind_local(in, b->name, ann);
       const Type *v = expr(in, s->value);
       if (!v || !expect(in, &s->value->node, ann, v, "a let binding")) return NULL;
+      widen_to(in, s->value, ann);
       if (!rec) bind_local(in, b->name, ann);
       typed(in, &b->node, ann);
       record(in, &s->value_type, ann);
@@ -503,6 +520,7 @@ static const Type *func(Infer *in, AstFunc *f, const Type *known) {
   if (!ret) goto out;
   const Type *body = expr(in, f->body);
   if (!body || !expect(in, &f->body->node, ret, body, "the function's result")) goto out;
+  widen_to(in, f->body, ret);
   const Type *tp[16];
   size_t ntp = f->ntype_params < 16 ? f->ntype_params : 16;
   for (size_t i = 0; i < ntp; i++) tp[i] = ty_var(in->types, f->type_params[i]);
@@ -587,6 +605,11 @@ bool infer_module(AstModule *m, TyTable *types, Diag *diag) {
   char err[256];
   bool ok = meta_table_init(&in.meta, m->metadata, err, sizeof err);
   if (!ok) diag_error(diag, 0, "cannot read the #[metadata] section: %s", err);
+  if (ok && m->ndefs && !m->has_version) {
+    /* TVM reads header-less text as one expression (parse_expr), where definitions cannot stand. */
+    error_at(&in, &m->defs[0]->node, "definitions need the #[version = \"0.0.5\"] header (without it TVM reads the text as one expression)");
+    ok = false;
+  }
   ok = ok && declare_types(&in) && declare_globals(&in);
   for (size_t d = 0; ok && d < m->ndefs; d++) {
     AstDef *def = m->defs[d];

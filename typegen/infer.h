@@ -17,4 +17,8 @@
    error to `diag` (FILE:LINE:COL of the offending expression). */
 bool infer_module(AstModule *m, TyTable *types, Diag *diag);
 
+/* What TVM checks of a parsed expression (expression mode runs no InferType): variables bound
+   in scope, names and meta references that resolve (scope.c).  False after reporting. */
+bool scope_check_module(const AstModule *m, Diag *diag);
+
 #endif

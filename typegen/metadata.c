@@ -126,12 +126,20 @@ void meta_table_free(MetaTable *t) {
   t->nconsts = 0;
 }
 
-const Type *meta_constant_type(const MetaTable *t, TyTable *types, const char *ref) {
+/* The entry a "meta[relay.Constant][i]" reference names, or NULL. */
+static const MetaConst *find(const MetaTable *t, const char *ref) {
   static const char prefix[] = "meta[relay.Constant][";
   if (strncmp(ref, prefix, sizeof prefix - 1) != 0) return NULL;
   char *end;
   long i = strtol(ref + sizeof prefix - 1, &end, 10);
   if (*end != ']' || i < 0 || (size_t)i >= t->nconsts) return NULL;
-  const MetaConst *c = &t->consts[i];
+  return &t->consts[i];
+}
+
+bool meta_has_constant(const MetaTable *t, const char *ref) { return find(t, ref) != NULL; }
+
+const Type *meta_constant_type(const MetaTable *t, TyTable *types, const char *ref) {
+  const MetaConst *c = find(t, ref);
+  if (!c) return NULL;
   return ty_tensor(types, c->dtype, c->dims, c->ndims);
 }

@@ -25,4 +25,7 @@ void meta_table_free(MetaTable *t);
 /* The type of a reference like "meta[relay.Constant][3]", or NULL if the table has no such entry. */
 const Type *meta_constant_type(const MetaTable *t, TyTable *types, const char *ref);
 
+/* Whether `ref` names a constant of the table. */
+bool meta_has_constant(const MetaTable *t, const char *ref);
+
 #endif

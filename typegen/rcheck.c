@@ -97,11 +97,13 @@ static int check_file(const char *path, bool annotate, json_t *report) {
   AstModule *m = ast_parse(text, len, &diag);
   TyTable *types = ty_table_new();
   int status = 0;
-  if (!m || !infer_module(m, types, &diag)) {
+  /* Module mode is type-checked, as TVM's parser does; a parsed expression only scope-checked. */
+  if (!m || !(m->body ? scope_check_module(m, &diag) : infer_module(m, types, &diag))) {
     fputs(diag.out.data ? diag.out.data : "rcheck: rejected\n", stderr);
     status = 1;
   } else if (annotate) {
-    AstPrintOptions o = {.type_text = type_text};
+    /* TVM's parser runs InferType in module mode only: a parsed expression prints without types. */
+    AstPrintOptions o = {.type_text = m->body ? NULL : type_text};
     char *out = ast_print(m, &o);
     fputs(out, stdout);
     free(out);

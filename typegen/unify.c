@@ -96,6 +96,15 @@ bool unify(Subst *s, const Type *a, const Type *b) {
     return true;
   }
   if (b->kind == TY_INCOMPLETE) return unify(s, b, a);
+  /* A polymorphic function is used at a monomorphic type: instantiate its type parameters. */
+  if (a->kind == TY_FUNC && b->kind == TY_FUNC && (a->ntparams == 0) != (b->ntparams == 0)) {
+    const Type *poly = a->ntparams ? a : b, *mono = a->ntparams ? b : a;
+    const Type *fresh[16];
+    size_t n = poly->ntparams < 16 ? poly->ntparams : 16;
+    for (size_t i = 0; i < n; i++) fresh[i] = ty_incomplete(s->types);
+    const Type *bare = ty_func(s->types, poly->args, poly->nargs, poly->ret, NULL, 0);
+    return unify(s, ty_substitute_vars(s->types, bare, poly->tparams, fresh, n), mono);
+  }
   if (a->kind != b->kind) return false;
   switch (a->kind) {
   case TY_TENSOR:

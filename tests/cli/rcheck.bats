@@ -1,0 +1,81 @@
+#!/usr/bin/env bats
+# rcheck's command line: exit codes, located errors, --annotate against TVM's own types, --json.
+
+setup() {
+  ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+  RFMT=${RFMT:-$ROOT/bin/rfmt}
+  RCHECK=${RCHECK:-$(dirname "$RFMT")/rcheck}
+  CORPUS=$ROOT/../shared/corpus
+  T=$BATS_TEST_TMPDIR
+}
+
+@test "rcheck --help and usage errors" {
+  run "$RCHECK" --help
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"usage: rcheck"* ]]
+  run "$RCHECK"
+  [ "$status" -eq 2 ]
+  run "$RCHECK" --annotate --json x
+  [ "$status" -eq 2 ]
+}
+
+@test "a type error exits 1 with FILE:LINE:COL, the line and a caret" {
+  printf '#[version = "0.0.5"]\ndef @main(%%x: Tensor[(2, 3), float32], %%y: Tensor[(4), float32]) {\n  add(%%x, %%y)\n}\n' > "$T/bad.relay"
+  run "$RCHECK" "$T/bad.relay"
+  [ "$status" -eq 1 ]
+  [[ "${lines[0]}" == "$T/bad.relay:3:11: error: Incompatible broadcast type Tensor[(2, 3), float32] and Tensor[(4), float32]" ]]
+  [[ "${lines[1]}" == *"add(%x, %y)"* ]]
+  [[ "${lines[2]}" == *"^" ]]
+}
+
+@test "--annotate gives back TVM's types for the typed features without spans" {
+  for n in closures if_else let_manual mutual_recursion polymorphism recursion_global user_adt_tree while_loop_local_recursion; do
+    f=$CORPUS/features/$n.relay
+    sed -E 's# ?/\* ty=[^*]*\*/##g' "$f" > "$T/in.relay"
+    "$RCHECK" --annotate "$T/in.relay" > "$T/out" || { echo "rejected: $n"; return 1; }
+    cmp -s "$f" "$T/out" || { echo "differs: $n"; diff "$f" "$T/out" | head -5; return 1; }
+  done
+}
+
+@test "--annotate replaces wrong ty comments and merges span comments" {
+  printf '#[version = "0.0.5"]\ndef @main(%%x: int32 /* ty=float32 */) -> int32 {\n  add(%%x, 1 /* span=a:1:2 */)\n}\n' > "$T/a.relay"
+  run "$RCHECK" --annotate "$T/a.relay"
+  [ "$status" -eq 0 ]
+  [ "${lines[1]}" = 'def @main(%x: int32 /* ty=int32 */) -> int32 {' ]
+  [ "${lines[2]}" = '  add(%x, 1 /* ty=int32 span=a:1:2 */) /* ty=int32 */' ]
+}
+
+@test "--json reports every binding's type" {
+  run "$RCHECK" --json "$CORPUS/features/graph_bindings.relay"
+  [ "$status" -eq 0 ] || skip "needs the nn operators"
+  [[ "$output" == *'"name": "main"'* ]]
+  [[ "$output" == *'"name": "%0"'* ]]
+  python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[0]["definitions"][0]["bindings"]' <<< "$output"
+}
+
+@test "expression-mode text is scope-checked as TVM's parse_expr does, not type-checked" {
+  printf 'let %%_ : int64 = (); ()\n' > "$T/e.relay"
+  run "$RCHECK" "$T/e.relay"
+  [ "$status" -eq 0 ]
+  printf 'if (True) { let %%x = (); () } else { %%x }\n' > "$T/s.relay"
+  run "$RCHECK" "$T/s.relay"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *":1:38: error: unbound variable %x"* ]]
+}
+
+@test "all invalid TVM test programs are rejected with a location" {
+  for f in "$CORPUS"/tvm-tests/invalid/*.relay; do
+    run "$RCHECK" "$f"
+    [ "$status" -eq 1 ] || { echo "accepted: $f"; return 1; }
+    [[ "$output" =~ :[0-9]+:[0-9]+:\ error: ]]
+  done
+}
+
+@test "hand-written TVM test programs never crash rcheck" {
+  for f in "$CORPUS"/tvm-tests/*.relay; do
+    rc=0
+    "$RCHECK" "$f" > /dev/null 2> "$T/err" || rc=$?
+    [ $rc -le 1 ] || { echo "exit $rc on $f"; return 1; }
+    [ $rc -eq 0 ] || grep -qE ':[0-9]+:[0-9]+: error:' "$T/err" || { echo "no location for $f"; return 1; }
+  done
+}
