@@ -14,6 +14,7 @@
 
 #include "../parser/literal.h"
 #include "../support/xalloc.h"
+#include "exhaust.h"
 #include "metadata.h"
 #include "op.h"
 #include "type_ast.h"
@@ -342,6 +343,29 @@ static const Type *seq(Infer *in, AstExpr *e) {
   return r;
 }
 
+/* AdtInfo for the exhaustiveness check: the constructors of an ADT, from the definitions. */
+static size_t adt_ctors(void *ctx, const char *adt, const char *const **names, const Type *const *const **fields,
+                        const size_t **nfields) {
+  Infer *in = ctx;
+  size_t n = 0;
+  for (size_t i = 0; i < in->ctors.len; i++) n += !strcmp(in->ctors.items[i].adt->name, adt);
+  const char **nm = arena_alloc(in->arena, (n + 1) * sizeof *nm);
+  const Type *const **fl = arena_alloc(in->arena, (n + 1) * sizeof *fl);
+  size_t *nf = arena_alloc(in->arena, (n + 1) * sizeof *nf);
+  size_t k = 0;
+  for (size_t i = 0; i < in->ctors.len; i++) {
+    const CtorInfo *c = &in->ctors.items[i];
+    if (strcmp(c->adt->name, adt) != 0) continue;
+    nm[k] = c->ctor->name;
+    fl[k] = c->fields;
+    nf[k++] = c->ctor->nfields;
+  }
+  *names = nm;
+  *fields = fl;
+  *nfields = nf;
+  return n;
+}
+
 static const Type *match(Infer *in, AstExpr *e) {
   const Type *scrut = expr(in, e->a);
   if (!scrut) return NULL;
@@ -352,6 +376,14 @@ static const Type *match(Infer *in, AstExpr *e) {
     const Type *b = expr(in, e->arms[i]->body);
     if (!b || !expect(in, &e->arms[i]->body->node, result, b, "a match arm")) return NULL;
     in->locals.len = mark;
+  }
+  if (!strcmp(e->text, "match")) {
+    char missing[256];
+    AdtInfo adts = {adt_ctors, in};
+    if (!match_is_exhaustive(e->arms, e->narms, subst_resolve(&in->subst, scrut), &adts, missing, sizeof missing))
+      return error_at(in, &e->node, "match is not exhaustive: %s is not matched (use match? for a partial match)",
+                      missing),
+             NULL;
   }
   return result;
 }
