@@ -1,5 +1,6 @@
 /*
- * Parse + lower + print throughput on whole files.  Prints one line per file:
+ * Throughput on whole files: parse + lower + print (default), or with --check parse + lower +
+ * type inference (what rcheck does).  Prints one line per file:
  *   NAME BYTES CODE_BYTES SECONDS MB/s CODE_MB/s
  * CODE_BYTES excludes the #[metadata] section, which is one token and would flatter the number.
  */
@@ -10,6 +11,7 @@
 
 #include "../parser/ast.h"
 #include "../support/fileio.h"
+#include "../typegen/infer.h"
 
 static double now(void) {
   struct timespec ts;
@@ -19,7 +21,8 @@ static double now(void) {
 
 int main(int argc, char **argv) {
   double min_seconds = 1.0; /* repeat each file until this much time has passed */
-  for (int i = 1; i < argc; i++) {
+  bool check = argc > 1 && !strcmp(argv[1], "--check");
+  for (int i = check ? 2 : 1; i < argc; i++) {
     size_t len;
     char *text = file_read(argv[i], &len);
     if (!text) return 2;
@@ -35,8 +38,17 @@ int main(int argc, char **argv) {
         fputs(d.out.data, stderr);
         return 1;
       }
-      char *out = ast_print(m, NULL);
-      free(out);
+      if (check) {
+        TyTable *types = ty_table_new();
+        bool ok = m->body ? scope_check_module(m, &d) : infer_module(m, types, &d);
+        ty_table_free(types);
+        if (!ok) {
+          fputs(d.out.data, stderr);
+          return 1;
+        }
+      } else {
+        free(ast_print(m, NULL));
+      }
       ast_free(m);
       diag_free(&d);
       reps++;

@@ -17,3 +17,11 @@ if ts=$(command -v tree-sitter || ../shared/tools/tree-sitter-cli.sh 2>/dev/null
   end=$(date +%s.%N)
   awk -v s="$start" -v e="$end" '{t += $4} END {printf "peer: tree-sitter CLI parse only (incl. its start-up and grammar loading): %.3f s for all models; relaykit full pipeline: %.3f s (ratio %.2fx)\n", e - s, t, (e - s) / t}' /tmp/relaykit-bench.txt
 fi
+
+echo
+echo "rcheck (parse + lower + type inference) on the largest models, per file:"
+printf '%-28s %10s %12s %10s\n' file bytes ms/file MB/s
+for f in dqn.bound.fused.relay mlp.bound.relay lstm.fused.relay resnet-50.relay; do
+  build/rel/bench/bench_parse --check "$models/$f" 2>/dev/null |
+    awk '{printf "%-28s %10d %12.3f %10.1f\n", $1, $2, $4 * 1000, $5}' || echo "$f: rcheck rejects it"
+done
