@@ -1,6 +1,1204 @@
-/* placeholder until the nn family lands */
+/*
+ * Neural-network operators: convolutions and transposed convolutions, dense / matmul /
+ * batch_matmul, pooling (windowed, global, adaptive), the normalisations, softmax, bias_add, pad,
+ * dropout, upsampling, image.resize2d and the QNN quantisation ops.  Each relation computes what
+ * TVM v0.13's XxxRel computes (result shape and dtype, and the types it assigns to the other
+ * arguments, which must unify).  Facts from TVM v0.13 src/relay/op/nn/{convolution.cc, nn.cc, nn.h,
+ * pooling.cc, pooling_common.h, pad.cc, upsampling.cc}, src/relay/op/image/resize.cc,
+ * src/relay/qnn/op/{convolution.cc, quantize.cc, dequantize.cc, requantize.cc}, src/relay/qnn/utils.h
+ * and the attribute structs in include/tvm/relay/attrs/{nn.h, image.h} and
+ * include/tvm/relay/qnn/attrs.h.
+ *
+ * Attributes TVM declares without a default (pool_size, units, pad_width, scale_h, ...) have the
+ * default "None" here: the schema needs some spelling, and a relation that needs the value rejects
+ * None with TVM's "Cannot find required field" message.
+ *
+ * Where TVM would abort on an ICHECK (a crash, for the user a rejected program) the relation fails
+ * with a message; where TVM would build a negative dimension the relation fails too, because a
+ * type here cannot hold one.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../support/xalloc.h"
 #include "../op.h"
 
-static const Type *none_rel(OpCall *c) { return op_fail(c, -1, "not implemented"); }
-const OpDef op_family_nn[] = {{"__placeholder_nn", 0, 0, NULL, 0, none_rel}};
-const size_t op_family_nn_len = 0;
+#define ANY ((int64_t)TY_DIM_ANY)
+#define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ================================================================== small helpers */
+
+/* TVM's spelling of a dtype in messages: "void" for the empty dtype. */
+static const char *dt_name(DType d, char *buf) {
+  if (d.code == DT_VOID) return strcpy(buf, "void");
+  return dtype_str(d, buf);
+}
+
+/* A shape as TVM prints an Array<PrimExpr>: "[1, 64, ?]". */
+static const char *dims_str(const int64_t *d, size_t n, char *buf, size_t cap) {
+  size_t len = (size_t)snprintf(buf, cap, "[");
+  for (size_t i = 0; i < n && len < cap; i++) {
+    if (d[i] == ANY) len += (size_t)snprintf(buf + len, cap - len, "%s?", i ? ", " : "");
+    else len += (size_t)snprintf(buf + len, cap - len, "%s%lld", i ? ", " : "", (long long)d[i]);
+  }
+  if (len < cap) snprintf(buf + len, cap - len, "]");
+  return buf;
+}
+
+/* tvm::floordiv on constants (indexdiv in the relations). */
+static int64_t floordiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if (a % b != 0 && ((a < 0) != (b < 0))) q--;
+  return q;
+}
+
+static bool is_dtype(DType d, DTypeCode code, int bits) { return d.code == code && d.bits == bits && d.lanes == 1; }
+
+/* A writable copy of a tensor's dims (at least one slot, so rank 0 needs no special case). */
+static int64_t *dims_dup(const Type *t) {
+  int64_t *d = xmalloc((t->ndims ? t->ndims : 1) * sizeof *d);
+  if (t->ndims) memcpy(d, t->dims, t->ndims * sizeof *d);
+  return d;
+}
+
+/* A tensor type from a scratch shape, which it then frees. */
+static const Type *tensor_free(OpCall *c, DType dtype, int64_t *dims, size_t n) {
+  const Type *t = ty_tensor(c->types, dtype, dims, n);
+  free(dims);
+  return t;
+}
+
+/* TVM builds an attrs object from the call's text and stops on a field that has no default and was
+   not given; the schema spells those defaults None, so None means "missing" here. */
+static bool required(OpCall *c, const char *name) {
+  if (!op_is_none(c, name)) return true;
+  op_fail(c, -1, "%s: Cannot find required field '%s' during initialization", c->op->name, name);
+  return false;
+}
+
+/* Reads list attribute `name` into out[0..max).  Returns its length, or -1 (after failing) when an
+   item is not a constant integer: the relations only compute with constants. */
+static long ints_attr(OpCall *c, const char *name, int64_t *out, size_t max) {
+  size_t n = op_ints(c, name, out, max);
+  for (size_t i = 0; i < n && i < max; i++)
+    if (out[i] == ANY) {
+      op_fail(c, -1, "%s: attribute '%s' must hold constant integers", c->op->name, name);
+      return -1;
+    }
+  return (long)n;
+}
+
+/* A list attribute the relation indexes up to `need` (TVM reads the first `need` items; a shorter
+   list makes it index out of range). */
+static bool ints_need(OpCall *c, const char *name, size_t need, int64_t *out, size_t max) {
+  long n = ints_attr(c, name, out, max);
+  if (n < 0) return false;
+  if ((size_t)n < need) {
+    op_fail(c, -1, "%s: attribute '%s' needs %zu value%s, got %ld", c->op->name, name, need, need == 1 ? "" : "s", n);
+    return false;
+  }
+  return true;
+}
+
+/* Positive integers only: strides and dilations divide or scale a dimension. */
+static bool all_positive(OpCall *c, const char *name, const int64_t *v, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (v[i] <= 0) {
+      op_fail(c, -1, "%s: attribute '%s' must hold positive integers, got %lld", c->op->name, name, (long long)v[i]);
+      return false;
+    }
+  return true;
+}
+
+/* reporter->Assign(types[i], Tensor[dims, dtype]): argument i must unify with that type, where a `?`
+   on either side matches any dimension. */
+static bool assign_arg(OpCall *c, size_t i, DType dtype, const int64_t *dims, size_t n) {
+  const Type *t = op_tensor_arg(c, i);
+  if (!t) return false;
+  bool ok = dtype_eq(t->dtype, dtype) && t->ndims == n;
+  size_t bad = (size_t)-1;
+  for (size_t k = 0; ok && k < n; k++)
+    if (t->dims[k] != dims[k] && t->dims[k] != ANY && dims[k] != ANY) {
+      ok = false;
+      bad = k;
+    }
+  if (ok) return true;
+  char *got = ty_str(t), *want = ty_str(ty_tensor(c->types, dtype, dims, n));
+  if (bad != (size_t)-1)
+    op_fail(c, (int)i, "%s: argument %zu has type %s, but the relation requires %s (dimension %zu conflicts: %lld does not match %lld)",
+            c->op->name, i + 1, got, want, bad, (long long)t->dims[bad], (long long)dims[bad]);
+  else
+    op_fail(c, (int)i, "%s: argument %zu has type %s, but the relation requires %s", c->op->name, i + 1, got, want);
+  free(got);
+  free(want);
+  return false;
+}
+
+/* Normalises an axis the way most relations do (a negative axis counts from the end). */
+static bool norm_axis(OpCall *c, int64_t axis, size_t rank, size_t *out) {
+  if (op_axis(axis, rank, out)) return true;
+  op_fail(c, -1, "%s: axis %lld is out of range for a tensor of rank %zu", c->op->name, (long long)axis, rank);
+  return false;
+}
+
+/* ================================================================== layouts (tir::Layout) */
+
+enum { LAYOUT_MAX = 16 };
+
+/* A data layout such as "NCHW" or "NCHW4c": primal axes are upper-case letters, each at most once;
+   a sub-axis is a lower-case letter preceded by its extent, split off its primal axis. */
+typedef struct Layout {
+  char name[48];
+  size_t ndim;
+  char axis[LAYOUT_MAX];
+  int64_t factor[LAYOUT_MAX]; /* a sub-axis's extent; 0 for primal axes */
+} Layout;
+
+static bool layout_bad(OpCall *c, const char *attr, const char *s, const char *why) {
+  op_fail(c, -1, "%s: invalid layout \"%s\" for %s: %s", c->op->name, s, attr, why);
+  return false;
+}
+
+/* Parses a layout as tir::Layout's constructor does, failing on what it rejects.  An empty layout
+   is tir's undefined layout, which no BijectiveLayout accepts. */
+static bool layout_parse(OpCall *c, const char *attr, const char *s, Layout *l) {
+  memset(l, 0, sizeof *l);
+  if (!*s) return layout_bad(c, attr, s, "an empty (undefined) layout cannot be converted");
+  if (strlen(s) >= sizeof l->name) return layout_bad(c, attr, s, "too long");
+  strcpy(l->name, s);
+  int64_t f = 0;
+  bool have_f = false;
+  for (const char *p = s; *p; p++) {
+    if (*p >= '0' && *p <= '9') {
+      f = f * 10 + (*p - '0');
+      have_f = true;
+      if (f > (1 << 30)) return layout_bad(c, attr, s, "factor too large");
+      continue;
+    }
+    bool upper = *p >= 'A' && *p <= 'Z', lower = *p >= 'a' && *p <= 'z';
+    if (!upper && !lower) return layout_bad(c, attr, s, "axes are letters, optionally preceded by a factor");
+    if (upper && have_f) return layout_bad(c, attr, s, "a primal (upper-case) axis cannot have a factor");
+    if (lower && (!have_f || f == 0)) return layout_bad(c, attr, s, "a sub-axis (lower-case) needs a positive factor");
+    for (size_t i = 0; i < l->ndim; i++)
+      if (l->axis[i] == *p) return layout_bad(c, attr, s, "an axis appears twice");
+    if (l->ndim == LAYOUT_MAX) return layout_bad(c, attr, s, "too many axes");
+    l->axis[l->ndim] = *p;
+    l->factor[l->ndim++] = lower ? f : 0;
+    f = 0;
+    have_f = false;
+  }
+  if (have_f) return layout_bad(c, attr, s, "a factor must be followed by a sub-axis");
+  for (size_t i = 0; i < l->ndim; i++)
+    if (l->factor[i] && !memchr(l->axis, l->axis[i] - 'a' + 'A', l->ndim))
+      return layout_bad(c, attr, s, "a sub-axis needs its primal axis in the layout");
+  return true;
+}
+
+static int layout_index(const Layout *l, char axis) {
+  for (size_t i = 0; i < l->ndim; i++)
+    if (l->axis[i] == axis) return (int)i;
+  return -1;
+}
+
+/* tir::BijectiveLayout(a, b).defined(): both layouts hold the same primal axes. */
+static bool layout_convertible(const Layout *a, const Layout *b) {
+  size_t na = 0, nb = 0;
+  for (size_t i = 0; i < a->ndim; i++)
+    if (!a->factor[i]) {
+      na++;
+      if (layout_index(b, a->axis[i]) < 0) return false;
+    }
+  for (size_t i = 0; i < b->ndim; i++) nb += !b->factor[i];
+  return na == nb;
+}
+
+/* BijectiveLayout(src, dst).ForwardShape (and BackwardShape, with the roles swapped): a primal
+   axis's full extent is its dimension times its sub-axis's factor in src, divided by its sub-axis's
+   factor in dst; a sub-axis's dimension is its factor.  `?` stays `?`.  `arg` names the argument
+   whose shape this is, for messages (-1 for a computed shape). */
+static bool layout_convert(OpCall *c, int arg, const Layout *src, const int64_t *shape, size_t n, const Layout *dst,
+                           int64_t *out) {
+  if (n != src->ndim) {
+    if (arg >= 0)
+      op_fail(c, arg, "%s: argument %d has rank %zu, but its layout %s has %zu dimensions", c->op->name, arg + 1, n,
+              src->name, src->ndim);
+    else
+      op_fail(c, -1, "%s: a shape of rank %zu does not fit layout %s", c->op->name, n, src->name);
+    return false;
+  }
+  for (size_t i = 0; i < n; i++)
+    if (src->factor[i] && shape[i] != ANY && shape[i] != src->factor[i]) {
+      op_fail(c, arg, "%s: Input shape mismatch at index %zu. Expected %lld, get %lld (layout %s)", c->op->name, i,
+              (long long)src->factor[i], (long long)shape[i], src->name);
+      return false;
+    }
+  for (size_t j = 0; j < dst->ndim; j++) {
+    if (dst->factor[j]) {
+      out[j] = dst->factor[j];
+      continue;
+    }
+    char primal = dst->axis[j], sub = (char)(primal - 'A' + 'a');
+    int64_t v = shape[layout_index(src, primal)];
+    int si = layout_index(src, sub), di = layout_index(dst, sub);
+    if (v != ANY) {
+      if (si >= 0) v *= src->factor[si];
+      if (di >= 0) v = floordiv(v, dst->factor[di]);
+    }
+    out[j] = v;
+  }
+  return true;
+}
+
+/* Parses `attr` and checks it converts to `canon`; `what` and the message follow the relation. */
+static bool layout_to_canon(OpCall *c, const char *attr, const char *s, const Layout *canon, Layout *l,
+                            const char *fmt) {
+  if (!layout_parse(c, attr, s, l)) return false;
+  if (layout_convertible(l, canon)) return true;
+  char msg[256];
+  snprintf(msg, sizeof msg, fmt, canon->name, s);
+  op_fail(c, -1, "%s: %s", c->op->name, msg);
+  return false;
+}
+
+/* ================================================================== padding */
+
+/* The total padding per spatial axis (before + after), as GetPaddingWidth / GetPaddingHeightWidth /
+   GetPaddingDepthHeightWidth and the pool relations read it: one value pads every side, `nd` values
+   pad both sides of each axis, 2*nd values are all befores then all afters. */
+static bool pad_totals(OpCall *c, size_t nd, int64_t *pad) {
+  int64_t p[6];
+  long n = ints_attr(c, "padding", p, 6);
+  if (n < 0) return false;
+  if (n == 1) {
+    for (size_t i = 0; i < nd; i++) pad[i] = 2 * p[0];
+  } else if ((size_t)n == nd) {
+    for (size_t i = 0; i < nd; i++) pad[i] = 2 * p[i];
+  } else if ((size_t)n == 2 * nd) {
+    for (size_t i = 0; i < nd; i++) pad[i] = p[i] + p[i + nd];
+  } else {
+    static const char *const counts[] = {"", "1 or 2", "1, 2 or 4", "1, 3 or 6"};
+    op_fail(c, -1, "%s: Padding size should be %s, but got %ld", c->op->name, counts[nd], n);
+    return false;
+  }
+  return true;
+}
+
+/* ================================================================== convolutions */
+
+/* What differs between Conv1DRel, Conv2DRel and Conv3DRel (convolution.cc). */
+typedef struct ConvKind {
+  size_t nd;                /* spatial dimensions */
+  const char *data_canon;   /* "NCHW": the layout the relation computes in */
+  const char *kernel_canon; /* "OIHW" (forward) or "IOHW" (transposed) */
+  const char *tag;          /* TVM's prefix for weight-shape messages: "Conv2D", "Conv2DTransposed" */
+  bool transposed;
+} ConvKind;
+
+static const ConvKind conv1d_kind = {1, "NCW", "OIW", "Conv1D", false};
+static const ConvKind conv2d_kind = {2, "NCHW", "OIHW", "Conv2D", false};
+static const ConvKind conv3d_kind = {3, "NCDHW", "OIDHW", "Conv3D", false};
+static const ConvKind conv1d_transpose_kind = {1, "NCW", "IOW", "Conv1DTraspose", true}; /* sic, as TVM */
+static const ConvKind conv2d_transpose_kind = {2, "NCHW", "IOHW", "Conv2DTransposed", true};
+
+/* The three layout checks every convolution relation starts with.  Conv2DRel words its messages
+   differently from the others. */
+static bool conv_layouts(OpCall *c, const ConvKind *k, Layout *in, Layout *kernel, Layout *out) {
+  Layout dcanon, kcanon;
+  layout_parse(c, "", k->data_canon, &dcanon);
+  layout_parse(c, "", k->kernel_canon, &kcanon);
+  const char *data_layout = op_str(c, "data_layout"), *kernel_layout = op_str(c, "kernel_layout");
+  const char *out_layout = *op_str(c, "out_layout") ? op_str(c, "out_layout") : data_layout;
+  /* conv2d with groups > 1 and a "G" in the kernel layout switches to DNNL's grouped GOIHW form,
+     which these relations do not model. */
+  if (k->nd == 2 && op_int(c, "groups") > 1 && strchr(kernel_layout, 'G')) {
+    op_fail(c, -1, "%s: grouped kernel layouts (%s, with a G axis) are not supported", c->op->name, kernel_layout);
+    return false;
+  }
+  bool conv2d = k->nd == 2 && !k->transposed;
+  const char *who = k->transposed && k->nd == 2 ? "Conv2DTransposed" : "Conv";
+  char fin[128], fk[128], fout[128];
+  if (conv2d) {
+    strcpy(fin, "conv2d only support input layouts that are convertible from %s. The provided layout is: %s");
+    strcpy(fk, "conv2d only support kernel layouts that are convertible from %s. The provided layout is: %s");
+    strcpy(fout, "conv2d only support output layouts that are convertible from %s. The provided layout is: %s");
+  } else {
+    snprintf(fin, sizeof fin, "%s only support input layouts that are convertible from %%s. But got %%s", who);
+    snprintf(fk, sizeof fk, "%s only support kernel layouts that are convertible from %%s. But got %%s", who);
+    snprintf(fout, sizeof fout, "%s only support output layouts that are convertible from %%s. But got %%s", who);
+  }
+  return layout_to_canon(c, "data_layout", data_layout, &dcanon, in, fin) &&
+         layout_to_canon(c, "kernel_layout", kernel_layout, &kcanon, kernel, fk) &&
+         layout_to_canon(c, "out_layout", out_layout, &dcanon, out, fout);
+}
+
+/* Conv1DRel / Conv2DRel / Conv3DRel and Conv1DTransposeRel / Conv2DTransposeRel
+   (src/relay/op/nn/convolution.cc).  Arguments 0 and 1 are data and weight (qnn.conv2d reuses this
+   with its extra arguments after them). */
+static const Type *conv_rel(OpCall *c, const ConvKind *k) {
+  const Type *data = op_tensor_arg(c, 0), *weight = data ? op_tensor_arg(c, 1) : NULL;
+  if (!weight) return NULL;
+  const char *name = c->op->name;
+  const size_t nd = k->nd, wrank = nd + 2;
+
+  Layout in, kl, out, dcanon, kcanon;
+  if (!conv_layouts(c, k, &in, &kl, &out)) return NULL;
+  layout_parse(c, "", k->data_canon, &dcanon);
+  layout_parse(c, "", k->kernel_canon, &kcanon);
+
+  int64_t dshape[LAYOUT_MAX];
+  if (!layout_convert(c, 0, &in, data->dims, data->ndims, &dcanon, dshape)) return NULL;
+
+  int64_t groups = op_int(c, "groups");
+  if (groups <= 0) return op_fail(c, -1, "%s: groups must be positive, got %lld", name, (long long)groups);
+  int64_t strides[8], dilation[8], pad[3];
+  /* A forward convolution divides by its strides (TVM would divide by zero). */
+  if (!ints_need(c, "strides", nd, strides, 8) || !ints_need(c, "dilation", nd, dilation, 8) ||
+      (!k->transposed && !all_positive(c, "strides", strides, nd)))
+    return NULL;
+  if (k->nd == 1 && !k->transposed) {
+    /* Conv1DRel adds padding[0] and padding[1] without normalising a single value. */
+    int64_t p[8];
+    if (!ints_need(c, "padding", 2, p, 8)) return NULL;
+    pad[0] = p[0] + p[1];
+  } else if (!pad_totals(c, nd, pad)) {
+    return NULL;
+  }
+  int64_t outpad[8] = {0};
+  if (k->transposed && !ints_need(c, "output_padding", nd, outpad, 8)) return NULL;
+
+  bool have_ks = !op_is_none(c, "kernel_size"), have_ch = !op_is_none(c, "channels");
+  int64_t ks[8] = {0}, channels = have_ch ? op_int(c, "channels") : 0;
+  long nks = 0;
+  if (have_ks && (nks = ints_attr(c, "kernel_size", ks, 8)) < 0) return NULL;
+  if (have_ch && op_attr(c, "channels")->kind != ATTR_INT)
+    return op_fail(c, -1, "%s: attribute 'channels' must be a constant integer", name);
+
+  int64_t cin = dshape[1], cin_g = cin == ANY ? ANY : floordiv(cin, groups);
+  int64_t cout, dk[3], wcan[LAYOUT_MAX], wdims[LAYOUT_MAX];
+  char b1[256], b2[256];
+
+  /* Conv2DRel / Conv3DRel: a grouped convolution whose groups equal the input channels and the
+     weight's output channels is depthwise, and the weight inferred from the attributes is then
+     (C, channels / C, k...). */
+  bool depthwise = false;
+  if (!k->transposed && nd >= 2 && groups > 1) {
+    if (!layout_convert(c, 1, &kl, weight->dims, weight->ndims, &kcanon, wcan)) return NULL;
+    depthwise = groups == cin && groups == wcan[0];
+  }
+
+  if (have_ks && have_ch) {
+    /* The weight's type follows from the attributes; the given weight must unify with it. */
+    if ((size_t)nks != nd)
+      return op_fail(c, -1, "%s: kernel_size must have %zu value%s, got %ld", name, nd, nd == 1 ? "" : "s", nks);
+    if (k->transposed) {
+      wcan[0] = cin;
+      wcan[1] = floordiv(channels, groups);
+    } else if (depthwise) {
+      wcan[0] = cin;
+      wcan[1] = floordiv(channels, cin);
+    } else {
+      wcan[0] = channels;
+      wcan[1] = cin_g;
+    }
+    for (size_t i = 0; i < nd; i++) {
+      wcan[2 + i] = ks[i];
+      dk[i] = 1 + (ks[i] - 1) * dilation[i];
+    }
+    if (!layout_convert(c, -1, &kcanon, wcan, wrank, &kl, wdims) ||
+        !assign_arg(c, 1, weight->dtype, wdims, kl.ndim))
+      return NULL;
+    cout = channels;
+  } else {
+    /* Everything follows from the weight's shape, checked against what the attributes say. */
+    if (!layout_convert(c, 1, &kl, weight->dims, weight->ndims, &kcanon, wcan)) return NULL;
+    dims_str(wcan, wrank, b2, sizeof b2);
+    if (have_ks) {
+      if ((size_t)nks != nd)
+        return op_fail(c, -1, "%s: kernel_size must have %zu value%s, got %ld", name, nd, nd == 1 ? "" : "s", nks);
+      for (size_t i = 0; i < nd; i++)
+        if (wcan[2 + i] != ANY && wcan[2 + i] != ks[i])
+          return op_fail(c, 1, "%s: %s: shape of weight is inconsistent with kernel_size, kernel_size=%s wshape=%s", name,
+                         k->tag, dims_str(ks, nd, b1, sizeof b1), b2);
+    }
+    if (k->transposed) {
+      int64_t per_group = have_ch ? floordiv(channels, groups) : 0;
+      if (have_ch && wcan[1] != ANY && wcan[1] != per_group)
+        return op_fail(c, 1,
+                       "%s: %s: shape of weight is inconsistent with out_channels, out_channels // groups != "
+                       "weight.shape[1] out_channels=%lld groups=%lld weight.shape=%s",
+                       name, k->tag, (long long)channels, (long long)groups, b2);
+      if (cin != ANY && wcan[0] != ANY && cin != wcan[0])
+        return op_fail(c, 1, "%s: %s: shape of weight is inconsistent with in_channels. data.shape= %s groups= %lld weight.shape= %s",
+                       name, k->tag, dims_str(dshape, nd + 2, b1, sizeof b1), (long long)groups, b2);
+      cout = wcan[1];
+    } else {
+      if (have_ch && wcan[0] != ANY && wcan[0] != channels) {
+        if (nd == 2)
+          return op_fail(c, 1, "%s: conv2D: the first dimensions of the weight tensor (%s)does not match the number of channels (%lld).",
+                         name, b2, (long long)channels);
+        return op_fail(c, 1, "%s: %s: shape of weight is inconsistent with channels, channels=%lld wshape=%s", name, k->tag,
+                       (long long)channels, b2);
+      }
+      /* Conv1DRel compares the input channels without dividing by groups. */
+      int64_t want = nd == 1 ? cin : cin_g;
+      if (cin != ANY && wcan[1] != ANY && want != wcan[1]) {
+        if (nd == 2)
+          return op_fail(c, 1,
+                         "%s: conv2d: requires that `%lld`, the input channels (%lld) divided by groups (%lld),\n must match "
+                         "the input channels of the weight `%lld`, where the weight shape is (%s).",
+                         name, (long long)want, (long long)cin, (long long)groups, (long long)wcan[1], b2);
+        return op_fail(c, 1, "%s: %s: the input channels of the data (%lld%s) do not match those of the weight (%lld), where the weight shape is %s",
+                       name, k->tag, (long long)want, nd == 1 ? "" : ", divided by groups", (long long)wcan[1], b2);
+      }
+      cout = wcan[0];
+    }
+    for (size_t i = 0; i < nd; i++) dk[i] = wcan[2 + i] == ANY ? ANY : 1 + (wcan[2 + i] - 1) * dilation[i];
+  }
+
+  /* The output, in the canonical layout, then in out_layout. */
+  int64_t oshape[LAYOUT_MAX], odims[LAYOUT_MAX];
+  oshape[0] = dshape[0];
+  oshape[1] = cout;
+  static const char *const axis_names[3][3] = {{"width"}, {"height", "width"}, {"depth", "height", "width"}};
+  for (size_t i = 0; i < nd; i++) {
+    int64_t d = dshape[2 + i];
+    if (d == ANY || dk[i] == ANY) oshape[2 + i] = ANY;
+    else if (k->transposed) oshape[2 + i] = strides[i] * (d - 1) + dk[i] - pad[i] + outpad[i];
+    else oshape[2 + i] = floordiv(d + pad[i] - dk[i], strides[i]) + 1;
+    if (oshape[2 + i] != ANY && oshape[2 + i] < 0)
+      return op_fail(c, -1, "%s: the output %s would be negative (%lld)", name, axis_names[nd - 1][i],
+                     (long long)oshape[2 + i]);
+  }
+  if (!layout_convert(c, -1, &dcanon, oshape, nd + 2, &out, odims)) return NULL;
+  DType out_dtype = op_dtype(c, "out_dtype");
+  if (out_dtype.code == DT_VOID) out_dtype = data->dtype;
+  return ty_tensor(c->types, out_dtype, odims, out.ndim);
+}
+
+static const Type *conv1d_rel(OpCall *c) { return conv_rel(c, &conv1d_kind); }
+static const Type *conv2d_rel(OpCall *c) { return conv_rel(c, &conv2d_kind); }
+static const Type *conv3d_rel(OpCall *c) { return conv_rel(c, &conv3d_kind); }
+static const Type *conv1d_transpose_rel(OpCall *c) { return conv_rel(c, &conv1d_transpose_kind); }
+static const Type *conv2d_transpose_rel(OpCall *c) { return conv_rel(c, &conv2d_transpose_kind); }
+
+/* ================================================================== dense, matmul, batch_matmul */
+
+/* MatmulRel (src/relay/op/nn/nn.h), shared by nn.dense (transpose_a=false, transpose_b=true, as
+   DenseAttrs has no such fields) and nn.matmul. */
+static const Type *matmul_common(OpCall *c, bool ta, bool tb) {
+  const Type *a = op_tensor_arg(c, 0), *b = a ? op_tensor_arg(c, 1) : NULL;
+  if (!b) return NULL;
+  const char *name = c->op->name;
+  size_t ra = a->ndims;
+  if (ra == 0) return op_fail(c, 0, "%s: the first argument must have at least one dimension, got a scalar", name);
+  if (ta && ra < 2) return op_fail(c, 0, "%s: transpose_a needs a first argument of rank >= 2, got rank %zu", name, ra);
+  int64_t reduce = ta ? a->dims[ra - 2] : a->dims[ra - 1];
+  int64_t *oshape = dims_dup(a);
+  if (ta) oshape[ra - 2] = a->dims[ra - 1];
+  if (!op_is_none(c, "units")) {
+    if (op_attr(c, "units")->kind != ATTR_INT) {
+      free(oshape);
+      return op_fail(c, -1, "%s: attribute 'units' must be a constant integer", name);
+    }
+    int64_t units = op_int(c, "units");
+    int64_t w[2] = {tb ? units : reduce, tb ? reduce : units};
+    if (!assign_arg(c, 1, b->dtype, w, 2)) {
+      free(oshape);
+      return NULL;
+    }
+    oshape[ra - 1] = units;
+  } else {
+    if (b->ndims != 2) {
+      free(oshape);
+      return op_fail(c, 1, "%s: the second argument must be 2-D when units is None, got rank %u", name, b->ndims);
+    }
+    /* The reduction dimensions of both arguments are unified. */
+    int64_t breduce = tb ? b->dims[1] : b->dims[0];
+    if (reduce != ANY && breduce != ANY && reduce != breduce) {
+      char *sa = ty_str(a), *sb = ty_str(b);
+      op_fail(c, 1, "%s: the reduction dimensions do not match: %lld in %s and %lld in %s", name, (long long)reduce, sa,
+              (long long)breduce, sb);
+      free(sa);
+      free(sb);
+      free(oshape);
+      return NULL;
+    }
+    oshape[ra - 1] = tb ? b->dims[0] : b->dims[1];
+  }
+  DType out_dtype = op_dtype(c, "out_dtype");
+  if (out_dtype.code == DT_VOID) out_dtype = a->dtype;
+  return tensor_free(c, out_dtype, oshape, ra);
+}
+
+static const Type *dense_rel(OpCall *c) { return matmul_common(c, false, true); }
+static const Type *matmul_rel(OpCall *c) {
+  return matmul_common(c, op_bool(c, "transpose_a"), op_bool(c, "transpose_b"));
+}
+
+/* BatchMatmulRel (src/relay/op/nn/nn.h): (b, i, k) x (b, k, j) -> (b, i, j), either side possibly
+   transposed; a batch of 1 broadcasts; any `?` switches the checks off. */
+static const Type *batch_matmul_rel(OpCall *c) {
+  const Type *x = op_tensor_arg(c, 0), *y = x ? op_tensor_arg(c, 1) : NULL;
+  if (!y) return NULL;
+  const char *name = c->op->name;
+  if (x->ndims != 3 || y->ndims != 3)
+    return op_fail(c, x->ndims != 3 ? 0 : 1, "%s: both arguments must be 3-D, got ranks %u and %u", name, x->ndims,
+                   y->ndims);
+  bool ta = op_bool(c, "transpose_a"), tb = op_bool(c, "transpose_b");
+  int64_t xb = x->dims[0], xi = x->dims[ta ? 2 : 1], xk = x->dims[ta ? 1 : 2];
+  int64_t yb = y->dims[0], yk = y->dims[tb ? 2 : 1], yj = y->dims[tb ? 1 : 2];
+  bool dyn = false;
+  for (int i = 0; i < 3; i++) dyn |= x->dims[i] == ANY || y->dims[i] == ANY;
+  if (!dyn) {
+    char b1[128], b2[128];
+    if (xb != yb && xb != 1 && yb != 1)
+      return op_fail(c, 1, "%s: BatchDot: batch dimensions don't match, x shape=%s, y shape=%s", name,
+                     dims_str(x->dims, 3, b1, sizeof b1), dims_str(y->dims, 3, b2, sizeof b2));
+    if (xk != yk)
+      return op_fail(c, 1, "%s: BatchDot: shapes of x and y is inconsistent, x shape=%s, y shape=%s", name,
+                     dims_str(x->dims, 3, b1, sizeof b1), dims_str(y->dims, 3, b2, sizeof b2));
+  }
+  int64_t out[3] = {xb == ANY || yb == ANY ? ANY : (xb > yb ? xb : yb), xi, yj};
+  DType out_dtype = op_dtype(c, "out_dtype");
+  if (out_dtype.code == DT_VOID) out_dtype = x->dtype;
+  return ty_tensor(c->types, out_dtype, out, 3);
+}
+
+/* ================================================================== pooling */
+
+static const char *const pool_axes[4] = {"", "W", "HW", "DHW"};
+
+/* The pooled axes' positions: the layout must hold them and must not split them (Pool1DRel,
+   Pool2DRel, Pool3DRel, GlobalPool2DRel, AdaptivePool*Rel in pooling.cc). */
+static bool pool_layout(OpCall *c, const Type *data, size_t nd, int *idx) {
+  static const char *const need_rank[4] = {"", "Pool1D only support input >= 1-D: input must have width",
+                                           "Pool2D only support input >= 2-D: input must have height and width",
+                                           "Pool3D only support input >= 3-D: input must have depth, height and width"};
+  if (data->ndims < nd) {
+    op_fail(c, 0, "%s: %s", c->op->name, need_rank[nd]);
+    return false;
+  }
+  Layout l;
+  if (!layout_parse(c, "layout", op_str(c, "layout"), &l)) return false;
+  const char *axes = pool_axes[nd];
+  for (size_t i = 0; i < nd; i++) {
+    idx[i] = layout_index(&l, axes[i]);
+    if (idx[i] < 0 || layout_index(&l, (char)(axes[i] - 'A' + 'a')) >= 0) {
+      static const char *const why[4] = {"", "Pool1D layout must have W", "Pool2D layout must have H and W",
+                                         "Pool3D layout must have D, H and W"};
+      op_fail(c, -1, "%s: Invalid layout %s. %s, which cannot be split", c->op->name, l.name, why[nd]);
+      return false;
+    }
+    if ((size_t)idx[i] >= data->ndims) {
+      op_fail(c, 0, "%s: layout %s puts %c at index %d, but the data has rank %u", c->op->name, l.name, axes[i], idx[i],
+              data->ndims);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* calculate_pool_dimension (pooling_common.h): TVM divides with `/` on PrimExpr, which truncates. */
+static int64_t pool_dim(int64_t in, int64_t pad, int64_t k, int64_t dil, int64_t stride, bool ceil_mode) {
+  int64_t num = in + pad - ((k - 1) * dil + 1);
+  if (ceil_mode) num += stride - 1;
+  return num / stride + 1;
+}
+
+/* Pool1DRel / Pool2DRel / Pool3DRel (pooling.cc): the pooled axes shrink; the others, and the dtype,
+   are kept.  out_layout does not change the result's shape. */
+static const Type *pool_rel(OpCall *c, size_t nd) {
+  const Type *data = op_tensor_arg(c, 0);
+  if (!data) return NULL;
+  int idx[3];
+  int64_t ps[8], st[8], dil[8], pad[3];
+  if (!pool_layout(c, data, nd, idx) || !required(c, "pool_size") || !ints_need(c, "pool_size", nd, ps, 8) ||
+      !ints_need(c, "strides", nd, st, 8) || !ints_need(c, "dilation", nd, dil, 8) ||
+      !all_positive(c, "strides", st, nd) || !pad_totals(c, nd, pad))
+    return NULL;
+  bool ceil_mode = op_bool(c, "ceil_mode");
+  int64_t *oshape = dims_dup(data);
+  for (size_t i = 0; i < nd; i++) {
+    int64_t d = data->dims[idx[i]];
+    if (d == ANY) continue;
+    int64_t o = pool_dim(d, pad[i], ps[i], dil[i], st[i], ceil_mode);
+    if (o < 0) {
+      free(oshape);
+      return op_fail(c, -1, "%s: the pooled dimension %c would be negative (%lld)", c->op->name, pool_axes[nd][i],
+                     (long long)o);
+    }
+    oshape[idx[i]] = o;
+  }
+  return tensor_free(c, data->dtype, oshape, data->ndims);
+}
+
+static const Type *pool1d_rel(OpCall *c) { return pool_rel(c, 1); }
+static const Type *pool2d_rel(OpCall *c) { return pool_rel(c, 2); }
+static const Type *pool3d_rel(OpCall *c) { return pool_rel(c, 3); }
+
+/* GlobalPool2DRel (pooling.cc): H and W become 1. */
+static const Type *global_pool2d_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0);
+  int idx[2];
+  if (!data || !pool_layout(c, data, 2, idx)) return NULL;
+  int64_t *oshape = dims_dup(data);
+  oshape[idx[0]] = oshape[idx[1]] = 1;
+  return tensor_free(c, data->dtype, oshape, data->ndims);
+}
+
+/* AdaptivePool1DRel / 2D / 3D (pooling.cc): the pooled axes become output_size (all of them one
+   value when it has one; unchanged when it is empty). */
+static const Type *adaptive_pool_rel(OpCall *c, size_t nd) {
+  const Type *data = op_tensor_arg(c, 0);
+  int idx[3];
+  if (!data || !pool_layout(c, data, nd, idx)) return NULL;
+  int64_t os[8];
+  long n = op_is_none(c, "output_size") ? 0 : ints_attr(c, "output_size", os, 8);
+  if (n < 0) return NULL;
+  if ((size_t)n > nd) {
+    if (nd == 1) return op_fail(c, -1, "%s: output_size must have 1 element.", c->op->name);
+    return op_fail(c, -1, "%s: output_size can have up to %zu elements.", c->op->name, nd);
+  }
+  if (nd == 3 && n == 2) /* AdaptivePool3DRel reads output_size[2] then */
+    return op_fail(c, -1, "%s: output_size must have 1 or 3 elements, got 2", c->op->name);
+  int64_t *oshape = dims_dup(data);
+  for (size_t i = 0; i < nd && n > 0; i++) oshape[idx[i]] = n == 1 ? os[0] : os[i];
+  return tensor_free(c, data->dtype, oshape, data->ndims);
+}
+
+static const Type *adaptive_pool1d_rel(OpCall *c) { return adaptive_pool_rel(c, 1); }
+static const Type *adaptive_pool2d_rel(OpCall *c) { return adaptive_pool_rel(c, 2); }
+static const Type *adaptive_pool3d_rel(OpCall *c) { return adaptive_pool_rel(c, 3); }
+
+/* ================================================================== normalisation, softmax, ... */
+
+/* BatchNormRel (nn.cc): gamma, beta, moving_mean and moving_var are vectors of the channel axis's
+   length; the result is (normalised data, new mean, new variance).  The axis may be -1 but no
+   other negative value. */
+static const Type *batch_norm_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0);
+  if (!data) return NULL;
+  int64_t axis = op_int(c, "axis");
+  if (data->ndims == 0) return op_fail(c, 0, "%s: the data must have at least one dimension", c->op->name);
+  if (axis < -1 || axis >= (int64_t)data->ndims)
+    return op_fail(c, -1, "%s: axis %lld is out of range for a tensor of rank %u (it must be -1 or in [0, %u))",
+                   c->op->name, (long long)axis, data->ndims, data->ndims);
+  int64_t ch = data->dims[axis == -1 ? data->ndims - 1 : (size_t)axis];
+  for (size_t i = 1; i <= 4; i++)
+    if (!assign_arg(c, i, data->dtype, &ch, 1)) return NULL;
+  const Type *vec = ty_tensor(c->types, data->dtype, &ch, 1);
+  const Type *fields[3] = {data, vec, vec};
+  return ty_tuple(c->types, fields, 3);
+}
+
+/* LayerNormRel / GroupNormRel / InstanceNormRel (nn.cc): gamma and beta are vectors of the channel
+   axis's length; the result has the data's type.  InstanceNormRel also wants rank > 2. */
+static const Type *norm_common(OpCall *c, bool instance) {
+  const Type *data = op_tensor_arg(c, 0);
+  if (!data) return NULL;
+  if (instance && data->ndims <= 2)
+    return op_fail(c, 0, "%s: the data must have rank > 2, got %u", c->op->name, data->ndims);
+  size_t axis;
+  if (!norm_axis(c, op_int(c, "axis"), data->ndims, &axis)) return NULL;
+  for (size_t i = 1; i <= 2; i++)
+    if (!assign_arg(c, i, data->dtype, &data->dims[axis], 1)) return NULL;
+  return data;
+}
+
+static const Type *norm_rel(OpCall *c) { return norm_common(c, false); }
+static const Type *instance_norm_rel(OpCall *c) { return norm_common(c, true); }
+
+/* SoftmaxRel (nn.cc), for softmax and log_softmax: the axis must be in [-ndim, ndim). */
+static const Type *softmax_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0);
+  if (!data) return NULL;
+  int64_t axis = op_int(c, "axis"), nd = data->ndims;
+  if (axis >= nd || axis < -nd)
+    return op_fail(c, -1, "%s: Wrong axis (%lld) not in expected range: [%lld, %lld)", c->op->name, (long long)axis,
+                   (long long)-nd, (long long)nd);
+  return data;
+}
+
+/* BiasAddRel (nn.cc): the bias is a vector of the axis's length; the result has the data's type. */
+static const Type *bias_add_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0);
+  if (!data) return NULL;
+  int64_t axis = op_int(c, "axis");
+  size_t a;
+  if (!op_axis(axis, data->ndims, &a)) {
+    char b[256];
+    return op_fail(c, -1, "%s: The axis in bias_add must be in range for the shape; attempted to access index %lld of %s",
+                   c->op->name, (long long)axis, dims_str(data->dims, data->ndims, b, sizeof b));
+  }
+  return assign_arg(c, 1, data->dtype, &data->dims[a], 1) ? data : NULL;
+}
+
+/* PReluRel (nn.cc): alpha is a vector of the axis's length.  TVM does not normalise a negative axis
+   (it then indexes out of range), so only [0, rank) is accepted. */
+static const Type *prelu_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0);
+  if (!data) return NULL;
+  int64_t axis = op_int(c, "axis");
+  if (axis < 0 || axis >= (int64_t)data->ndims)
+    return op_fail(c, -1, "%s: Wrong axis (%lld)value.", c->op->name, (long long)axis);
+  return assign_arg(c, 1, data->dtype, &data->dims[axis], 1) ? data : NULL;
+}
+
+/* PadRel (pad.cc): one (before, after) pair per dimension; `?` stays `?`.  Negative widths are
+   allowed as long as the padded dimension is not negative.  The pad value (argument 2) is not
+   constrained by the relation. */
+static const Type *pad_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0);
+  if (!data || !required(c, "pad_width")) return NULL;
+  const AttrVal *pw = op_attr(c, "pad_width");
+  const char *name = c->op->name;
+  if (pw->kind != ATTR_LIST) return op_fail(c, -1, "%s: pad_width must be a list of (before, after) pairs", name);
+  if (pw->n != data->ndims)
+    return op_fail(c, -1,
+                   "%s: There should be as many pad width pairs as shape dimensions but the shape has %u dimensions and "
+                   "there are %zu pad width pairs.",
+                   name, data->ndims, pw->n);
+  int64_t *oshape = dims_dup(data);
+  for (size_t i = 0; i < pw->n; i++) {
+    const AttrVal *pair = &pw->items[i];
+    if (pair->kind != ATTR_LIST || pair->n != 2) {
+      free(oshape);
+      return op_fail(c, -1, "%s: Each pad width element should be a pair but at index %zu there are %zu elements.", name, i,
+                     pair->kind == ATTR_LIST ? pair->n : (size_t)1);
+    }
+    if (pair->items[0].kind != ATTR_INT || pair->items[1].kind != ATTR_INT) {
+      free(oshape);
+      return op_fail(c, -1, "%s: pad widths must be constant integers (pair %zu)", name, i);
+    }
+    if (oshape[i] == ANY) continue;
+    oshape[i] += pair->items[0].i + pair->items[1].i;
+    if (oshape[i] < 0) {
+      long long v = (long long)oshape[i];
+      free(oshape);
+      return op_fail(c, -1, "%s: Output shape post padding should be positive but got %lld", name, v);
+    }
+  }
+  return tensor_free(c, data->dtype, oshape, data->ndims);
+}
+
+/* DropoutRel (nn.cc): (output, mask), both of the data's type. */
+static const Type *dropout_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0);
+  if (!data) return NULL;
+  const Type *fields[2] = {data, data};
+  return ty_tuple(c->types, fields, 2);
+}
+
+/* IdentityRel, as nn.lrn registers it. */
+static const Type *identity_rel(OpCall *c) { return op_tensor_arg(c, 0); }
+
+/* nn.l2_normalize registers IdentityRel; its eps and axis have no defaults. */
+static const Type *l2_normalize_rel(OpCall *c) {
+  if (!required(c, "eps") || !required(c, "axis")) return NULL;
+  return op_tensor_arg(c, 0);
+}
+
+/* BatchFlattenRel (nn.cc): (d0, d1 * d2 * ...); a `?` among d1... makes the product `?`. */
+static const Type *batch_flatten_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0);
+  if (!data) return NULL;
+  if (data->ndims == 0) return op_fail(c, 0, "%s: the data must have at least one dimension", c->op->name);
+  int64_t out[2] = {data->dims[0], 1};
+  for (size_t i = 1; i < data->ndims; i++) {
+    if (data->dims[i] == ANY) {
+      out[1] = ANY;
+      break;
+    }
+    out[1] *= data->dims[i];
+  }
+  return ty_tensor(c->types, data->dtype, out, 2);
+}
+
+/* ================================================================== resizing */
+
+/* tvm::round (half away from zero) of the product UpSamplingRel computes: PrimExpr * double makes
+   a float64 constant, so the product is a float64.  Written out to stay clear of libm. */
+static int64_t round_half_away(double d) { return d >= 0 ? (int64_t)(d + 0.5) : -(int64_t)(-d + 0.5); }
+
+/* UpSamplingRel / UpSampling3DRel (upsampling.cc): in the canonical layout, the spatial axes are
+   multiplied by their scales (in float64) and rounded. */
+static const Type *upsampling_common(OpCall *c, size_t nd) {
+  const Type *data = op_tensor_arg(c, 0);
+  if (!data) return NULL;
+  static const char *const scales[3] = {"scale_d", "scale_h", "scale_w"};
+  const char *const *sc = scales + (3 - nd);
+  for (size_t i = 0; i < nd; i++)
+    if (!required(c, sc[i])) return NULL;
+  Layout canon, l;
+  layout_parse(c, "", nd == 2 ? "NCHW" : "NCDHW", &canon);
+  const char *fmt = nd == 2 ? "UpSampling only support input layouts that are convertible from %s. But got %s"
+                            : "UpSampling3D only support input layouts that are convertible from %s. But got %s";
+  int64_t s[LAYOUT_MAX], o[LAYOUT_MAX];
+  if (!layout_to_canon(c, "layout", op_str(c, "layout"), &canon, &l, fmt) ||
+      !layout_convert(c, 0, &l, data->dims, data->ndims, &canon, s))
+    return NULL;
+  for (size_t i = 0; i < nd; i++) {
+    if (s[2 + i] == ANY) continue;
+    s[2 + i] = round_half_away((double)s[2 + i] * op_float(c, sc[i]));
+    if (s[2 + i] < 0) return op_fail(c, -1, "%s: the scaled dimension would be negative (%lld)", c->op->name, (long long)s[2 + i]);
+  }
+  if (!layout_convert(c, -1, &canon, s, canon.ndim, &l, o)) return NULL;
+  return ty_tensor(c->types, data->dtype, o, l.ndim);
+}
+
+static const Type *upsampling_rel(OpCall *c) { return upsampling_common(c, 2); }
+static const Type *upsampling3d_rel(OpCall *c) { return upsampling_common(c, 3); }
+
+/* Resize2DRel (src/relay/op/image/resize.cc): H and W become size; size must have 2 values and roi
+   4; out_dtype "" keeps the data's dtype. */
+static const Type *resize2d_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0);
+  if (!data) return NULL;
+  const AttrVal *size = op_attr(c, "size"), *roi = op_attr(c, "roi");
+  if (size->kind != ATTR_LIST || size->n != 2)
+    return op_fail(c, -1, "%s: size must have 2 values (param->size.size() == 2)", c->op->name);
+  if (roi->kind != ATTR_LIST || roi->n != 4)
+    return op_fail(c, -1, "%s: roi must have 4 values (param->roi.size() == 4)", c->op->name);
+  int64_t sz[2];
+  if (ints_attr(c, "size", sz, 2) < 0) return NULL;
+  Layout canon, l;
+  layout_parse(c, "", "NCHW", &canon);
+  int64_t s[LAYOUT_MAX], o[LAYOUT_MAX];
+  if (!layout_to_canon(c, "layout", op_str(c, "layout"), &canon, &l,
+                       "Resize only support input layouts that are convertible from %s. But got %s") ||
+      !layout_convert(c, 0, &l, data->dims, data->ndims, &canon, s))
+    return NULL;
+  s[2] = sz[0];
+  s[3] = sz[1];
+  if (!layout_convert(c, -1, &canon, s, 4, &l, o)) return NULL;
+  DType out_dtype = op_dtype(c, "out_dtype");
+  if (out_dtype.code == DT_VOID) out_dtype = data->dtype;
+  return ty_tensor(c->types, out_dtype, o, l.ndim);
+}
+
+/* ================================================================== QNN */
+
+/* AssignType (src/relay/qnn/utils.h): a scale or zero point has the expected dtype and is either a
+   scalar or a vector of `len` elements. */
+static bool qnn_assign(OpCall *c, size_t i, DType dtype, int64_t len) {
+  const Type *t = op_tensor_arg(c, i);
+  if (!t) return false;
+  if (!dtype_eq(t->dtype, dtype)) {
+    char b1[16], b2[16];
+    op_fail(c, (int)i, "%s: argument %zu: Expected type is %s but received %s", c->op->name, i + 1, dt_name(dtype, b1),
+            dt_name(t->dtype, b2));
+    return false;
+  }
+  return t->ndims == 0 || assign_arg(c, i, dtype, &len, 1);
+}
+
+/* IsScalarType(type, dtype) (src/relay/qnn/utils.h), which the relations ICHECK. */
+static bool qnn_scalar(OpCall *c, size_t i, DType dtype, const char *what) {
+  const Type *t = op_tensor_arg(c, i);
+  if (!t) return false;
+  if (t->ndims == 0 && dtype_eq(t->dtype, dtype)) return true;
+  char b[16], *s = ty_str(t);
+  op_fail(c, (int)i, "%s: argument %zu (%s) must be a scalar %s, got %s", c->op->name, i + 1, what, dt_name(dtype, b), s);
+  free(s);
+  return false;
+}
+
+/* The quantisation axis: negative counts from the end (0 for a scalar). */
+static int64_t qnn_axis(int64_t axis, size_t rank) { return axis < 0 ? (rank > 0 ? (int64_t)rank + axis : 0) : axis; }
+
+static bool dtype_in(DType d, const DType *set, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (dtype_eq(d, set[i])) return true;
+  return false;
+}
+
+static const DType qnn_io_types[] = {{DT_INT, 8, 1}, {DT_UINT, 8, 1}, {DT_INT, 16, 1}, {DT_UINT, 16, 1}, {DT_INT, 32, 1}};
+
+/* QuantizeRel (src/relay/qnn/op/quantize.cc): float32 in; scale (float32) and zero point (int32) are
+   scalars or vectors along the axis; out_dtype is an integer type. */
+static const Type *quantize_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0);
+  if (!data) return NULL;
+  char b1[16];
+  if (!is_dtype(data->dtype, DT_FLOAT, 32))
+    return op_fail(c, 0, "%s: Input type should be one of float32 but was %s", c->op->name, dt_name(data->dtype, b1));
+  size_t rank = data->ndims;
+  int64_t axis = qnn_axis(op_int(c, "axis"), rank);
+  const Type *scale = op_tensor_arg(c, 1), *zp = scale ? op_tensor_arg(c, 2) : NULL;
+  if (!zp) return NULL;
+  bool scalars = scale->ndims == 0 && zp->ndims == 0;
+  /* Out of range fails TVM's check, or (with scalar parameters) its data->shape[axis]. */
+  if ((rank > 0 || !scalars) && (axis < 0 || axis >= (int64_t)(rank > 0 ? rank : 1)))
+    return op_fail(c, -1, "%s: axis %lld is out of range", c->op->name, (long long)op_int(c, "axis"));
+  int64_t len = rank > 0 ? data->dims[axis] : 1;
+  if (!qnn_assign(c, 1, dt_float32, len) || !qnn_assign(c, 2, dt_int32, len)) return NULL;
+  DType out = op_dtype(c, "out_dtype");
+  if (!dtype_in(out, qnn_io_types, NELEMS(qnn_io_types)))
+    return op_fail(c, -1, "%s: Output type should be one of [int8, unit8, int16, uint16, int32] but was %s", c->op->name,
+                   dt_name(out, b1));
+  return ty_tensor(c->types, out, data->dims, rank);
+}
+
+/* DequantizeRel (src/relay/qnn/op/dequantize.cc, v0.13: no out_dtype, the result is float32):
+   scale and zero point count as scalars also when they hold one element. */
+static const Type *dequantize_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0);
+  if (!data) return NULL;
+  char b1[16];
+  if (!dtype_in(data->dtype, qnn_io_types, NELEMS(qnn_io_types)))
+    return op_fail(c, 0, "%s: Input type should be one of the quantized types [int8, unit8, int16, uint16, int32] but was %s",
+                   c->op->name, dt_name(data->dtype, b1));
+  size_t rank = data->ndims;
+  int64_t axis = qnn_axis(op_int(c, "axis"), rank);
+  const Type *scale = op_tensor_arg(c, 1), *zp = scale ? op_tensor_arg(c, 2) : NULL;
+  if (!zp) return NULL;
+  bool scalars = (scale->ndims == 0 || ty_num_elements(scale) == 1) && (zp->ndims == 0 || ty_num_elements(zp) == 1);
+  int64_t len = 1;
+  if (!scalars) {
+    if (axis < 0 || axis >= (int64_t)(rank > 0 ? rank : 1) || rank == 0)
+      return op_fail(c, -1, "%s: axis %lld is out of range", c->op->name, (long long)op_int(c, "axis"));
+    len = data->dims[axis];
+  }
+  if (!qnn_assign(c, 1, dt_float32, len) || !qnn_assign(c, 2, dt_int32, len)) return NULL;
+  return ty_tensor(c->types, dt_float32, data->dims, rank);
+}
+
+/* RequantizeRel (src/relay/qnn/op/requantize.cc): the input scale and zero point follow the axis;
+   the output ones are scalars. */
+static const Type *requantize_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0);
+  if (!data) return NULL;
+  char b1[16];
+  static const DType in_types[] = {{DT_INT, 8, 1}, {DT_UINT, 8, 1}, {DT_INT, 16, 1}, {DT_INT, 32, 1}, {DT_INT, 64, 1}};
+  static const DType out_types[] = {{DT_INT, 8, 1}, {DT_UINT, 8, 1}, {DT_INT, 16, 1}, {DT_INT, 32, 1}};
+  if (!dtype_in(data->dtype, in_types, NELEMS(in_types)))
+    return op_fail(c, 0, "%s: Input type should be one of [int8, uint8, int16, int32, int64] but was %s", c->op->name,
+                   dt_name(data->dtype, b1));
+  size_t rank = data->ndims;
+  int64_t axis = qnn_axis(op_int(c, "axis"), rank);
+  if (axis < 0 || axis >= (int64_t)(rank > 0 ? rank : 1))
+    return op_fail(c, -1, "%s: axis %lld is out of range", c->op->name, (long long)op_int(c, "axis"));
+  int64_t len = rank > 0 ? data->dims[axis] : 1;
+  if (!qnn_assign(c, 1, dt_float32, len) || !qnn_assign(c, 2, dt_int32, len) ||
+      !qnn_scalar(c, 3, dt_float32, "output_scale") || !qnn_scalar(c, 4, dt_int32, "output_zero_point"))
+    return NULL;
+  DType out = op_dtype(c, "out_dtype");
+  if (!dtype_in(out, out_types, NELEMS(out_types)))
+    return op_fail(c, -1, "%s: Output type should be one of [int8, uint8, int16, int32] but was %s", c->op->name,
+                   dt_name(out, b1));
+  return ty_tensor(c->types, out, data->dims, rank);
+}
+
+/* QnnConv2DRel (src/relay/qnn/op/convolution.cc): int8/uint8/int16 data and weight, scalar input
+   zero point and scale, a weight scale that is a scalar or a vector over the output channels, then
+   Conv2DRel on (data, weight). */
+static const Type *qnn_conv2d_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0), *weight = data ? op_tensor_arg(c, 1) : NULL;
+  if (!weight) return NULL;
+  const char *name = c->op->name;
+  static const DType q_in[] = {{DT_INT, 8, 1}, {DT_UINT, 8, 1}, {DT_INT, 16, 1}};
+  static const DType q_out[] = {{DT_INT, 16, 1}, {DT_INT, 32, 1}, {DT_INT, 64, 1}};
+  char b1[16];
+  if (!dtype_in(data->dtype, q_in, NELEMS(q_in)))
+    return op_fail(c, 0, "%s: Expected qnn conv2d type(int8, uint8, int16) for input but was %s", name,
+                   dt_name(data->dtype, b1));
+  if (!dtype_in(weight->dtype, q_in, NELEMS(q_in)))
+    return op_fail(c, 1, "%s: Expected qnn conv2d type(int8, uint8, int16) for weight but was %s", name,
+                   dt_name(weight->dtype, b1));
+  DType out = op_dtype(c, "out_dtype");
+  if (!dtype_in(out, q_out, NELEMS(q_out)))
+    return op_fail(c, -1, "%s: Expected qnn conv2d type(int16, int32, int64) for output but was %s", name, dt_name(out, b1));
+  if (!qnn_scalar(c, 2, dt_int32, "input_zero_point") || !qnn_scalar(c, 4, dt_float32, "input_scale")) return NULL;
+
+  /* The weight scale's length: found by the position of the letters in the layout strings, as TVM
+     does (std::string::find), not through a layout conversion. */
+  const char *kl = op_str(c, "kernel_layout"), *dl = op_str(c, "data_layout");
+  const char *o = strchr(kl, 'O'), *i = strchr(kl, 'I'), *d = strchr(dl, 'C');
+  int64_t len;
+  if (op_int(c, "groups") == 1) {
+    if (!o) return op_fail(c, -1, "%s: Kernel layout attribute is not defined", name);
+    if ((size_t)(o - kl) >= weight->ndims)
+      return op_fail(c, 1, "%s: the weight has rank %u, too small for kernel layout %s", name, weight->ndims, kl);
+    len = weight->dims[o - kl];
+  } else {
+    if (!o && !i) return op_fail(c, -1, "%s: Kernel layout attribute is not defined", name);
+    if (!d) return op_fail(c, -1, "%s: Data layout attribute is not defined", name);
+    bool have_ch = !op_is_none(c, "channels");
+    int64_t ch = have_ch ? op_int(c, "channels") : ANY, groups = op_int(c, "groups");
+    size_t oi = o ? (size_t)(o - kl) : 0, ii = i ? (size_t)(i - kl) : 0, di = (size_t)(d - dl);
+    if (oi >= weight->ndims || ii >= weight->ndims || di >= data->ndims)
+      return op_fail(c, -1, "%s: the layouts %s / %s do not fit the data and weight ranks", name, dl, kl);
+    if (have_ch && groups == data->dims[di] && ch == weight->dims[ii]) /* depthwise */
+      len = weight->dims[ii] == ANY || weight->dims[oi] == ANY ? ANY : weight->dims[ii] * weight->dims[oi];
+    else
+      len = ch; /* grouped */
+  }
+  if (!qnn_assign(c, 5, dt_float32, len)) return NULL;
+  return conv_rel(c, &conv2d_kind);
+}
+
+/* ================================================================== the entries */
+
+/* Conv1DAttrs, Conv2DAttrs, Conv3DAttrs (attrs/nn.h): channels and kernel_size default to null. */
+#define CONV_ATTRS(strides, padding, dilation, data_layout, kernel_layout)                                          \
+  {"strides", AT_INTS, strides}, {"padding", AT_INTS, padding}, {"dilation", AT_INTS, dilation},                   \
+      {"groups", AT_INT, "1"}, {"channels", AT_INT, "None"}, {"kernel_size", AT_INTS, "None"},                     \
+      {"data_layout", AT_STR, data_layout}, {"kernel_layout", AT_STR, kernel_layout}, {"out_layout", AT_STR, "\"\""}, \
+      {"out_dtype", AT_DTYPE, "\"\""}
+static const OpAttrSpec conv1d_attrs[] = {CONV_ATTRS("[1]", "[0, 0]", "[1]", "\"NCW\"", "\"OIW\"")};
+static const OpAttrSpec conv2d_attrs[] = {CONV_ATTRS("[1, 1]", "[0, 0]", "[1, 1]", "\"NCHW\"", "\"OIHW\"")};
+static const OpAttrSpec conv3d_attrs[] = {CONV_ATTRS("[1, 1, 1]", "[0, 0, 0]", "[1, 1, 1]", "\"NCDHW\"", "\"OIDHW\"")};
+
+/* Conv1DTransposeAttrs, Conv2DTransposeAttrs: channels and kernel_size first, output_padding before
+   padding. */
+#define CONV_T_ATTRS(strides, outpad, padding, dilation, data_layout, kernel_layout)                                     \
+  {"channels", AT_INT, "None"}, {"kernel_size", AT_INTS, "None"}, {"strides", AT_INTS, strides},                       \
+      {"output_padding", AT_INTS, outpad}, {"padding", AT_INTS, padding}, {"dilation", AT_INTS, dilation},             \
+      {"groups", AT_INT, "1"}, {"data_layout", AT_STR, data_layout}, {"kernel_layout", AT_STR, kernel_layout},        \
+      {"out_layout", AT_STR, "\"\""}, {"out_dtype", AT_DTYPE, "\"\""}
+static const OpAttrSpec conv1d_transpose_attrs[] = {CONV_T_ATTRS("[1]", "[0]", "[0]", "[1]", "\"NCW\"", "\"IOW\"")};
+static const OpAttrSpec conv2d_transpose_attrs[] = {
+    CONV_T_ATTRS("[1, 1]", "[0, 0]", "[0, 0]", "[1, 1]", "\"NCHW\"", "\"IOHW\"")};
+
+/* DenseAttrs, MatmulAttrs, BatchMatmulAttrs: units has no default (the printer always writes it,
+   units=None included).  BatchMatmulAttrs's transpose_b defaults to False in C++; only the Python
+   wrapper passes True, which is why TVM prints transpose_b=True. */
+static const OpAttrSpec dense_attrs[] = {{"units", AT_INT, "None"}, {"out_dtype", AT_DTYPE, "\"\""}};
+static const OpAttrSpec matmul_attrs[] = {{"units", AT_INT, "None"},
+                                          {"out_dtype", AT_DTYPE, "\"\""},
+                                          {"transpose_a", AT_BOOL, "False"},
+                                          {"transpose_b", AT_BOOL, "False"}};
+static const OpAttrSpec batch_matmul_attrs[] = {
+    {"out_dtype", AT_DTYPE, "\"\""}, {"transpose_a", AT_BOOL, "False"}, {"transpose_b", AT_BOOL, "False"}};
+
+/* MaxPool*Attrs / AvgPool*Attrs: pool_size is required; dilation is declared before padding. */
+#define POOL_ATTRS(ones, zeros, layout)                                                                     \
+  {"pool_size", AT_INTS, "None"}, {"strides", AT_INTS, ones}, {"dilation", AT_INTS, ones},                 \
+      {"padding", AT_INTS, zeros}, {"layout", AT_STR, layout}, {"out_layout", AT_STR, "\"\""},             \
+      {"ceil_mode", AT_BOOL, "False"}
+static const OpAttrSpec max_pool1d_attrs[] = {POOL_ATTRS("[1]", "[0]", "\"NCW\"")};
+static const OpAttrSpec max_pool2d_attrs[] = {POOL_ATTRS("[1, 1]", "[0, 0]", "\"NCHW\"")};
+static const OpAttrSpec max_pool3d_attrs[] = {POOL_ATTRS("[1, 1, 1]", "[0, 0, 0]", "\"NCDHW\"")};
+static const OpAttrSpec avg_pool1d_attrs[] = {POOL_ATTRS("[1]", "[0]", "\"NCW\""), {"count_include_pad", AT_BOOL, "False"}};
+static const OpAttrSpec avg_pool2d_attrs[] = {POOL_ATTRS("[1, 1]", "[0, 0]", "\"NCHW\""),
+                                              {"count_include_pad", AT_BOOL, "False"}};
+static const OpAttrSpec avg_pool3d_attrs[] = {POOL_ATTRS("[1, 1, 1]", "[0, 0, 0]", "\"NCDHW\""),
+                                              {"count_include_pad", AT_BOOL, "False"}};
+static const OpAttrSpec global_pool2d_attrs[] = {{"layout", AT_STR, "\"NCHW\""}, {"out_layout", AT_STR, "\"\""}};
+static const OpAttrSpec adaptive_pool1d_attrs[] = {
+    {"output_size", AT_INTS, "[]"}, {"layout", AT_STR, "\"NCW\""}, {"out_layout", AT_STR, "\"\""}};
+static const OpAttrSpec adaptive_pool2d_attrs[] = {
+    {"output_size", AT_INTS, "[]"}, {"layout", AT_STR, "\"NCHW\""}, {"out_layout", AT_STR, "\"\""}};
+static const OpAttrSpec adaptive_pool3d_attrs[] = {
+    {"output_size", AT_INTS, "[]"}, {"layout", AT_STR, "\"NCDHW\""}, {"out_layout", AT_STR, "\"\""}};
+
+/* BatchNormAttrs, InstanceNormAttrs, LayerNormAttrs (axis -1), GroupNormAttrs. */
+#define NORM_ATTRS(axis) \
+  {"axis", AT_INT, axis}, {"epsilon", AT_FLOAT, "1e-05f"}, {"center", AT_BOOL, "True"}, {"scale", AT_BOOL, "True"}
+static const OpAttrSpec batch_norm_attrs[] = {NORM_ATTRS("1")};
+static const OpAttrSpec instance_norm_attrs[] = {NORM_ATTRS("1")};
+static const OpAttrSpec layer_norm_attrs[] = {NORM_ATTRS("-1")};
+static const OpAttrSpec group_norm_attrs[] = {{"num_groups", AT_INT, "0"}, NORM_ATTRS("1")};
+
+static const OpAttrSpec softmax_attrs[] = {{"axis", AT_INT, "-1"}};
+static const OpAttrSpec bias_add_attrs[] = {{"axis", AT_INT, "1"}};
+static const OpAttrSpec prelu_attrs[] = {{"axis", AT_INT, "1"}};
+static const OpAttrSpec pad_attrs[] = {{"pad_width", AT_ANY, "None"}, {"pad_mode", AT_STR, "\"constant\""}};
+static const OpAttrSpec dropout_attrs[] = {{"rate", AT_FLOAT, "0.5f"}};
+static const OpAttrSpec lrn_attrs[] = {{"size", AT_INT, "5"},
+                                       {"axis", AT_INT, "1"},
+                                       {"bias", AT_FLOAT, "2f"},
+                                       {"alpha", AT_FLOAT, "0.0001f"},
+                                       {"beta", AT_FLOAT, "0.75f"}};
+static const OpAttrSpec l2_normalize_attrs[] = {{"eps", AT_FLOAT, "None"}, {"axis", AT_INTS, "None"}};
+static const OpAttrSpec upsampling_attrs[] = {{"scale_h", AT_FLOAT, "None"},
+                                              {"scale_w", AT_FLOAT, "None"},
+                                              {"layout", AT_STR, "\"NCHW\""},
+                                              {"method", AT_STR, "\"nearest_neighbor\""},
+                                              {"align_corners", AT_BOOL, "False"}};
+static const OpAttrSpec upsampling3d_attrs[] = {{"scale_d", AT_FLOAT, "None"},
+                                                {"scale_h", AT_FLOAT, "None"},
+                                                {"scale_w", AT_FLOAT, "None"},
+                                                {"layout", AT_STR, "\"NCDHW\""},
+                                                {"method", AT_STR, "\"nearest_neighbor\""},
+                                                {"coordinate_transformation_mode", AT_STR, "\"half_pixel\""}};
+/* Resize2DAttrs (attrs/image.h); roi holds floats, hence AT_ANY. */
+static const OpAttrSpec resize2d_attrs[] = {{"size", AT_INTS, "None"},
+                                            {"roi", AT_ANY, "None"},
+                                            {"layout", AT_STR, "\"NCHW\""},
+                                            {"method", AT_STR, "\"linear\""},
+                                            {"coordinate_transformation_mode", AT_STR, "\"half_pixel\""},
+                                            {"rounding_method", AT_STR, "\"round\""},
+                                            {"cubic_alpha", AT_FLOAT, "-0.5f"},
+                                            {"cubic_exclude", AT_INT, "0"},
+                                            {"extrapolation_value", AT_FLOAT, "0f"},
+                                            {"out_dtype", AT_DTYPE, "\"\""}};
+
+/* QConv2DAttrs (qnn/attrs.h): Conv2DAttrs plus the Hexagon requantisation fields axis and
+   rq_out_dtype. */
+static const OpAttrSpec qnn_conv2d_attrs[] = {CONV_ATTRS("[1, 1]", "[0, 0]", "[1, 1]", "\"NCHW\"", "\"OIHW\""),
+                                              {"axis", AT_INT, "-1"},
+                                              {"rq_out_dtype", AT_DTYPE, "\"\""}};
+/* QuantizeAttrs: out_dtype has no default.  DequantizeAttrs (v0.13): only axis.  RequantizeAttrs:
+   rounding and compute_dtype default to the string "None" (chosen from RequantizeConfig later). */
+static const OpAttrSpec quantize_attrs[] = {{"out_dtype", AT_DTYPE, "None"}, {"axis", AT_INT, "-1"}};
+static const OpAttrSpec dequantize_attrs[] = {{"axis", AT_INT, "-1"}};
+static const OpAttrSpec requantize_attrs[] = {{"axis", AT_INT, "-1"},
+                                              {"rounding", AT_STR, "\"None\""},
+                                              {"compute_dtype", AT_STR, "\"None\""},
+                                              {"out_dtype", AT_DTYPE, "\"\""}};
+
+#define OP(n, nargs, a, rel) {n, nargs, nargs, a, NELEMS(a), rel}
+
+const OpDef op_family_nn[] = {
+    /* convolution.cc */
+    OP("nn.conv1d", 2, conv1d_attrs, conv1d_rel),
+    OP("nn.conv2d", 2, conv2d_attrs, conv2d_rel),
+    OP("nn.conv3d", 2, conv3d_attrs, conv3d_rel),
+    OP("nn.conv1d_transpose", 2, conv1d_transpose_attrs, conv1d_transpose_rel),
+    OP("nn.conv2d_transpose", 2, conv2d_transpose_attrs, conv2d_transpose_rel),
+    /* nn.cc */
+    OP("nn.dense", 2, dense_attrs, dense_rel),
+    OP("nn.matmul", 2, matmul_attrs, matmul_rel),
+    OP("nn.batch_matmul", 2, batch_matmul_attrs, batch_matmul_rel),
+    /* pooling.cc */
+    OP("nn.max_pool1d", 1, max_pool1d_attrs, pool1d_rel),
+    OP("nn.max_pool2d", 1, max_pool2d_attrs, pool2d_rel),
+    OP("nn.max_pool3d", 1, max_pool3d_attrs, pool3d_rel),
+    OP("nn.avg_pool1d", 1, avg_pool1d_attrs, pool1d_rel),
+    OP("nn.avg_pool2d", 1, avg_pool2d_attrs, pool2d_rel),
+    OP("nn.avg_pool3d", 1, avg_pool3d_attrs, pool3d_rel),
+    OP("nn.global_avg_pool2d", 1, global_pool2d_attrs, global_pool2d_rel),
+    OP("nn.global_max_pool2d", 1, global_pool2d_attrs, global_pool2d_rel),
+    OP("nn.adaptive_avg_pool1d", 1, adaptive_pool1d_attrs, adaptive_pool1d_rel),
+    OP("nn.adaptive_avg_pool2d", 1, adaptive_pool2d_attrs, adaptive_pool2d_rel),
+    OP("nn.adaptive_avg_pool3d", 1, adaptive_pool3d_attrs, adaptive_pool3d_rel),
+    OP("nn.adaptive_max_pool1d", 1, adaptive_pool1d_attrs, adaptive_pool1d_rel),
+    OP("nn.adaptive_max_pool2d", 1, adaptive_pool2d_attrs, adaptive_pool2d_rel),
+    OP("nn.adaptive_max_pool3d", 1, adaptive_pool3d_attrs, adaptive_pool3d_rel),
+    /* nn.cc: normalisation and friends */
+    OP("nn.batch_norm", 5, batch_norm_attrs, batch_norm_rel),
+    OP("nn.layer_norm", 3, layer_norm_attrs, norm_rel),
+    OP("nn.group_norm", 3, group_norm_attrs, norm_rel),
+    OP("nn.instance_norm", 3, instance_norm_attrs, instance_norm_rel),
+    OP("nn.softmax", 1, softmax_attrs, softmax_rel),
+    OP("nn.log_softmax", 1, softmax_attrs, softmax_rel),
+    OP("nn.bias_add", 2, bias_add_attrs, bias_add_rel),
+    OP("nn.prelu", 2, prelu_attrs, prelu_rel),
+    OP("nn.dropout", 1, dropout_attrs, dropout_rel),
+    OP("nn.lrn", 1, lrn_attrs, identity_rel),
+    OP("nn.l2_normalize", 1, l2_normalize_attrs, l2_normalize_rel),
+    {"nn.batch_flatten", 1, 1, NULL, 0, batch_flatten_rel},
+    /* pad.cc, upsampling.cc, image/resize.cc */
+    OP("nn.pad", 2, pad_attrs, pad_rel),
+    OP("nn.upsampling", 1, upsampling_attrs, upsampling_rel),
+    OP("nn.upsampling3d", 1, upsampling3d_attrs, upsampling3d_rel),
+    OP("image.resize2d", 1, resize2d_attrs, resize2d_rel),
+    /* src/relay/qnn/op */
+    OP("qnn.conv2d", 6, qnn_conv2d_attrs, qnn_conv2d_rel),
+    OP("qnn.quantize", 3, quantize_attrs, quantize_rel),
+    OP("qnn.dequantize", 3, dequantize_attrs, dequantize_rel),
+    OP("qnn.requantize", 5, requantize_attrs, requantize_rel),
+};
+const size_t op_family_nn_len = NELEMS(op_family_nn);
