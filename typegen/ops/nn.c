@@ -1155,6 +1155,8 @@ const OpDef op_family_nn[] = {
     /* convolution.cc */
     OP("nn.conv1d", 2, conv1d_attrs, conv1d_rel),
     OP("nn.conv2d", 2, conv2d_attrs, conv2d_rel),
+    /* Conv2D on packed layouts (NCHW4c data, OIHW4i4o kernel): TVM registers Conv2DRel for it. */
+    OP("nn.contrib_conv2d_NCHWc", 2, conv2d_attrs, conv2d_rel),
     OP("nn.conv3d", 2, conv3d_attrs, conv3d_rel),
     OP("nn.conv1d_transpose", 2, conv1d_transpose_attrs, conv1d_transpose_rel),
     OP("nn.conv2d_transpose", 2, conv2d_transpose_attrs, conv2d_transpose_rel),

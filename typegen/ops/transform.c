@@ -358,13 +358,16 @@ static const Type *reshape_like_rel(OpCall *c) {
   return dims_tensor(c, data->dtype, &o);
 }
 
-/* dyn.reshape: ReshapeRel in src/relay/op/dyn/tensor/transform.cc.  The result's rank is the
-   length of the shape tensor; every dimension is unknown. */
+/* InitOpAttrs as the dynamic broadcast_to declares them: the shape comes from the second argument. */
+static const OpAttrSpec dyn_broadcast_to_attrs[] = {{"shape", AT_INTS, "None"}, {"dtype", AT_DTYPE, "\"\""}};
+
+/* dyn.reshape and dyn.broadcast_to (ReshapeRel, BroadCastToRel in src/relay/op/dyn/tensor/
+   transform.cc): the result's rank is the length of the shape tensor; every dimension is unknown. */
 static const Type *dyn_reshape_rel(OpCall *c) {
   const Type *data = op_tensor_arg(c, 0), *shape = data ? op_tensor_arg(c, 1) : NULL;
   if (!shape) return NULL;
   if (shape->ndims == 0)
-    return op_fail(c, 1, "dyn.reshape: the new shape must be a 1-D tensor, got a scalar");
+    return op_fail(c, 1, "%s: the new shape must be a 1-D tensor, got a scalar", c->op->name);
   if (shape->dims[0] == ANY) return op_fail(c, 1, "Dynamic Reshape doesn't support Dynamic Rank");
   Dims o = {0};
   for (int64_t i = 0; i < shape->dims[0]; i++)
@@ -1373,6 +1376,7 @@ const OpDef op_family_transform[] = {
     OP("reshape", 1, reshape_attrs, reshape_rel),
     OP("reshape_like", 2, reshape_like_attrs, reshape_like_rel),
     OP("dyn.reshape", 2, reshape_attrs, dyn_reshape_rel),
+    OP("dyn.broadcast_to", 2, dyn_broadcast_to_attrs, dyn_reshape_rel),
     OP("transpose", 1, transpose_attrs, transpose_rel),
     OP("squeeze", 1, squeeze_attrs, squeeze_rel),
     OP("expand_dims", 1, expand_dims_attrs, expand_dims_rel),
