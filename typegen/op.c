@@ -184,8 +184,7 @@ const AttrVal *op_attrs_from_ast(const OpDef *op, const AstAttrs *attrs, Arena *
                                  const AstAttr **bad) {
   registry_init();
   *bad = NULL;
-  AttrVal *vals = arena_alloc(arena, (op->nattrs ? op->nattrs : 1) * sizeof *vals);
-  memcpy(vals, reg.defs[index_of(op->name)], op->nattrs * sizeof *vals);
+  AttrVal *vals = op_default_attrs(op, arena);
   for (size_t i = 0; i < attrs->len; i++) {
     const AstAttr *a = attrs->items[i];
     size_t k = 0;
@@ -222,6 +221,36 @@ const Type *op_infer(OpCall *c, const OpDef *op, const Type *const *args, size_t
   c->attrs = op_attrs_from_ast(op, attrs, arena, c->err, sizeof c->err, &bad);
   if (!c->attrs) return NULL;
   return op->relation(c);
+}
+
+static bool attr_equal(const AttrVal *a, const AttrVal *b) {
+  if (a->kind != b->kind) return false;
+  switch (a->kind) {
+  case ATTR_NONE: return true;
+  case ATTR_INT:
+  case ATTR_BOOL: return a->i == b->i;
+  case ATTR_FLOAT: return a->f == b->f;
+  case ATTR_STR:
+  case ATTR_META: return !strcmp(a->s, b->s);
+  case ATTR_LIST:
+    if (a->n != b->n) return false;
+    for (size_t i = 0; i < a->n; i++)
+      if (!attr_equal(&a->items[i], &b->items[i])) return false;
+    return true;
+  }
+  return false;
+}
+
+bool op_attr_is_default(const OpDef *op, size_t k, const AttrVal *v) {
+  registry_init();
+  return attr_equal(&reg.defs[index_of(op->name)][k], v);
+}
+
+AttrVal *op_default_attrs(const OpDef *op, Arena *arena) {
+  registry_init();
+  AttrVal *vals = arena_alloc(arena, (op->nattrs ? op->nattrs : 1) * sizeof *vals);
+  memcpy(vals, reg.defs[index_of(op->name)], op->nattrs * sizeof *vals);
+  return vals;
 }
 
 /* ------------------------------------------------------------------ helpers */

@@ -75,13 +75,25 @@ typedef struct OpCall {
 /* Returns the result type, or NULL after filling c->err (use op_fail). */
 typedef const Type *(*OpRelation)(OpCall *c);
 
+struct OpGen;
+struct OpPlan;
+
 struct OpDef {
   const char *name;          /* "nn.conv2d" */
   int min_args, max_args;    /* number of positional arguments */
   const OpAttrSpec *attrs;   /* schema, in TVM's declaration order */
   size_t nattrs;
   OpRelation relation;
+  /* The RFC's generators (typegen/opgen.h); NULL where the op is not generated yet. */
+  int gen_dtypes;            /* OpDtypes: the dtypes the generators use */
+  bool (*recognize)(const OpDef *op, const Type *t);
+  bool (*solve)(struct OpGen *g, const OpDef *op, const Type *t, struct OpPlan *out);
+  bool (*sample)(struct OpGen *g, const OpDef *op, struct OpPlan *out);
 };
+
+/* A table entry without generators; families add recognize/solve/sample with designated fields. */
+#define OP_ENTRY(n, lo, hi, a, na, rel) \
+  { .name = (n), .min_args = (lo), .max_args = (hi), .attrs = (a), .nattrs = (na), .relation = (rel) }
 
 /* Every registered op, sorted by name. */
 const OpDef *const *op_all(size_t *count);
@@ -97,6 +109,11 @@ const AttrVal *op_attrs_from_ast(const OpDef *op, const AstAttrs *attrs, Arena *
    NULL with a message in c->err (and c->bad_arg).  `c` needs only `types` set on entry. */
 const Type *op_infer(OpCall *c, const OpDef *op, const Type *const *args, size_t nargs, const AstAttrs *attrs,
                      Arena *arena);
+
+/* Whether value v of attribute k equals the schema's default (the printer leaves those out). */
+bool op_attr_is_default(const OpDef *op, size_t k, const AttrVal *v);
+/* A copy of the op's default attribute values, one per schema entry, in `arena`. */
+AttrVal *op_default_attrs(const OpDef *op, Arena *arena);
 
 /* ------------------------------------------------------------------ helpers for relations */
 const AttrVal *op_attr(const OpCall *c, const char *name); /* aborts if the schema has no such name */

@@ -426,7 +426,7 @@ static void test_schemas(void **state) {
       "nn.adaptive_max_pool3d", "nn.batch_norm", "nn.layer_norm", "nn.group_norm", "nn.instance_norm", "nn.softmax",
       "nn.log_softmax", "nn.bias_add", "nn.pad", "nn.dropout", "nn.lrn", "nn.l2_normalize", "nn.upsampling",
       "nn.upsampling3d", "nn.batch_flatten", "nn.prelu", "image.resize2d", "qnn.conv2d", "qnn.quantize",
-      "qnn.dequantize", "qnn.requantize"};
+      "qnn.dequantize", "qnn.requantize", "nn.contrib_conv2d_NCHWc"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     if (!op_lookup(names[i])) fail_msg("%s is not registered", names[i]);
   }

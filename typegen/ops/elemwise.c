@@ -52,10 +52,10 @@ static const OpAttrSpec cast_attrs[] = {{"dtype", AT_DTYPE, "\"\""}};
 static const OpAttrSpec leaky_relu_attrs[] = {{"alpha", AT_FLOAT, "0.25f"}};
 static const OpAttrSpec fixed_point_multiply_attrs[] = {{"multiplier", AT_INT, "0"}, {"shift", AT_INT, "0"}};
 
-#define UNARY(n) {n, 1, 1, NULL, 0, identity_rel}
-#define BINARY(n) {n, 2, 2, NULL, 0, broadcast_rel}
-#define COMPARE(n) {n, 2, 2, NULL, 0, broadcast_comp_rel}
-#define WITH_ATTRS(n, nargs, a, rel) {n, nargs, nargs, a, sizeof a / sizeof a[0], rel}
+#define UNARY(n) OP_ENTRY(n, 1, 1, NULL, 0, identity_rel)
+#define BINARY(n) OP_ENTRY(n, 2, 2, NULL, 0, broadcast_rel)
+#define COMPARE(n) OP_ENTRY(n, 2, 2, NULL, 0, broadcast_comp_rel)
+#define WITH_ATTRS(n, nargs, a, rel) OP_ENTRY(n, nargs, nargs, a, sizeof a / sizeof a[0], rel)
 
 const OpDef op_family_elemwise[] = {
     /* unary math (unary.cc) */
@@ -65,8 +65,8 @@ const OpDef op_family_elemwise[] = {
     UNARY("round"), UNARY("rsqrt"), UNARY("sigmoid"), UNARY("sign"), UNARY("sin"), UNARY("sinh"), UNARY("sqrt"),
     UNARY("tan"), UNARY("tanh"), UNARY("trunc"), UNARY("logical_not"), UNARY("bitwise_not"), UNARY("nn.relu"),
     UNARY("copy"), UNARY("zeros_like"), UNARY("ones_like"), UNARY("stop_gradient"),
-    {"isnan", 1, 1, NULL, 0, bool_identity_rel}, {"isinf", 1, 1, NULL, 0, bool_identity_rel},
-    {"isfinite", 1, 1, NULL, 0, bool_identity_rel},
+    OP_ENTRY("isnan", 1, 1, NULL, 0, bool_identity_rel), OP_ENTRY("isinf", 1, 1, NULL, 0, bool_identity_rel),
+    OP_ENTRY("isfinite", 1, 1, NULL, 0, bool_identity_rel),
     /* binary with broadcasting (binary.cc) */
     BINARY("add"), BINARY("subtract"), BINARY("multiply"), BINARY("divide"), BINARY("floor_divide"),
     BINARY("trunc_divide"), BINARY("mod"), BINARY("floor_mod"), BINARY("trunc_mod"), BINARY("power"),
@@ -78,7 +78,7 @@ const OpDef op_family_elemwise[] = {
     COMPARE("greater_equal"),
     /* elementwise with attributes */
     WITH_ATTRS("clip", 1, clip_attrs, identity_rel), WITH_ATTRS("cast", 1, cast_attrs, cast_rel),
-    {"cast_like", 2, 2, NULL, 0, cast_like_rel}, WITH_ATTRS("nn.leaky_relu", 1, leaky_relu_attrs, identity_rel),
+    OP_ENTRY("cast_like", 2, 2, NULL, 0, cast_like_rel), WITH_ATTRS("nn.leaky_relu", 1, leaky_relu_attrs, identity_rel),
     WITH_ATTRS("fixed_point_multiply", 1, fixed_point_multiply_attrs, identity_rel),
 };
 const size_t op_family_elemwise_len = sizeof op_family_elemwise / sizeof op_family_elemwise[0];

@@ -67,13 +67,13 @@ static const OpAttrSpec shape_of_attrs[] = {{"dtype", AT_DTYPE, "\"int32\""}};
 static const OpAttrSpec reshape_tensor_attrs[] = {{"newshape", AT_INTS, "[]"}};
 static const OpAttrSpec call_lowered_attrs[] = {{"metadata", AT_ANY, "None"}};
 
-#define ENTRY(n, lo, hi, a, rel) {n, lo, hi, a, sizeof a / sizeof a[0], rel}
+#define ENTRY(n, lo, hi, a, rel) OP_ENTRY(n, lo, hi, a, sizeof a / sizeof a[0], rel)
 
 const OpDef op_family_misc[] = {
     ENTRY("on_device", 1, 1, on_device_attrs, pass_through_rel),
     ENTRY("device_copy", 1, 1, device_copy_attrs, pass_through_rel),
-    {"annotation.stop_fusion", 1, 1, NULL, 0, pass_through_rel},
-    {"memory.kill", 1, 1, NULL, 0, unit_rel},
+    OP_ENTRY("annotation.stop_fusion", 1, 1, NULL, 0, pass_through_rel),
+    OP_ENTRY("memory.kill", 1, 1, NULL, 0, unit_rel),
     ENTRY("memory.alloc_storage", 2, 2, alloc_storage_attrs, alloc_storage_rel),
     ENTRY("memory.alloc_tensor", 2, 3, alloc_tensor_attrs, alloc_tensor_rel),
     ENTRY("vm.shape_of", 1, 1, shape_of_attrs, vm_shape_of_rel),

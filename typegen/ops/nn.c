@@ -1149,7 +1149,7 @@ static const OpAttrSpec requantize_attrs[] = {{"axis", AT_INT, "-1"},
                                               {"compute_dtype", AT_STR, "\"None\""},
                                               {"out_dtype", AT_DTYPE, "\"\""}};
 
-#define OP(n, nargs, a, rel) {n, nargs, nargs, a, NELEMS(a), rel}
+#define OP(n, nargs, a, rel) OP_ENTRY(n, nargs, nargs, a, NELEMS(a), rel)
 
 const OpDef op_family_nn[] = {
     /* convolution.cc */
@@ -1191,7 +1191,7 @@ const OpDef op_family_nn[] = {
     OP("nn.dropout", 1, dropout_attrs, dropout_rel),
     OP("nn.lrn", 1, lrn_attrs, identity_rel),
     OP("nn.l2_normalize", 1, l2_normalize_attrs, l2_normalize_rel),
-    {"nn.batch_flatten", 1, 1, NULL, 0, batch_flatten_rel},
+    OP_ENTRY("nn.batch_flatten", 1, 1, NULL, 0, batch_flatten_rel),
     /* pad.cc, upsampling.cc, image/resize.cc */
     OP("nn.pad", 2, pad_attrs, pad_rel),
     OP("nn.upsampling", 1, upsampling_attrs, upsampling_rel),

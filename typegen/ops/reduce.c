@@ -162,12 +162,12 @@ static const OpAttrSpec variance_attrs[] = {{"axis", AT_INTS, "None"},
                                             {"exclude", AT_BOOL, "False"},
                                             {"unbiased", AT_BOOL, "False"}};
 
-#define REDUCE(n) {n, 1, 1, reduce_attrs, sizeof reduce_attrs / sizeof reduce_attrs[0], reduce_rel}
-#define ARG_REDUCE(n) {n, 1, 1, arg_reduce_attrs, sizeof arg_reduce_attrs / sizeof arg_reduce_attrs[0], arg_reduce_rel}
+#define REDUCE(n) OP_ENTRY(n, 1, 1, reduce_attrs, sizeof reduce_attrs / sizeof reduce_attrs[0], reduce_rel)
+#define ARG_REDUCE(n) OP_ENTRY(n, 1, 1, arg_reduce_attrs, sizeof arg_reduce_attrs / sizeof arg_reduce_attrs[0], arg_reduce_rel)
 
 const OpDef op_family_reduce[] = {
     REDUCE("sum"), REDUCE("mean"), REDUCE("max"), REDUCE("min"), REDUCE("prod"), REDUCE("all"), REDUCE("any"),
     ARG_REDUCE("argmax"), ARG_REDUCE("argmin"),
-    {"variance", 2, 2, variance_attrs, sizeof variance_attrs / sizeof variance_attrs[0], variance_rel},
+    OP_ENTRY("variance", 2, 2, variance_attrs, sizeof variance_attrs / sizeof variance_attrs[0], variance_rel),
 };
 const size_t op_family_reduce_len = sizeof op_family_reduce / sizeof op_family_reduce[0];

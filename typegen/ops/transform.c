@@ -1368,9 +1368,9 @@ static const OpAttrSpec argsort_attrs[] = {
     {"axis", AT_INT, "-1"}, {"is_ascend", AT_BOOL, "True"}, {"dtype", AT_DTYPE, "\"\""}};
 
 #define OP(n, nargs, a, rel)                                                                                 \
-  { n, nargs, nargs, a, sizeof a / sizeof a[0], rel }
+  OP_ENTRY(n, nargs, nargs, a, sizeof a / sizeof a[0], rel)
 #define OP_NOATTRS(n, nargs, rel)                                                                            \
-  { n, nargs, nargs, NULL, 0, rel }
+  OP_ENTRY(n, nargs, nargs, NULL, 0, rel)
 
 const OpDef op_family_transform[] = {
     OP("reshape", 1, reshape_attrs, reshape_rel),
