@@ -61,7 +61,8 @@ void opgen_set_ints(OpGen *g, const OpDef *op, OpPlan *plan, const char *name, c
 const Type *opgen_run(OpGen *g, const OpDef *op, const OpPlan *plan, OpCall *c);
 
 /* ------------------------------------------------------------------ random types */
-bool opgen_dtype_ok(const OpGenPolicy *p, OpDtypes cls, DType d);
+/* Whether d belongs to a dtype class (recognizers use this; the policy narrows only generation). */
+bool opgen_dtype_in_class(OpDtypes cls, DType d);
 DType opgen_dtype(OpGen *g, OpDtypes cls);
 /* A random tensor type of the given dtype with rank in [min_rank, max_rank] within the policy. */
 const Type *opgen_tensor(OpGen *g, DType dtype, unsigned min_rank, unsigned max_rank);

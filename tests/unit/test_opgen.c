@@ -1,0 +1,121 @@
+/*
+ * The RFC's invariants for every operator that has generators, over 1,000 seeds each:
+ *   sample() gives a call whose relation yields the sampled result, which the recognizer accepts;
+ *   for types the recognizer accepts, solve(T) gives a call whose relation yields exactly T.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../typegen/opgen.h"
+
+enum { SEEDS = 1000 };
+
+static void fail_plan(const OpDef *op, const char *what, uint64_t seed, const OpPlan *plan, const Type *got,
+                      const char *err) {
+  char *want = plan->result ? ty_str(plan->result) : NULL, *g = got ? ty_str(got) : NULL;
+  fprintf(stderr, "%s: %s (seed %llu): planned %s, relation gave %s %s\n", op->name, what,
+          (unsigned long long)seed, want ? want : "nothing", g ? g : "an error:", err ? err : "");
+  for (size_t i = 0; i < plan->nargs; i++) {
+    char *a = ty_str(plan->args[i]);
+    fprintf(stderr, "  arg %zu: %s\n", i, a);
+    free(a);
+  }
+  free(want);
+  free(g);
+  fail();
+}
+
+static void check_op(const OpDef *op) {
+  TyTable *types = ty_table_new();
+  Arena arena;
+  arena_init(&arena);
+  for (uint64_t seed = 0; seed < SEEDS; seed++) {
+    Rng rng = rng_seed(seed, 0);
+    OpGen g = {types, &rng, &arena, &opgen_default_policy};
+    OpPlan plan;
+    OpCall c;
+    if (!op->sample(&g, op, &plan)) fail_plan(op, "sample() found no call", seed, &plan, NULL, NULL);
+    const Type *got = opgen_run(&g, op, &plan, &c);
+    if (got != plan.result) fail_plan(op, "sample()", seed, &plan, got, c.err);
+    if (!op->recognize(op, got)) fail_plan(op, "recognize(sampled result) is false", seed, &plan, got, NULL);
+    /* Solve the sampled type again, with other random choices. */
+    OpPlan solved;
+    if (!op->solve(&g, op, got, &solved)) fail_plan(op, "solve(sampled result) failed", seed, &plan, got, NULL);
+    const Type *again = opgen_run(&g, op, &solved, &c);
+    if (again != got) fail_plan(op, "solve()", seed, &solved, again, c.err);
+  }
+  arena_free(&arena);
+  ty_table_free(types);
+}
+
+static void test_invariants(void **state) {
+  (void)state;
+  size_t n, generated = 0;
+  const OpDef *const *ops = op_all(&n);
+  for (size_t i = 0; i < n; i++) {
+    if (!ops[i]->sample) continue;
+    assert_non_null(ops[i]->recognize);
+    assert_non_null(ops[i]->solve);
+    check_op(ops[i]);
+    generated++;
+  }
+  print_message("generators checked for %zu of %zu operators (%d seeds each)\n", generated, n, SEEDS);
+  assert_true(generated >= 60);
+}
+
+/* The recognizers say no where the op cannot produce a type. */
+static void test_recognizers_refuse(void **state) {
+  (void)state;
+  TyTable *t = ty_table_new();
+  const Type *f32 = ty_scalar(t, dt_float32), *i32 = ty_scalar(t, dt_int32), *b = ty_scalar(t, dt_bool);
+  const Type *tuple = ty_tuple(t, &f32, 1);
+  assert_false(op_lookup("sigmoid")->recognize(op_lookup("sigmoid"), i32));
+  assert_true(op_lookup("sigmoid")->recognize(op_lookup("sigmoid"), f32));
+  assert_false(op_lookup("equal")->recognize(op_lookup("equal"), f32));
+  assert_true(op_lookup("equal")->recognize(op_lookup("equal"), b));
+  assert_false(op_lookup("add")->recognize(op_lookup("add"), tuple));
+  assert_false(op_lookup("fixed_point_multiply")->recognize(op_lookup("fixed_point_multiply"), f32));
+  ty_table_free(t);
+}
+
+/* Same seed, same call. */
+static void test_deterministic(void **state) {
+  (void)state;
+  const OpDef *op = op_lookup("add");
+  char *first = NULL;
+  for (int round = 0; round < 2; round++) {
+    TyTable *types = ty_table_new();
+    Arena arena;
+    arena_init(&arena);
+    Rng rng = rng_seed(42, 7);
+    OpGen g = {types, &rng, &arena, &opgen_default_policy};
+    OpPlan plan;
+    assert_true(op->sample(&g, op, &plan));
+    char *a = ty_str(plan.args[0]), *b = ty_str(plan.args[1]);
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s %s", a, b);
+    free(a);
+    free(b);
+    if (round == 0) first = strdup(buf);
+    else assert_string_equal(first, buf);
+    arena_free(&arena);
+    ty_table_free(types);
+  }
+  free(first);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_invariants),
+      cmocka_unit_test(test_recognizers_refuse),
+      cmocka_unit_test(test_deterministic),
+  };
+  return cmocka_run_group_tests_name("opgen", tests, NULL, NULL);
+}
