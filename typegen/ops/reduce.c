@@ -11,7 +11,7 @@
  */
 #include <stdlib.h>
 
-#include "../op.h"
+#include "../opgen.h"
 #include "../../support/xalloc.h"
 
 /* Which axes of the input a call reduces (GetReduceAxes), or false after failing with a message.
@@ -149,6 +149,111 @@ static const Type *variance_rel(OpCall *c) {
   return reduce_shape(c, data, data->dtype);
 }
 
+/* ------------------------------------------------------------------ generators */
+
+/* Which dtype the input has for a result of dtype `out`: argmax/argmin turn any number into int32. */
+static bool is_arg_reduce(const OpDef *op) { return op->relation == arg_reduce_rel; }
+
+static bool reduce_recognize(const OpDef *op, const Type *t) {
+  if (t->kind != TY_TENSOR) return false;
+  if (is_arg_reduce(op)) return dtype_eq(t->dtype, dt_int32);
+  return opgen_dtype_in_class((OpDtypes)op->gen_dtypes, t->dtype);
+}
+
+/* Solves a reduction backwards: the input is the result with k reduced dimensions put back
+   (as 1s turned into any size when keepdims), the axes name them (sometimes negatively, sometimes
+   by exclusion).  A scalar result may also come from axis=None over any input. */
+static bool reduce_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  const OpGenPolicy *p = g->policy;
+  DType in_dtype = is_arg_reduce(op) ? opgen_dtype(g, OPDT_NUMERIC) : t->dtype;
+  bool need_rank = is_arg_reduce(op) || op->relation == variance_rel; /* scalar inputs are refused */
+  int64_t dims[16], axes[16];
+  size_t rank = 0, naxes = 0;
+  bool keepdims = false;
+
+  /* keepdims: reduce some of the result's 1-dimensions in place. */
+  size_t ones = 0;
+  for (uint32_t i = 0; i < t->ndims; i++) ones += t->dims[i] == 1;
+  if (ones > 0 && rng_chance(g->rng, 1, 3)) {
+    keepdims = true;
+    for (uint32_t i = 0; i < t->ndims && i < 16; i++) {
+      dims[rank] = t->dims[i];
+      if (t->dims[i] == 1 && (naxes == 0 || rng_chance(g->rng, 1, 2))) {
+        dims[rank] = rng_range(g->rng, 1, p->max_dim);
+        axes[naxes++] = (int64_t)rank;
+      }
+      rank++;
+    }
+  } else if (t->ndims == 0 && rng_chance(g->rng, 1, 2)) {
+    /* axis=None: everything reduced */
+    const Type *in = opgen_tensor(g, in_dtype, need_rank ? 1 : 0, p->max_rank);
+    out->args[0] = in;
+    out->nargs = 1;
+    if (op->relation == variance_rel) {
+      int64_t ones_dims[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+      out->args[1] = ty_tensor(g->types, in_dtype, ones_dims, in->ndims);
+      out->nargs = 2;
+    }
+    out->result = t;
+    return true;
+  } else {
+    /* put k new dimensions back, at random places */
+    size_t room = p->max_rank > t->ndims ? p->max_rank - t->ndims : 0;
+    if (room == 0) room = 1;
+    size_t k = (size_t)rng_range(g->rng, 1, (int64_t)room);
+    size_t total = t->ndims + k;
+    if (total > 16) return false;
+    bool reduced[16] = {0};
+    for (size_t placed = 0; placed < k;) {
+      size_t at = rng_index(g->rng, total);
+      if (!reduced[at]) {
+        reduced[at] = true;
+        placed++;
+      }
+    }
+    size_t from = 0;
+    for (size_t i = 0; i < total; i++) {
+      if (reduced[i]) {
+        dims[i] = rng_range(g->rng, 1, p->max_dim);
+        axes[naxes++] = (int64_t)i;
+      } else {
+        dims[i] = t->dims[from++];
+      }
+    }
+    rank = total;
+    /* exclude=True names the kept axes instead (needs at least one, or TVM reduces all). */
+    if (t->ndims > 0 && rng_chance(g->rng, 1, 5)) {
+      naxes = 0;
+      for (size_t i = 0; i < total; i++)
+        if (!reduced[i]) axes[naxes++] = (int64_t)i;
+      opgen_set_bool(g, op, out, "exclude", true);
+    }
+  }
+  for (size_t i = 0; i < naxes; i++)
+    if (rng_chance(g->rng, 1, 4)) axes[i] -= (int64_t)rank; /* the same axis, counted from the end */
+  const Type *in = ty_tensor(g->types, in_dtype, dims, rank);
+  out->args[0] = in;
+  out->nargs = 1;
+  if (op->relation == variance_rel) {
+    /* the mean, as mean(data, axis, keepdims=True) would give it */
+    int64_t mdims[16];
+    for (size_t i = 0; i < rank; i++) mdims[i] = dims[i];
+    for (size_t i = 0; i < naxes; i++) mdims[axes[i] < 0 ? axes[i] + (int64_t)rank : axes[i]] = 1;
+    out->args[1] = ty_tensor(g->types, in_dtype, mdims, rank);
+    out->nargs = 2;
+  }
+  opgen_set_ints(g, op, out, "axis", axes, naxes);
+  if (keepdims) opgen_set_bool(g, op, out, "keepdims", true);
+  out->result = t;
+  return true;
+}
+
+static bool reduce_sample(OpGen *g, const OpDef *op, OpPlan *out) {
+  DType d = is_arg_reduce(op) ? dt_int32 : opgen_dtype(g, (OpDtypes)op->gen_dtypes);
+  return reduce_solve(g, op, opgen_tensor(g, d, 0, g->policy->max_rank > 0 ? g->policy->max_rank - 1 : 0), out);
+}
+
 /* Attribute schemas in TVM's declaration order.  ArgReduceAttrs puts select_last_index before
    exclude; VarianceAttrs appends unbiased. */
 static const OpAttrSpec reduce_attrs[] = {
@@ -162,12 +267,18 @@ static const OpAttrSpec variance_attrs[] = {{"axis", AT_INTS, "None"},
                                             {"exclude", AT_BOOL, "False"},
                                             {"unbiased", AT_BOOL, "False"}};
 
-#define REDUCE(n) OP_ENTRY(n, 1, 1, reduce_attrs, sizeof reduce_attrs / sizeof reduce_attrs[0], reduce_rel)
-#define ARG_REDUCE(n) OP_ENTRY(n, 1, 1, arg_reduce_attrs, sizeof arg_reduce_attrs / sizeof arg_reduce_attrs[0], arg_reduce_rel)
+#define N(a) (sizeof a / sizeof a[0])
+#define GEN(cls) .gen_dtypes = (cls), .recognize = reduce_recognize, .solve = reduce_solve, .sample = reduce_sample
+#define ENTRY(n, nargs, a, rel, cls) \
+  {.name = n, .min_args = nargs, .max_args = nargs, .attrs = a, .nattrs = N(a), .relation = rel, GEN(cls)}
 
 const OpDef op_family_reduce[] = {
-    REDUCE("sum"), REDUCE("mean"), REDUCE("max"), REDUCE("min"), REDUCE("prod"), REDUCE("all"), REDUCE("any"),
-    ARG_REDUCE("argmax"), ARG_REDUCE("argmin"),
-    OP_ENTRY("variance", 2, 2, variance_attrs, sizeof variance_attrs / sizeof variance_attrs[0], variance_rel),
+    ENTRY("sum", 1, reduce_attrs, reduce_rel, OPDT_NUMERIC), ENTRY("mean", 1, reduce_attrs, reduce_rel, OPDT_FLOAT),
+    ENTRY("max", 1, reduce_attrs, reduce_rel, OPDT_NUMERIC), ENTRY("min", 1, reduce_attrs, reduce_rel, OPDT_NUMERIC),
+    ENTRY("prod", 1, reduce_attrs, reduce_rel, OPDT_NUMERIC), ENTRY("all", 1, reduce_attrs, reduce_rel, OPDT_BOOL),
+    ENTRY("any", 1, reduce_attrs, reduce_rel, OPDT_BOOL),
+    ENTRY("argmax", 1, arg_reduce_attrs, arg_reduce_rel, OPDT_NUMERIC),
+    ENTRY("argmin", 1, arg_reduce_attrs, arg_reduce_rel, OPDT_NUMERIC),
+    ENTRY("variance", 2, variance_attrs, variance_rel, OPDT_FLOAT),
 };
 const size_t op_family_reduce_len = sizeof op_family_reduce / sizeof op_family_reduce[0];
