@@ -14,8 +14,11 @@
  * schemas below; a relation rejects the missing value where TVM's would fail on it.  Where TVM
  * would crash or read out of bounds on a bad input (no message of its own), the relation rejects
  * the call with a message naming the problem instead.
+ *
+ * Below the relations, the RFC's generators for every entry (recognizer, solver, sampler; see
+ * typegen/opgen.h), checked by tests/unit/test_opgen.c.
  */
-#include "../op.h"
+#include "../opgen.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1322,6 +1325,1113 @@ static const Type *argsort_rel(OpCall *c) {
   return data ? ty_tensor(c->types, op_dtype(c, "dtype"), data->dims, data->ndims) : NULL;
 }
 
+/* ------------------------------------------------------------------ generators */
+
+/* The RFC's recognizers, solvers and samplers (typegen/opgen.h).  A solver builds the argument
+   types and attributes backwards from the wanted result; every choice is drawn from g->rng so that
+   solving one type twice gives different calls.  Recognizers accept only what their solvers can
+   produce exactly, which for most ops here means static shapes with every dimension at least 1
+   (a `?` or a 0 could only come from unusual inputs the solvers do not build). */
+
+enum {
+  GEN_RANK_MAX = 16,   /* ranks the generators handle (bounds the local arrays below) */
+  GEN_FIELDS_MAX = 64, /* tuple fields the generators handle (split results, stack inputs) */
+};
+
+/* Element counts stay far from int64 overflow when solvers multiply dimensions. */
+#define GEN_ELEMENTS_MAX ((int64_t)INT32_MAX)
+
+/* A tensor a solver can take apart: static, dimensions >= 1, rank in [min_rank, GEN_RANK_MAX],
+   dtype in the class, element count bounded. */
+static bool gen_tensor_ok(const Type *t, OpDtypes cls, unsigned min_rank) {
+  if (t->kind != TY_TENSOR || t->ndims < min_rank || t->ndims > GEN_RANK_MAX) return false;
+  if (!opgen_dtype_in_class(cls, t->dtype)) return false;
+  int64_t n = 1;
+  for (uint32_t i = 0; i < t->ndims; i++) {
+    if (t->dims[i] < 1 || t->dims[i] > GEN_ELEMENTS_MAX) return false;
+    n *= t->dims[i];
+    if (n > GEN_ELEMENTS_MAX) return false;
+  }
+  return true;
+}
+
+static bool gen_static_any(const OpDef *op, const Type *t) {
+  return gen_tensor_ok(t, (OpDtypes)op->gen_dtypes, 0);
+}
+static bool gen_static_ranked(const OpDef *op, const Type *t) {
+  return gen_tensor_ok(t, (OpDtypes)op->gen_dtypes, 1);
+}
+
+static const Type *gen_tensor_of(OpGen *g, DType dt, const int64_t *dims, size_t n) {
+  return ty_tensor(g->types, dt, dims, n);
+}
+
+/* The elements the solvers may spend on an input: the policy's budget, or the result's size when
+   the result is already bigger (an input is rarely smaller than the result it makes). */
+static int64_t gen_budget(OpGen *g, const Type *t) {
+  int64_t n = product(t);
+  return n > g->policy->max_elements ? n : g->policy->max_elements;
+}
+
+/* n random dimensions within max_dim, spending at most `budget` elements (the rest become 1). */
+static void gen_dims(OpGen *g, size_t n, int64_t budget, int64_t *dims) {
+  int64_t el = 1;
+  for (size_t i = 0; i < n; i++) {
+    int64_t cap = budget / el;
+    if (cap > g->policy->max_dim) cap = g->policy->max_dim;
+    if (cap < 1) cap = 1;
+    dims[i] = rng_range(g->rng, 1, cap);
+    el *= dims[i];
+  }
+}
+
+/* A uniformly chosen divisor of n (n >= 1), at most `cap` (1 always qualifies). */
+static int64_t gen_divisor(OpGen *g, int64_t n, int64_t cap) {
+  int64_t pick = 1, seen = 0;
+  for (int64_t i = 1; i <= n / i; i++) {
+    if (n % i) continue;
+    int64_t pair[2] = {i, n / i};
+    for (int k = 0; k < (i == n / i ? 1 : 2); k++)
+      if (pair[k] <= cap && rng_index(g->rng, (size_t)++seen) == 0) pick = pair[k];
+  }
+  return pick;
+}
+
+/* Writes n factors of `total` into out (n >= 1), each within max_dim where the divisors allow;
+   whatever is left goes to a random position. */
+static void gen_factors(OpGen *g, int64_t total, size_t n, int64_t *out) {
+  size_t last = rng_index(g->rng, n);
+  for (size_t i = 0; i < n; i++) {
+    if (i == last) continue;
+    out[i] = gen_divisor(g, total, g->policy->max_dim);
+    total /= out[i];
+  }
+  out[last] = total;
+}
+
+static void gen_shuffle(OpGen *g, int64_t *xs, size_t n) {
+  for (size_t i = n; i > 1; i--) {
+    size_t j = rng_index(g->rng, i);
+    int64_t tmp = xs[i - 1];
+    xs[i - 1] = xs[j];
+    xs[j] = tmp;
+  }
+}
+
+/* An axis attribute for position `a` of a rank-`nd` range, sometimes spelled from the end (every
+   relation here accepts both spellings in [-nd, nd)). */
+static int64_t gen_axis(OpGen *g, int64_t a, int64_t nd) { return rng_chance(g->rng, 1, 3) ? a - nd : a; }
+
+static void gen_set_dtype(OpGen *g, const OpDef *op, OpPlan *p, const char *name, DType d) {
+  char buf[16];
+  opgen_set_str(g, op, p, name, dtype_str(d, buf));
+}
+
+/* Indices as TVM's take/gather/one_hot computes expect them. */
+static DType gen_index_dtype(OpGen *g) { return rng_chance(g->rng, 1, 2) ? dt_int32 : dt_int64; }
+
+/* A shape broadcasting with t to exactly t: leading dimensions maybe dropped, others maybe 1. */
+static const Type *gen_partner(OpGen *g, const Type *t, DType dt) {
+  int64_t dims[GEN_RANK_MAX];
+  size_t drop = t->ndims && rng_chance(g->rng, 1, 3) ? (size_t)rng_range(g->rng, 0, t->ndims) : 0, n = 0;
+  for (size_t i = drop; i < t->ndims; i++)
+    dims[n++] = rng_chance(g->rng, 1, 3) ? 1 : t->dims[i];
+  return gen_tensor_of(g, dt, dims, n);
+}
+
+/* Appends one argument to a plan. */
+static void gen_arg(OpPlan *p, const Type *t) { p->args[p->nargs++] = t; }
+
+/* ------------------------------------------------------------------ generators: reshaping */
+
+/* reshape: an input of the same element count and a newshape that mixes literal sizes with TVM's
+   codes.  The input is built together with newshape: 0, -3, -4 and -2 copy input dimensions (so
+   those are fixed), literals and -1 consume one input dimension each whose size is free; the free
+   ones share what is left of the element count.  -1 comes only before -4 and -2, since TVM stores
+   the inferred size at -1's position in newshape, which differs from its output position after
+   them (infer_new_shape copies that quirk). */
+static bool reshape_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  const size_t n = t->ndims;
+  int64_t ns[3 * GEN_RANK_MAX + 1], in[2 * GEN_RANK_MAX + 4];
+  bool fixed[2 * GEN_RANK_MAX + 4];
+  size_t nns = 0, nin = 0;
+  bool inferred = false, shifted = false, tail = false, zero_code = false;
+  int64_t fixed_product = 1;
+#define FIX(v) (fixed[nin] = true, fixed_product *= (v), in[nin++] = (v))
+#define FREE() (fixed[nin] = false, in[nin++] = 1)
+  for (size_t j = 0; j < n && !tail; j++) {
+    int64_t d = t->dims[j];
+    size_t pick = rng_index(g->rng, 12);
+    if (pick == 0 && !inferred && !shifted) {
+      ns[nns++] = -1;
+      inferred = true;
+      FREE();
+    } else if (pick == 1) {
+      ns[nns++] = 0;
+      zero_code = true;
+      FIX(d);
+    } else if (pick == 2) {
+      int64_t a = gen_divisor(g, d, d);
+      ns[nns++] = -3;
+      FIX(a);
+      FIX(d / a);
+    } else if (pick == 3 && j + 1 < n) {
+      int64_t d2 = t->dims[j + 1];
+      bool first_inferred = rng_chance(g->rng, 1, 3);
+      ns[nns++] = -4;
+      ns[nns++] = first_inferred ? -1 : d;
+      ns[nns++] = !first_inferred && rng_chance(g->rng, 1, 2) ? -1 : d2;
+      FIX(d * d2);
+      j++;
+      shifted = true;
+    } else if (pick == 4 && rng_chance(g->rng, 1, 2)) {
+      ns[nns++] = -2;
+      for (size_t k = j; k < n; k++)
+        FIX(t->dims[k]);
+      tail = shifted = true;
+    } else {
+      ns[nns++] = d;
+      FREE();
+    }
+  }
+  if (!tail) {
+    if (rng_chance(g->rng, 1, 8))
+      ns[nns++] = -2; /* copies nothing: the input ends here */
+    else
+      for (int64_t extra = rng_range(g->rng, 0, 2); extra > 0 && nin < g->policy->max_rank; extra--)
+        FREE(); /* unused trailing input dimensions, part of the element count */
+  }
+#undef FIX
+#undef FREE
+  int64_t free_dims[2 * GEN_RANK_MAX + 4];
+  size_t nfree = 0;
+  for (size_t i = 0; i < nin; i++)
+    nfree += !fixed[i];
+  /* The free dimensions hold the elements the copied ones do not (exactly the literals' and
+     -1's sizes, in some other factorization). */
+  int64_t rest = product(t) / fixed_product;
+  if (nfree) gen_factors(g, rest, nfree, free_dims);
+  for (size_t i = 0, k = 0; i < nin; i++)
+    if (!fixed[i]) in[i] = free_dims[k++];
+  gen_arg(out, gen_tensor_of(g, t->dtype, in, nin));
+  opgen_set_ints(g, op, out, "newshape", ns, nns);
+  /* allowzero changes only what a 0 code means, so it may be set whenever none is used. */
+  if (!zero_code && rng_chance(g->rng, 1, 6)) opgen_set_bool(g, op, out, "allowzero", true);
+  out->result = t;
+  return true;
+}
+
+/* reshape_like: the result is data[:lhs_begin] + like[rhs_begin:rhs_end] + data[lhs_end:].  The
+   result is cut into a data prefix, a middle taken from shape_like (between random extra
+   dimensions) and a data suffix; data holds a refactoring of the middle in between, so the
+   element counts agree.  A third of the calls take the common form: every attribute at its
+   default, shape_like of the result's shape. */
+static bool reshape_like_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  const int64_t n = t->ndims;
+  bool plain = rng_chance(g->rng, 1, 3);
+  int64_t p = plain ? 0 : rng_range(g->rng, 0, n), q = plain ? n : rng_range(g->rng, p, n), mid = 1;
+  for (int64_t i = p; i < q; i++)
+    mid *= t->dims[i];
+  int64_t data[GEN_RANK_MAX + 3], like[GEN_RANK_MAX + 4];
+  int64_t nx = rng_range(g->rng, mid > 1 ? 1 : 0, 3), nd = 0, nl = 0;
+  for (int64_t i = 0; i < p; i++)
+    data[nd++] = t->dims[i];
+  if (nx) gen_factors(g, mid, (size_t)nx, data + nd);
+  nd += nx;
+  for (int64_t i = q; i < n; i++)
+    data[nd++] = t->dims[i];
+  int64_t na = plain ? 0 : rng_range(g->rng, 0, 2), nb = plain ? 0 : rng_range(g->rng, 0, 2), extra[4];
+  gen_dims(g, (size_t)(na + nb), g->policy->max_elements / mid, extra);
+  memcpy(like, extra, na * sizeof *like);
+  nl = na;
+  for (int64_t i = p; i < q; i++)
+    like[nl++] = t->dims[i];
+  memcpy(like + nl, extra + na, nb * sizeof *like);
+  nl += nb;
+  gen_arg(out, gen_tensor_of(g, t->dtype, data, (size_t)nd));
+  gen_arg(out, gen_tensor_of(g, opgen_dtype(g, OPDT_ANY), like, (size_t)nl));
+  out->result = t;
+  if (plain) return true;
+  /* Negative spellings count from the end; they exist only for positions before the end. */
+  int64_t lb = p, le = p + nx, rb = na, re = na + (q - p);
+  if (lb < nd && rng_chance(g->rng, 1, 4)) lb -= nd;
+  opgen_set_int(g, op, out, "lhs_begin", lb);
+  if (le < nd || !rng_chance(g->rng, 1, 2))
+    opgen_set_int(g, op, out, "lhs_end", le < nd ? gen_axis(g, le, nd) : le);
+  if (rb < nl && rng_chance(g->rng, 1, 4)) rb -= nl;
+  opgen_set_int(g, op, out, "rhs_begin", rb);
+  if (re < nl || !rng_chance(g->rng, 1, 2))
+    opgen_set_int(g, op, out, "rhs_end", re < nl ? gen_axis(g, re, nl) : re);
+  out->result = t;
+  return true;
+}
+
+/* dyn.reshape, dyn.broadcast_to: the result is all `?`, its rank the length of the shape tensor.
+   The data is any tensor (the element count is checked only when the program runs; for
+   broadcast_to the data's rank stays within the result's). */
+static bool dyn_shape_recognize(const OpDef *op, const Type *t) {
+  if (t->kind != TY_TENSOR || t->ndims < 1 || t->ndims > GEN_RANK_MAX ||
+      !opgen_dtype_in_class((OpDtypes)op->gen_dtypes, t->dtype))
+    return false;
+  for (uint32_t i = 0; i < t->ndims; i++)
+    if (t->dims[i] != ANY) return false;
+  return true;
+}
+static bool dyn_shape_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  bool bcast = !strcmp(op->name, "dyn.broadcast_to");
+  unsigned max_rank = bcast ? t->ndims : g->policy->max_rank;
+  gen_arg(out, opgen_tensor(g, t->dtype, bcast ? 0 : 1, max_rank));
+  int64_t len = t->ndims;
+  gen_arg(out, gen_tensor_of(g, gen_index_dtype(g), &len, 1));
+  out->result = t;
+  return true;
+}
+static bool dyn_shape_sample(OpGen *g, const OpDef *op, OpPlan *out) {
+  int64_t dims[GEN_RANK_MAX];
+  size_t n = (size_t)rng_range(g->rng, 1, g->policy->max_rank);
+  for (size_t i = 0; i < n; i++)
+    dims[i] = ANY;
+  return dyn_shape_solve(g, op, gen_tensor_of(g, opgen_dtype(g, (OpDtypes)op->gen_dtypes), dims, n), out);
+}
+
+/* transpose: a random permutation; the input holds result dimension i at position perm[i].  The
+   reversal is sometimes left to axes=None. */
+static bool transpose_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  const size_t n = t->ndims;
+  int64_t perm[GEN_RANK_MAX], in[GEN_RANK_MAX];
+  bool reverse = rng_chance(g->rng, 1, 4);
+  for (size_t i = 0; i < n; i++)
+    perm[i] = reverse ? (int64_t)(n - 1 - i) : (int64_t)i;
+  if (!reverse) gen_shuffle(g, perm, n);
+  for (size_t i = 0; i < n; i++)
+    in[perm[i]] = t->dims[i];
+  gen_arg(out, gen_tensor_of(g, t->dtype, in, n));
+  if (!reverse || rng_chance(g->rng, 1, 2)) {
+    for (size_t i = 0; i < n; i++)
+      perm[i] = gen_axis(g, perm[i], (int64_t)n);
+    opgen_set_ints(g, op, out, "axes", perm, n);
+  }
+  out->result = t;
+  return true;
+}
+
+/* squeeze: ones inserted into the result at random positions, named by axis; axis=None when the
+   result has no 1 of its own (None would drop those too). */
+static bool squeeze_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  const size_t n = t->ndims, k = (size_t)rng_range(g->rng, 0, 2), nd = n + k;
+  bool inserted[GEN_RANK_MAX + 2] = {false};
+  for (size_t placed = 0; placed < k;) {
+    size_t at = rng_index(g->rng, nd);
+    if (!inserted[at]) inserted[at] = true, placed++;
+  }
+  int64_t in[GEN_RANK_MAX + 2], axes[2];
+  bool own_ones = false;
+  size_t na = 0;
+  for (size_t i = 0, j = 0; i < nd; i++) {
+    if (inserted[i]) {
+      in[i] = 1;
+      axes[na++] = gen_axis(g, (int64_t)i, (int64_t)nd);
+    } else {
+      in[i] = t->dims[j++];
+      own_ones |= in[i] == 1;
+    }
+  }
+  gen_shuffle(g, axes, na);
+  gen_arg(out, gen_tensor_of(g, t->dtype, in, nd));
+  if (own_ones || rng_chance(g->rng, 2, 3)) opgen_set_ints(g, op, out, "axis", axes, na);
+  out->result = t;
+  return true;
+}
+
+/* expand_dims: a run of ones in the result is the inserted one (num_newaxis = its length, maybe
+   shortened); without ones, num_newaxis = 0 inserts nothing. */
+static bool expand_dims_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  const size_t n = t->ndims;
+  size_t ones[GEN_RANK_MAX], nones = 0;
+  for (size_t i = 0; i < n; i++)
+    if (t->dims[i] == 1) ones[nones++] = i;
+  size_t pivot, k = 0;
+  if (nones && !rng_chance(g->rng, 1, 8)) {
+    pivot = ones[rng_index(g->rng, nones)];
+    size_t run = 0;
+    while (pivot + run < n && t->dims[pivot + run] == 1)
+      run++;
+    k = (size_t)rng_range(g->rng, 1, (int64_t)run);
+  } else {
+    pivot = rng_index(g->rng, n + 1);
+  }
+  int64_t in[GEN_RANK_MAX], nd = 0;
+  for (size_t i = 0; i < n; i++)
+    if (i < pivot || i >= pivot + k) in[nd++] = t->dims[i];
+  gen_arg(out, gen_tensor_of(g, t->dtype, in, (size_t)nd));
+  /* axis in [-nd - 1, nd]: a negative one counts insertion points from the end. */
+  opgen_set_int(g, op, out, "axis", rng_chance(g->rng, 1, 3) ? (int64_t)pivot - nd - 1 : (int64_t)pivot);
+  if (k != 1 || rng_chance(g->rng, 1, 3)) opgen_set_int(g, op, out, "num_newaxis", (int64_t)k);
+  out->result = t;
+  return true;
+}
+
+/* Random tensors seldom have ones to insert, so the sampler makes a result with 1..2 of them. */
+static bool expand_dims_sample(OpGen *g, const OpDef *op, OpPlan *out) {
+  size_t k = (size_t)rng_range(g->rng, 1, 2);
+  unsigned max_rank = g->policy->max_rank > k ? g->policy->max_rank - (unsigned)k : 0;
+  const Type *in = opgen_tensor(g, opgen_dtype(g, (OpDtypes)op->gen_dtypes), 0, max_rank);
+  size_t pivot = rng_index(g->rng, in->ndims + 1);
+  int64_t dims[GEN_RANK_MAX + 2];
+  size_t n = 0;
+  for (size_t i = 0; i <= in->ndims; i++) {
+    if (i == pivot)
+      for (size_t j = 0; j < k; j++)
+        dims[n++] = 1;
+    if (i < in->ndims) dims[n++] = in->dims[i];
+  }
+  return expand_dims_solve(g, op, gen_tensor_of(g, in->dtype, dims, n), out);
+}
+
+/* ------------------------------------------------------------------ generators: joining, splitting */
+
+/* concatenate: the result cut along an axis into 1..4 parts of positive size. */
+static bool concatenate_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  const int64_t n = t->ndims, a = rng_range(g->rng, 0, n - 1), d = t->dims[a];
+  int64_t m = rng_range(g->rng, 1, d < 4 ? d : 4), cuts[5] = {0};
+  /* m - 1 distinct cut points in (0, d), sorted, between 0 and d. */
+  for (int64_t k = 1; k < m;) {
+    int64_t c = rng_range(g->rng, 1, d - 1);
+    bool dup = false;
+    for (int64_t j = 1; j < k; j++)
+      dup |= cuts[j] == c;
+    if (!dup) cuts[k++] = c;
+  }
+  for (int64_t i = 1; i < m; i++)
+    for (int64_t j = i; j > 1 && cuts[j - 1] > cuts[j]; j--) {
+      int64_t tmp = cuts[j];
+      cuts[j] = cuts[j - 1];
+      cuts[j - 1] = tmp;
+    }
+  cuts[m] = d;
+  const Type *fields[4];
+  int64_t dims[GEN_RANK_MAX];
+  memcpy(dims, t->dims, n * sizeof *dims);
+  for (int64_t i = 0; i < m; i++) {
+    dims[a] = cuts[i + 1] - cuts[i];
+    fields[i] = gen_tensor_of(g, t->dtype, dims, (size_t)n);
+  }
+  gen_arg(out, ty_tuple(g->types, fields, (size_t)m));
+  opgen_set_int(g, op, out, "axis", gen_axis(g, a, n));
+  out->result = t;
+  return true;
+}
+
+/* stack: the result's axis of size m is m equal tensors without it; only axes of at most
+   GEN_FIELDS_MAX qualify. */
+static bool stack_recognize(const OpDef *op, const Type *t) {
+  if (!gen_static_ranked(op, t)) return false;
+  for (uint32_t i = 0; i < t->ndims; i++)
+    if (t->dims[i] <= GEN_FIELDS_MAX) return true;
+  return false;
+}
+static bool stack_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  const int64_t n = t->ndims;
+  int64_t a;
+  do
+    a = rng_range(g->rng, 0, n - 1);
+  while (t->dims[a] > GEN_FIELDS_MAX);
+  int64_t in[GEN_RANK_MAX], nd = 0;
+  for (int64_t i = 0; i < n; i++)
+    if (i != a) in[nd++] = t->dims[i];
+  const Type *field = gen_tensor_of(g, t->dtype, in, (size_t)nd), *fields[GEN_FIELDS_MAX];
+  for (int64_t i = 0; i < t->dims[a]; i++)
+    fields[i] = field;
+  gen_arg(out, ty_tuple(g->types, fields, (size_t)t->dims[a]));
+  /* axis in [-(nd+1), nd+1) */
+  opgen_set_int(g, op, out, "axis", gen_axis(g, a, nd + 1));
+  out->result = t;
+  return true;
+}
+
+/* The axis on which split's fields differ, or -1 when they all agree; -2 when they differ on more
+   than one (or do not share rank and dtype). */
+static int split_axis(const Type *t) {
+  const Type *f0 = t->args[0];
+  int axis = -1;
+  for (uint32_t i = 1; i < t->nargs; i++) {
+    const Type *f = t->args[i];
+    if (f->ndims != f0->ndims || !dtype_eq(f->dtype, f0->dtype)) return -2;
+    for (uint32_t j = 0; j < f0->ndims; j++)
+      if (f->dims[j] != f0->dims[j]) {
+        if (axis >= 0 && axis != (int)j) return -2;
+        axis = (int)j;
+      }
+  }
+  return axis;
+}
+
+/* split: a tuple of 1..GEN_FIELDS_MAX tensors that agree except on one axis. */
+static bool split_recognize(const OpDef *op, const Type *t) {
+  if (t->kind != TY_TUPLE || t->nargs < 1 || t->nargs > GEN_FIELDS_MAX) return false;
+  int64_t sum = 0;
+  for (uint32_t i = 0; i < t->nargs; i++) {
+    if (!gen_static_ranked(op, t->args[i])) return false;
+    sum += product(t->args[i]);
+    if (sum > GEN_ELEMENTS_MAX) return false;
+  }
+  return split_axis(t) != -2;
+}
+
+/* The data is the fields joined along the axis; equal parts may be asked for as a number of
+   sections, any parts as the ascending cut indices. */
+static bool split_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  const Type *f0 = t->args[0];
+  const int64_t nd = f0->ndims, m = t->nargs;
+  int axis = split_axis(t);
+  bool equal = axis < 0;
+  if (equal) axis = (int)rng_index(g->rng, (size_t)nd);
+  int64_t cuts[GEN_FIELDS_MAX], sum = 0;
+  for (int64_t i = 0; i < m; i++) {
+    sum += t->args[i]->dims[axis];
+    cuts[i] = sum;
+  }
+  int64_t dims[GEN_RANK_MAX];
+  memcpy(dims, f0->dims, nd * sizeof *dims);
+  dims[axis] = sum;
+  gen_arg(out, gen_tensor_of(g, f0->dtype, dims, (size_t)nd));
+  if (equal && rng_chance(g->rng, 2, 3))
+    opgen_set_int(g, op, out, "indices_or_sections", m);
+  else
+    opgen_set_ints(g, op, out, "indices_or_sections", cuts, (size_t)m - 1);
+  if (axis != 0 || rng_chance(g->rng, 1, 2)) opgen_set_int(g, op, out, "axis", gen_axis(g, axis, nd));
+  out->result = t;
+  return true;
+}
+
+/* A tuple of 1..4 fields: one random shape, the fields' sizes on an axis either all equal or
+   each drawn anew. */
+static bool split_sample(OpGen *g, const OpDef *op, OpPlan *out) {
+  const Type *base = opgen_tensor(g, opgen_dtype(g, (OpDtypes)op->gen_dtypes), 1, g->policy->max_rank);
+  size_t m = rng_chance(g->rng, 1, 6) ? 1 : (size_t)rng_range(g->rng, 2, 4);
+  const size_t nd = base->ndims, axis = rng_index(g->rng, nd);
+  bool equal = rng_chance(g->rng, 1, 2);
+  int64_t dims[GEN_RANK_MAX];
+  memcpy(dims, base->dims, nd * sizeof *dims);
+  int64_t rest = product(base) / dims[axis];
+  /* The data holds all fields: equal fields as many as the budget allows. */
+  if (equal && (int64_t)m * product(base) > g->policy->max_elements)
+    m = (size_t)(g->policy->max_elements / product(base) > 1 ? g->policy->max_elements / product(base) : 1);
+  const Type *fields[4];
+  for (size_t i = 0; i < m; i++) {
+    if (!equal) {
+      int64_t cap = g->policy->max_elements / (int64_t)m / rest;
+      if (cap > g->policy->max_dim) cap = g->policy->max_dim;
+      dims[axis] = rng_range(g->rng, 1, cap < 1 ? 1 : cap);
+    }
+    fields[i] = gen_tensor_of(g, base->dtype, dims, nd);
+  }
+  return split_solve(g, op, ty_tuple(g->types, fields, m), out);
+}
+
+/* ------------------------------------------------------------------ generators: slicing */
+
+/* strided_slice: each sliced axis draws a begin, a stride (sometimes > 1 or negative) and an input
+   size large enough; the end makes ceil(|end - begin| / |stride|) the result's size.  The
+   attributes use TVM's spellings: negative indices count from the end, an end past the extent is
+   clamped, a negative stride's end of -1 is written below -extent.  Axes are chosen by an axes
+   list or as a prefix (TVM pads begin/end/strides to the whole axis); "size" mode gives lengths
+   instead of ends.  The input stays within the element budget (an axis over it is sliced
+   whole). */
+static bool strided_slice_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  const size_t n = t->ndims;
+  const int64_t budget = gen_budget(g, t);
+  bool size_mode = rng_chance(g->rng, 1, 5), use_axes = n > 0 && rng_chance(g->rng, 1, 3);
+  int64_t axes[GEN_RANK_MAX], begin[GEN_RANK_MAX], end[GEN_RANK_MAX], strides[GEN_RANK_MAX], in[GEN_RANK_MAX];
+  size_t na = 0;
+  if (use_axes) {
+    for (size_t i = 0; i < n; i++)
+      if (rng_chance(g->rng, 1, 2)) axes[na++] = (int64_t)i;
+    if (!na) axes[na++] = (int64_t)rng_index(g->rng, n);
+    gen_shuffle(g, axes, na);
+  } else {
+    na = (size_t)rng_range(g->rng, 0, (int64_t)n);
+    for (size_t i = 0; i < na; i++)
+      axes[i] = (int64_t)i;
+  }
+  if (n) memcpy(in, t->dims, n * sizeof *in); /* a scalar has no dims array */
+  int64_t elements = product(t);
+  for (size_t i = 0; i < na; i++) {
+    const int64_t ax = axes[i], o = t->dims[ax];
+    int64_t s = 1, b, e, d;
+    if (!size_mode) {
+      if (rng_chance(g->rng, 1, 4))
+        s = -rng_range(g->rng, 1, 2);
+      else if (rng_chance(g->rng, 1, 3))
+        s = rng_range(g->rng, 2, 3);
+    }
+    int64_t step = s < 0 ? -s : s;
+    if (s > 0) {
+      b = rng_range(g->rng, 0, 2);
+      e = b + (o - 1) * step + 1 + rng_range(g->rng, 0, step - 1);
+      d = e + rng_range(g->rng, 0, 2);
+    } else {
+      e = rng_range(g->rng, -1, 1);
+      b = e + (o - 1) * step + 1 + rng_range(g->rng, 0, step - 1);
+      d = b + 1 + rng_range(g->rng, 0, 2);
+    }
+    if (elements / o * d > budget) { /* too big: the whole axis */
+      s = 1, b = 0, e = d = o;
+    }
+    elements = elements / o * d;
+    in[ax] = d;
+    strides[i] = s;
+    if (size_mode) {
+      begin[i] = b;
+      end[i] = e == d && rng_chance(g->rng, 1, 2) ? -1 : o;
+      continue;
+    }
+    begin[i] = b > 0 && b < d && rng_chance(g->rng, 1, 3) ? b - d : b;
+    if (e == -1)
+      end[i] = -d - 1 - rng_range(g->rng, 0, 3);
+    else if (e == d)
+      end[i] = rng_chance(g->rng, 1, 2) ? d + rng_range(g->rng, 1, 100) : d;
+    else
+      end[i] = e > 0 && rng_chance(g->rng, 1, 3) ? e - d : e;
+  }
+  gen_arg(out, gen_tensor_of(g, t->dtype, in, n));
+  opgen_set_ints(g, op, out, "begin", begin, na);
+  opgen_set_ints(g, op, out, "end", end, na);
+  opgen_set_ints(g, op, out, "strides", strides, na);
+  if (size_mode) opgen_set_str(g, op, out, "slice_mode", "size");
+  if (use_axes) opgen_set_ints(g, op, out, "axes", axes, na);
+  out->result = t;
+  return true;
+}
+
+/* dyn.strided_slice: the first len(begin) dimensions are `?`, the rest static. */
+static bool dyn_strided_slice_recognize(const OpDef *op, const Type *t) {
+  if (t->kind != TY_TENSOR || t->ndims < 1 || t->ndims > GEN_RANK_MAX || t->dims[0] != ANY ||
+      !opgen_dtype_in_class((OpDtypes)op->gen_dtypes, t->dtype))
+    return false;
+  uint32_t k = 0;
+  while (k < t->ndims && t->dims[k] == ANY)
+    k++;
+  int64_t el = 1;
+  for (uint32_t i = k; i < t->ndims; i++) {
+    if (t->dims[i] < 1 || t->dims[i] > GEN_ELEMENTS_MAX / el) return false;
+    el *= t->dims[i];
+  }
+  return true;
+}
+/* The data's sliced dimensions are drawn anew; begin, end and strides are int tensors of length k. */
+static bool dyn_strided_slice_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  int64_t k = 0, in[GEN_RANK_MAX], el = 1;
+  while (k < (int64_t)t->ndims && t->dims[k] == ANY)
+    k++;
+  for (uint32_t i = (uint32_t)k; i < t->ndims; i++)
+    el *= t->dims[i];
+  gen_dims(g, (size_t)k, g->policy->max_elements / el, in);
+  memcpy(in + k, t->dims + k, (t->ndims - k) * sizeof *in);
+  gen_arg(out, gen_tensor_of(g, t->dtype, in, t->ndims));
+  DType idx = gen_index_dtype(g);
+  const Type *vec = gen_tensor_of(g, idx, &k, 1);
+  gen_arg(out, vec);
+  gen_arg(out, vec);
+  gen_arg(out, vec);
+  out->result = t;
+  return true;
+}
+static bool dyn_strided_slice_sample(OpGen *g, const OpDef *op, OpPlan *out) {
+  const Type *base = opgen_tensor(g, opgen_dtype(g, (OpDtypes)op->gen_dtypes), 1, g->policy->max_rank);
+  int64_t dims[GEN_RANK_MAX];
+  size_t k = (size_t)rng_range(g->rng, 1, base->ndims);
+  for (size_t i = 0; i < base->ndims; i++)
+    dims[i] = i < k ? ANY : base->dims[i];
+  return dyn_strided_slice_solve(g, op, gen_tensor_of(g, base->dtype, dims, base->ndims), out);
+}
+
+/* slice_like: data is the result, larger on the axes that shape_like (of any dtype) cuts to the
+   result's size; axes=None cuts the leading min(rank) axes. */
+static bool slice_like_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  const size_t n = t->ndims;
+  const int64_t budget = gen_budget(g, t);
+  bool none = n == 0 || rng_chance(g->rng, 1, 3);
+  bool cut[GEN_RANK_MAX] = {false};
+  int64_t axes[GEN_RANK_MAX], like[GEN_RANK_MAX + 2], in[GEN_RANK_MAX];
+  size_t na = 0, nl;
+  if (none) {
+    nl = (size_t)rng_range(g->rng, 0, (int64_t)n + 2);
+    for (size_t i = 0; i < n && i < nl; i++)
+      cut[i] = true;
+  } else {
+    for (size_t i = 0; i < n; i++)
+      if (rng_chance(g->rng, 1, 2)) axes[na++] = (int64_t)i;
+    if (!na) axes[na++] = (int64_t)rng_index(g->rng, n);
+    int64_t hi = 0;
+    for (size_t i = 0; i < na; i++) {
+      cut[axes[i]] = true;
+      if (axes[i] > hi) hi = axes[i];
+    }
+    nl = (size_t)rng_range(g->rng, hi + 1, (int64_t)n + 1);
+  }
+  int64_t cut_elements = 1;
+  for (size_t i = 0; i < n; i++)
+    if (cut[i]) cut_elements *= t->dims[i];
+  /* shape_like's other dimensions are free: within what the cut ones leave of the budget. */
+  gen_dims(g, nl, g->policy->max_elements / cut_elements, like);
+  int64_t elements = product(t);
+  for (size_t i = 0; i < n; i++) {
+    in[i] = t->dims[i];
+    if (!cut[i]) continue;
+    like[i] = t->dims[i];
+    int64_t grown = t->dims[i] + rng_range(g->rng, 0, 2);
+    if (elements / in[i] * grown <= budget) {
+      elements = elements / in[i] * grown;
+      in[i] = grown;
+    }
+  }
+  gen_arg(out, gen_tensor_of(g, t->dtype, in, n));
+  gen_arg(out, gen_tensor_of(g, opgen_dtype(g, OPDT_ANY), like, nl));
+  if (!none) {
+    for (size_t i = 0; i < na; i++)
+      axes[i] = gen_axis(g, axes[i], (int64_t)n);
+    opgen_set_ints(g, op, out, "axes", axes, na);
+  }
+  out->result = t;
+  return true;
+}
+
+/* ------------------------------------------------------------------ generators: indexing */
+
+/* take: the result is data[:axis] + indices[batch_dims:] + data[axis+1:], so it is cut into a data
+   prefix, the indices' own dimensions and a data suffix; the batch dimensions lead both data and
+   indices (as TVM's compute requires).  axis=None takes from the flattened data: the indices
+   have the result's shape. */
+static bool take_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  const int64_t n = t->ndims;
+  DType idx = gen_index_dtype(g);
+  if (rng_chance(g->rng, 1, 4)) {
+    gen_arg(out, opgen_tensor(g, t->dtype, 1, g->policy->max_rank));
+    gen_arg(out, gen_tensor_of(g, idx, t->dims, (size_t)n));
+  } else {
+    int64_t a = rng_range(g->rng, 0, n), len = rng_range(g->rng, 0, n - a);
+    int64_t bd = rng_chance(g->rng, 1, 3) ? rng_range(g->rng, 0, a < 2 ? a : 2) : 0;
+    int64_t data[GEN_RANK_MAX + 1], ind[GEN_RANK_MAX], nd = 0, ni = 0;
+    for (int64_t i = 0; i < a; i++)
+      data[nd++] = t->dims[i];
+    int64_t kept = product(t);
+    for (int64_t i = a; i < a + len; i++)
+      kept /= t->dims[i];
+    gen_dims(g, 1, g->policy->max_elements / kept, data + nd++); /* the axis taken from */
+    for (int64_t i = a + len; i < n; i++)
+      data[nd++] = t->dims[i];
+    for (int64_t i = 0; i < bd; i++)
+      ind[ni++] = t->dims[i];
+    for (int64_t i = a; i < a + len; i++)
+      ind[ni++] = t->dims[i];
+    gen_arg(out, gen_tensor_of(g, t->dtype, data, (size_t)nd));
+    gen_arg(out, gen_tensor_of(g, idx, ind, (size_t)ni));
+    opgen_set_int(g, op, out, "axis", gen_axis(g, a, nd));
+    if (bd) opgen_set_int(g, op, out, "batch_dims", bd);
+  }
+  static const char *const modes[] = {"clip", "wrap", "fast"};
+  size_t mode = rng_index(g->rng, 3);
+  if (mode) opgen_set_str(g, op, out, "mode", modes[mode]);
+  out->result = t;
+  return true;
+}
+
+/* gather: the indices have the result's shape; data agrees except on the axis. */
+static bool gather_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  const int64_t n = t->ndims, a = rng_range(g->rng, 0, n - 1);
+  int64_t data[GEN_RANK_MAX];
+  memcpy(data, t->dims, n * sizeof *data);
+  data[a] = rng_range(g->rng, 1, g->policy->max_dim);
+  gen_arg(out, gen_tensor_of(g, t->dtype, data, (size_t)n));
+  gen_arg(out, gen_tensor_of(g, gen_index_dtype(g), t->dims, (size_t)n));
+  opgen_set_int(g, op, out, "axis", gen_axis(g, a, n));
+  out->result = t;
+  return true;
+}
+
+/* gather_nd: indices (M, Y...) into data (B..., X_0..X_{M-1}, S...) give (Y..., S...), where the
+   result's first k dimensions are Y (batch dimensions B leading them) and the rest are S. */
+static bool gather_nd_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  const int64_t n = t->ndims, k = rng_range(g->rng, 0, n);
+  int64_t bd = rng_chance(g->rng, 1, 3) ? rng_range(g->rng, 0, k < 2 ? k : 2) : 0,
+          m = rng_range(g->rng, 1, 2), y = 1;
+  for (int64_t i = 0; i < k; i++)
+    y *= t->dims[i];
+  if (m * y > gen_budget(g, t)) m = 1; /* the indices hold m * |Y| elements */
+  int64_t data[GEN_RANK_MAX + 2], ind[GEN_RANK_MAX + 1], nd = 0, ni = 0;
+  for (int64_t i = 0; i < bd; i++)
+    data[nd++] = t->dims[i];
+  gen_dims(g, (size_t)m, g->policy->max_elements / product(t), data + nd);
+  nd += m;
+  for (int64_t i = k; i < n; i++)
+    data[nd++] = t->dims[i];
+  ind[ni++] = m;
+  for (int64_t i = 0; i < k; i++)
+    ind[ni++] = t->dims[i];
+  gen_arg(out, gen_tensor_of(g, t->dtype, data, (size_t)nd));
+  gen_arg(out, gen_tensor_of(g, gen_index_dtype(g), ind, (size_t)ni));
+  if (bd) opgen_set_int(g, op, out, "batch_dims", bd);
+  if (rng_chance(g->rng, 1, 2)) opgen_set_int(g, op, out, "index_rank", m);
+  out->result = t;
+  return true;
+}
+
+/* ------------------------------------------------------------------ generators: repetition */
+
+/* tile: each result dimension is an input dimension times a rep dividing it.  Either the data has
+   the full rank and reps cover a suffix (the rest repeat once), or reps have the full rank and
+   the data a suffix (the leading dimensions are reps alone). */
+static bool tile_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  const int64_t n = t->ndims;
+  bool full_data = rng_chance(g->rng, 1, 2);
+  int64_t short_len = rng_range(g->rng, 0, n), nd = full_data ? n : short_len, nr = full_data ? short_len : n;
+  int64_t in[GEN_RANK_MAX], reps[GEN_RANK_MAX];
+  for (int64_t i = 0; i < n; i++) {
+    bool has_data = i >= n - nd, has_rep = i >= n - nr;
+    int64_t r = !has_rep ? 1 : !has_data ? t->dims[i] : gen_divisor(g, t->dims[i], t->dims[i]);
+    if (has_data) in[i - (n - nd)] = t->dims[i] / r;
+    if (has_rep) reps[i - (n - nr)] = r;
+  }
+  gen_arg(out, gen_tensor_of(g, t->dtype, in, (size_t)nd));
+  opgen_set_ints(g, op, out, "reps", reps, (size_t)nr);
+  out->result = t;
+  return true;
+}
+
+/* repeat: an axis's size is the input's times a divisor. */
+static bool repeat_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  const int64_t n = t->ndims, a = rng_range(g->rng, 0, n - 1), r = gen_divisor(g, t->dims[a], t->dims[a]);
+  int64_t in[GEN_RANK_MAX];
+  memcpy(in, t->dims, n * sizeof *in);
+  in[a] /= r;
+  gen_arg(out, gen_tensor_of(g, t->dtype, in, (size_t)n));
+  opgen_set_int(g, op, out, "repeats", r);
+  opgen_set_int(g, op, out, "axis", gen_axis(g, a, n));
+  out->result = t;
+  return true;
+}
+
+/* reverse: the same type, any axis. */
+static bool reverse_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_unary_solve(g, op, t, out);
+  opgen_set_int(g, op, out, "axis", gen_axis(g, rng_range(g->rng, 0, t->ndims - 1), t->ndims));
+  return true;
+}
+
+/* ------------------------------------------------------------------ generators: broadcasting */
+
+/* broadcast_to: data broadcasting to the shape attribute (the result); data keeps the dtype. */
+static bool broadcast_to_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  gen_arg(out, gen_partner(g, t, t->dtype));
+  opgen_set_ints(g, op, out, "shape", t->dims, t->ndims);
+  out->result = t;
+  return true;
+}
+
+/* broadcast_to_like: the result is the `like` argument's type; data broadcasts to it. */
+static bool broadcast_to_like_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  gen_arg(out, gen_partner(g, t, t->dtype));
+  gen_arg(out, t);
+  out->result = t;
+  return true;
+}
+
+/* collapse_sum_like: the result is `like`, which must broadcast to data: data has maybe more
+   leading dimensions, and any size where `like` has a 1. */
+static bool collapse_sum_like_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  const size_t n = t->ndims;
+  int64_t data[GEN_RANK_MAX + 2], lead = 0, grow[GEN_RANK_MAX];
+  if (n + 2 <= g->policy->max_rank || rng_chance(g->rng, 1, 4)) lead = rng_range(g->rng, 0, 2);
+  int64_t room = g->policy->max_elements / product(t);
+  gen_dims(g, (size_t)lead, room, data);
+  for (int64_t i = 0; i < lead; i++)
+    room /= data[i];
+  gen_dims(g, n, room, grow);
+  for (size_t i = 0; i < n; i++)
+    data[lead + i] = t->dims[i] == 1 && rng_chance(g->rng, 1, 2) ? grow[i] : t->dims[i];
+  gen_arg(out, gen_tensor_of(g, t->dtype, data, lead + n));
+  gen_arg(out, t);
+  out->result = t;
+  return true;
+}
+
+/* where: one of condition, x, y has the result's shape and the others broadcast to it; the
+   condition is bool, x and y the result's dtype. */
+static bool where_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  size_t full = rng_index(g->rng, 3);
+  for (size_t i = 0; i < 3; i++) {
+    DType dt = i == 0 ? dt_bool : t->dtype;
+    gen_arg(out, i == full ? opgen_with_dtype(g, t, dt) : gen_partner(g, t, dt));
+  }
+  out->result = t;
+  return true;
+}
+
+/* ------------------------------------------------------------------ generators: creation */
+
+/* full: the shape attribute; the dtype attribute, or when left out the fill value's dtype (a
+   given dtype lets the fill value have any). */
+static bool full_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  opgen_set_ints(g, op, out, "shape", t->dims, t->ndims);
+  if (rng_chance(g->rng, 1, 3)) {
+    gen_arg(out, ty_scalar(g->types, t->dtype));
+  } else {
+    gen_arg(out, ty_scalar(g->types, opgen_dtype(g, OPDT_ANY)));
+    gen_set_dtype(g, op, out, "dtype", t->dtype);
+  }
+  out->result = t;
+  return true;
+}
+
+/* full_like: the data has the result's type; the fill value is a scalar of its dtype. */
+static bool full_like_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  gen_arg(out, t);
+  gen_arg(out, ty_scalar(g->types, t->dtype));
+  out->result = t;
+  return true;
+}
+
+/* zeros, ones: no arguments; shape and dtype are attributes. */
+static bool init_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  opgen_set_ints(g, op, out, "shape", t->dims, t->ndims);
+  gen_set_dtype(g, op, out, "dtype", t->dtype);
+  out->result = t;
+  return true;
+}
+
+/* arange: always Tensor[(?), dtype] here (the relation sees the scalars' types, not values). */
+static bool arange_recognize(const OpDef *op, const Type *t) {
+  return t->kind == TY_TENSOR && t->ndims == 1 && t->dims[0] == ANY &&
+         opgen_dtype_in_class((OpDtypes)op->gen_dtypes, t->dtype);
+}
+static bool arange_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  const Type *scalar = ty_scalar(g->types, t->dtype);
+  for (int i = 0; i < 3; i++)
+    gen_arg(out, scalar);
+  gen_set_dtype(g, op, out, "dtype", t->dtype);
+  out->result = t;
+  return true;
+}
+static bool arange_sample(OpGen *g, const OpDef *op, OpPlan *out) {
+  int64_t any = ANY;
+  return arange_solve(g, op, gen_tensor_of(g, opgen_dtype(g, (OpDtypes)op->gen_dtypes), &any, 1), out);
+}
+
+/* one_hot: one result axis is the depth, the others the indices' shape; on and off values are
+   scalars of the result's dtype.  The axis is spelled -1 only for the last (the relation takes
+   no other negative). */
+static bool one_hot_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  const int64_t n = t->ndims, at = rng_range(g->rng, 0, n - 1);
+  int64_t ind[GEN_RANK_MAX], ni = 0;
+  for (int64_t i = 0; i < n; i++)
+    if (i != at) ind[ni++] = t->dims[i];
+  gen_arg(out, gen_tensor_of(g, gen_index_dtype(g), ind, (size_t)ni));
+  gen_arg(out, ty_scalar(g->types, t->dtype));
+  gen_arg(out, ty_scalar(g->types, t->dtype));
+  opgen_set_int(g, op, out, "depth", t->dims[at]);
+  opgen_set_int(g, op, out, "axis", at == n - 1 && rng_chance(g->rng, 1, 2) ? -1 : at);
+  gen_set_dtype(g, op, out, "dtype", t->dtype);
+  out->result = t;
+  return true;
+}
+
+/* shape_of: Tensor[(rank), dtype] from data of that rank (a scalar's shape is a scalar). */
+static bool shape_of_recognize(const OpDef *op, const Type *t) {
+  if (t->kind != TY_TENSOR || !opgen_dtype_in_class((OpDtypes)op->gen_dtypes, t->dtype)) return false;
+  return t->ndims == 0 || (t->ndims == 1 && t->dims[0] >= 1 && t->dims[0] <= GEN_RANK_MAX);
+}
+static bool shape_of_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  int64_t dims[GEN_RANK_MAX];
+  size_t rank = t->ndims ? (size_t)t->dims[0] : 0;
+  gen_dims(g, rank, g->policy->max_elements, dims);
+  gen_shuffle(g, dims, rank); /* gen_dims spends the budget front first */
+  gen_arg(out, gen_tensor_of(g, opgen_dtype(g, OPDT_ANY), dims, rank));
+  gen_set_dtype(g, op, out, "dtype", t->dtype);
+  out->result = t;
+  return true;
+}
+
+/* argwhere: Tensor[(?, rank), int32] from data of that rank. */
+static bool argwhere_recognize(const OpDef *op, const Type *t) {
+  (void)op;
+  return t->kind == TY_TENSOR && dtype_eq(t->dtype, dt_int32) && t->ndims == 2 && t->dims[0] == ANY &&
+         t->dims[1] >= 0 && t->dims[1] <= GEN_RANK_MAX;
+}
+static bool argwhere_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  int64_t dims[GEN_RANK_MAX];
+  size_t rank = (size_t)t->dims[1];
+  gen_dims(g, rank, g->policy->max_elements, dims);
+  gen_shuffle(g, dims, rank);
+  gen_arg(out, gen_tensor_of(g, opgen_dtype(g, OPDT_ANY), dims, rank));
+  out->result = t;
+  return true;
+}
+static bool argwhere_sample(OpGen *g, const OpDef *op, OpPlan *out) {
+  int64_t dims[2] = {ANY, rng_range(g->rng, 1, g->policy->max_rank)};
+  return argwhere_solve(g, op, gen_tensor_of(g, dt_int32, dims, 2), out);
+}
+
+/* ------------------------------------------------------------------ generators: layouts */
+
+/* layout_transform between the usual layouts: any rank 1..5 as a permutation of "C", "NC",
+   "NCW", "NCHW", "NCDHW" into another; rank 5 also as packing NCHW-like data into NCHW<f>c with
+   the last dimension as the factor; rank 4 also as unpacking NCHW<f>c, f dividing the result's
+   C.  Packing keeps C a multiple of f (TVM would pad otherwise). */
+static bool layout_transform_recognize(const OpDef *op, const Type *t) {
+  return gen_tensor_ok(t, (OpDtypes)op->gen_dtypes, 1) && t->ndims <= 5;
+}
+
+static void gen_layout(OpGen *g, const char *base, char *out) {
+  size_t n = strlen(base);
+  memcpy(out, base, n + 1);
+  for (size_t i = n; i > 1; i--) {
+    size_t j = rng_index(g->rng, i);
+    char tmp = out[i - 1];
+    out[i - 1] = out[j];
+    out[j] = tmp;
+  }
+}
+
+static size_t layout_pos(const char *layout, char axis) { return (size_t)(strchr(layout, axis) - layout); }
+
+static bool layout_transform_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  static const char *const bases[] = {"", "C", "NC", "NCW", "NCHW", "NCDHW"};
+  opgen_plan_init(g, op, out);
+  const size_t n = t->ndims;
+  char src[32], dst[32];
+  int64_t in[5];
+  size_t mode = 0; /* 0: permute, 1: pack, 2: unpack */
+  if (n == 5 && t->dims[4] <= 1024 && rng_chance(g->rng, 1, 2)) mode = 1;
+  if (n == 4) {
+    gen_layout(g, "NCHW", dst);
+    if (t->dims[layout_pos(dst, 'C')] > 1 && rng_chance(g->rng, 1, 2)) mode = 2;
+  }
+  if (mode == 0) {
+    gen_layout(g, bases[n], src);
+    gen_layout(g, bases[n], dst);
+    for (size_t j = 0; j < n; j++)
+      in[j] = t->dims[layout_pos(dst, src[j])];
+  } else if (mode == 1) {
+    int64_t f = t->dims[4];
+    gen_layout(g, "NCHW", src);
+    gen_layout(g, "NCHW", dst);
+    snprintf(dst + 4, sizeof dst - 4, "%lldc", (long long)f);
+    for (size_t j = 0; j < 4; j++)
+      in[j] = t->dims[layout_pos(dst, src[j])] * (src[j] == 'C' ? f : 1);
+  } else {
+    int64_t c = t->dims[layout_pos(dst, 'C')], f;
+    do
+      f = gen_divisor(g, c, 1024);
+    while (f == 1 && c <= 1024); /* a factor of 1 only when nothing else is small enough */
+    gen_layout(g, "NCHW", src);
+    for (size_t j = 0; j < 4; j++)
+      in[j] = t->dims[layout_pos(dst, src[j])] / (src[j] == 'C' ? f : 1);
+    in[4] = f;
+    snprintf(src + 4, sizeof src - 4, "%lldc", (long long)f);
+  }
+  gen_arg(out, gen_tensor_of(g, t->dtype, in, mode == 2 ? 5 : mode == 1 ? 4 : n));
+  opgen_set_str(g, op, out, "src_layout", src);
+  opgen_set_str(g, op, out, "dst_layout", dst);
+  out->result = t;
+  return true;
+}
+
+/* ------------------------------------------------------------------ generators: sorting */
+
+/* topk: with ret_type "both" a (values, indices) pair of one shape; alone, values (data's numeric
+   dtype) or indices (an int dtype).  The axis shrinks to k; k < 1 keeps the whole axis. */
+static bool topk_recognize(const OpDef *op, const Type *t) {
+  if (t->kind == TY_TUPLE)
+    return t->nargs == 2 && gen_tensor_ok(t->args[0], (OpDtypes)op->gen_dtypes, 1) &&
+           gen_tensor_ok(t->args[1], OPDT_INT, 1) && t->args[0]->ndims == t->args[1]->ndims &&
+           !memcmp(t->args[0]->dims, t->args[1]->dims, t->args[0]->ndims * sizeof *t->args[0]->dims);
+  return gen_tensor_ok(t, (OpDtypes)op->gen_dtypes, 1);
+}
+static bool topk_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  const Type *shape = t->kind == TY_TUPLE ? t->args[0] : t;
+  DType data_dt, idx_dt;
+  if (t->kind == TY_TUPLE) {
+    data_dt = shape->dtype, idx_dt = t->args[1]->dtype;
+    if (rng_chance(g->rng, 1, 2)) opgen_set_str(g, op, out, "ret_type", "both");
+  } else if (dtype_is_int(t->dtype) && rng_chance(g->rng, 1, 2)) {
+    data_dt = opgen_dtype(g, (OpDtypes)op->gen_dtypes), idx_dt = t->dtype;
+    opgen_set_str(g, op, out, "ret_type", "indices");
+  } else {
+    data_dt = t->dtype, idx_dt = gen_index_dtype(g);
+    opgen_set_str(g, op, out, "ret_type", "values");
+  }
+  const int64_t n = shape->ndims, a = rng_range(g->rng, 0, n - 1), k = shape->dims[a];
+  int64_t in[GEN_RANK_MAX];
+  memcpy(in, shape->dims, n * sizeof *in);
+  int64_t grown = k + rng_range(g->rng, 0, 3);
+  if (product(shape) / k * grown <= gen_budget(g, shape)) in[a] = grown;
+  gen_arg(out, gen_tensor_of(g, data_dt, in, (size_t)n));
+  /* k < 1 means the whole axis. */
+  opgen_set_int(g, op, out, "k", in[a] == k && rng_chance(g->rng, 1, 3) ? -rng_range(g->rng, 0, 1) : k);
+  if (a != n - 1 || rng_chance(g->rng, 1, 2)) opgen_set_int(g, op, out, "axis", gen_axis(g, a, n));
+  opgen_set_bool(g, op, out, "is_ascend", rng_chance(g->rng, 1, 2));
+  gen_set_dtype(g, op, out, "dtype", idx_dt);
+  out->result = t;
+  return true;
+}
+static bool topk_sample(OpGen *g, const OpDef *op, OpPlan *out) {
+  const Type *t = opgen_tensor(g, opgen_dtype(g, (OpDtypes)op->gen_dtypes), 1, g->policy->max_rank);
+  if (rng_chance(g->rng, 1, 2)) {
+    const Type *fields[2] = {t, opgen_with_dtype(g, t, gen_index_dtype(g))};
+    t = ty_tuple(g->types, fields, 2);
+  }
+  return topk_solve(g, op, t, out);
+}
+
+/* sort: data's type, any axis. */
+static bool sort_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_unary_solve(g, op, t, out);
+  opgen_set_int(g, op, out, "axis", gen_axis(g, rng_range(g->rng, 0, t->ndims - 1), t->ndims));
+  opgen_set_bool(g, op, out, "is_ascend", rng_chance(g->rng, 1, 2));
+  return true;
+}
+
+/* argsort: numeric data of the result's shape; the result's int dtype is the attribute. */
+static bool argsort_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  gen_arg(out, opgen_with_dtype(g, t, opgen_dtype(g, OPDT_NUMERIC)));
+  opgen_set_int(g, op, out, "axis", gen_axis(g, rng_range(g->rng, 0, t->ndims - 1), t->ndims));
+  opgen_set_bool(g, op, out, "is_ascend", rng_chance(g->rng, 1, 2));
+  gen_set_dtype(g, op, out, "dtype", t->dtype);
+  out->result = t;
+  return true;
+}
+
 /* ------------------------------------------------------------------ the table */
 
 /* include/tvm/relay/attrs/transform.h and algorithm.h, fields in declaration order. */
@@ -1367,46 +2477,67 @@ static const OpAttrSpec topk_attrs[] = {{"k", AT_INT, "None"},
 static const OpAttrSpec argsort_attrs[] = {
     {"axis", AT_INT, "-1"}, {"is_ascend", AT_BOOL, "True"}, {"dtype", AT_DTYPE, "\"\""}};
 
-#define OP(n, nargs, a, rel)                                                                                 \
-  OP_ENTRY(n, nargs, nargs, a, sizeof a / sizeof a[0], rel)
-#define OP_NOATTRS(n, nargs, rel)                                                                            \
-  OP_ENTRY(n, nargs, nargs, NULL, 0, rel)
+/* Entries: the relation part, then the generators (dtype class, recognizer, solver, sampler). */
+#define GEN(cls, rec, sol, sam) .gen_dtypes = (cls), .recognize = (rec), .solve = (sol), .sample = (sam)
+#define OP(n, nargs, a, rel, ...)                                                                            \
+  {                                                                                                          \
+    .name = (n), .min_args = (nargs), .max_args = (nargs), .attrs = (a), .nattrs = sizeof a / sizeof a[0],   \
+    .relation = (rel), __VA_ARGS__                                                                           \
+  }
+#define OP_NOATTRS(n, nargs, rel, ...)                                                                       \
+  { .name = (n), .min_args = (nargs), .max_args = (nargs), .relation = (rel), __VA_ARGS__ }
+/* Most ops: random static tensors of the class are results they can produce (any rank, or rank
+   >= 1 where an axis is needed), so their samplers draw one and solve it. */
+#define SOLVED(cls, sol) GEN(cls, gen_static_any, sol, opgen_sample_by_solving)
+#define SOLVED_RANKED(cls, sol) GEN(cls, gen_static_ranked, sol, opgen_sample_by_solving)
 
 const OpDef op_family_transform[] = {
-    OP("reshape", 1, reshape_attrs, reshape_rel),
-    OP("reshape_like", 2, reshape_like_attrs, reshape_like_rel),
-    OP("dyn.reshape", 2, reshape_attrs, dyn_reshape_rel),
-    OP("dyn.broadcast_to", 2, dyn_broadcast_to_attrs, dyn_reshape_rel),
-    OP("transpose", 1, transpose_attrs, transpose_rel),
-    OP("squeeze", 1, squeeze_attrs, squeeze_rel),
-    OP("expand_dims", 1, expand_dims_attrs, expand_dims_rel),
-    OP("concatenate", 1, concatenate_attrs, concatenate_rel),
-    OP("stack", 1, stack_attrs, stack_rel),
-    OP("split", 1, split_attrs, split_rel),
-    OP("strided_slice", 1, strided_slice_attrs, strided_slice_rel),
-    OP("dyn.strided_slice", 4, strided_slice_attrs, dyn_strided_slice_rel),
-    OP("slice_like", 2, slice_like_attrs, slice_like_rel),
-    OP("take", 2, take_attrs, take_rel),
-    OP("gather", 2, gather_attrs, gather_rel),
-    OP("gather_nd", 2, gather_nd_attrs, gather_nd_rel),
-    OP("tile", 1, tile_attrs, tile_rel),
-    OP("repeat", 1, repeat_attrs, repeat_rel),
-    OP("reverse", 1, reverse_attrs, reverse_rel),
-    OP("broadcast_to", 1, init_op_attrs, broadcast_to_rel),
-    OP_NOATTRS("broadcast_to_like", 2, broadcast_to_like_rel),
-    OP_NOATTRS("collapse_sum_like", 2, collapse_sum_like_rel),
-    OP_NOATTRS("where", 3, where_rel),
-    OP("full", 1, init_op_attrs, full_rel),
-    OP_NOATTRS("full_like", 2, full_like_rel),
-    OP("zeros", 0, init_op_attrs, init_op_rel),
-    OP("ones", 0, init_op_attrs, init_op_rel),
-    OP("arange", 3, arange_attrs, arange_rel),
-    OP("one_hot", 3, one_hot_attrs, one_hot_rel),
-    OP("shape_of", 1, shape_of_attrs, shape_of_rel),
-    OP_NOATTRS("argwhere", 1, argwhere_rel),
-    OP("layout_transform", 1, layout_transform_attrs, layout_transform_rel),
-    OP("topk", 1, topk_attrs, topk_rel),
-    OP("sort", 1, argsort_attrs, sort_rel),
-    OP("argsort", 1, argsort_attrs, argsort_rel),
+    OP("reshape", 1, reshape_attrs, reshape_rel, SOLVED(OPDT_ANY, reshape_solve)),
+    OP("reshape_like", 2, reshape_like_attrs, reshape_like_rel, SOLVED(OPDT_ANY, reshape_like_solve)),
+    OP("dyn.reshape", 2, reshape_attrs, dyn_reshape_rel,
+       GEN(OPDT_ANY, dyn_shape_recognize, dyn_shape_solve, dyn_shape_sample)),
+    OP("dyn.broadcast_to", 2, dyn_broadcast_to_attrs, dyn_reshape_rel,
+       GEN(OPDT_ANY, dyn_shape_recognize, dyn_shape_solve, dyn_shape_sample)),
+    OP("transpose", 1, transpose_attrs, transpose_rel, SOLVED(OPDT_ANY, transpose_solve)),
+    OP("squeeze", 1, squeeze_attrs, squeeze_rel, SOLVED(OPDT_ANY, squeeze_solve)),
+    OP("expand_dims", 1, expand_dims_attrs, expand_dims_rel,
+       GEN(OPDT_ANY, gen_static_any, expand_dims_solve, expand_dims_sample)),
+    OP("concatenate", 1, concatenate_attrs, concatenate_rel, SOLVED_RANKED(OPDT_ANY, concatenate_solve)),
+    OP("stack", 1, stack_attrs, stack_rel,
+       GEN(OPDT_ANY, stack_recognize, stack_solve, opgen_sample_by_solving)),
+    OP("split", 1, split_attrs, split_rel, GEN(OPDT_ANY, split_recognize, split_solve, split_sample)),
+    OP("strided_slice", 1, strided_slice_attrs, strided_slice_rel, SOLVED(OPDT_ANY, strided_slice_solve)),
+    OP("dyn.strided_slice", 4, strided_slice_attrs, dyn_strided_slice_rel,
+       GEN(OPDT_ANY, dyn_strided_slice_recognize, dyn_strided_slice_solve, dyn_strided_slice_sample)),
+    OP("slice_like", 2, slice_like_attrs, slice_like_rel, SOLVED(OPDT_ANY, slice_like_solve)),
+    OP("take", 2, take_attrs, take_rel, SOLVED(OPDT_ANY, take_solve)),
+    OP("gather", 2, gather_attrs, gather_rel, SOLVED_RANKED(OPDT_ANY, gather_solve)),
+    OP("gather_nd", 2, gather_nd_attrs, gather_nd_rel, SOLVED(OPDT_ANY, gather_nd_solve)),
+    OP("tile", 1, tile_attrs, tile_rel, SOLVED(OPDT_ANY, tile_solve)),
+    OP("repeat", 1, repeat_attrs, repeat_rel, SOLVED_RANKED(OPDT_ANY, repeat_solve)),
+    OP("reverse", 1, reverse_attrs, reverse_rel, SOLVED_RANKED(OPDT_ANY, reverse_solve)),
+    OP("broadcast_to", 1, init_op_attrs, broadcast_to_rel, SOLVED(OPDT_ANY, broadcast_to_solve)),
+    OP_NOATTRS("broadcast_to_like", 2, broadcast_to_like_rel, SOLVED(OPDT_ANY, broadcast_to_like_solve)),
+    /* a sum: numbers only */
+    OP_NOATTRS("collapse_sum_like", 2, collapse_sum_like_rel, SOLVED(OPDT_NUMERIC, collapse_sum_like_solve)),
+    OP_NOATTRS("where", 3, where_rel, SOLVED(OPDT_ANY, where_solve)),
+    OP("full", 1, init_op_attrs, full_rel, SOLVED(OPDT_ANY, full_solve)),
+    OP_NOATTRS("full_like", 2, full_like_rel, SOLVED(OPDT_ANY, full_like_solve)),
+    OP("zeros", 0, init_op_attrs, init_op_rel, SOLVED(OPDT_ANY, init_solve)),
+    OP("ones", 0, init_op_attrs, init_op_rel, SOLVED(OPDT_ANY, init_solve)),
+    OP("arange", 3, arange_attrs, arange_rel,
+       GEN(OPDT_NUMERIC, arange_recognize, arange_solve, arange_sample)),
+    OP("one_hot", 3, one_hot_attrs, one_hot_rel, SOLVED_RANKED(OPDT_NUMERIC, one_hot_solve)),
+    /* shape_of and argwhere produce indices */
+    OP("shape_of", 1, shape_of_attrs, shape_of_rel,
+       GEN(OPDT_INT, shape_of_recognize, shape_of_solve, opgen_sample_by_solving)),
+    OP_NOATTRS("argwhere", 1, argwhere_rel,
+               GEN(OPDT_INT, argwhere_recognize, argwhere_solve, argwhere_sample)),
+    OP("layout_transform", 1, layout_transform_attrs, layout_transform_rel,
+       GEN(OPDT_ANY, layout_transform_recognize, layout_transform_solve, opgen_sample_by_solving)),
+    /* sorting compares numbers; argsort's result is its indices */
+    OP("topk", 1, topk_attrs, topk_rel, GEN(OPDT_NUMERIC, topk_recognize, topk_solve, topk_sample)),
+    OP("sort", 1, argsort_attrs, sort_rel, SOLVED_RANKED(OPDT_NUMERIC, sort_solve)),
+    OP("argsort", 1, argsort_attrs, argsort_rel, SOLVED_RANKED(OPDT_INT, argsort_solve)),
 };
 const size_t op_family_transform_len = sizeof op_family_transform / sizeof op_family_transform[0];
