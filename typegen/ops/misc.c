@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 
-#include "../op.h"
+#include "../opgen.h"
 
 /* on_device, device_copy, stop_fusion: the value passes through unchanged, whatever its type. */
 static const Type *pass_through_rel(OpCall *c) { return c->args[0]; }
@@ -68,11 +68,18 @@ static const OpAttrSpec reshape_tensor_attrs[] = {{"newshape", AT_INTS, "[]"}};
 static const OpAttrSpec call_lowered_attrs[] = {{"metadata", AT_ANY, "None"}};
 
 #define ENTRY(n, lo, hi, a, rel) OP_ENTRY(n, lo, hi, a, sizeof a / sizeof a[0], rel)
+/* Generated: annotations that leave a value unchanged.  Not generated: device copies, memory and
+   VM primitives and lowered calls, which lowering passes introduce; a program that holds them
+   before those passes is outside what users reduce or fuzz. */
+#define PASS_THROUGH_GEN \
+  .gen_dtypes = OPDT_ANY, .recognize = opgen_unary_recognize, .solve = opgen_unary_solve, .sample = opgen_unary_sample
 
 const OpDef op_family_misc[] = {
-    ENTRY("on_device", 1, 1, on_device_attrs, pass_through_rel),
+    {.name = "on_device", .min_args = 1, .max_args = 1, .attrs = on_device_attrs,
+     .nattrs = sizeof on_device_attrs / sizeof on_device_attrs[0],
+     .relation = pass_through_rel, PASS_THROUGH_GEN},
     ENTRY("device_copy", 1, 1, device_copy_attrs, pass_through_rel),
-    OP_ENTRY("annotation.stop_fusion", 1, 1, NULL, 0, pass_through_rel),
+    {.name = "annotation.stop_fusion", .min_args = 1, .max_args = 1, .relation = pass_through_rel, PASS_THROUGH_GEN},
     OP_ENTRY("memory.kill", 1, 1, NULL, 0, unit_rel),
     ENTRY("memory.alloc_storage", 2, 2, alloc_storage_attrs, alloc_storage_rel),
     ENTRY("memory.alloc_tensor", 2, 3, alloc_tensor_attrs, alloc_tensor_rel),

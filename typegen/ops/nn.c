@@ -16,13 +16,16 @@
  * Where TVM would abort on an ICHECK (a crash, for the user a rejected program) the relation fails
  * with a message; where TVM would build a negative dimension the relation fails too, because a
  * type here cannot hold one.
+ *
+ * After the relations come the RFC's generators (recognizer, solver, sampler) for every entry; they
+ * keep to what TVM's computes accept, which is narrower than what the relations accept.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../support/xalloc.h"
-#include "../op.h"
+#include "../opgen.h"
 
 #define ANY ((int64_t)TY_DIM_ANY)
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
@@ -1038,6 +1041,983 @@ static const Type *qnn_conv2d_rel(OpCall *c) {
   return conv_rel(c, &conv2d_kind);
 }
 
+/* ================================================================== generators */
+
+/*
+ * The RFC's generators (typegen/opgen.h): a recognizer (can the op produce type T?), a solver
+ * (argument types and attributes that produce exactly T) and a sampler (a random result type the
+ * recognizer accepts, then solved).
+ *
+ * The relations accept more than TVM's computes (topi) do, and a generated call should also
+ * compile and run, so the generators stay inside what the computes accept: the plain layouts
+ * (NCHW-like and channels-last, with the kernel layouts topi pairs with them), groups only where
+ * topi has a grouped kernel, 2-D dense and matmul (the CPU strategies unpack data.shape as (M, K)),
+ * padding no wider than the window, and so on.  Results have static shapes with positive
+ * dimensions: a `?` cannot come out of a call with static arguments, and a zero extent would need
+ * a degenerate window or an empty input, which the computes do not handle either.
+ */
+
+/* A static tensor of the op's dtype class, rank in [lo, hi], every dimension >= min_dim. */
+static bool gen_tensor_ok(const OpDef *op, const Type *t, unsigned lo, unsigned hi, int64_t min_dim) {
+  if (t->kind != TY_TENSOR || t->ndims < lo || t->ndims > hi || !opgen_dtype_in_class((OpDtypes)op->gen_dtypes, t->dtype))
+    return false;
+  for (size_t i = 0; i < t->ndims; i++)
+    if (t->dims[i] == ANY || t->dims[i] < min_dim) return false;
+  return true;
+}
+
+/* Static tensors of one rank with positive dimensions.  For the convolutions, pools and resizes
+   any such tensor is producible: the identity window (or scale) and one input channel give it. */
+static bool rank3_recognize(const OpDef *op, const Type *t) { return gen_tensor_ok(op, t, 3, 3, 1); }
+static bool rank4_recognize(const OpDef *op, const Type *t) { return gen_tensor_ok(op, t, 4, 4, 1); }
+static bool rank5_recognize(const OpDef *op, const Type *t) { return gen_tensor_ok(op, t, 5, 5, 1); }
+
+/* A random tensor of exactly `rank` dimensions within the policy's max_dim and max_elements.  Not
+   opgen_tensor: that one stops at the policy's max_rank, and 3-D convolutions and pools need 5. */
+static const Type *rand_tensor(OpGen *g, DType dtype, size_t rank) {
+  int64_t dims[8], elements = 1;
+  if (rank > 8) rank = 8;
+  for (size_t i = 0; i < rank; i++) {
+    int64_t cap = g->policy->max_elements / elements;
+    if (cap > g->policy->max_dim) cap = g->policy->max_dim;
+    if (cap < 1) cap = 1;
+    dims[i] = rng_range(g->rng, 1, cap);
+    elements *= dims[i];
+  }
+  return ty_tensor(g->types, dtype, dims, rank);
+}
+
+/* Rejection sampling over random tensors of rank [lo, hi] (hi capped by the policy unless lo needs
+   more), of dtype `fixed` or, when that is void, of the op's dtype class. */
+static bool sample_ranked(OpGen *g, const OpDef *op, OpPlan *out, unsigned lo, unsigned hi, DType fixed) {
+  if (hi > g->policy->max_rank) hi = g->policy->max_rank > lo ? g->policy->max_rank : lo;
+  for (int tries = 0; tries < 64; tries++) {
+    DType dt = fixed.code == DT_VOID ? opgen_dtype(g, (OpDtypes)op->gen_dtypes) : fixed;
+    const Type *t = rand_tensor(g, dt, (size_t)rng_range(g->rng, lo, hi));
+    if (op->recognize(op, t) && op->solve(g, op, t, out)) return true;
+  }
+  return false;
+}
+
+/* Sets an attribute to any value (nested lists, lists of floats), which opgen_set_* do not cover. */
+static void set_attr(const OpDef *op, OpPlan *plan, const char *name, AttrVal v) {
+  for (size_t k = 0; k < op->nattrs; k++)
+    if (!strcmp(op->attrs[k].name, name)) {
+      plan->attrs[k] = v;
+      return;
+    }
+  abort(); /* a generator names an attribute its own schema lacks: a bug in the table */
+}
+
+static void set_dtype_attr(OpGen *g, const OpDef *op, OpPlan *plan, const char *name, DType d) {
+  char buf[16];
+  opgen_set_str(g, op, plan, name, dtype_str(d, buf));
+}
+
+/* out_dtype: the relations fall back to the data's dtype for "", so naming that dtype explicitly
+   gives the same result; sometimes do, so both spellings get generated. */
+static void maybe_out_dtype(OpGen *g, const OpDef *op, OpPlan *plan, DType d) {
+  if (rng_chance(g->rng, 1, 4)) set_dtype_attr(g, op, plan, "out_dtype", d);
+}
+
+static const Type *vec_of(OpGen *g, DType d, int64_t n) { return ty_tensor(g->types, d, &n, 1); }
+
+static const char *pick_str(OpGen *g, const char *const *v, size_t n) { return v[rng_index(g->rng, n)]; }
+
+static double pick_float(OpGen *g, const double *v, size_t n) { return v[rng_index(g->rng, n)]; }
+
+/* A random divisor of n that is at least lo, or 0 if there is none. */
+static int64_t pick_divisor(OpGen *g, int64_t n, int64_t lo) {
+  int64_t found[64];
+  size_t nf = 0;
+  for (int64_t d = 1; d * d <= n && nf < 62; d++)
+    if (n % d == 0) {
+      if (d >= lo) found[nf++] = d;
+      if (n / d != d && n / d >= lo) found[nf++] = n / d;
+    }
+  return nf ? found[rng_index(g->rng, nf)] : 0;
+}
+
+/* Reorders a shape between two plain layouts (no packed axes): dst in layout `to` from src in `from`. */
+static void permute(const char *from, const int64_t *src, const char *to, int64_t *dst) {
+  for (size_t j = 0; to[j]; j++) dst[j] = src[strchr(from, to[j]) - from];
+}
+
+/* ------------------------------------------------------------------ sliding windows */
+
+/* One window per spatial axis, for convolutions and pools: kernel, stride, dilation, padding before
+   and after, a transposed convolution's output padding, and the input extent they need. */
+enum { WIN_CONV, WIN_CONV_T, WIN_POOL };
+enum { PAD_ONE, PAD_PER_AXIS, PAD_FULL }; /* padding spelled [p], [p_axis...] or [before..., after...] */
+typedef struct Window {
+  size_t nd;
+  int pad_form;
+  int64_t k[3], s[3], dil[3], pb[3], pa[3], opad[3], in[3];
+} Window;
+
+/* Chooses a window for each axis such that an input of extent w->in[i] gives output o[i] (inverting
+   the relation's formula); false when the random choice needs an input of extent < 1 (the caller
+   tries again).  `minimal` picks the identity window (kernel 1, stride 1, no padding), which always
+   works.  `ceil_mode` is a pool's. */
+static bool window_solve(OpGen *g, int kind, size_t nd, const int64_t *o, bool minimal, bool ceil_mode, bool full_pad,
+                         Window *w) {
+  memset(w, 0, sizeof *w);
+  w->nd = nd;
+  w->pad_form = full_pad ? PAD_FULL : (int)rng_range(g->rng, PAD_ONE, PAD_FULL);
+  int64_t bound[3], common = 2;
+  for (size_t i = 0; i < nd; i++) {
+    w->k[i] = minimal ? 1 : rng_range(g->rng, 1, 3);
+    w->s[i] = minimal ? 1 : rng_range(g->rng, 1, 2);
+    /* topi's transposed convolutions take no dilation */
+    w->dil[i] = !minimal && kind != WIN_CONV_T && rng_chance(g->rng, 1, 4) ? 2 : 1;
+    /* Padding stays inside the window: topi pads a transposed convolution's input by dk - 1 - pad
+       (negative fails), and a pool window lying wholly in padding has nothing to reduce. */
+    int64_t dk = (w->k[i] - 1) * w->dil[i] + 1;
+    bound[i] = kind == WIN_POOL ? w->k[i] - 1 : dk - 1;
+    if (bound[i] > 2) bound[i] = 2;
+    if (minimal) bound[i] = 0;
+    if (bound[i] < common) common = bound[i];
+  }
+  int64_t p = rng_range(g->rng, 0, common);
+  for (size_t i = 0; i < nd; i++) {
+    switch (w->pad_form) {
+    case PAD_ONE: w->pb[i] = w->pa[i] = p; break;
+    case PAD_PER_AXIS: w->pb[i] = w->pa[i] = rng_range(g->rng, 0, bound[i]); break;
+    default:
+      w->pb[i] = rng_range(g->rng, 0, bound[i]);
+      w->pa[i] = rng_range(g->rng, 0, bound[i]);
+    }
+    int64_t dk = (w->k[i] - 1) * w->dil[i] + 1, pad = w->pb[i] + w->pa[i], s = w->s[i];
+    if (kind == WIN_CONV_T) {
+      /* o = s * (in - 1) + dk - pad + opad with 0 <= opad < s (topi wants the output padding
+         smaller than the stride) */
+      int64_t num = o[i] - dk + pad;
+      if (num < 0) return false;
+      w->opad[i] = num % s;
+      w->in[i] = (num - w->opad[i]) / s + 1;
+    } else {
+      /* o = (in + pad - dk [+ s - 1 in ceil mode]) / s + 1: any remainder r in [0, s) */
+      w->in[i] = (o[i] - 1) * s + rng_range(g->rng, 0, s - 1) + dk - pad - (ceil_mode ? s - 1 : 0);
+      if (w->in[i] < 1) return false;
+    }
+  }
+  return true;
+}
+
+/* strides, dilation and padding as the window chose them. */
+static void set_window(OpGen *g, const OpDef *op, OpPlan *out, const Window *w) {
+  int64_t pad[6];
+  size_t n = 0, nd = w->nd;
+  opgen_set_ints(g, op, out, "strides", w->s, nd);
+  opgen_set_ints(g, op, out, "dilation", w->dil, nd);
+  if (w->pad_form == PAD_ONE) {
+    pad[n++] = w->pb[0];
+  } else {
+    for (size_t i = 0; i < nd; i++) pad[n++] = w->pb[i];
+    if (w->pad_form == PAD_FULL)
+      for (size_t i = 0; i < nd; i++) pad[n++] = w->pa[i];
+  }
+  opgen_set_ints(g, op, out, "padding", pad, n);
+}
+
+static int64_t prod(const int64_t *v, size_t n) {
+  int64_t p = 1;
+  for (size_t i = 0; i < n; i++) p *= v[i];
+  return p;
+}
+
+/* An input derived from the result (a window's input is about stride x output + kernel) may be
+   larger than the policy's max_elements, up to this; beyond it the solvers retry with a smaller
+   window and finally the identity one. */
+static int64_t derived_budget(const OpGen *g) { return 2 * g->policy->max_elements; }
+
+/* Chooses the extents dims[idx[0..nd)] freely: each in [1, max_dim], the tensor within max_elements
+   as far as its other extents (given by the result) allow. */
+static void free_extents(OpGen *g, int64_t *dims, size_t rank, const size_t *idx, size_t nd) {
+  int64_t elements = 1;
+  for (size_t i = 0; i < rank; i++) {
+    bool chosen = false;
+    for (size_t j = 0; j < nd; j++) chosen |= idx[j] == i;
+    if (!chosen) elements *= dims[i];
+  }
+  for (size_t j = 0; j < nd; j++) {
+    int64_t cap = g->policy->max_elements / (elements > 0 ? elements : 1);
+    if (cap > g->policy->max_dim) cap = g->policy->max_dim;
+    if (cap < 1) cap = 1;
+    dims[idx[j]] = rng_range(g->rng, 1, cap);
+    elements *= dims[idx[j]];
+  }
+}
+
+/* ------------------------------------------------------------------ convolutions */
+
+/* What the solver needs to know about a convolution: the layouts it generates (the canonical pair
+   first, then the channels-last pair topi also implements, or NULL), and the variants. */
+typedef struct ConvGen {
+  size_t nd;
+  bool transposed;
+  bool packed; /* nn.contrib_conv2d_NCHWc: NCHW[x]c data, OIHW[x]i[y]o kernel, NCHW[y]c result */
+  bool qnn;    /* qnn.conv2d: int8/uint8 data, int8 weight, int32 result, four quantisation params */
+  const char *layouts[2][2];
+} ConvGen;
+
+static const ConvGen conv1d_gen = {1, false, false, false, {{"NCW", "OIW"}, {"NWC", "WIO"}}};
+static const ConvGen conv2d_gen = {2, false, false, false, {{"NCHW", "OIHW"}, {"NHWC", "HWIO"}}};
+static const ConvGen conv3d_gen = {3, false, false, false, {{"NCDHW", "OIDHW"}, {"NDHWC", "DHWIO"}}};
+/* topi's transposed convolutions are NCW / NCHW only */
+static const ConvGen conv1d_transpose_gen = {1, true, false, false, {{"NCW", "IOW"}, {NULL, NULL}}};
+static const ConvGen conv2d_transpose_gen = {2, true, false, false, {{"NCHW", "IOHW"}, {NULL, NULL}}};
+static const ConvGen conv2d_nchwc_gen = {2, false, true, false, {{"NCHW", "OIHW"}, {NULL, NULL}}};
+static const ConvGen qnn_conv2d_gen = {2, false, false, true, {{"NCHW", "OIHW"}, {"NHWC", "HWIO"}}};
+
+static bool conv_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out, const ConvGen *cg) {
+  const size_t nd = cg->nd, rank = nd + 2;
+  if (!op->recognize(op, t) || t->ndims != (cg->packed ? 5 : rank)) return false;
+  int li = cg->layouts[1][0] && rng_chance(g->rng, 1, 3) ? 1 : 0;
+  const char *dcanon = cg->layouts[0][0], *kcanon = cg->layouts[0][1];
+  const char *dlayout = cg->layouts[li][0], *klayout = cg->layouts[li][1];
+  /* The result in the canonical layout (N, C, spatial...); packed, its C is chunks x block. */
+  int64_t oc[5] = {0};
+  if (cg->packed) {
+    oc[0] = t->dims[0], oc[1] = t->dims[1] * t->dims[4], oc[2] = t->dims[2], oc[3] = t->dims[3];
+  } else {
+    permute(dlayout, t->dims, dcanon, oc);
+  }
+  const int64_t n = oc[0], cout = oc[1], budget = derived_budget(g);
+  Window w;
+  int64_t groups = 1, cin = 1, ic_bn = 1;
+  for (int attempt = 0;; attempt++) {
+    bool minimal = attempt >= 7; /* the identity window and one input channel always fit */
+    groups = 1;
+    ic_bn = 1;
+    cin = minimal ? 1 : rng_range(g->rng, 1, 4);
+    if (cg->packed && !minimal) {
+      ic_bn = rng_range(g->rng, 1, 4);
+      cin = ic_bn * rng_range(g->rng, 1, 2);
+    }
+    /* Grouped convolutions only for 2-D NCHW, where topi has depthwise and group kernels (its 1-D,
+       3-D, channels-last and quantised paths take groups == 1; grouped transposed convolutions
+       need both channels and kernel_size, below). */
+    if (!minimal && nd == 2 && !cg->packed && !cg->qnn && li == 0 && cout > 1 && rng_chance(g->rng, 1, 3)) {
+      int64_t d = pick_divisor(g, cout, 2);
+      if (!cg->transposed && rng_chance(g->rng, 1, 2)) {
+        groups = cin = cout; /* depthwise */
+      } else {
+        groups = d;
+        cin = d * rng_range(g->rng, 1, 2);
+      }
+    }
+    if (!window_solve(g, cg->transposed ? WIN_CONV_T : WIN_CONV, nd, oc + 2, minimal, false,
+                      nd == 1 && !cg->transposed /* Conv1DRel adds padding[0] and padding[1] */, &w))
+      continue;
+    int64_t in_elems = n * cin * prod(w.in, nd), k_elems = cout * (cin / groups) * prod(w.k, nd);
+    if (minimal || (in_elems <= budget && k_elems <= budget)) break;
+  }
+
+  DType ddt = t->dtype, wdt = t->dtype;
+  if (cg->qnn) {
+    ddt = rng_chance(g->rng, 1, 2) ? DT(DT_INT, 8) : DT(DT_UINT, 8);
+    wdt = DT(DT_INT, 8);
+  }
+  int64_t dcan[5] = {n, cin}, kcan[5], ddims[6], kdims[6];
+  for (size_t i = 0; i < nd; i++) {
+    dcan[2 + i] = w.in[i];
+    kcan[2 + i] = w.k[i];
+  }
+  /* OIHW: (out, in / groups, k...); IOHW: (in, out / groups, k...) */
+  kcan[0] = cg->transposed ? cin : cout;
+  kcan[1] = cg->transposed ? cout / groups : cin / groups;
+  char dl[32], kl[32], ol[32];
+  if (cg->packed) {
+    int64_t oc_bn = t->dims[4];
+    snprintf(dl, sizeof dl, "NCHW%lldc", (long long)ic_bn);
+    snprintf(kl, sizeof kl, "OIHW%lldi%lldo", (long long)ic_bn, (long long)oc_bn);
+    snprintf(ol, sizeof ol, "NCHW%lldc", (long long)oc_bn);
+    int64_t d[5] = {n, cin / ic_bn, w.in[0], w.in[1], ic_bn}, k[6] = {t->dims[1], cin / ic_bn, w.k[0], w.k[1], ic_bn, oc_bn};
+    memcpy(ddims, d, sizeof d);
+    memcpy(kdims, k, sizeof k);
+  } else {
+    strcpy(dl, dlayout);
+    strcpy(kl, klayout);
+    permute(dcanon, dcan, dlayout, ddims);
+    permute(kcanon, kcan, klayout, kdims);
+  }
+
+  opgen_plan_init(g, op, out);
+  out->args[0] = ty_tensor(g->types, ddt, ddims, cg->packed ? 5 : rank);
+  out->args[1] = ty_tensor(g->types, wdt, kdims, cg->packed ? 6 : rank);
+  out->nargs = 2;
+  set_window(g, op, out, &w);
+  if (cg->transposed) opgen_set_ints(g, op, out, "output_padding", w.opad, nd);
+  if (groups > 1) opgen_set_int(g, op, out, "groups", groups);
+  opgen_set_str(g, op, out, "data_layout", dl);
+  opgen_set_str(g, op, out, "kernel_layout", kl);
+  if (cg->packed) opgen_set_str(g, op, out, "out_layout", ol);
+  /* channels and kernel_size: the relation then derives the weight from them (and checks it); the
+     packed and quantised ops are always written with both (qnn.conv2d's Python API requires them),
+     and a grouped transposed convolution needs both (without channels Conv2DTransposeRel takes the
+     weight's per-group channel count for the output's). */
+  bool both = cg->packed || cg->qnn || (cg->transposed && groups > 1);
+  if (both || rng_chance(g->rng, 1, 2)) opgen_set_int(g, op, out, "channels", cout);
+  if (both || rng_chance(g->rng, 1, 2)) opgen_set_ints(g, op, out, "kernel_size", w.k, nd);
+  if (cg->qnn) {
+    set_dtype_attr(g, op, out, "out_dtype", t->dtype);
+    /* input zero point, kernel zero point and input scale are scalars; the kernel scale is a scalar
+       or one per output channel */
+    out->args[2] = ty_scalar(g->types, dt_int32);
+    out->args[3] = ty_scalar(g->types, dt_int32);
+    out->args[4] = ty_scalar(g->types, dt_float32);
+    out->args[5] = rng_chance(g->rng, 1, 2) ? ty_scalar(g->types, dt_float32) : vec_of(g, dt_float32, cout);
+    out->nargs = 6;
+  } else {
+    maybe_out_dtype(g, op, out, t->dtype);
+  }
+  out->result = t;
+  return true;
+}
+
+/* qnn.conv2d: generated with out_dtype int32, the accumulator type QNN's lowering expects. */
+static bool qnn_conv2d_recognize(const OpDef *op, const Type *t) {
+  return gen_tensor_ok(op, t, 4, 4, 1) && dtype_eq(t->dtype, dt_int32);
+}
+
+#define CONV_GENERATORS(name, gen, rank)                                                            \
+  static bool name##_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {                \
+    return conv_solve(g, op, t, out, &gen);                                                        \
+  }                                                                                                \
+  static bool name##_sample(OpGen *g, const OpDef *op, OpPlan *out) {                              \
+    return sample_ranked(g, op, out, rank, rank, (gen).qnn ? dt_int32 : dt_void);                  \
+  }
+CONV_GENERATORS(conv1d, conv1d_gen, 3)
+CONV_GENERATORS(conv2d, conv2d_gen, 4)
+CONV_GENERATORS(conv3d, conv3d_gen, 5)
+CONV_GENERATORS(conv1d_transpose, conv1d_transpose_gen, 3)
+CONV_GENERATORS(conv2d_transpose, conv2d_transpose_gen, 4)
+CONV_GENERATORS(conv2d_nchwc, conv2d_nchwc_gen, 5)
+CONV_GENERATORS(qnn_conv2d, qnn_conv2d_gen, 4)
+
+/* ------------------------------------------------------------------ dense, matmul, batch_matmul */
+
+/* Rank 2 only: MatmulRel accepts any rank >= 1 for the data, but the CPU strategies (dense_nopack,
+   dense_pack) unpack data.shape as (M, K). */
+static bool matrix_recognize(const OpDef *op, const Type *t) { return gen_tensor_ok(op, t, 2, 2, 1); }
+
+/* dense: (M, K) x (N, K) -> (M, N); units, when given, is N. */
+static bool dense_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  if (!matrix_recognize(op, t)) return false;
+  int64_t m = t->dims[0], n = t->dims[1], k = rng_range(g->rng, 1, g->policy->max_dim);
+  int64_t a[2] = {m, k}, b[2] = {n, k};
+  opgen_plan_init(g, op, out);
+  out->args[0] = ty_tensor(g->types, t->dtype, a, 2);
+  out->args[1] = ty_tensor(g->types, t->dtype, b, 2);
+  out->nargs = 2;
+  if (rng_chance(g->rng, 1, 2)) opgen_set_int(g, op, out, "units", n);
+  maybe_out_dtype(g, op, out, t->dtype);
+  out->result = t;
+  return true;
+}
+
+/* matmul: either side possibly transposed. */
+static bool matmul_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  if (!matrix_recognize(op, t)) return false;
+  int64_t m = t->dims[0], n = t->dims[1], k = rng_range(g->rng, 1, g->policy->max_dim);
+  bool ta = rng_chance(g->rng, 1, 2), tb = rng_chance(g->rng, 1, 2);
+  int64_t a[2] = {ta ? k : m, ta ? m : k}, b[2] = {tb ? n : k, tb ? k : n};
+  opgen_plan_init(g, op, out);
+  out->args[0] = ty_tensor(g->types, t->dtype, a, 2);
+  out->args[1] = ty_tensor(g->types, t->dtype, b, 2);
+  out->nargs = 2;
+  opgen_set_bool(g, op, out, "transpose_a", ta);
+  opgen_set_bool(g, op, out, "transpose_b", tb);
+  if (rng_chance(g->rng, 1, 2)) opgen_set_int(g, op, out, "units", n);
+  maybe_out_dtype(g, op, out, t->dtype);
+  out->result = t;
+  return true;
+}
+
+static bool matrix_sample(OpGen *g, const OpDef *op, OpPlan *out) { return sample_ranked(g, op, out, 2, 2, dt_void); }
+
+static bool batch_matmul_recognize(const OpDef *op, const Type *t) { return gen_tensor_ok(op, t, 3, 3, 1); }
+
+/* (B, I, K) x (B, K, J) -> (B, I, J), either side possibly transposed, one batch possibly 1
+   (broadcast, which topi's batch_matmul supports). */
+static bool batch_matmul_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  if (!batch_matmul_recognize(op, t)) return false;
+  int64_t b = t->dims[0], i = t->dims[1], j = t->dims[2], k = rng_range(g->rng, 1, g->policy->max_dim);
+  int64_t xb = b, yb = b;
+  if (b > 1 && rng_chance(g->rng, 1, 4)) *(rng_chance(g->rng, 1, 2) ? &xb : &yb) = 1;
+  bool ta = rng_chance(g->rng, 1, 2), tb = rng_chance(g->rng, 1, 2);
+  int64_t x[3] = {xb, ta ? k : i, ta ? i : k}, y[3] = {yb, tb ? j : k, tb ? k : j};
+  opgen_plan_init(g, op, out);
+  out->args[0] = ty_tensor(g->types, t->dtype, x, 3);
+  out->args[1] = ty_tensor(g->types, t->dtype, y, 3);
+  out->nargs = 2;
+  opgen_set_bool(g, op, out, "transpose_a", ta);
+  opgen_set_bool(g, op, out, "transpose_b", tb);
+  maybe_out_dtype(g, op, out, t->dtype);
+  out->result = t;
+  return true;
+}
+
+static bool batch_matmul_sample(OpGen *g, const OpDef *op, OpPlan *out) {
+  return sample_ranked(g, op, out, 3, 3, dt_void);
+}
+
+/* ------------------------------------------------------------------ pooling */
+
+/* The layouts the pools are generated in: canonical and channels-last, data rank = layout length
+   (the relations only need the pooled axes, but topi indexes the whole layout). */
+static const char *const pool_layouts[4][2] = {{"", ""}, {"NCW", "NWC"}, {"NCHW", "NHWC"}, {"NCDHW", "NDHWC"}};
+
+/* Where the pooled axes (W / HW / DHW) sit in a layout. */
+static void pooled_axes(const char *layout, size_t nd, size_t *idx) {
+  for (size_t i = 0; i < nd; i++) idx[i] = (size_t)(strchr(layout, pool_axes[nd][i]) - layout);
+}
+
+static bool pool_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out, size_t nd, bool avg) {
+  if (!op->recognize(op, t) || t->ndims != nd + 2) return false;
+  const char *layout = pool_layouts[nd][rng_index(g->rng, 2)];
+  size_t idx[3];
+  pooled_axes(layout, nd, idx);
+  int64_t o[3], dims[5];
+  for (size_t i = 0; i < nd; i++) o[i] = t->dims[idx[i]];
+  bool ceil_mode = rng_chance(g->rng, 1, 4);
+  Window w;
+  int64_t rest = prod(t->dims, t->ndims) / prod(o, nd);
+  for (int attempt = 0;; attempt++) {
+    bool minimal = attempt >= 7;
+    if (!window_solve(g, WIN_POOL, nd, o, minimal, ceil_mode, false, &w)) continue;
+    if (minimal || rest * prod(w.in, nd) <= derived_budget(g)) break;
+  }
+  memcpy(dims, t->dims, t->ndims * sizeof *dims);
+  for (size_t i = 0; i < nd; i++) dims[idx[i]] = w.in[i];
+  opgen_plan_init(g, op, out);
+  out->args[0] = ty_tensor(g->types, t->dtype, dims, t->ndims);
+  out->nargs = 1;
+  opgen_set_ints(g, op, out, "pool_size", w.k, nd);
+  set_window(g, op, out, &w);
+  opgen_set_str(g, op, out, "layout", layout);
+  opgen_set_bool(g, op, out, "ceil_mode", ceil_mode);
+  if (avg) opgen_set_bool(g, op, out, "count_include_pad", rng_chance(g->rng, 1, 2));
+  out->result = t;
+  return true;
+}
+
+#define POOL_GENERATORS(name, nd, avg)                                                              \
+  static bool name##_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {                \
+    return pool_solve(g, op, t, out, nd, avg);                                                     \
+  }                                                                                                \
+  static bool name##_sample(OpGen *g, const OpDef *op, OpPlan *out) {                              \
+    return sample_ranked(g, op, out, nd + 2, nd + 2, dt_void);                                     \
+  }
+POOL_GENERATORS(max_pool1d, 1, false)
+POOL_GENERATORS(max_pool2d, 2, false)
+POOL_GENERATORS(max_pool3d, 3, false)
+POOL_GENERATORS(avg_pool1d, 1, true)
+POOL_GENERATORS(avg_pool2d, 2, true)
+POOL_GENERATORS(avg_pool3d, 3, true)
+
+/* Global pools: rank 4 with H = W = 1 in NCHW or in NHWC. */
+static bool global_fits(const Type *t, const char *layout) {
+  size_t idx[2];
+  pooled_axes(layout, 2, idx);
+  return t->dims[idx[0]] == 1 && t->dims[idx[1]] == 1;
+}
+
+static bool global_pool_recognize(const OpDef *op, const Type *t) {
+  return gen_tensor_ok(op, t, 4, 4, 1) && (global_fits(t, "NCHW") || global_fits(t, "NHWC"));
+}
+
+static bool global_pool_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  if (!global_pool_recognize(op, t)) return false;
+  bool nchw = global_fits(t, "NCHW"), nhwc = global_fits(t, "NHWC");
+  const char *layout = nchw && (!nhwc || rng_chance(g->rng, 1, 2)) ? "NCHW" : "NHWC";
+  size_t idx[2];
+  pooled_axes(layout, 2, idx);
+  int64_t dims[4];
+  memcpy(dims, t->dims, sizeof dims);
+  free_extents(g, dims, 4, idx, 2);
+  opgen_plan_init(g, op, out);
+  out->args[0] = ty_tensor(g->types, t->dtype, dims, 4);
+  out->nargs = 1;
+  opgen_set_str(g, op, out, "layout", layout);
+  out->result = t;
+  return true;
+}
+
+/* Random tensors rarely have two 1s in the right places: draw one, then pool it. */
+static bool global_pool_sample(OpGen *g, const OpDef *op, OpPlan *out) {
+  const Type *t = rand_tensor(g, opgen_dtype(g, (OpDtypes)op->gen_dtypes), 4);
+  int64_t dims[4];
+  memcpy(dims, t->dims, sizeof dims);
+  size_t idx[2];
+  pooled_axes(rng_chance(g->rng, 1, 2) ? "NCHW" : "NHWC", 2, idx);
+  dims[idx[0]] = dims[idx[1]] = 1;
+  return global_pool_solve(g, op, ty_tensor(g->types, t->dtype, dims, 4), out);
+}
+
+/* Adaptive pools: the pooled axes become output_size, whatever the input's extents. */
+static bool adaptive_pool_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out, size_t nd) {
+  if (!op->recognize(op, t) || t->ndims != nd + 2) return false;
+  const char *layout = pool_layouts[nd][rng_index(g->rng, 2)];
+  size_t idx[3];
+  pooled_axes(layout, nd, idx);
+  int64_t dims[5], os[3];
+  memcpy(dims, t->dims, t->ndims * sizeof *dims);
+  bool all_equal = true;
+  for (size_t i = 0; i < nd; i++) {
+    os[i] = t->dims[idx[i]];
+    all_equal &= os[i] == os[0];
+  }
+  opgen_plan_init(g, op, out);
+  /* An empty output_size keeps the input's extents. */
+  if (!rng_chance(g->rng, 1, 5)) {
+    free_extents(g, dims, t->ndims, idx, nd);
+    /* one value stands for all axes */
+    opgen_set_ints(g, op, out, "output_size", os, all_equal && rng_chance(g->rng, 1, 2) ? 1 : nd);
+  }
+  out->args[0] = ty_tensor(g->types, t->dtype, dims, t->ndims);
+  out->nargs = 1;
+  opgen_set_str(g, op, out, "layout", layout);
+  out->result = t;
+  return true;
+}
+
+#define ADAPTIVE_GENERATORS(name, nd)                                                               \
+  static bool name##_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {                \
+    return adaptive_pool_solve(g, op, t, out, nd);                                                 \
+  }                                                                                                \
+  static bool name##_sample(OpGen *g, const OpDef *op, OpPlan *out) {                              \
+    return sample_ranked(g, op, out, nd + 2, nd + 2, dt_void);                                     \
+  }
+ADAPTIVE_GENERATORS(adaptive_pool1d, 1)
+ADAPTIVE_GENERATORS(adaptive_pool2d, 2)
+ADAPTIVE_GENERATORS(adaptive_pool3d, 3)
+
+/* ------------------------------------------------------------------ normalisation and friends */
+
+static const double epsilons[] = {1e-5, 1e-3};
+
+static void norm_flags(OpGen *g, const OpDef *op, OpPlan *out) {
+  opgen_set_float(g, op, out, "epsilon", pick_float(g, epsilons, NELEMS(epsilons)));
+  opgen_set_bool(g, op, out, "center", rng_chance(g->rng, 3, 4));
+  opgen_set_bool(g, op, out, "scale", rng_chance(g->rng, 3, 4));
+}
+
+/* An axis in [0, rank), spelled as is or counting from the end. */
+static int64_t spell_axis(OpGen *g, size_t a, size_t rank) {
+  return rng_chance(g->rng, 1, 2) ? (int64_t)a : (int64_t)a - (int64_t)rank;
+}
+
+/* batch_norm: (data, mean, var), the vectors as long as one of the data's axes. */
+static bool batch_norm_axis_ok(const Type *t, size_t a) { return t->args[0]->dims[a] == t->args[1]->dims[0]; }
+
+static bool batch_norm_recognize(const OpDef *op, const Type *t) {
+  if (t->kind != TY_TUPLE || t->nargs != 3 || t->args[1] != t->args[2]) return false;
+  const Type *data = t->args[0], *v = t->args[1];
+  if (!gen_tensor_ok(op, data, 1, 16, 1) || v->kind != TY_TENSOR || v->ndims != 1 || !dtype_eq(v->dtype, data->dtype))
+    return false;
+  for (size_t a = 0; a < data->ndims; a++)
+    if (batch_norm_axis_ok(t, a)) return true;
+  return false;
+}
+
+static bool batch_norm_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  if (!batch_norm_recognize(op, t)) return false;
+  const Type *data = t->args[0], *v = t->args[1];
+  size_t axes[16], n = 0;
+  for (size_t a = 0; a < data->ndims; a++)
+    if (batch_norm_axis_ok(t, a)) axes[n++] = a;
+  size_t a = axes[rng_index(g->rng, n)];
+  opgen_plan_init(g, op, out);
+  out->args[0] = data;
+  for (size_t i = 1; i <= 4; i++) out->args[i] = v; /* gamma, beta, moving_mean, moving_var */
+  out->nargs = 5;
+  /* BatchNormRel takes -1 but no other negative axis. */
+  opgen_set_int(g, op, out, "axis", a + 1 == data->ndims && rng_chance(g->rng, 1, 2) ? -1 : (int64_t)a);
+  norm_flags(g, op, out);
+  out->result = t;
+  return true;
+}
+
+static bool batch_norm_sample(OpGen *g, const OpDef *op, OpPlan *out) {
+  const Type *data = rand_tensor(g, opgen_dtype(g, (OpDtypes)op->gen_dtypes), (size_t)rng_range(g->rng, 1, g->policy->max_rank));
+  const Type *v = vec_of(g, data->dtype, data->dims[rng_index(g->rng, data->ndims)]);
+  const Type *fields[3] = {data, v, v};
+  return batch_norm_solve(g, op, ty_tuple(g->types, fields, 3), out);
+}
+
+/* layer_norm / group_norm / instance_norm: gamma and beta along the axis, the data's type out. */
+static bool norm_solve_axis(OpGen *g, const OpDef *op, const Type *t, OpPlan *out, size_t a, int64_t spelled) {
+  const Type *v = vec_of(g, t->dtype, t->dims[a]);
+  opgen_plan_init(g, op, out);
+  out->args[0] = t;
+  out->args[1] = out->args[2] = v;
+  out->nargs = 3;
+  opgen_set_int(g, op, out, "axis", spelled);
+  norm_flags(g, op, out);
+  out->result = t;
+  return true;
+}
+
+static bool layer_norm_recognize(const OpDef *op, const Type *t) { return gen_tensor_ok(op, t, 1, 16, 1); }
+static bool layer_norm_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  if (!layer_norm_recognize(op, t)) return false;
+  size_t a = rng_index(g->rng, t->ndims);
+  return norm_solve_axis(g, op, t, out, a, spell_axis(g, a, t->ndims));
+}
+
+/* group_norm: the channel axis is 1 (NC...) or the last (N...C); num_groups divides it, as
+   GroupNormToInferUnpack reshapes C into (num_groups, C / num_groups). */
+static bool group_norm_recognize(const OpDef *op, const Type *t) { return gen_tensor_ok(op, t, 2, 16, 1); }
+static bool group_norm_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  if (!group_norm_recognize(op, t)) return false;
+  bool last = rng_chance(g->rng, 1, 3);
+  size_t a = last ? t->ndims - 1 : 1;
+  norm_solve_axis(g, op, t, out, a, last ? -1 : 1);
+  opgen_set_int(g, op, out, "num_groups", pick_divisor(g, t->dims[a], 1));
+  return true;
+}
+
+/* instance_norm: rank > 2 (InstanceNormRel); the channel axis 1 or the last. */
+static bool instance_norm_recognize(const OpDef *op, const Type *t) { return gen_tensor_ok(op, t, 3, 16, 1); }
+static bool instance_norm_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  if (!instance_norm_recognize(op, t)) return false;
+  bool last = rng_chance(g->rng, 1, 3);
+  return norm_solve_axis(g, op, t, out, last ? t->ndims - 1 : 1, last ? -1 : 1);
+}
+
+/* softmax / log_softmax: any axis of a tensor of rank >= 1. */
+static bool rank1_recognize(const OpDef *op, const Type *t) { return gen_tensor_ok(op, t, 1, 16, 1); }
+static bool softmax_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  if (!rank1_recognize(op, t)) return false;
+  opgen_unary_solve(g, op, t, out);
+  opgen_set_int(g, op, out, "axis", spell_axis(g, rng_index(g->rng, t->ndims), t->ndims));
+  return true;
+}
+
+/* bias_add: a bias along any axis. */
+static bool bias_add_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  if (!rank1_recognize(op, t)) return false;
+  size_t a = rng_index(g->rng, t->ndims);
+  opgen_plan_init(g, op, out);
+  out->args[0] = t;
+  out->args[1] = vec_of(g, t->dtype, t->dims[a]);
+  out->nargs = 2;
+  opgen_set_int(g, op, out, "axis", spell_axis(g, a, t->ndims));
+  out->result = t;
+  return true;
+}
+
+/* prelu: alpha along an axis in [0, rank) (PReluRel does not normalise a negative one). */
+static bool prelu_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  if (!rank1_recognize(op, t)) return false;
+  size_t a = rng_index(g->rng, t->ndims);
+  opgen_plan_init(g, op, out);
+  out->args[0] = t;
+  out->args[1] = vec_of(g, t->dtype, t->dims[a]);
+  out->nargs = 2;
+  opgen_set_int(g, op, out, "axis", (int64_t)a);
+  out->result = t;
+  return true;
+}
+
+/* l2_normalize: eps, and a non-empty set of axes (IdentityRel does not look at them; topi sums
+   over them, so they must exist). */
+static bool l2_normalize_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  if (!rank1_recognize(op, t)) return false;
+  static const double eps[] = {1e-12, 1e-10, 1e-5};
+  int64_t axes[16];
+  size_t n = 0;
+  for (size_t a = 0; a < t->ndims && a < 16; a++)
+    if (rng_chance(g->rng, 1, 2)) axes[n++] = (int64_t)a;
+  if (!n) axes[n++] = (int64_t)rng_index(g->rng, t->ndims);
+  opgen_unary_solve(g, op, t, out);
+  opgen_set_float(g, op, out, "eps", pick_float(g, eps, NELEMS(eps)));
+  opgen_set_ints(g, op, out, "axis", axes, n);
+  return true;
+}
+
+static bool rank1_sample(OpGen *g, const OpDef *op, OpPlan *out) {
+  return sample_ranked(g, op, out, 1, g->policy->max_rank, dt_void);
+}
+static bool rank2_plus_sample(OpGen *g, const OpDef *op, OpPlan *out) {
+  return sample_ranked(g, op, out, 2, g->policy->max_rank, dt_void);
+}
+static bool rank3_plus_sample(OpGen *g, const OpDef *op, OpPlan *out) {
+  return sample_ranked(g, op, out, 3, g->policy->max_rank, dt_void);
+}
+
+/* lrn: topi's lrn is 4-D only, over axis 1 (NCHW) or 3 (NHWC), with an odd window. */
+static bool lrn_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  if (!rank4_recognize(op, t)) return false;
+  static const double bias[] = {1, 2}, alpha[] = {1e-4, 1e-3}, beta[] = {0.5, 0.75};
+  opgen_unary_solve(g, op, t, out);
+  opgen_set_int(g, op, out, "size", 2 * rng_range(g->rng, 0, 2) + 1);
+  opgen_set_int(g, op, out, "axis", rng_chance(g->rng, 1, 2) ? 1 : 3);
+  opgen_set_float(g, op, out, "bias", pick_float(g, bias, 2));
+  opgen_set_float(g, op, out, "alpha", pick_float(g, alpha, 2));
+  opgen_set_float(g, op, out, "beta", pick_float(g, beta, 2));
+  return true;
+}
+static bool rank4_sample(OpGen *g, const OpDef *op, OpPlan *out) { return sample_ranked(g, op, out, 4, 4, dt_void); }
+static bool rank5_sample(OpGen *g, const OpDef *op, OpPlan *out) { return sample_ranked(g, op, out, 5, 5, dt_void); }
+
+/* dropout: (output, mask), both of the data's type. */
+static bool dropout_recognize(const OpDef *op, const Type *t) {
+  return t->kind == TY_TUPLE && t->nargs == 2 && t->args[0] == t->args[1] &&
+         gen_tensor_ok(op, t->args[0], 0, 16, 0);
+}
+static bool dropout_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  if (!dropout_recognize(op, t)) return false;
+  static const double rates[] = {0.1, 0.25, 0.5, 0.75};
+  opgen_plan_init(g, op, out);
+  out->args[0] = t->args[0];
+  out->nargs = 1;
+  opgen_set_float(g, op, out, "rate", pick_float(g, rates, NELEMS(rates)));
+  out->result = t;
+  return true;
+}
+static bool dropout_sample(OpGen *g, const OpDef *op, OpPlan *out) {
+  const Type *d = opgen_tensor(g, opgen_dtype(g, (OpDtypes)op->gen_dtypes), 0, g->policy->max_rank);
+  const Type *fields[2] = {d, d};
+  return dropout_solve(g, op, ty_tuple(g->types, fields, 2), out);
+}
+
+/* batch_flatten: (d0, d1 * d2 * ...); the data splits the second extent into factors. */
+static bool batch_flatten_recognize(const OpDef *op, const Type *t) { return gen_tensor_ok(op, t, 2, 2, 0); }
+static bool batch_flatten_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  if (!batch_flatten_recognize(op, t)) return false;
+  int64_t dims[4] = {t->dims[0]}, rest = t->dims[1];
+  size_t rank = (size_t)rng_range(g->rng, 1, 4);
+  if (rank == 1 && rest != 1) rank = 2; /* rank 1 flattens to (d0, 1) */
+  if (rest == 0) rank = 2;              /* no factors of 0 to spread */
+  for (size_t i = 1; i + 1 < rank; i++) {
+    dims[i] = pick_divisor(g, rest, 1);
+    rest /= dims[i];
+  }
+  if (rank > 1) dims[rank - 1] = rest;
+  opgen_plan_init(g, op, out);
+  out->args[0] = ty_tensor(g->types, t->dtype, dims, rank);
+  out->nargs = 1;
+  out->result = t;
+  return true;
+}
+static bool batch_flatten_sample(OpGen *g, const OpDef *op, OpPlan *out) {
+  return sample_ranked(g, op, out, 2, 2, dt_void);
+}
+
+/* pad: each extent grows by its (before, after) pair; the pad value is a scalar of the data's
+   dtype.  Non-negative widths only (topi's pad takes no negative ones); "reflect" needs widths
+   below the extent, "edge" and "reflect" a non-empty extent. */
+static bool pad_recognize(const OpDef *op, const Type *t) { return gen_tensor_ok(op, t, 0, 16, 0); }
+static bool pad_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  if (!pad_recognize(op, t)) return false;
+  static const char *const modes[] = {"constant", "constant", "edge", "reflect"};
+  const char *mode = pick_str(g, modes, NELEMS(modes));
+  for (size_t i = 0; i < t->ndims; i++)
+    if (t->dims[i] == 0) mode = "constant";
+  bool reflect = !strcmp(mode, "reflect");
+  int64_t dims[16];
+  AttrVal *pairs = arena_alloc(g->arena, (t->ndims ? t->ndims : 1) * sizeof *pairs);
+  for (size_t i = 0; i < t->ndims; i++) {
+    int64_t b = rng_range(g->rng, 0, 2), a = rng_range(g->rng, 0, 2);
+    /* shrink the widths until the data's extent is valid for the mode */
+    while (b + a > 0 && (t->dims[i] - b - a < 1 || (reflect && (b >= t->dims[i] - b - a || a >= t->dims[i] - b - a)))) {
+      if (b >= a) b--;
+      else a--;
+    }
+    dims[i] = t->dims[i] - b - a;
+    AttrVal *pair = arena_alloc(g->arena, 2 * sizeof *pair);
+    pair[0] = (AttrVal){.kind = ATTR_INT, .i = b, .f = (double)b};
+    pair[1] = (AttrVal){.kind = ATTR_INT, .i = a, .f = (double)a};
+    pairs[i] = (AttrVal){.kind = ATTR_LIST, .items = pair, .n = 2};
+  }
+  opgen_plan_init(g, op, out);
+  out->args[0] = ty_tensor(g->types, t->dtype, dims, t->ndims);
+  out->args[1] = ty_scalar(g->types, t->dtype);
+  out->nargs = 2;
+  set_attr(op, out, "pad_width", (AttrVal){.kind = ATTR_LIST, .items = pairs, .n = t->ndims});
+  opgen_set_str(g, op, out, "pad_mode", mode);
+  out->result = t;
+  return true;
+}
+
+/* ------------------------------------------------------------------ resizing */
+
+/* upsampling / upsampling3d: each scaled extent is round(in * scale) in float64, so a scale works
+   when some input extent rounds to the wanted one; 1 always does (and is taken when `one`). */
+static double pick_scale(OpGen *g, int64_t o, int64_t *in, bool one) {
+  static const double scales[] = {0.5, 1.0, 1.5, 2.0, 2.5, 3.0};
+  double s = scales[rng_index(g->rng, NELEMS(scales))];
+  int64_t found[8];
+  size_t n = 0;
+  for (int64_t i = 1; i <= 2 * o + 2 && n < 8 && !one; i++)
+    if (round_half_away((double)i * s) == o) found[n++] = i;
+  if (!n) {
+    *in = o;
+    return 1.0;
+  }
+  *in = found[rng_index(g->rng, n)];
+  return s;
+}
+
+static bool upsampling_solve_nd(OpGen *g, const OpDef *op, const Type *t, OpPlan *out, size_t nd) {
+  if (!op->recognize(op, t) || t->ndims != nd + 2) return false;
+  static const char *const scale_names[3] = {"scale_d", "scale_h", "scale_w"};
+  const char *layout = pool_layouts[nd][rng_index(g->rng, 2)];
+  size_t idx[3];
+  pooled_axes(layout, nd, idx);
+  int64_t dims[5];
+  double scale[3];
+  memcpy(dims, t->dims, t->ndims * sizeof *dims);
+  /* scales below 1 need larger inputs: keep them within the budget, else scale 1 */
+  for (int attempt = 0;; attempt++) {
+    for (size_t i = 0; i < nd; i++) scale[i] = pick_scale(g, t->dims[idx[i]], &dims[idx[i]], attempt >= 7);
+    if (attempt >= 7 || prod(dims, t->ndims) <= derived_budget(g)) break;
+  }
+  opgen_plan_init(g, op, out);
+  out->args[0] = ty_tensor(g->types, t->dtype, dims, t->ndims);
+  out->nargs = 1;
+  for (size_t i = 0; i < nd; i++) opgen_set_float(g, op, out, scale_names[3 - nd + i], scale[i]);
+  opgen_set_str(g, op, out, "layout", layout);
+  if (nd == 2) {
+    static const char *const methods[] = {"nearest_neighbor", "bilinear", "bicubic"};
+    opgen_set_str(g, op, out, "method", pick_str(g, methods, NELEMS(methods)));
+    opgen_set_bool(g, op, out, "align_corners", rng_chance(g->rng, 1, 2));
+  } else {
+    static const char *const methods[] = {"nearest_neighbor", "trilinear"};
+    static const char *const modes[] = {"half_pixel", "align_corners", "asymmetric"};
+    opgen_set_str(g, op, out, "method", pick_str(g, methods, NELEMS(methods)));
+    opgen_set_str(g, op, out, "coordinate_transformation_mode", pick_str(g, modes, NELEMS(modes)));
+  }
+  out->result = t;
+  return true;
+}
+
+static bool upsampling_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  return upsampling_solve_nd(g, op, t, out, 2);
+}
+static bool upsampling3d_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  return upsampling_solve_nd(g, op, t, out, 3);
+}
+
+/* image.resize2d: size is the result's H and W, the input's are free; roi is four floats. */
+static bool resize2d_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  if (!rank4_recognize(op, t)) return false;
+  static const char *const methods[] = {"nearest_neighbor", "linear", "cubic"};
+  static const char *const modes[] = {"half_pixel", "align_corners", "asymmetric"};
+  static const char *const roundings[] = {"round", "floor", "ceil"};
+  const char *layout = pool_layouts[2][rng_index(g->rng, 2)];
+  size_t idx[2];
+  pooled_axes(layout, 2, idx);
+  int64_t dims[4], size[2] = {t->dims[idx[0]], t->dims[idx[1]]};
+  memcpy(dims, t->dims, sizeof dims);
+  free_extents(g, dims, 4, idx, 2);
+  opgen_plan_init(g, op, out);
+  out->args[0] = ty_tensor(g->types, t->dtype, dims, 4);
+  out->nargs = 1;
+  opgen_set_ints(g, op, out, "size", size, 2);
+  AttrVal *roi = arena_alloc(g->arena, 4 * sizeof *roi);
+  for (size_t i = 0; i < 4; i++) roi[i] = (AttrVal){.kind = ATTR_FLOAT, .f = 0.0};
+  set_attr(op, out, "roi", (AttrVal){.kind = ATTR_LIST, .items = roi, .n = 4});
+  opgen_set_str(g, op, out, "layout", layout);
+  const char *method = pick_str(g, methods, NELEMS(methods));
+  opgen_set_str(g, op, out, "method", method);
+  opgen_set_str(g, op, out, "coordinate_transformation_mode", pick_str(g, modes, NELEMS(modes)));
+  if (!strcmp(method, "nearest_neighbor")) /* rounding only matters there */
+    opgen_set_str(g, op, out, "rounding_method", pick_str(g, roundings, NELEMS(roundings)));
+  maybe_out_dtype(g, op, out, t->dtype);
+  out->result = t;
+  return true;
+}
+
+/* ------------------------------------------------------------------ QNN */
+
+static const DType gen_q8[] = {{DT_INT, 8, 1}, {DT_UINT, 8, 1}};
+static const DType gen_q8_32[] = {{DT_INT, 8, 1}, {DT_UINT, 8, 1}, {DT_INT, 32, 1}};
+
+static bool static_in(const Type *t, const DType *set, size_t n) {
+  if (t->kind != TY_TENSOR || !dtype_in(t->dtype, set, n)) return false;
+  for (size_t i = 0; i < t->ndims; i++)
+    if (t->dims[i] == ANY) return false;
+  return true;
+}
+
+/* A scale (float32) and zero point (int32): scalars, or vectors along a random axis of `data`.
+   Sets the axis attribute (in range whenever the data has a dimension: the relations check it). */
+static void qnn_params(OpGen *g, const OpDef *op, OpPlan *out, const Type *data, size_t at) {
+  size_t rank = data->ndims;
+  bool per_axis = rank > 0 && rng_chance(g->rng, 1, 2);
+  size_t a = rank > 0 ? rng_index(g->rng, rank) : 0;
+  if (rank > 0) opgen_set_int(g, op, out, "axis", spell_axis(g, a, rank));
+  out->args[at] = per_axis ? vec_of(g, dt_float32, data->dims[a]) : ty_scalar(g->types, dt_float32);
+  out->args[at + 1] = per_axis ? vec_of(g, dt_int32, data->dims[a]) : ty_scalar(g->types, dt_int32);
+}
+
+/* quantize: float32 in, int8 / uint8 out (what QNN's lowering clips to). */
+static bool quantize_recognize(const OpDef *op, const Type *t) {
+  (void)op;
+  return static_in(t, gen_q8, NELEMS(gen_q8));
+}
+static bool quantize_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  if (!quantize_recognize(op, t)) return false;
+  opgen_plan_init(g, op, out);
+  out->args[0] = opgen_with_dtype(g, t, dt_float32);
+  qnn_params(g, op, out, out->args[0], 1);
+  out->nargs = 3;
+  set_dtype_attr(g, op, out, "out_dtype", t->dtype);
+  out->result = t;
+  return true;
+}
+static bool quantize_sample(OpGen *g, const OpDef *op, OpPlan *out) {
+  return quantize_solve(g, op, opgen_tensor(g, gen_q8[rng_index(g->rng, 2)], 0, g->policy->max_rank), out);
+}
+
+/* dequantize: int8 / uint8 / int32 in, float32 out. */
+static bool dequantize_recognize(const OpDef *op, const Type *t) {
+  (void)op;
+  return static_in(t, &dt_float32, 1);
+}
+static bool dequantize_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  if (!dequantize_recognize(op, t)) return false;
+  opgen_plan_init(g, op, out);
+  out->args[0] = opgen_with_dtype(g, t, gen_q8_32[rng_index(g->rng, NELEMS(gen_q8_32))]);
+  qnn_params(g, op, out, out->args[0], 1);
+  out->nargs = 3;
+  out->result = t;
+  return true;
+}
+static bool dequantize_sample(OpGen *g, const OpDef *op, OpPlan *out) {
+  return dequantize_solve(g, op, opgen_tensor(g, dt_float32, 0, g->policy->max_rank), out);
+}
+
+/* requantize: int8 / uint8 / int32 in and out; input parameters along the axis, output ones scalar. */
+static bool requantize_recognize(const OpDef *op, const Type *t) {
+  (void)op;
+  return static_in(t, gen_q8_32, NELEMS(gen_q8_32));
+}
+static bool requantize_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  if (!requantize_recognize(op, t)) return false;
+  static const char *const roundings[] = {"None", "UPWARD", "TONEAREST"};
+  static const char *const compute[] = {"None", "int64", "float32", "float64"};
+  opgen_plan_init(g, op, out);
+  out->args[0] = opgen_with_dtype(g, t, gen_q8_32[rng_index(g->rng, NELEMS(gen_q8_32))]);
+  qnn_params(g, op, out, out->args[0], 1);
+  out->args[3] = ty_scalar(g->types, dt_float32);
+  out->args[4] = ty_scalar(g->types, dt_int32);
+  out->nargs = 5;
+  opgen_set_str(g, op, out, "rounding", pick_str(g, roundings, NELEMS(roundings)));
+  opgen_set_str(g, op, out, "compute_dtype", pick_str(g, compute, NELEMS(compute)));
+  set_dtype_attr(g, op, out, "out_dtype", t->dtype);
+  out->result = t;
+  return true;
+}
+static bool requantize_sample(OpGen *g, const OpDef *op, OpPlan *out) {
+  DType d = gen_q8_32[rng_index(g->rng, NELEMS(gen_q8_32))];
+  return requantize_solve(g, op, opgen_tensor(g, d, 0, g->policy->max_rank), out);
+}
+
 /* ================================================================== the entries */
 
 /* Conv1DAttrs, Conv2DAttrs, Conv3DAttrs (attrs/nn.h): channels and kernel_size default to null. */
@@ -1149,58 +2129,81 @@ static const OpAttrSpec requantize_attrs[] = {{"axis", AT_INT, "-1"},
                                               {"compute_dtype", AT_STR, "\"None\""},
                                               {"out_dtype", AT_DTYPE, "\"\""}};
 
-#define OP(n, nargs, a, rel) OP_ENTRY(n, nargs, nargs, a, NELEMS(a), rel)
+/* Entries: the relation part, then the generators (dtype class, recognizer, solver, sampler). */
+#define GEN(cls, rec, sol, sam) .gen_dtypes = (cls), .recognize = (rec), .solve = (sol), .sample = (sam)
+#define OP(n, nargs, a, rel, ...) \
+  {.name = (n), .min_args = (nargs), .max_args = (nargs), .attrs = (a), .nattrs = NELEMS(a), .relation = (rel), __VA_ARGS__}
+/* Most generators come in name_solve / name_sample pairs. */
+#define PAIR(cls, rec, name) GEN(cls, rec, name##_solve, name##_sample)
 
 const OpDef op_family_nn[] = {
     /* convolution.cc */
-    OP("nn.conv1d", 2, conv1d_attrs, conv1d_rel),
-    OP("nn.conv2d", 2, conv2d_attrs, conv2d_rel),
+    OP("nn.conv1d", 2, conv1d_attrs, conv1d_rel, PAIR(OPDT_FLOAT, rank3_recognize, conv1d)),
+    OP("nn.conv2d", 2, conv2d_attrs, conv2d_rel, PAIR(OPDT_FLOAT, rank4_recognize, conv2d)),
     /* Conv2D on packed layouts (NCHW4c data, OIHW4i4o kernel): TVM registers Conv2DRel for it. */
-    OP("nn.contrib_conv2d_NCHWc", 2, conv2d_attrs, conv2d_rel),
-    OP("nn.conv3d", 2, conv3d_attrs, conv3d_rel),
-    OP("nn.conv1d_transpose", 2, conv1d_transpose_attrs, conv1d_transpose_rel),
-    OP("nn.conv2d_transpose", 2, conv2d_transpose_attrs, conv2d_transpose_rel),
+    OP("nn.contrib_conv2d_NCHWc", 2, conv2d_attrs, conv2d_rel, PAIR(OPDT_FLOAT, rank5_recognize, conv2d_nchwc)),
+    OP("nn.conv3d", 2, conv3d_attrs, conv3d_rel, PAIR(OPDT_FLOAT, rank5_recognize, conv3d)),
+    OP("nn.conv1d_transpose", 2, conv1d_transpose_attrs, conv1d_transpose_rel,
+       PAIR(OPDT_FLOAT, rank3_recognize, conv1d_transpose)),
+    OP("nn.conv2d_transpose", 2, conv2d_transpose_attrs, conv2d_transpose_rel,
+       PAIR(OPDT_FLOAT, rank4_recognize, conv2d_transpose)),
     /* nn.cc */
-    OP("nn.dense", 2, dense_attrs, dense_rel),
-    OP("nn.matmul", 2, matmul_attrs, matmul_rel),
-    OP("nn.batch_matmul", 2, batch_matmul_attrs, batch_matmul_rel),
+    OP("nn.dense", 2, dense_attrs, dense_rel, GEN(OPDT_FLOAT, matrix_recognize, dense_solve, matrix_sample)),
+    OP("nn.matmul", 2, matmul_attrs, matmul_rel, GEN(OPDT_FLOAT, matrix_recognize, matmul_solve, matrix_sample)),
+    OP("nn.batch_matmul", 2, batch_matmul_attrs, batch_matmul_rel, PAIR(OPDT_FLOAT, batch_matmul_recognize, batch_matmul)),
     /* pooling.cc */
-    OP("nn.max_pool1d", 1, max_pool1d_attrs, pool1d_rel),
-    OP("nn.max_pool2d", 1, max_pool2d_attrs, pool2d_rel),
-    OP("nn.max_pool3d", 1, max_pool3d_attrs, pool3d_rel),
-    OP("nn.avg_pool1d", 1, avg_pool1d_attrs, pool1d_rel),
-    OP("nn.avg_pool2d", 1, avg_pool2d_attrs, pool2d_rel),
-    OP("nn.avg_pool3d", 1, avg_pool3d_attrs, pool3d_rel),
-    OP("nn.global_avg_pool2d", 1, global_pool2d_attrs, global_pool2d_rel),
-    OP("nn.global_max_pool2d", 1, global_pool2d_attrs, global_pool2d_rel),
-    OP("nn.adaptive_avg_pool1d", 1, adaptive_pool1d_attrs, adaptive_pool1d_rel),
-    OP("nn.adaptive_avg_pool2d", 1, adaptive_pool2d_attrs, adaptive_pool2d_rel),
-    OP("nn.adaptive_avg_pool3d", 1, adaptive_pool3d_attrs, adaptive_pool3d_rel),
-    OP("nn.adaptive_max_pool1d", 1, adaptive_pool1d_attrs, adaptive_pool1d_rel),
-    OP("nn.adaptive_max_pool2d", 1, adaptive_pool2d_attrs, adaptive_pool2d_rel),
-    OP("nn.adaptive_max_pool3d", 1, adaptive_pool3d_attrs, adaptive_pool3d_rel),
+    OP("nn.max_pool1d", 1, max_pool1d_attrs, pool1d_rel, PAIR(OPDT_FLOAT, rank3_recognize, max_pool1d)),
+    OP("nn.max_pool2d", 1, max_pool2d_attrs, pool2d_rel, PAIR(OPDT_FLOAT, rank4_recognize, max_pool2d)),
+    OP("nn.max_pool3d", 1, max_pool3d_attrs, pool3d_rel, PAIR(OPDT_FLOAT, rank5_recognize, max_pool3d)),
+    OP("nn.avg_pool1d", 1, avg_pool1d_attrs, pool1d_rel, PAIR(OPDT_FLOAT, rank3_recognize, avg_pool1d)),
+    OP("nn.avg_pool2d", 1, avg_pool2d_attrs, pool2d_rel, PAIR(OPDT_FLOAT, rank4_recognize, avg_pool2d)),
+    OP("nn.avg_pool3d", 1, avg_pool3d_attrs, pool3d_rel, PAIR(OPDT_FLOAT, rank5_recognize, avg_pool3d)),
+    OP("nn.global_avg_pool2d", 1, global_pool2d_attrs, global_pool2d_rel,
+       PAIR(OPDT_FLOAT, global_pool_recognize, global_pool)),
+    OP("nn.global_max_pool2d", 1, global_pool2d_attrs, global_pool2d_rel,
+       PAIR(OPDT_FLOAT, global_pool_recognize, global_pool)),
+    OP("nn.adaptive_avg_pool1d", 1, adaptive_pool1d_attrs, adaptive_pool1d_rel,
+       PAIR(OPDT_FLOAT, rank3_recognize, adaptive_pool1d)),
+    OP("nn.adaptive_avg_pool2d", 1, adaptive_pool2d_attrs, adaptive_pool2d_rel,
+       PAIR(OPDT_FLOAT, rank4_recognize, adaptive_pool2d)),
+    OP("nn.adaptive_avg_pool3d", 1, adaptive_pool3d_attrs, adaptive_pool3d_rel,
+       PAIR(OPDT_FLOAT, rank5_recognize, adaptive_pool3d)),
+    OP("nn.adaptive_max_pool1d", 1, adaptive_pool1d_attrs, adaptive_pool1d_rel,
+       PAIR(OPDT_FLOAT, rank3_recognize, adaptive_pool1d)),
+    OP("nn.adaptive_max_pool2d", 1, adaptive_pool2d_attrs, adaptive_pool2d_rel,
+       PAIR(OPDT_FLOAT, rank4_recognize, adaptive_pool2d)),
+    OP("nn.adaptive_max_pool3d", 1, adaptive_pool3d_attrs, adaptive_pool3d_rel,
+       PAIR(OPDT_FLOAT, rank5_recognize, adaptive_pool3d)),
     /* nn.cc: normalisation and friends */
-    OP("nn.batch_norm", 5, batch_norm_attrs, batch_norm_rel),
-    OP("nn.layer_norm", 3, layer_norm_attrs, norm_rel),
-    OP("nn.group_norm", 3, group_norm_attrs, norm_rel),
-    OP("nn.instance_norm", 3, instance_norm_attrs, instance_norm_rel),
-    OP("nn.softmax", 1, softmax_attrs, softmax_rel),
-    OP("nn.log_softmax", 1, softmax_attrs, softmax_rel),
-    OP("nn.bias_add", 2, bias_add_attrs, bias_add_rel),
-    OP("nn.prelu", 2, prelu_attrs, prelu_rel),
-    OP("nn.dropout", 1, dropout_attrs, dropout_rel),
-    OP("nn.lrn", 1, lrn_attrs, identity_rel),
-    OP("nn.l2_normalize", 1, l2_normalize_attrs, l2_normalize_rel),
-    OP_ENTRY("nn.batch_flatten", 1, 1, NULL, 0, batch_flatten_rel),
+    OP("nn.batch_norm", 5, batch_norm_attrs, batch_norm_rel, PAIR(OPDT_FLOAT, batch_norm_recognize, batch_norm)),
+    OP("nn.layer_norm", 3, layer_norm_attrs, norm_rel,
+       GEN(OPDT_FLOAT, layer_norm_recognize, layer_norm_solve, rank1_sample)),
+    OP("nn.group_norm", 3, group_norm_attrs, norm_rel,
+       GEN(OPDT_FLOAT, group_norm_recognize, group_norm_solve, rank2_plus_sample)),
+    OP("nn.instance_norm", 3, instance_norm_attrs, instance_norm_rel,
+       GEN(OPDT_FLOAT, instance_norm_recognize, instance_norm_solve, rank3_plus_sample)),
+    OP("nn.softmax", 1, softmax_attrs, softmax_rel, GEN(OPDT_FLOAT, rank1_recognize, softmax_solve, rank1_sample)),
+    OP("nn.log_softmax", 1, softmax_attrs, softmax_rel, GEN(OPDT_FLOAT, rank1_recognize, softmax_solve, rank1_sample)),
+    OP("nn.bias_add", 2, bias_add_attrs, bias_add_rel, GEN(OPDT_FLOAT, rank1_recognize, bias_add_solve, rank1_sample)),
+    OP("nn.prelu", 2, prelu_attrs, prelu_rel, GEN(OPDT_FLOAT, rank1_recognize, prelu_solve, rank1_sample)),
+    OP("nn.dropout", 1, dropout_attrs, dropout_rel, PAIR(OPDT_FLOAT, dropout_recognize, dropout)),
+    OP("nn.lrn", 1, lrn_attrs, identity_rel, GEN(OPDT_FLOAT, rank4_recognize, lrn_solve, rank4_sample)),
+    OP("nn.l2_normalize", 1, l2_normalize_attrs, l2_normalize_rel,
+       GEN(OPDT_FLOAT, rank1_recognize, l2_normalize_solve, rank1_sample)),
+    /* a reshape: any dtype */
+    {.name = "nn.batch_flatten", .min_args = 1, .max_args = 1, .relation = batch_flatten_rel,
+     PAIR(OPDT_ANY, batch_flatten_recognize, batch_flatten)},
     /* pad.cc, upsampling.cc, image/resize.cc */
-    OP("nn.pad", 2, pad_attrs, pad_rel),
-    OP("nn.upsampling", 1, upsampling_attrs, upsampling_rel),
-    OP("nn.upsampling3d", 1, upsampling3d_attrs, upsampling3d_rel),
-    OP("image.resize2d", 1, resize2d_attrs, resize2d_rel),
+    OP("nn.pad", 2, pad_attrs, pad_rel, GEN(OPDT_NUMERIC, pad_recognize, pad_solve, opgen_sample_by_solving)),
+    OP("nn.upsampling", 1, upsampling_attrs, upsampling_rel,
+       GEN(OPDT_FLOAT, rank4_recognize, upsampling_solve, rank4_sample)),
+    OP("nn.upsampling3d", 1, upsampling3d_attrs, upsampling3d_rel,
+       GEN(OPDT_FLOAT, rank5_recognize, upsampling3d_solve, rank5_sample)),
+    OP("image.resize2d", 1, resize2d_attrs, resize2d_rel, GEN(OPDT_FLOAT, rank4_recognize, resize2d_solve, rank4_sample)),
     /* src/relay/qnn/op */
-    OP("qnn.conv2d", 6, qnn_conv2d_attrs, qnn_conv2d_rel),
-    OP("qnn.quantize", 3, quantize_attrs, quantize_rel),
-    OP("qnn.dequantize", 3, dequantize_attrs, dequantize_rel),
-    OP("qnn.requantize", 5, requantize_attrs, requantize_rel),
+    OP("qnn.conv2d", 6, qnn_conv2d_attrs, qnn_conv2d_rel, PAIR(OPDT_INT, qnn_conv2d_recognize, qnn_conv2d)),
+    OP("qnn.quantize", 3, quantize_attrs, quantize_rel, PAIR(OPDT_INT, quantize_recognize, quantize)),
+    OP("qnn.dequantize", 3, dequantize_attrs, dequantize_rel, PAIR(OPDT_FLOAT, dequantize_recognize, dequantize)),
+    OP("qnn.requantize", 5, requantize_attrs, requantize_rel, PAIR(OPDT_INT, requantize_recognize, requantize)),
 };
 const size_t op_family_nn_len = NELEMS(op_family_nn);
