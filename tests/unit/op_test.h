@@ -2,7 +2,8 @@
  * Test support for operator relations: type one call from text.
  *   op_test_infer("add", "Tensor[(1, 3), float32], Tensor[(3), float32]", "")
  *     -> "Tensor[(1, 3), float32]"   (malloc'd; "error: <message>" when the relation rejects it)
- * Attributes are written as in a Relay call: "axis=1, keepdims=True".
+ * Attributes are written as in a Relay call: "axis=1, keepdims=True".  An empty argument list
+ * ("") types a call without arguments (zeros, ones).
  */
 #ifndef RELAYKIT_OP_TEST_H
 #define RELAYKIT_OP_TEST_H
@@ -19,7 +20,8 @@ static char *op_test_infer(const char *op_name, const char *arg_types, const cha
   if (!op) return strdup("error: no such operator");
   size_t cap = strlen(arg_types) + strlen(attrs) + 64;
   char *src = malloc(cap);
-  snprintf(src, cap, "fn (%%a: (%s,)) { f(%%a%s%s) }", arg_types, *attrs ? ", " : "", attrs);
+  if (*arg_types) snprintf(src, cap, "fn (%%a: (%s,)) { f(%%a%s%s) }", arg_types, *attrs ? ", " : "", attrs);
+  else snprintf(src, cap, "fn (%%a: ()) { f(%s) }", attrs);
   Diag d;
   diag_init(&d, "test", src, strlen(src));
   AstModule *m = ast_parse(src, strlen(src), &d);

@@ -10,45 +10,6 @@
 
 #include "op_test.h"
 
-/* op_test_infer needs at least one argument; zeros and ones take none, so they are typed here
-   from a call written out in full: "f(shape=[1, 128], dtype=\"float32\")". */
-static char *infer_no_args(const char *op_name, const char *attrs) {
-  const OpDef *op = op_lookup(op_name);
-  if (!op) return strdup("error: no such operator");
-  size_t cap = strlen(attrs) + 32;
-  char *src = malloc(cap);
-  snprintf(src, cap, "fn () { f(%s) }", attrs);
-  Diag d;
-  diag_init(&d, "test", src, strlen(src));
-  AstModule *m = ast_parse(src, strlen(src), &d);
-  char *result;
-  if (!m) {
-    result = strdup("error: bad test input");
-  } else {
-    TyTable *t = ty_table_new();
-    OpCall c = {.types = t};
-    const Type *r = op_infer(&c, op, NULL, 0, &m->body->fn->body->attrs, &m->arena);
-    if (r)
-      result = ty_str(r);
-    else {
-      result = malloc(strlen(c.err) + 8);
-      sprintf(result, "error: %s", c.err);
-    }
-    ty_table_free(t);
-    ast_free(m);
-  }
-  diag_free(&d);
-  free(src);
-  return result;
-}
-
-#define assert_infers_no_args(op, attrs, want)                                                               \
-  do {                                                                                                       \
-    char *got_ = infer_no_args(op, attrs);                                                                   \
-    assert_string_equal(got_, want);                                                                         \
-    free(got_);                                                                                              \
-  } while (0)
-
 static void test_reshape(void **state) {
   (void)state;
   /* attrs_ops.relay, resnet-18_NHWC / dcgan / test_pass_* */
@@ -386,9 +347,9 @@ static void test_broadcasting(void **state) {
 static void test_creation(void **state) {
   (void)state;
   /* lstm.fused.relay */
-  assert_infers_no_args("zeros", "shape=[1, 128], dtype=\"float32\"", "Tensor[(1, 128), float32]");
-  assert_infers_no_args("ones", "shape=[2], dtype=\"int8\"", "Tensor[(2), int8]");
-  assert_infers_no_args("ones", "shape=[], dtype=\"float32\"", "float32");
+  assert_infers("zeros", "", "shape=[1, 128], dtype=\"float32\"", "Tensor[(1, 128), float32]");
+  assert_infers("ones", "", "shape=[2], dtype=\"int8\"", "Tensor[(2), int8]");
+  assert_infers("ones", "", "shape=[], dtype=\"float32\"", "float32");
   /* FullRel: a void dtype takes the fill value's */
   assert_infers("full", "float32", "shape=[2, 3], dtype=\"\"", "Tensor[(2, 3), float32]");
   assert_infers("full", "float32", "shape=[2, 3], dtype=\"int8\"", "Tensor[(2, 3), int8]");

@@ -1696,30 +1696,24 @@ static bool softmax_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out)
   return true;
 }
 
-/* bias_add: a bias along any axis. */
-static bool bias_add_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+/* bias_add and prelu: a vector along one axis of the data.  PReluRel does not normalise a negative
+   axis, so prelu's is always spelled from the front. */
+static bool vector_along_axis_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out, bool negative_ok) {
   if (!rank1_recognize(op, t)) return false;
   size_t a = rng_index(g->rng, t->ndims);
   opgen_plan_init(g, op, out);
   out->args[0] = t;
   out->args[1] = vec_of(g, t->dtype, t->dims[a]);
   out->nargs = 2;
-  opgen_set_int(g, op, out, "axis", spell_axis(g, a, t->ndims));
+  opgen_set_int(g, op, out, "axis", negative_ok ? spell_axis(g, a, t->ndims) : (int64_t)a);
   out->result = t;
   return true;
 }
-
-/* prelu: alpha along an axis in [0, rank) (PReluRel does not normalise a negative one). */
+static bool bias_add_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  return vector_along_axis_solve(g, op, t, out, true);
+}
 static bool prelu_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
-  if (!rank1_recognize(op, t)) return false;
-  size_t a = rng_index(g->rng, t->ndims);
-  opgen_plan_init(g, op, out);
-  out->args[0] = t;
-  out->args[1] = vec_of(g, t->dtype, t->dims[a]);
-  out->nargs = 2;
-  opgen_set_int(g, op, out, "axis", (int64_t)a);
-  out->result = t;
-  return true;
+  return vector_along_axis_solve(g, op, t, out, false);
 }
 
 /* l2_normalize: eps, and a non-empty set of axes (IdentityRel does not look at them; topi sums
