@@ -27,12 +27,12 @@ CFLAGS_ALL := $(CSTD) $(WARN) $(OPT) $(PKG_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL := $(OPT) $(LDFLAGS)
 
 SUPPORT_SRC := $(wildcard support/*.c)
-PARSER_SRC  := parser/parse.c parser/lower.c parser/comments.c parser/print.c parser/dump.c parser/literal.c
+PARSER_SRC  := parser/parse.c parser/lower.c parser/comments.c parser/print.c parser/dump.c parser/literal.c parser/build.c
 GRAMMAR_SRC := parser/src/parser.c parser/src/scanner.c
-TYPEGEN_SRC := $(filter-out typegen/rcheck.c,$(wildcard typegen/*.c typegen/ops/*.c))
+TYPEGEN_SRC := $(filter-out typegen/rcheck.c typegen/rgen.c,$(wildcard typegen/*.c typegen/ops/*.c))
 LIB_SRC     := $(SUPPORT_SRC) $(PARSER_SRC) $(TYPEGEN_SRC)
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GRAMMAR_SRC:%.c=$(BUILD)/%.o)
-PROGRAMS    := rfmt rcheck
+PROGRAMS    := rfmt rcheck rgen
 UNIT_TESTS  := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 
 .PHONY: all check test unit cli corpus-test grammar grammar-check bench install clean fuzz
@@ -56,6 +56,10 @@ $(BIN)/rfmt: $(BUILD)/parser/rfmt.o $(BUILD)/librelaykit.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
 
 $(BIN)/rcheck: $(BUILD)/typegen/rcheck.o $(BUILD)/librelaykit.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
+
+$(BIN)/rgen: $(BUILD)/typegen/rgen.o $(BUILD)/librelaykit.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
 

@@ -229,6 +229,39 @@ typedef struct AstModule {
   unsigned trailing_newlines; /* blank lines at the end, kept as found (1 or 2) */
 } AstModule;
 
+/* ------------------------------------------------------------------ building (build.c)
+   Nodes made by a program (the generator, the reducer, the mutator) live in the module's arena and
+   have no span.  Strings are copied.  Arrays passed in are copied too. */
+AstModule *ast_module_new(bool has_version);
+AstExpr *ast_new_atom(AstModule *m, AstExprKind kind, const char *text); /* INT..META, ANY */
+AstExpr *ast_new_unary(AstModule *m, AstExprKind kind, AstExpr *a);      /* PAREN, BLOCK, REF, REF_READ */
+AstExpr *ast_new_ref_write(AstModule *m, AstExpr *ref, AstExpr *value);
+AstExpr *ast_new_call(AstModule *m, AstExpr *callee, AstExpr *const *args, size_t nargs, AstAttr *const *attrs,
+                      size_t nattrs);
+AstExpr *ast_new_tuple(AstModule *m, AstExpr *const *items, size_t n);
+AstExpr *ast_new_list(AstModule *m, AstExpr *const *items, size_t n); /* attribute lists */
+AstExpr *ast_new_proj(AstModule *m, AstExpr *tuple, unsigned index);
+AstExpr *ast_new_if(AstModule *m, AstExpr *cond, AstExpr *then_, AstExpr *else_);
+AstExpr *ast_new_match(AstModule *m, bool partial, AstExpr *scrutinee, AstMatchArm *const *arms, size_t n);
+AstExpr *ast_new_seq(AstModule *m, AstStmt *const *stmts, size_t n, AstExpr *result); /* result if n == 0 */
+AstExpr *ast_new_fn(AstModule *m, AstFunc *f);
+AstFunc *ast_new_func(AstModule *m, const char *const *type_params, size_t ntype_params, AstBinder *const *params,
+                      size_t nparams, AstType *ret, AstExpr *body);
+AstBinder *ast_new_binder(AstModule *m, const char *name, AstType *type);
+AstStmt *ast_new_let(AstModule *m, AstBinder *b, AstExpr *value);
+AstStmt *ast_new_graph(AstModule *m, unsigned number, AstExpr *value);
+AstAttr *ast_new_attr(AstModule *m, const char *key, AstExpr *value);
+AstMatchArm *ast_new_arm(AstModule *m, AstPattern *p, AstExpr *body);
+AstPattern *ast_new_pattern(AstModule *m, AstPatternKind kind, const char *name, AstPattern *const *items, size_t n);
+AstType *ast_new_type(AstModule *m, AstTypeKind kind, const char *name, AstType *const *args, size_t nargs);
+AstType *ast_new_tensor_type(AstModule *m, const char *dtype, const char *const *dims, size_t ndims);
+AstDef *ast_new_fn_def(AstModule *m, const char *name, AstFunc *f);
+AstDef *ast_new_type_def(AstModule *m, const char *name, const char *const *type_params, size_t ntype_params,
+                         AstCtorDef *const *ctors, size_t nctors);
+AstCtorDef *ast_new_ctor(AstModule *m, const char *name, AstType *const *fields, size_t nfields);
+/* Appends a definition to the module. */
+void ast_module_add(AstModule *m, AstDef *d);
+
 /* Parses a whole file.  On error returns NULL and writes FILE:LINE:COL messages to `diag`. */
 AstModule *ast_parse(const char *text, size_t len, Diag *diag);
 void ast_free(AstModule *m);

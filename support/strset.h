@@ -1,0 +1,17 @@
+/* A set of strings (open addressing), for counting distinct things. */
+#ifndef RELAYKIT_STRSET_H
+#define RELAYKIT_STRSET_H
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct StrSet {
+  char **slots;
+  size_t cap, len;
+} StrSet;
+
+void strset_init(StrSet *s);
+void strset_free(StrSet *s);
+/* Adds a copy of str; true if it was not there yet. */
+bool strset_add(StrSet *s, const char *str);
+
+#endif

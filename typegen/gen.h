@@ -1,0 +1,134 @@
+/*
+ * The type-directed generator (the RFC's core): build programs by following the typing rules in
+ * reverse.  Given a type and the variables in scope, pick a construct that can produce that type,
+ * solve for the types of its parts, and recurse, with fuel that forces base cases.
+ *
+ *   gen.c        expressions: operator calls (through recognizers and solvers), lets, graph
+ *                bindings that reuse earlier values, if, tuples and projections, closures, calls
+ *                of helper globals (recursive and polymorphic ones too), ADT constructors and
+ *                match, refs; gen_smallest; the module generator
+ *   gen_stats.c  operator histogram and GenCoG's vertex and edge diversity
+ *   policy.c     the policy: weights, op allow/deny lists, type limits, budgets (flags or JSON)
+ */
+#ifndef RELAYKIT_GEN_H
+#define RELAYKIT_GEN_H
+
+#include "../parser/ast.h"
+#include "../support/xalloc.h"
+#include "opgen.h"
+
+/* The constructs the generator chooses between, each with a weight in the policy. */
+typedef enum GenConstruct {
+  GEN_OP,        /* an operator call */
+  GEN_REUSE,     /* an earlier value of the same type (a new graph edge) */
+  GEN_LET,       /* let %x: T = ...; */
+  GEN_IF,        /* if (bool) { ... } else { ... } */
+  GEN_TUPLE,     /* a tuple, then a projection of it */
+  GEN_CLOSURE,   /* fn (...) { ... } called at once or later */
+  GEN_GLOBAL,    /* a call of a helper global function */
+  GEN_RECURSION, /* a call of a recursive helper global (a counted loop) */
+  GEN_POLY,      /* a call of a polymorphic global at this type */
+  GEN_ADT,       /* a constructor, then a match that takes it apart */
+  GEN_REF,       /* ref, ref_write, ref_read */
+  GEN_SIDE_OP,   /* an operator call of any type, bound by a let, for coverage of every op */
+  GEN_NCONSTRUCTS
+} GenConstruct;
+
+extern const char *const gen_construct_names[GEN_NCONSTRUCTS];
+
+typedef struct GenPolicy {
+  OpGenPolicy types;                  /* shapes, dtypes, element budget */
+  unsigned fuel;                      /* operator calls per program, roughly */
+  unsigned weights[GEN_NCONSTRUCTS];
+  const char **allow_ops;             /* if non-empty, only these operators */
+  size_t nallow;
+  const char **deny_ops;
+  size_t ndeny;
+  unsigned main_params_max;           /* @main takes 1..this many tensors */
+  int64_t flops_budget;               /* estimated FLOPs per program (0 = unlimited) */
+} GenPolicy;
+
+/* The default policy: every construct, every operator, small tensors. */
+void gen_policy_default(GenPolicy *p);
+/* Whether the policy lets the generator use `op` (it must also have generators). */
+bool gen_policy_allows(const GenPolicy *p, const OpDef *op);
+
+/* One generated call, for statistics. */
+typedef struct GenCallRecord {
+  const OpDef *op;
+  char *signature;      /* argument types and attribute values, as text */
+  const OpDef **producers; /* the operators that produced its arguments (NULL for none) */
+  size_t nproducers;
+} GenCallRecord;
+
+typedef void (*GenCallHook)(void *ctx, const GenCallRecord *rec);
+
+/* A call's "vertex type" for diversity: each argument's rank and dtype, and the attribute values
+   the call sets (malloc'd).  Exact shapes are left out: they would make every call distinct. */
+char *gen_call_signature(const OpDef *op, const OpPlan *plan);
+
+/* Statistics over a generated set (gen_stats.c). */
+typedef struct GenStats GenStats;
+GenStats *gen_stats_new(const GenPolicy *policy);
+void gen_stats_free(GenStats *s);
+void gen_stats_hook(void *stats, const GenCallRecord *rec); /* a GenCallHook */
+/* The op histogram, vertex diversity and edge diversity, as text (malloc'd).  Vertex diversity
+   needs an estimate of each op's call space: distinct signatures in `samples` draws from the op's
+   own sampler under the same policy. */
+char *gen_stats_report(GenStats *s, unsigned samples, bool json);
+
+/* ------------------------------------------------------------------ the library */
+typedef struct GenVar {
+  const char *name;         /* without '%' */
+  const Type *type;
+  const OpDef *producer;    /* the operator whose result it holds, or NULL */
+} GenVar;
+
+typedef struct GenHelper {  /* a helper global already defined in the module */
+  const char *name;
+  const Type *type;         /* its function type */
+  GenConstruct kind;
+} GenHelper;
+
+typedef VEC(AstStmt *) GenStmts;
+typedef VEC(GenVar) GenVars;
+typedef VEC(GenHelper) GenHelpers;
+
+/* Generation state for one module.  The reducer and the mutator make one with gen_init and
+   call gen_expr / gen_smallest with their own scope. */
+typedef struct Gen {
+  const GenPolicy *policy;
+  AstModule *m;
+  TyTable *types;
+  Rng rng;
+  OpGen og;
+  Arena scratch;            /* plans' attribute values */
+  GenVars scope;            /* variables usable here, innermost last */
+  GenStmts *block;          /* where bindings go: the statements of the body being built */
+  GenHelpers helpers;
+  unsigned next_graph, next_local, next_global;
+  bool adt_defined;
+  int64_t flops;            /* estimated so far */
+  GenCallHook hook;
+  void *hook_ctx;
+} Gen;
+
+void gen_init(Gen *g, const GenPolicy *policy, AstModule *m, TyTable *types, Rng rng);
+void gen_free(Gen *g);
+/* A random expression of exactly type t, using the variables in g->scope, with about `fuel`
+   operator calls; bindings it needs are appended to *g->block.  Never fails: when no construct
+   fits, it falls back to gen_smallest. */
+AstExpr *gen_expr(Gen *g, const Type *t, unsigned fuel);
+/* A smallest expression of type t: a variable of that type in scope, a literal, zeros(...), a
+   tuple of smallest parts, a base constructor, a trivial closure. */
+AstExpr *gen_smallest(Gen *g, const Type *t);
+/* A random type the generator can produce (a tensor within the policy, sometimes a tuple). */
+const Type *gen_random_type(Gen *g);
+
+/* Generates program number `index` of a run with `seed`: a module whose @main returns `ret`
+   (a random type when NULL).  The same (seed, index) always gives the same program.  The module
+   is owned by the caller (ast_free). */
+AstModule *gen_module(const GenPolicy *policy, uint64_t seed, uint64_t index, const char *ret_type_text,
+                      GenCallHook hook, void *hook_ctx, char *err, size_t errlen);
+
+#endif
