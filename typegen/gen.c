@@ -55,6 +55,7 @@ void gen_init(Gen *g, const GenPolicy *policy, AstModule *m, TyTable *types, Rng
 }
 
 void gen_free(Gen *g) {
+  free(g->op_uses.items);
   free(g->scope.items);
   free(g->helpers.items);
   arena_free(&g->scratch);
@@ -68,12 +69,27 @@ static const char *fresh_local(Gen *g, const char *stem) {
 }
 
 static void push_var(Gen *g, const char *name, const Type *t, const OpDef *producer) {
-  VEC_PUSH(g->scope, ((GenVar){name, t, producer}));
+  VEC_PUSH(g->scope, ((GenVar){name, t, producer, NULL, 0}));
+}
+
+static const GenVar *var_named(Gen *g, const char *name) {
+  for (size_t k = g->scope.len; k > 0; k--)
+    if (!strcmp(g->scope.items[k - 1].name, name)) return &g->scope.items[k - 1];
+  return NULL;
 }
 
 static AstExpr *var_ref(Gen *g, const GenVar *v) {
   bool graph = v->name[0] >= '0' && v->name[0] <= '9';
   return ast_new_atom(g->m, graph ? AST_GRAPH : AST_LOCAL, v->name);
+}
+
+/* The operator behind a variable reference (through lets, projections and reuse), or NULL. */
+static const OpDef *producer_of(Gen *g, const AstExpr *e) {
+  if (e->kind == AST_PROJ) e = e->a;
+  if (e->kind != AST_GRAPH && e->kind != AST_LOCAL) return NULL;
+  for (size_t k = g->scope.len; k > 0; k--)
+    if (!strcmp(g->scope.items[k - 1].name, e->text)) return g->scope.items[k - 1].producer;
+  return NULL;
 }
 
 /* `%N = value;`: a reusable value of type t (it binds no variables). */
@@ -231,8 +247,9 @@ AstExpr *gen_smallest(Gen *g, const Type *t) {
 
 const Type *gen_random_type(Gen *g) {
   const OpGenPolicy *p = &g->policy->types;
-  DType d = rng_chance(&g->rng, 3, 4) ? p->float_dtypes[0] : opgen_dtype(&g->og, OPDT_ANY);
-  return opgen_tensor(&g->og, d, 0, p->max_rank);
+  DType d = g->policy->float_only ? opgen_dtype(&g->og, OPDT_FLOAT)
+            : rng_chance(&g->rng, 3, 4) ? p->float_dtypes[0] : opgen_dtype(&g->og, OPDT_ANY);
+  return opgen_tensor(&g->og, d, g->policy->min_rank, p->max_rank);
 }
 
 /* ------------------------------------------------------------------ operator calls */
@@ -270,21 +287,25 @@ static size_t ops_for(Gen *g, const Type *t, const OpDef **out, size_t max) {
 static void record_call(Gen *g, const OpDef *op, const OpPlan *plan, AstExpr *const *args) {
   if (!g->hook) return;
   char *sig = gen_call_signature(op, plan);
-  const OpDef *producers[OP_MAX_ARGS];
+  /* An argument's producer; through a tuple literal, its fields' producers (concatenate's edges). */
+  const OpDef *producers[64];
   size_t np = 0;
-  for (size_t i = 0; i < plan->nargs; i++) {
-    producers[np] = NULL;
-    if (args[i]->kind == AST_GRAPH || args[i]->kind == AST_LOCAL)
-      for (size_t k = g->scope.len; k > 0; k--)
-        if (!strcmp(g->scope.items[k - 1].name, args[i]->text)) {
-          producers[np] = g->scope.items[k - 1].producer;
-          break;
-        }
-    np++;
+  for (size_t i = 0; i < plan->nargs && np < 64; i++) {
+    const GenVar *v = args[i]->kind == AST_GRAPH || args[i]->kind == AST_LOCAL ? var_named(g, args[i]->text) : NULL;
+    if (v && v->nfields)
+      for (size_t f = 0; f < v->nfields && np < 64; f++) producers[np++] = v->fields[f];
+    else producers[np++] = v ? v->producer : NULL;
   }
   GenCallRecord rec = {op, sig, producers, np};
   g->hook(g->hook_ctx, &rec);
   free(sig);
+}
+
+static unsigned *uses_of(Gen *g, const OpDef *op) {
+  for (size_t i = 0; i < g->op_uses.len; i++)
+    if (g->op_uses.items[i].op == op) return &g->op_uses.items[i].uses;
+  VEC_PUSH(g->op_uses, ((struct GenOpUse){op, 0}));
+  return &g->op_uses.items[g->op_uses.len - 1].uses;
 }
 
 /* An argument: an atom, so a compound value gets its own binding first. */
@@ -312,15 +333,27 @@ static AstExpr *emit_plan(Gen *g, const OpDef *op, const OpPlan *plan, unsigned 
   AstAttr *attrs[64];
   size_t na = attrs_to_ast(g->m, op, plan->attrs, attrs);
   record_call(g, op, plan, args);
+  (*uses_of(g, op))++;
   g->flops += estimate_flops(op, plan);
   return ast_new_call(g->m, ast_new_atom(g->m, AST_NAME, op->name), args, plan->nargs, attrs, na);
+}
+
+/* Among the candidates, ops used less in this program are likelier: rarely applicable ops (convs,
+   pools) get their turn, and the program's graph gets more distinct producer/consumer pairs. */
+static const OpDef *pick_op(Gen *g, const OpDef *const *cands, size_t n) {
+  double total = 0, w[256];
+  for (size_t i = 0; i < n; i++) total += w[i] = 1.0 / (1.0 + *uses_of(g, cands[i]));
+  double r = (double)rng_range(&g->rng, 0, 1 << 30) / (double)(1 << 30) * total;
+  for (size_t i = 0; i < n; i++)
+    if ((r -= w[i]) <= 0) return cands[i];
+  return cands[n - 1];
 }
 
 static AstExpr *gen_op(Gen *g, const Type *t, unsigned fuel) {
   const OpDef *cands[256];
   size_t n = ops_for(g, t, cands, 256);
   for (int tries = 0; tries < 4 && n > 0; tries++) {
-    const OpDef *op = cands[rng_index(&g->rng, n)];
+    const OpDef *op = pick_op(g, cands, n);
     OpPlan plan;
     if (!op->solve(&g->og, op, t, &plan)) continue;
     int64_t cost = estimate_flops(op, &plan);
@@ -370,10 +403,41 @@ static AstExpr *gen_if(Gen *g, const Type *t, unsigned fuel) {
 static AstExpr *gen_tuple(Gen *g, const Type *t, unsigned fuel) {
   if (t->kind == TY_TUPLE) {
     AstExpr **items = xmalloc((t->nargs ? t->nargs : 1) * sizeof *items);
-    for (uint32_t i = 0; i < t->nargs; i++) items[i] = gen_atom(g, t->args[i], fuel / (t->nargs + 1));
+    const OpDef **fields = arena_alloc(&g->scratch, (t->nargs ? t->nargs : 1) * sizeof *fields);
+    for (uint32_t i = 0; i < t->nargs; i++) {
+      items[i] = gen_atom(g, t->args[i], fuel / (t->nargs + 1));
+      fields[i] = producer_of(g, items[i]);
+    }
     AstExpr *e = bind_graph(g, ast_new_tuple(g->m, items, t->nargs), t, NULL);
+    GenVar *v = &g->scope.items[g->scope.len - 1];
+    v->fields = fields;
+    v->nfields = t->nargs;
     free(items);
     return e;
+  }
+  /* Tuples that tuple-producing operators make around a tensor of type t: (t, t) as split and
+     dropout give, (t, mean, var) as batch_norm gives, (t, indices) as topk gives. */
+  if (t->kind == TY_TENSOR && rng_chance(&g->rng, 2, 3)) {
+    const Type *shapes[4][3];
+    size_t lens[4], nshapes = 0;
+    shapes[nshapes][0] = shapes[nshapes][1] = t;
+    lens[nshapes++] = 2;
+    shapes[nshapes][0] = t;
+    shapes[nshapes][1] = opgen_with_dtype(&g->og, t, dt_int32);
+    lens[nshapes++] = 2;
+    if (t->ndims >= 2) {
+      int64_t c = t->dims[1];
+      shapes[nshapes][0] = t;
+      shapes[nshapes][1] = shapes[nshapes][2] = ty_tensor(g->types, t->dtype, &c, 1);
+      lens[nshapes++] = 3;
+    }
+    size_t pick = rng_index(&g->rng, nshapes);
+    const Type *tt = ty_tuple(g->types, shapes[pick], lens[pick]);
+    AstExpr *tuple = gen_op(g, tt, fuel);
+    if (tuple) {
+      AstExpr *proj = ast_new_proj(g->m, tuple, 0);
+      return bind_graph(g, proj, t, producer_of(g, proj));
+    }
   }
   size_t n = (size_t)rng_range(&g->rng, 1, 3), at = rng_index(&g->rng, n);
   const Type *fields[3];
@@ -386,7 +450,8 @@ static AstExpr *gen_tuple(Gen *g, const Type *t, unsigned fuel) {
     for (size_t i = 0; i < n; i++) items[i] = gen_atom(g, fields[i], fuel / (unsigned)(n + 1));
     tuple = bind_graph(g, ast_new_tuple(g->m, items, n), tt, NULL);
   }
-  return bind_graph(g, ast_new_proj(g->m, tuple, (unsigned)at), t, NULL);
+  AstExpr *proj = ast_new_proj(g->m, tuple, (unsigned)at);
+  return bind_graph(g, proj, t, producer_of(g, proj)); /* the field comes from the tuple's producer */
 }
 
 static AstExpr *fn_body(Gen *g, void *ctx) {
@@ -587,7 +652,11 @@ AstExpr *gen_expr(Gen *g, const Type *t, unsigned fuel) {
       e = v ? var_ref(g, v) : NULL;
       break;
     }
-    case GEN_LET: e = bind_let(g, gen_expr(g, t, fuel - 1), t, NULL); break;
+    case GEN_LET: {
+      AstExpr *v = gen_expr(g, t, fuel - 1);
+      e = bind_let(g, v, t, producer_of(g, v));
+      break;
+    }
     case GEN_IF: e = gen_if(g, t, fuel - 1); break;
     case GEN_TUPLE: e = gen_tuple(g, t, fuel - 1); break;
     case GEN_CLOSURE: e = gen_closure(g, t, fuel - 1); break;

@@ -45,6 +45,8 @@ typedef struct GenPolicy {
   const char **deny_ops;
   size_t ndeny;
   unsigned main_params_max;           /* @main takes 1..this many tensors */
+  unsigned min_rank;                  /* the smallest rank of the random value types */
+  bool float_only;                    /* random value types are floats (the policy's float dtypes) */
   int64_t flops_budget;               /* estimated FLOPs per program (0 = unlimited) */
 } GenPolicy;
 
@@ -72,6 +74,9 @@ typedef struct GenStats GenStats;
 GenStats *gen_stats_new(const GenPolicy *policy);
 void gen_stats_free(GenStats *s);
 void gen_stats_hook(void *stats, const GenCallRecord *rec); /* a GenCallHook */
+/* Records at most `calls` calls; gen_stats_full says when that many were seen. */
+void gen_stats_limit(GenStats *s, unsigned long long calls);
+bool gen_stats_full(const GenStats *s);
 /* The op histogram, vertex diversity and edge diversity, as text (malloc'd).  Vertex diversity
    needs an estimate of each op's call space: distinct signatures in `samples` draws from the op's
    own sampler under the same policy. */
@@ -82,6 +87,8 @@ typedef struct GenVar {
   const char *name;         /* without '%' */
   const Type *type;
   const OpDef *producer;    /* the operator whose result it holds, or NULL */
+  const OpDef **fields;     /* for a tuple literal: the producers of its fields (or NULL) */
+  size_t nfields;
 } GenVar;
 
 typedef struct GenHelper {  /* a helper global already defined in the module */
@@ -106,6 +113,7 @@ typedef struct Gen {
   GenVars scope;            /* variables usable here, innermost last */
   GenStmts *block;          /* where bindings go: the statements of the body being built */
   GenHelpers helpers;
+  VEC(struct GenOpUse { const OpDef *op; unsigned uses; }) op_uses; /* calls so far, per op */
   unsigned next_graph, next_local, next_global;
   bool adt_defined;
   int64_t flops;            /* estimated so far */

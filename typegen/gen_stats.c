@@ -27,7 +27,11 @@ struct GenStats {
   size_t nops;
   StrSet edges;
   unsigned long calls;
+  unsigned long long limit; /* 0: no limit */
 };
+
+void gen_stats_limit(GenStats *s, unsigned long long calls) { s->limit = calls; }
+bool gen_stats_full(const GenStats *s) { return s->limit && s->calls >= s->limit; }
 
 static void abstract_type(const Type *t, StrBuf *out) {
   char buf[32];
@@ -95,18 +99,17 @@ static OpStat *find(GenStats *s, const OpDef *op) {
 void gen_stats_hook(void *ctx, const GenCallRecord *rec) {
   GenStats *s = ctx;
   OpStat *st = find(s, rec->op);
-  if (!st) return;
+  if (!st || gen_stats_full(s)) return;
   st->calls++;
   s->calls++;
   strset_add(&st->vertices, rec->signature);
   for (size_t i = 0; i < rec->nproducers; i++) {
     if (!rec->producers[i] || !find(s, rec->producers[i])) continue;
-    char *edge = malloc(strlen(rec->producers[i]->name) + strlen(rec->op->name) + 4);
-    strcpy(edge, rec->producers[i]->name);
-    strcat(edge, " -> ");
-    strcat(edge, rec->op->name);
-    strset_add(&s->edges, edge);
-    free(edge);
+    StrBuf edge;
+    sb_init(&edge);
+    sb_printf(&edge, "%s -> %s", rec->producers[i]->name, rec->op->name);
+    strset_add(&s->edges, edge.data);
+    sb_free(&edge);
   }
 }
 

@@ -55,6 +55,8 @@ bool gen_policy_load(GenPolicy *p, const char *path, Arena *arena, char *err, si
     else if (!strcmp(key, "max_elements") && json_is_integer(v)) p->types.max_elements = json_integer_value(v);
     else if (!strcmp(key, "flops_budget") && json_is_integer(v)) p->flops_budget = json_integer_value(v);
     else if (!strcmp(key, "main_params_max") && json_is_integer(v)) p->main_params_max = (unsigned)json_integer_value(v);
+    else if (!strcmp(key, "min_rank") && json_is_integer(v)) p->min_rank = (unsigned)json_integer_value(v);
+    else if (!strcmp(key, "float_only") && json_is_boolean(v)) p->float_only = json_is_true(v);
     else if (!strcmp(key, "allow_ops") && json_is_array(v)) p->allow_ops = strings(v, arena, &p->nallow);
     else if (!strcmp(key, "deny_ops") && json_is_array(v)) p->deny_ops = strings(v, arena, &p->ndeny);
     else if (!strcmp(key, "float_dtypes") && json_is_array(v)) {
@@ -93,6 +95,7 @@ bool gen_policy_set_weight(GenPolicy *p, const char *construct, long long w) {
 
 bool gen_policy_check(const GenPolicy *p, char *err, size_t errlen) {
   if (p->types.max_rank > 8) return snprintf(err, errlen, "max_rank must be at most 8"), false;
+  if (p->min_rank > p->types.max_rank) return snprintf(err, errlen, "min_rank must not exceed max_rank"), false;
   if (p->types.max_dim < 1) return snprintf(err, errlen, "max_dim must be at least 1"), false;
   if (p->types.max_elements < 1) return snprintf(err, errlen, "max_elements must be at least 1"), false;
   if (p->weights[GEN_OP] == 0) return snprintf(err, errlen, "the weight of \"op\" must not be 0"), false;

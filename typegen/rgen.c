@@ -30,12 +30,13 @@ static const char usage[] =
     "      --list-ops     print the operators the generator knows, one per line, and exit\n"
     "      --stats        print the op histogram and GenCoG's vertex and edge diversity\n"
     "      --json         with --stats: as JSON\n"
+    "      --calls N      with --stats: generate programs until N operator calls were made\n"
     "  -h, --help         show this help\n"
     "\n"
     "exit status: 0 success, 2 usage or I/O error\n";
 
 enum { OPT_SEED = 256, OPT_TYPE, OPT_POLICY, OPT_FUEL, OPT_OPS, OPT_DENY, OPT_MAX_RANK, OPT_MAX_DIM,
-       OPT_MAX_ELEMENTS, OPT_FLOPS, OPT_WEIGHT, OPT_LIST, OPT_STATS, OPT_JSON };
+       OPT_MAX_ELEMENTS, OPT_FLOPS, OPT_WEIGHT, OPT_LIST, OPT_STATS, OPT_JSON, OPT_CALLS };
 
 /* Splits "a,b,c" into strings living in `arena`. */
 static const char **split_list(const char *s, Arena *arena, size_t *n) {
@@ -71,14 +72,15 @@ int main(int argc, char **argv) {
       {"max-elements", required_argument, NULL, OPT_MAX_ELEMENTS},
       {"flops-budget", required_argument, NULL, OPT_FLOPS}, {"weight", required_argument, NULL, OPT_WEIGHT},
       {"list-ops", no_argument, NULL, OPT_LIST},         {"stats", no_argument, NULL, OPT_STATS},
-      {"json", no_argument, NULL, OPT_JSON},             {"help", no_argument, NULL, 'h'},
+      {"json", no_argument, NULL, OPT_JSON},             {"calls", required_argument, NULL, OPT_CALLS},
+      {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0},
   };
   GenPolicy policy;
   gen_policy_default(&policy);
   Arena arena;
   arena_init(&arena);
-  unsigned long long n = 1, seed = 0, v;
+  unsigned long long n = 1, seed = 0, v, calls = 0;
   const char *out_dir = NULL, *type = NULL;
   bool list = false, stats = false, json = false;
   char err[512];
@@ -137,6 +139,9 @@ int main(int argc, char **argv) {
     case OPT_LIST: list = true; break;
     case OPT_STATS: stats = true; break;
     case OPT_JSON: json = true; break;
+    case OPT_CALLS:
+      if (!parse_u64(optarg, &calls) || calls == 0) return die_usage("--calls takes a count", optarg);
+      break;
     case 'h': fputs(usage, stdout); return 0;
     default: fputs(usage, stderr); return 2;
     }
@@ -156,10 +161,15 @@ int main(int argc, char **argv) {
     fprintf(stderr, "rgen: %s: %s\n", out_dir, strerror(errno));
     return 2;
   }
+  if (calls && !stats) return die_usage("--calls goes with --stats", NULL);
   GenStats *st = stats ? gen_stats_new(&policy) : NULL;
+  if (calls) {
+    gen_stats_limit(st, calls);
+    n = 100000000; /* until the calls are made */
+  }
   int width = 5;
   for (unsigned long long m = n; m >= 100000; m /= 10) width++;
-  for (unsigned long long k = 0; k < n && status == 0; k++) {
+  for (unsigned long long k = 0; k < n && status == 0 && !(calls && gen_stats_full(st)); k++) {
     AstModule *m = gen_module(&policy, seed, k, type, st ? gen_stats_hook : NULL, st, err, sizeof err);
     if (!m) {
       fprintf(stderr, "rgen: %s\n", err);
