@@ -638,6 +638,9 @@ AstExpr *gen_expr(Gen *g, const Type *t, unsigned fuel) {
     return v ? var_ref(g, v) : gen_smallest(g, t);
   }
   if (!find_var(g, t, false)) w[GEN_REUSE] = 0;
+  /* The counted loop calls less_equal and subtract: only where the policy allows them. */
+  if (!gen_policy_allows(g->policy, op_lookup("less_equal")) || !gen_policy_allows(g->policy, op_lookup("subtract")))
+    w[GEN_RECURSION] = 0;
   unsigned total = 0;
   for (int i = 0; i < GEN_NCONSTRUCTS; i++) total += w[i];
   for (int attempt = 0; attempt < 4 && total > 0; attempt++) {

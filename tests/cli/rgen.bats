@@ -1,0 +1,98 @@
+#!/usr/bin/env bats
+# rgen's command line: determinism, --type, policies, statistics, and well-typed output.
+
+setup() {
+  ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+  RFMT=${RFMT:-$ROOT/bin/rfmt}
+  BIN=$(dirname "$RFMT")
+  RGEN=$BIN/rgen
+  RCHECK=$BIN/rcheck
+  T=$BATS_TEST_TMPDIR
+}
+
+@test "rgen --help and usage errors exit 2 with a message" {
+  run "$RGEN" --help
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"usage: rgen"* ]]
+  run "$RGEN" -n lots
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"-n takes a count"* ]]
+  run "$RGEN" --weight nosuch=3
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"unknown construct"* ]]
+  run "$RGEN" --ops add,no.such.op
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"no.such.op is not an operator the generator knows"* ]]
+  run "$RGEN" --type 'Tensor[(2), float32'
+  [ "$status" -eq 2 ]
+}
+
+@test "a broken policy file is reported with its location" {
+  printf '{"fuel": 3,\n "weights": {"op": }\n}\n' > "$T/bad.json"
+  run "$RGEN" --policy "$T/bad.json"
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"bad.json:2:"* ]]
+  printf '{"fule": 3}\n' > "$T/typo.json"
+  run "$RGEN" --policy "$T/typo.json"
+  [ "$status" -eq 2 ]
+  [[ "$output" == *'unknown key or wrong kind of value: "fule"'* ]]
+}
+
+@test "the same seed gives the same programs, and a larger -n only adds files" {
+  "$RGEN" -n 4 --seed 7 -o "$T/a"
+  "$RGEN" -n 8 --seed 7 -o "$T/b"
+  [ "$(ls "$T/a" | wc -l)" -eq 4 ]
+  [ "$(ls "$T/b" | wc -l)" -eq 8 ]
+  for f in "$T"/a/*.relay; do cmp "$f" "$T/b/$(basename "$f")"; done
+  run "$RGEN" -n 1 --seed 8 -o "$T/c"
+  ! cmp -s "$T/a/00000.relay" "$T/c/00000.relay"
+}
+
+@test "--type sets what @main returns" {
+  for seed in 1 2 3 4 5 6; do
+    "$RGEN" --seed $seed --type 'Tensor[(1, 3, 8, 8), float32]' > "$T/t.relay"
+    grep -q '^def @main(.*) -> Tensor\[(1, 3, 8, 8), float32\] {$' "$T/t.relay"
+    "$RCHECK" "$T/t.relay"
+  done
+  "$RGEN" --seed 1 --type '(float32, Tensor[(2), int32])' > "$T/u.relay"
+  grep -q -- '-> (float32, Tensor\[(2), int32\]) {$' "$T/u.relay"
+  "$RCHECK" "$T/u.relay"
+}
+
+@test "generated programs type-check and are canonical" {
+  "$RGEN" -n 150 --seed 11 -o "$T/g"
+  for f in "$T"/g/*.relay; do
+    "$RCHECK" "$f" || { cat "$f"; return 1; }
+    "$RFMT" --check "$f"
+  done
+}
+
+@test "--ops restricts the operators (zeros and ones stay for constants)" {
+  "$RGEN" -n 30 --seed 3 --ops add,nn.relu,reshape -o "$T/r"
+  calls=$(grep -ohE '(^|[ (=,])[a-z][a-z0-9_.]*\(' "$T"/r/*.relay | sed -E 's/^[ (=,]//; s/\($//' | sort -u | tr '\n' ' ')
+  for c in $calls; do
+    case $c in add|nn.relu|reshape|zeros|ones|ref|ref_read|ref_write|fn|if|match) ;;
+      *) echo "unexpected call $c"; return 1 ;;
+    esac
+  done
+}
+
+@test "--list-ops prints the operators the generator knows" {
+  run "$RGEN" --list-ops
+  [ "$status" -eq 0 ]
+  [ "${#lines[@]}" -ge 150 ]
+  [[ "$output" == *"nn.conv2d"* ]]
+  [[ "$output" != *"memory.kill"* ]]
+  run "$RGEN" --list-ops --ops add,nn.relu
+  [ "${#lines[@]}" -eq 2 ]
+}
+
+@test "--stats reports the histogram and diversities" {
+  run "$RGEN" --stats --calls 400 --seed 2 --policy "$ROOT/examples/policy-gencog.json"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"calls: 400"* ]]
+  [[ "$output" == *"vertex diversity: 0."* ]]
+  [[ "$output" == *"edge diversity: 0."* ]]
+  "$RGEN" --stats --json -n 20 > "$T/s.json"
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["calls"] > 0 and 0 < d["edge_diversity"] <= 1' "$T/s.json"
+}
