@@ -101,6 +101,14 @@ static AstExpr *bind_graph(Gen *g, AstExpr *value, const Type *t, const OpDef *p
   return ast_new_atom(g->m, AST_GRAPH, name);
 }
 
+/* `%N = value;` for a value that binds variables (an if with bindings in its branches, a closure):
+   used once, never offered for reuse (the RFC's rule: sharing it would share its binders). */
+static AstExpr *bind_graph_once(Gen *g, AstExpr *value) {
+  unsigned n = g->next_graph++;
+  VEC_PUSH(*g->block, ast_new_graph(g->m, n, value));
+  return ast_new_atom(g->m, AST_GRAPH, arena_printf(&g->m->arena, "%u", n));
+}
+
 /* TVM's parser cannot read `ref(T)` or `fn [A]...` annotations (spec §7): leave those out. */
 static bool annotatable(const Type *t) {
   if (t->kind == TY_REF || (t->kind == TY_FUNC && t->ntparams)) return false;
@@ -396,7 +404,7 @@ static AstExpr *gen_if(Gen *g, const Type *t, unsigned fuel) {
   AstExpr *cond = gen_atom(g, ty_scalar(g->types, dt_bool), fuel / 4);
   ExprCtx then_ = {t, fuel / 3}, else_ = {t, fuel / 3};
   AstExpr *a = in_block(g, expr_body, &then_), *b = in_block(g, expr_body, &else_);
-  return bind_graph(g, ast_new_if(g->m, cond, a, b), t, NULL);
+  return bind_graph_once(g, ast_new_if(g->m, cond, a, b));
 }
 
 /* A tuple holding t at a random place, then the projection of that field. */
@@ -465,7 +473,7 @@ static AstExpr *gen_closure(Gen *g, const Type *t, unsigned fuel) {
   const Type *ft = ty_func(g->types, &p, 1, t, NULL, 0);
   FnCtx fc = {ft, fuel / 2, NULL};
   AstExpr *f = ast_new_fn(g->m, make_func(g, ft, fn_body, &fc, "p", NULL));
-  AstExpr *fv = rng_chance(&g->rng, 1, 2) ? bind_let(g, f, ft, NULL) : bind_graph(g, f, ft, NULL);
+  AstExpr *fv = rng_chance(&g->rng, 1, 2) ? bind_let(g, f, ft, NULL) : bind_graph_once(g, f);
   AstExpr *arg = gen_atom(g, p, fuel / 2);
   return bind_graph(g, ast_new_call(g->m, fv, &arg, 1, NULL, 0), t, NULL);
 }
@@ -595,8 +603,26 @@ static AstExpr *arm_default(Gen *g, void *ctx) {
   return gen_expr(g, c->t, c->fuel);
 }
 
+/* match ((v, w)) { (%h, _) => { %h } }: a tuple pattern, exhaustive with a variable and a wildcard. */
+static AstExpr *gen_tuple_match(Gen *g, const Type *t, unsigned fuel) {
+  const Type *other = gen_random_type(g);
+  AstExpr *items[2] = {gen_atom(g, t, fuel / 2), gen_atom(g, other, fuel / 2)};
+  const char *head = fresh_local(g, "h");
+  AstPattern *hv = ast_new_pattern(g->m, AST_PAT_VAR, head, NULL, 0);
+  AstPattern *fields[2] = {hv, ast_new_pattern(g->m, AST_PAT_WILDCARD, NULL, NULL, 0)};
+  ArmCtx ac = {t, 0, head};
+  size_t mark = g->scope.len;
+  push_var(g, head, t, NULL);
+  AstExpr *body = ast_new_unary(g->m, AST_BLOCK, in_block(g, arm_head, &ac));
+  g->scope.len = mark;
+  AstMatchArm *arm = ast_new_arm(g->m, ast_new_pattern(g->m, AST_PAT_TUPLE, NULL, fields, 2), body);
+  AstExpr *m = ast_new_match(g->m, false, ast_new_tuple(g->m, items, 2), &arm, 1);
+  return bind_let(g, ast_new_unary(g->m, AST_PAREN, m), t, NULL);
+}
+
 /* GCons(v, GNil) taken apart again by an exhaustive match. */
 static AstExpr *gen_adt(Gen *g, const Type *t, unsigned fuel) {
+  if (rng_chance(&g->rng, 1, 3)) return gen_tuple_match(g, t, fuel);
   define_adt(g);
   const Type *lt = ty_call(g->types, adt_name, &t, 1);
   AstExpr *args[2] = {gen_atom(g, t, fuel / 2), ast_new_atom(g->m, AST_NAME, adt_nil)};
