@@ -25,3 +25,20 @@ for f in dqn.bound.fused.relay mlp.bound.relay lstm.fused.relay resnet-50.relay;
   build/rel/bench/bench_parse --check "$models/$f" 2>/dev/null |
     awk '{printf "%-28s %10d %12.3f %10.1f\n", $1, $2, $4 * 1000, $5}' || echo "$f: rcheck rejects it"
 done
+
+echo
+echo "rgen: programs per second on one core (default policy), and operator calls per program:"
+tmp=$(mktemp -d)
+for fuel in 32 64; do
+  start=$(date +%s.%N)
+  taskset -c 0 bin/rgen -n 2000 --seed 1 --fuel $fuel -o "$tmp/g$fuel" 2>/dev/null || bin/rgen -n 2000 --seed 1 --fuel $fuel -o "$tmp/g$fuel"
+  end=$(date +%s.%N)
+  calls=$(bin/rgen -n 2000 --seed 1 --fuel $fuel --stats | sed -n 's/^operators: [0-9]*, calls: \([0-9]*\)/\1/p')
+  awk -v s="$start" -v e="$end" -v c="$calls" -v f="$fuel" 'BEGIN {printf "  --fuel %s: %.0f programs/s (2000 in %.2f s), %.1f operator calls per program\n", f, 2000 / (e - s), e - s, c / 2000}'
+done
+rm -rf "$tmp"
+echo
+echo "rgen --stats under the GenCoG common-operator policy (9,600 calls; GenCoG: vertex 0.335, edge 0.957):"
+for seed in 1 2 3; do
+  bin/rgen --policy examples/policy-gencog.json --seed $seed --stats --calls 9600 | grep -E '^(vertex|edge) diversity' | sed "s/^/  seed $seed: /"
+done
