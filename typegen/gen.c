@@ -707,17 +707,6 @@ AstExpr *gen_expr(Gen *g, const Type *t, unsigned fuel) {
 
 /* ------------------------------------------------------------------ modules */
 
-typedef struct MainCtx {
-  const Type *ret;
-  unsigned fuel;
-  FnCtx fn;
-} MainCtx;
-
-static AstExpr *main_body(Gen *g, void *ctx) {
-  MainCtx *c = ctx;
-  return gen_expr(g, c->ret, c->fuel);
-}
-
 /* A type with no unknowns and no type variables: something a program can be generated for. */
 static bool concrete(const Type *t) {
   if (t->kind == TY_INCOMPLETE || t->kind == TY_VAR) return false;
@@ -761,8 +750,8 @@ AstModule *gen_module(const GenPolicy *policy, uint64_t seed, uint64_t index, co
   const Type *params[8];
   for (size_t i = 0; i < nparams && i < 8; i++) params[i] = gen_random_type(&g);
   const Type *ft = ty_func(types, params, nparams, ret, NULL, 0);
-  MainCtx mc = {ret, policy->fuel, {ft, 0, NULL}};
-  AstFunc *f = make_func(&g, ft, main_body, &mc, "x", NULL);
+  ExprCtx body = {ret, policy->fuel};
+  AstFunc *f = make_func(&g, ft, expr_body, &body, "x", NULL);
   ast_module_add(m, ast_new_fn_def(m, "main", f));
   gen_free(&g);
   ty_table_free(types);
