@@ -1,0 +1,47 @@
+/*
+ * Running an interestingness test safely, C-Reduce's way: a fresh temporary directory per run
+ * holding the candidate under the input's basename, the path also passed as $1, its own TMPDIR,
+ * its own process group (killed whole at the end: forking tests leave nothing behind), a timeout
+ * (SIGTERM to the group, SIGKILL after a grace period), optional memory and CPU limits, and its
+ * output captured up to a cap (a flooding test cannot exhaust memory).
+ */
+#ifndef RELAYKIT_RUN_H
+#define RELAYKIT_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct RunOptions {
+  double timeout;          /* seconds; 0 = none */
+  double grace;            /* seconds between SIGTERM and SIGKILL */
+  uint64_t limit_mem;      /* bytes of address space; 0 = none */
+  uint64_t limit_cpu;      /* CPU seconds; 0 = none */
+  size_t output_cap;       /* bytes of stdout+stderr kept */
+  bool keep_temps;         /* leave the temporary directory (its path in RunResult.dir) */
+} RunOptions;
+
+void run_options_default(RunOptions *o);
+
+typedef struct RunResult {
+  int status;              /* exit status 0..255, or -1 when killed by a signal or timed out */
+  bool timed_out;
+  int signal;              /* the signal that ended the test, or 0 */
+  char *output;            /* stdout and stderr, interleaved, at most output_cap bytes (malloc'd) */
+  size_t output_len;
+  double seconds;
+  char *dir;               /* the temporary directory when kept (malloc'd), else NULL */
+} RunResult;
+
+void run_result_free(RunResult *r);
+
+/* Runs `test` (an executable) on `text`, written as `basename` in a fresh directory.  Returns false
+   only when the test could not be started at all (message in err); a test that fails, crashes or
+   hangs is a result, not an error. */
+bool run_candidate(const char *test, const char *basename, const char *text, size_t len, const RunOptions *o,
+              RunResult *r, char *err, size_t errlen);
+
+/* Removes a directory tree (the test may have left anything in it). */
+void run_remove_tree(const char *dir);
+
+#endif
