@@ -9,7 +9,7 @@
 CC      ?= cc
 PREFIX  ?= /usr/local
 SAN     ?= 0
-PKGS    := tree-sitter jansson
+PKGS    := tree-sitter jansson libgit2
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN    := -Wall -Wextra -Werror
 OPT     ?= -O2 -g
@@ -31,9 +31,10 @@ PARSER_SRC  := parser/parse.c parser/lower.c parser/comments.c parser/print.c pa
 GRAMMAR_SRC := parser/src/parser.c parser/src/scanner.c
 TYPEGEN_SRC := $(filter-out typegen/rcheck.c typegen/rgen.c,$(wildcard typegen/*.c typegen/ops/*.c))
 RUN_SRC     := $(wildcard interestingness/*.c)
-LIB_SRC     := $(SUPPORT_SRC) $(PARSER_SRC) $(TYPEGEN_SRC) $(RUN_SRC)
+REDUCE_SRC  := $(filter-out reduce/rreduce.c,$(wildcard reduce/*.c))
+LIB_SRC     := $(SUPPORT_SRC) $(PARSER_SRC) $(TYPEGEN_SRC) $(RUN_SRC) $(REDUCE_SRC)
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GRAMMAR_SRC:%.c=$(BUILD)/%.o)
-PROGRAMS    := rfmt rcheck rgen
+PROGRAMS    := rfmt rcheck rgen rreduce
 UNIT_TESTS  := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 
 .PHONY: all check test unit cli corpus-test grammar grammar-check bench install clean fuzz
@@ -61,6 +62,10 @@ $(BIN)/rcheck: $(BUILD)/typegen/rcheck.o $(BUILD)/librelaykit.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
 
 $(BIN)/rgen: $(BUILD)/typegen/rgen.o $(BUILD)/librelaykit.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
+
+$(BIN)/rreduce: $(BUILD)/reduce/rreduce.o $(BUILD)/librelaykit.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
 

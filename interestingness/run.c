@@ -145,6 +145,11 @@ bool run_candidate(const char *test, const char *basename, const char *text, siz
   double term_at = 0;
   while (!exited) {
     double elapsed = now() - start;
+    if (o->stop && *o->stop && !term_sent) {
+      kill(-pid, SIGTERM); /* an interrupt: the test is abandoned, its verdict does not count */
+      term_sent = true;
+      term_at = now();
+    }
     if (!term_sent && o->timeout > 0 && elapsed > o->timeout) {
       r->timed_out = true;
       kill(-pid, SIGTERM);

@@ -8,6 +8,7 @@
 #ifndef RELAYKIT_RUN_H
 #define RELAYKIT_RUN_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,6 +20,7 @@ typedef struct RunOptions {
   uint64_t limit_cpu;      /* CPU seconds; 0 = none */
   size_t output_cap;       /* bytes of stdout+stderr kept */
   bool keep_temps;         /* leave the temporary directory (its path in RunResult.dir) */
+  volatile sig_atomic_t *stop; /* when set (by a signal handler), the running test is killed */
 } RunOptions;
 
 void run_options_default(RunOptions *o);

@@ -31,6 +31,12 @@ static void insert(char **slots, size_t cap, char *str) {
   slots[i] = str;
 }
 
+bool strset_contains(const StrSet *s, const char *str) {
+  for (size_t i = hash(str) & (s->cap - 1); s->slots[i]; i = (i + 1) & (s->cap - 1))
+    if (!strcmp(s->slots[i], str)) return true;
+  return false;
+}
+
 bool strset_add(StrSet *s, const char *str) {
   size_t i = hash(str) & (s->cap - 1);
   for (; s->slots[i]; i = (i + 1) & (s->cap - 1))

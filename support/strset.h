@@ -11,6 +11,8 @@ typedef struct StrSet {
 
 void strset_init(StrSet *s);
 void strset_free(StrSet *s);
+/* Whether str is in the set. */
+bool strset_contains(const StrSet *s, const char *str);
 /* Adds a copy of str; true if it was not there yet. */
 bool strset_add(StrSet *s, const char *str);
 

@@ -1,0 +1,53 @@
+/*
+ * Cut the graph: a value @main binds becomes a new parameter of @main of the same type, so
+ * everything that only computed it can go (pass dce).  Last binding first: cutting near the
+ * result removes the most.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../support/xalloc.h"
+#include "../typegen/to_ast.h"
+#include "reduce.h"
+
+static AstExpr *main_seq(const AstModule *m) {
+  AstDef *main = red_main(m);
+  return main && main->fn->body->kind == AST_SEQ ? main->fn->body : NULL;
+}
+
+static size_t count(const RedProgram *p) {
+  AstExpr *seq = main_seq(p->m);
+  return seq ? seq->nstmts : 0;
+}
+
+static bool is_atom(const AstExpr *e) {
+  return e->kind == AST_LOCAL || e->kind == AST_GRAPH || e->kind == AST_GLOBAL || e->kind == AST_INT ||
+         e->kind == AST_FLOAT || e->kind == AST_BOOL;
+}
+
+static bool apply(RedProgram *out, size_t i) {
+  AstExpr *seq = main_seq(out->m);
+  size_t k = seq->nstmts - 1 - i;
+  AstStmt *s = seq->stmts[k];
+  if ((s->kind != AST_STMT_LET && s->kind != AST_STMT_GRAPH) || !s->value_type || is_atom(s->value)) return false;
+  const Type *t = s->value_type;
+  if (t->kind == TY_REF || t->kind == TY_FUNC || t->kind == TY_INCOMPLETE) return false; /* not an input */
+  AstFunc *f = red_main(out->m)->fn;
+  const char *name = red_fresh_name(out->m, "cut");
+  AstExprKind kind = s->kind == AST_STMT_GRAPH ? AST_GRAPH : AST_LOCAL;
+  const char *old = s->kind == AST_STMT_GRAPH ? s->graph : s->binder->name;
+  AstExpr *param_ref = ast_new_atom(out->m, AST_LOCAL, name);
+  for (size_t j = k + 1; j < seq->nstmts; j++) red_replace_refs(seq->stmts[j]->value, kind, old, param_ref);
+  if (seq->a->kind == kind && !strcmp(seq->a->text, old)) seq->a = param_ref;
+  else red_replace_refs(seq->a, kind, old, param_ref);
+  /* the binding goes; the new parameter comes last */
+  memmove(&seq->stmts[k], &seq->stmts[k + 1], (seq->nstmts - k - 1) * sizeof *seq->stmts);
+  seq->nstmts--;
+  AstBinder **params = arena_alloc(&out->m->arena, (f->nparams + 1) * sizeof *params);
+  if (f->nparams) memcpy(params, f->params, f->nparams * sizeof *params);
+  params[f->nparams++] = ast_new_binder(out->m, name, ty_to_ast(out->m, t));
+  f->params = params;
+  return true;
+}
+
+const RedPass red_pass_cut = {"cut", "turn a value @main binds into a new parameter of @main", count, apply};

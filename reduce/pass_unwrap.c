@@ -1,0 +1,62 @@
+/*
+ * Unwrap a closure: @main becomes the body of a function it binds, with that function's
+ * parameters added to its own (what the closure captured from @main stays bound: the bindings
+ * before it are kept).  Operators hidden in fused primitive functions and loop bodies then come
+ * within reach of truncate and cut.
+ */
+#include <string.h>
+
+#include "../support/xalloc.h"
+#include "../typegen/to_ast.h"
+#include "reduce.h"
+
+static AstExpr *main_seq(const AstModule *m) {
+  AstDef *main = red_main(m);
+  return main && main->fn->body->kind == AST_SEQ ? main->fn->body : NULL;
+}
+
+static size_t count(const RedProgram *p) {
+  AstExpr *seq = main_seq(p->m);
+  return seq ? seq->nstmts : 0;
+}
+
+static bool has_param(const AstFunc *f, const char *name) {
+  for (size_t i = 0; i < f->nparams; i++)
+    if (!strcmp(f->params[i]->name, name)) return true;
+  return false;
+}
+
+static bool apply(RedProgram *out, size_t i) {
+  AstExpr *seq = main_seq(out->m);
+  AstStmt *s = seq->stmts[i];
+  if (s->kind != AST_STMT_LET && s->kind != AST_STMT_GRAPH) return false;
+  AstExpr *v = s->value;
+  while (v->kind == AST_PAREN) v = v->a;
+  if (v->kind != AST_FN || v->fn->ntype_params) return false;
+  AstFunc *main = red_main(out->m)->fn, *fn = v->fn;
+  if (!fn->type || fn->type->kind != TY_FUNC) return false;
+  for (size_t k = 0; k < fn->nparams; k++)
+    if (has_param(main, fn->params[k]->name)) return false; /* would clash: leave it to other passes */
+  AstBinder **params = arena_alloc(&out->m->arena, (main->nparams + fn->nparams + 1) * sizeof *params);
+  memcpy(params, main->params, main->nparams * sizeof *params);
+  for (size_t k = 0; k < fn->nparams; k++) {
+    params[main->nparams + k] = fn->params[k];
+    if (!params[main->nparams + k]->type)
+      params[main->nparams + k]->type = ty_to_ast(out->m, fn->type->args[k]);
+  }
+  main->params = params;
+  main->nparams += fn->nparams;
+  /* the statements before the closure, then the closure's own */
+  AstExpr *body = fn->body;
+  size_t inner = body->kind == AST_SEQ ? body->nstmts : 0;
+  AstStmt **stmts = arena_alloc(&out->m->arena, (i + inner + 1) * sizeof *stmts);
+  memcpy(stmts, seq->stmts, i * sizeof *stmts);
+  if (inner) memcpy(stmts + i, body->stmts, inner * sizeof *stmts);
+  seq->stmts = stmts;
+  seq->nstmts = i + inner;
+  seq->a = body->kind == AST_SEQ ? body->a : body;
+  main->ret = fn->ret ? fn->ret : ty_to_ast(out->m, fn->type->ret);
+  return true;
+}
+
+const RedPass red_pass_unwrap = {"unwrap", "make the body of a closure @main binds the body of @main", count, apply};

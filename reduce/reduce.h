@@ -1,0 +1,55 @@
+/*
+ * rreduce: type-directed reduction.  The driver (driver.c) knows no pass; every pass is one file
+ * behind this interface (llvm-reduce's shape): it counts its opportunities in the current program
+ * and builds the candidate for one of them.  Candidates are whole programs; the driver prints,
+ * re-parses and type-checks each one (the guard) before the user's test sees it.
+ *
+ *   walk.c            AST helpers the passes share (uses of variables, renaming, copying by reparse)
+ *   pass_comments.c   drop the ty= and span= comments TVM writes
+ *   pass_dce.c        delete unused bindings, parameters, globals and type definitions
+ *   pass_truncate.c   make an intermediate value of @main its result
+ *   pass_cut.c        turn a bound value of @main into a new parameter of @main (cut the graph)
+ *   pass_body.c       replace the body of @main with a parameter of its result type
+ *   pass_unwrap.c     make the body of a closure @main binds the body of @main
+ */
+#ifndef RELAYKIT_REDUCE_H
+#define RELAYKIT_REDUCE_H
+
+#include "../parser/ast.h"
+#include "../typegen/type.h"
+
+/* The program a pass works on: parsed and typed (every AstNode.type and AstStmt.value_type set). */
+typedef struct RedProgram {
+  AstModule *m;
+  TyTable *types;
+  bool strip_comments; /* print without TVM's ty= and span= comments */
+} RedProgram;
+
+typedef struct RedPass {
+  const char *name;
+  const char *description;
+  /* How many candidates this pass can propose for p (0: none). */
+  size_t (*count)(const RedProgram *p);
+  /* Builds candidate i in `out`, a fresh copy of the program the pass may change freely.
+     Returns false when opportunity i proposes nothing (the driver moves on). */
+  bool (*apply)(RedProgram *out, size_t i);
+} RedPass;
+
+extern const RedPass red_pass_comments, red_pass_dce, red_pass_truncate, red_pass_cut, red_pass_body,
+    red_pass_unwrap;
+
+/* ------------------------------------------------------------------ walk.c */
+/* The @main definition, or NULL. */
+AstDef *red_main(const AstModule *m);
+/* How many times a variable is referenced in e (kind AST_LOCAL or AST_GRAPH, name without sigil). */
+size_t red_uses(const AstExpr *e, AstExprKind kind, const char *name);
+/* The same over a whole module (every definition's body). */
+size_t red_uses_in_module(const AstModule *m, AstExprKind kind, const char *name);
+/* Replaces every reference to (kind, name) in e by `with` (shared). */
+void red_replace_refs(AstExpr *e, AstExprKind kind, const char *name, AstExpr *with);
+/* Calls whose callee is an operator name, in e. */
+size_t red_count_calls(const AstExpr *e);
+/* A name for a new parameter that no local of the module uses yet. */
+const char *red_fresh_name(AstModule *m, const char *stem);
+
+#endif

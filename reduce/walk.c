@@ -1,0 +1,90 @@
+/* AST helpers shared by the reduction passes. */
+#include <stdio.h>
+#include <string.h>
+
+#include "reduce.h"
+
+AstDef *red_main(const AstModule *m) {
+  for (size_t i = 0; i < m->ndefs; i++)
+    if (m->defs[i]->kind == AST_DEF_FN && !strcmp(m->defs[i]->name, "main")) return m->defs[i];
+  return NULL;
+}
+
+/* Visits every sub-expression slot of e (pre-order); `f` may replace what a slot holds. */
+typedef void (*SlotFn)(AstExpr **slot, void *ctx);
+
+static void walk(AstExpr **slot, SlotFn f, void *ctx) {
+  if (!*slot) return;
+  f(slot, ctx);
+  AstExpr *e = *slot;
+  walk(&e->a, f, ctx);
+  walk(&e->b, f, ctx);
+  for (size_t i = 0; i < e->nitems; i++) walk(&e->items[i], f, ctx);
+  walk(&e->then_, f, ctx);
+  walk(&e->else_, f, ctx);
+  for (size_t i = 0; i < e->narms; i++) walk(&e->arms[i]->body, f, ctx);
+  for (size_t i = 0; i < e->nstmts; i++) walk(&e->stmts[i]->value, f, ctx);
+  if (e->kind == AST_FN) walk(&e->fn->body, f, ctx);
+}
+
+typedef struct Ref {
+  AstExprKind kind;
+  const char *name;
+  size_t count;
+  AstExpr *with;
+} Ref;
+
+static void count_ref(AstExpr **slot, void *ctx) {
+  Ref *r = ctx;
+  if ((*slot)->kind == r->kind && !strcmp((*slot)->text, r->name)) r->count++;
+}
+
+size_t red_uses(const AstExpr *e, AstExprKind kind, const char *name) {
+  Ref r = {kind, name, 0, NULL};
+  AstExpr *root = (AstExpr *)e;
+  walk(&root, count_ref, &r);
+  return r.count;
+}
+
+size_t red_uses_in_module(const AstModule *m, AstExprKind kind, const char *name) {
+  size_t n = 0;
+  for (size_t i = 0; i < m->ndefs; i++)
+    if (m->defs[i]->kind == AST_DEF_FN) n += red_uses(m->defs[i]->fn->body, kind, name);
+  if (m->body) n += red_uses(m->body, kind, name);
+  return n;
+}
+
+static void replace_ref(AstExpr **slot, void *ctx) {
+  Ref *r = ctx;
+  if ((*slot)->kind == r->kind && (*slot)->text && !strcmp((*slot)->text, r->name)) *slot = r->with;
+}
+
+void red_replace_refs(AstExpr *e, AstExprKind kind, const char *name, AstExpr *with) {
+  Ref r = {kind, name, 0, with};
+  AstExpr *root = e;
+  walk(&root, replace_ref, &r);
+}
+
+static void count_call(AstExpr **slot, void *ctx) {
+  if ((*slot)->kind == AST_CALL && (*slot)->a->kind == AST_NAME) ++*(size_t *)ctx;
+}
+
+size_t red_count_calls(const AstExpr *e) {
+  size_t n = 0;
+  AstExpr *root = (AstExpr *)e;
+  walk(&root, count_call, &n);
+  return n;
+}
+
+const char *red_fresh_name(AstModule *m, const char *stem) {
+  for (unsigned k = 0;; k++) {
+    const char *name = arena_printf(&m->arena, "%s%u", stem, k);
+    if (red_uses_in_module(m, AST_LOCAL, name) == 0) {
+      bool taken = false;
+      for (size_t i = 0; i < m->ndefs; i++)
+        if (m->defs[i]->kind == AST_DEF_FN)
+          for (size_t j = 0; j < m->defs[i]->fn->nparams; j++) taken |= !strcmp(m->defs[i]->fn->params[j]->name, name);
+      if (!taken) return name;
+    }
+  }
+}
