@@ -1,0 +1,120 @@
+#!/usr/bin/env bats
+# rreduce's command line: reduction power, the protocol, safety of the user's file.
+
+setup() {
+  ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+  RFMT=${RFMT:-$ROOT/bin/rfmt}
+  BIN=$(dirname "$RFMT")
+  RREDUCE=$BIN/rreduce
+  RCHECK=$BIN/rcheck
+  CORPUS=$ROOT/../shared/corpus
+  T=$BATS_TEST_TMPDIR
+  printf '#!/bin/sh\n"%s" "$1" >/dev/null 2>&1 && grep -q "%s(" "$1"\n' "$RCHECK" nn.conv2d > "$T/keep.sh"
+  chmod +x "$T/keep.sh"
+}
+
+calls() { grep -oE '(^|[^%@a-zA-Z0-9_.])[a-z_][a-z0-9_]*(\.[a-z0-9_]+)*\(' "$1" | grep -vE '(fn|if|ref|ref_read|ref_write|match)\($' | wc -l; }
+
+@test "rreduce --help, --list-passes and usage errors" {
+  run "$RREDUCE" --help
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"usage: rreduce"* ]]
+  run "$RREDUCE" --list-passes
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"truncate"* ]]
+  run "$RREDUCE" only-one-arg
+  [ "$status" -eq 2 ]
+  run "$RREDUCE" "$T/missing.relay" "$T/keep.sh"
+  [ "$status" -eq 2 ]
+}
+
+@test "a model shrinks to one conv2d, typed, with the input backed up" {
+  cp "$CORPUS/models/resnet-18.relay" "$T/bug.relay"
+  run "$RREDUCE" --json "$T/bug.relay" "$T/keep.sh"
+  [ "$status" -eq 0 ]
+  [ "$(calls "$T/bug.relay")" -eq 1 ]
+  "$T/keep.sh" "$T/bug.relay"
+  cmp "$T/bug.relay.orig" "$CORPUS/models/resnet-18.relay"
+  python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["guard_rejections"] == 0 and d["accepted"] > 0 and d["bytes_after"] < d["bytes_before"]' "$output"
+}
+
+@test "both argument orders work, and -j does not change the result" {
+  cp "$CORPUS/models/mobilenet.relay" "$T/a.relay"
+  cp "$CORPUS/models/mobilenet.relay" "$T/b.relay"
+  "$RREDUCE" -j1 "$T/a.relay" "$T/keep.sh"
+  "$RREDUCE" -j2 "$T/keep.sh" "$T/b.relay"
+  cmp "$T/a.relay" "$T/b.relay"
+}
+
+@test "closures are unwrapped: a fused model reduces too" {
+  cp "$CORPUS/models/resnet-18.fused.relay" "$T/f.relay"
+  "$RREDUCE" "$T/f.relay" "$T/keep.sh"
+  [ "$(calls "$T/f.relay")" -le 3 ]
+}
+
+@test "an uninteresting input is refused with a recipe, and left alone" {
+  printf '#!/bin/sh\necho "no crash here"\nexit 1\n' > "$T/false.sh"
+  chmod +x "$T/false.sh"
+  cp "$CORPUS/models/resnet-18.relay" "$T/u.relay"
+  run "$RREDUCE" "$T/u.relay" "$T/false.sh"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"mktemp -d"* ]]
+  [[ "$output" == *"no crash here"* ]]
+  cmp "$T/u.relay" "$CORPUS/models/resnet-18.relay"
+  [ ! -e "$T/u.relay.orig" ]
+}
+
+@test "an always-true test leaves the smallest well-typed module" {
+  printf '#!/bin/sh\nexit 0\n' > "$T/true.sh"
+  chmod +x "$T/true.sh"
+  cp "$CORPUS/models/resnet-18.relay" "$T/t.relay"
+  "$RREDUCE" "$T/t.relay" "$T/true.sh"
+  "$RCHECK" "$T/t.relay"
+  [ "$(calls "$T/t.relay")" -eq 0 ]
+  [ "$(wc -c < "$T/t.relay")" -le 120 ]
+}
+
+@test "an ill-typed input is refused before any test runs" {
+  printf '#[version = "0.0.5"]\ndef @main(%%x: int32) { add(%%x, 1f) }\n' > "$T/bad.relay"
+  printf '#!/bin/sh\ntouch "%s/ran"\nexit 0\n' "$T" > "$T/mark.sh"
+  chmod +x "$T/mark.sh"
+  run "$RREDUCE" "$T/bad.relay" "$T/mark.sh"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"not a well-typed Relay program"* ]]
+  [ ! -e "$T/ran" ]
+}
+
+@test "a new input gets a new backup; the old backup is kept aside" {
+  cp "$CORPUS/models/mlp.relay" "$T/m.relay"
+  "$RREDUCE" "$T/m.relay" "$T/keep.sh" || true
+  printf '#!/bin/sh\ngrep -q "nn.dense(" "$1" && "%s" "$1" >/dev/null 2>&1\n' "$RCHECK" > "$T/dense.sh"
+  chmod +x "$T/dense.sh"
+  cp "$CORPUS/models/dqn.relay" "$T/m.relay"
+  "$RREDUCE" "$T/m.relay" "$T/dense.sh"
+  cmp "$T/m.relay.orig" "$CORPUS/models/dqn.relay"
+  cmp "$T/m.relay.orig.1" "$CORPUS/models/mlp.relay"
+}
+
+@test "a hanging, forking test is killed at the timeout and counted" {
+  printf '#!/bin/sh\nif ! grep -q "nn.dense(" "$1"; then sleep 1000.5151 & sleep 1000.5151; fi\n"%s" "$1" >/dev/null 2>&1 && grep -q "nn.conv2d(" "$1"\n' "$RCHECK" > "$T/hang.sh"
+  chmod +x "$T/hang.sh"
+  cp "$CORPUS/models/resnet-18.relay" "$T/h.relay"
+  run "$RREDUCE" --timeout 1 --json "$T/h.relay" "$T/hang.sh"
+  [ "$status" -eq 0 ]
+  python3 -c 'import json,sys; assert json.loads(sys.argv[1].splitlines()[-1])["timeouts"] > 0' "$output"
+  sleep 0.5
+  ! pgrep -f 'sleep 1000[.]5151'
+}
+
+@test "Ctrl-C leaves an interesting file and the backup intact" {
+  printf '#!/bin/sh\nsleep 0.2\n"%s" "$1" >/dev/null 2>&1 && grep -q "nn.conv2d(" "$1"\n' "$RCHECK" > "$T/slow.sh"
+  chmod +x "$T/slow.sh"
+  cp "$CORPUS/models/resnet-50.relay" "$T/c.relay"
+  "$RREDUCE" --no-cache "$T/c.relay" "$T/slow.sh" 3>&- &
+  pid=$!
+  sleep 1.5
+  kill -INT $pid
+  wait $pid || true
+  "$T/slow.sh" "$T/c.relay"
+  cmp "$T/c.relay.orig" "$CORPUS/models/resnet-50.relay"
+}
