@@ -17,7 +17,7 @@ static bool apply(RedProgram *out, size_t i) {
   (void)i;
   AstFunc *f = red_main(out->m)->fn;
   const Type *t = f->type->ret;
-  if (t->kind == TY_REF || t->kind == TY_INCOMPLETE || (t->kind == TY_FUNC && t->ntparams)) return false;
+  if (!ty_is_readable(t)) return false;
   const char *name = red_fresh_name(out->m, "out");
   AstBinder *b = ast_new_binder(out->m, name, ty_to_ast(out->m, t));
   f->params = arena_alloc(&out->m->arena, sizeof *f->params);

@@ -10,16 +10,6 @@
 #include "../typegen/to_ast.h"
 #include "reduce.h"
 
-static AstExpr *main_seq(const AstModule *m) {
-  AstDef *main = red_main(m);
-  return main && main->fn->body->kind == AST_SEQ ? main->fn->body : NULL;
-}
-
-static size_t count(const RedProgram *p) {
-  AstExpr *seq = main_seq(p->m);
-  return seq ? seq->nstmts : 0;
-}
-
 static bool has_param(const AstFunc *f, const char *name) {
   for (size_t i = 0; i < f->nparams; i++)
     if (!strcmp(f->params[i]->name, name)) return true;
@@ -27,7 +17,7 @@ static bool has_param(const AstFunc *f, const char *name) {
 }
 
 static bool apply(RedProgram *out, size_t i) {
-  AstExpr *seq = main_seq(out->m);
+  AstExpr *seq = red_main_seq(out->m);
   AstStmt *s = seq->stmts[i];
   if (s->kind != AST_STMT_LET && s->kind != AST_STMT_GRAPH) return false;
   AstExpr *v = s->value;
@@ -59,4 +49,4 @@ static bool apply(RedProgram *out, size_t i) {
   return true;
 }
 
-const RedPass red_pass_unwrap = {"unwrap", "make the body of a closure @main binds the body of @main", count, apply};
+const RedPass red_pass_unwrap = {"unwrap", "make the body of a closure @main binds the body of @main", red_count_main_stmts, apply};

@@ -41,6 +41,10 @@ extern const RedPass red_pass_comments, red_pass_dce, red_pass_truncate, red_pas
 /* ------------------------------------------------------------------ walk.c */
 /* The @main definition, or NULL. */
 AstDef *red_main(const AstModule *m);
+/* @main's body when it is a sequence of bindings (what truncate, cut and unwrap work on), or NULL. */
+AstExpr *red_main_seq(const AstModule *m);
+/* The number of @main's top-level bindings: the opportunities of truncate, cut and unwrap. */
+size_t red_count_main_stmts(const RedProgram *p);
 /* How many times a variable is referenced in e (kind AST_LOCAL or AST_GRAPH, name without sigil). */
 size_t red_uses(const AstExpr *e, AstExprKind kind, const char *name);
 /* The same over a whole module (every definition's body). */

@@ -10,6 +10,16 @@ AstDef *red_main(const AstModule *m) {
   return NULL;
 }
 
+AstExpr *red_main_seq(const AstModule *m) {
+  AstDef *main = red_main(m);
+  return main && main->fn->body->kind == AST_SEQ ? main->fn->body : NULL;
+}
+
+size_t red_count_main_stmts(const RedProgram *p) {
+  AstExpr *seq = red_main_seq(p->m);
+  return seq ? seq->nstmts : 0;
+}
+
 /* Visits every sub-expression slot of e (pre-order); `f` may replace what a slot holds. */
 typedef void (*SlotFn)(AstExpr **slot, void *ctx);
 

@@ -109,18 +109,10 @@ static AstExpr *bind_graph_once(Gen *g, AstExpr *value) {
   return ast_new_atom(g->m, AST_GRAPH, arena_printf(&g->m->arena, "%u", n));
 }
 
-/* TVM's parser cannot read `ref(T)` or `fn [A]...` annotations (spec §7): leave those out. */
-static bool annotatable(const Type *t) {
-  if (t->kind == TY_REF || (t->kind == TY_FUNC && t->ntparams)) return false;
-  for (uint32_t i = 0; i < t->nargs; i++)
-    if (!annotatable(t->args[i])) return false;
-  return !t->ret || annotatable(t->ret);
-}
-
 /* `let %x: t = value;`, the variable usable afterwards. */
 static AstExpr *bind_let(Gen *g, AstExpr *value, const Type *t, const OpDef *producer) {
   const char *name = fresh_local(g, "x");
-  AstBinder *b = ast_new_binder(g->m, name, annotatable(t) ? ty_to_ast(g->m, t) : NULL);
+  AstBinder *b = ast_new_binder(g->m, name, ty_is_readable(t) ? ty_to_ast(g->m, t) : NULL);
   VEC_PUSH(*g->block, ast_new_let(g->m, b, value));
   push_var(g, name, t, producer);
   return ast_new_atom(g->m, AST_LOCAL, name);

@@ -275,3 +275,10 @@ int64_t ty_num_elements(const Type *ty) {
   }
   return n;
 }
+
+bool ty_is_readable(const Type *t) {
+  if (t->kind == TY_REF || t->kind == TY_INCOMPLETE || (t->kind == TY_FUNC && t->ntparams)) return false;
+  for (uint32_t i = 0; i < t->nargs; i++)
+    if (!ty_is_readable(t->args[i])) return false;
+  return !t->ret || ty_is_readable(t->ret);
+}

@@ -85,6 +85,9 @@ const Type *ty_unit(TyTable *t); /* () */
 void ty_print(const Type *ty, StrBuf *out);
 /* The same, as a malloc'd string. */
 char *ty_str(const Type *ty);
+/* Whether TVM's parser can read t back as an annotation: no ref(T), no polymorphic function type
+   (fn [A]...), no unknowns (spec §7). */
+bool ty_is_readable(const Type *t);
 /* Number of elements of a static tensor type; -1 if a dimension is `?`. */
 int64_t ty_num_elements(const Type *ty);
 
