@@ -113,22 +113,19 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
     progress_made = false;
     for (size_t pi = 0; pi < o->npasses && ok && !*o->stop; pi++) {
       const RedPass *pass = o->passes[pi];
+      RedProgram cur = {0};
       for (size_t i = 0;; i++) {
         if (*o->stop) break;
-        RedProgram cur;
-        if (!red_program_load(&cur, current, err, errlen)) {
+        /* a fresh copy unless the last opportunity left it untouched (see RedPass.apply) */
+        if (!cur.m && !red_program_load(&cur, current, err, errlen)) {
           ok = false;
           break;
         }
         size_t n = pass->count(&cur);
-        if (i >= n) {
-          red_program_free(&cur);
-          break;
-        }
-        bool proposed = pass->apply(&cur, i);
-        char *cand = proposed ? red_program_print(&cur, false) : NULL;
+        if (i >= n) break;
+        if (!pass->apply(&cur, i)) continue;
+        char *cand = red_program_print(&cur, false);
         red_program_free(&cur);
-        if (!cand) continue;
         if (!strcmp(cand, current)) { /* a no-op proposal */
           free(cand);
           continue;
@@ -170,6 +167,7 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
           free(cand);
         }
       }
+      if (cur.m) red_program_free(&cur);
     }
     if (o->fast) break;
   }

@@ -31,7 +31,9 @@ typedef struct RedPass {
   /* How many candidates this pass can propose for p (0: none). */
   size_t (*count)(const RedProgram *p);
   /* Builds candidate i in `out`, a fresh copy of the program the pass may change freely.
-     Returns false when opportunity i proposes nothing (the driver moves on). */
+     Returns false when opportunity i proposes nothing (the driver moves on).  A pass that returns
+     false must not have changed `out`: the driver reuses it for the next opportunity rather than
+     parsing and typing the program again. */
   bool (*apply)(RedProgram *out, size_t i);
 } RedPass;
 
@@ -45,6 +47,10 @@ AstDef *red_main(const AstModule *m);
 AstExpr *red_main_seq(const AstModule *m);
 /* The number of @main's top-level bindings: the opportunities of truncate, cut and unwrap. */
 size_t red_count_main_stmts(const RedProgram *p);
+/* Visits every sub-expression slot of e in pre-order (a node before its children, so largest
+   first); `f` may replace what a slot holds (the walk then descends into the replacement). */
+typedef void (*RedSlotFn)(AstExpr **slot, void *ctx);
+void red_walk(AstExpr **slot, RedSlotFn f, void *ctx);
 /* How many times a variable is referenced in e (kind AST_LOCAL or AST_GRAPH, name without sigil). */
 size_t red_uses(const AstExpr *e, AstExprKind kind, const char *name);
 /* The same over a whole module (every definition's body). */

@@ -20,21 +20,18 @@ size_t red_count_main_stmts(const RedProgram *p) {
   return seq ? seq->nstmts : 0;
 }
 
-/* Visits every sub-expression slot of e (pre-order); `f` may replace what a slot holds. */
-typedef void (*SlotFn)(AstExpr **slot, void *ctx);
-
-static void walk(AstExpr **slot, SlotFn f, void *ctx) {
+void red_walk(AstExpr **slot, RedSlotFn f, void *ctx) {
   if (!*slot) return;
   f(slot, ctx);
   AstExpr *e = *slot;
-  walk(&e->a, f, ctx);
-  walk(&e->b, f, ctx);
-  for (size_t i = 0; i < e->nitems; i++) walk(&e->items[i], f, ctx);
-  walk(&e->then_, f, ctx);
-  walk(&e->else_, f, ctx);
-  for (size_t i = 0; i < e->narms; i++) walk(&e->arms[i]->body, f, ctx);
-  for (size_t i = 0; i < e->nstmts; i++) walk(&e->stmts[i]->value, f, ctx);
-  if (e->kind == AST_FN) walk(&e->fn->body, f, ctx);
+  red_walk(&e->a, f, ctx);
+  red_walk(&e->b, f, ctx);
+  for (size_t i = 0; i < e->nitems; i++) red_walk(&e->items[i], f, ctx);
+  red_walk(&e->then_, f, ctx);
+  red_walk(&e->else_, f, ctx);
+  for (size_t i = 0; i < e->narms; i++) red_walk(&e->arms[i]->body, f, ctx);
+  for (size_t i = 0; i < e->nstmts; i++) red_walk(&e->stmts[i]->value, f, ctx);
+  if (e->kind == AST_FN) red_walk(&e->fn->body, f, ctx);
 }
 
 typedef struct Ref {
@@ -52,7 +49,7 @@ static void count_ref(AstExpr **slot, void *ctx) {
 size_t red_uses(const AstExpr *e, AstExprKind kind, const char *name) {
   Ref r = {kind, name, 0, NULL};
   AstExpr *root = (AstExpr *)e;
-  walk(&root, count_ref, &r);
+  red_walk(&root, count_ref, &r);
   return r.count;
 }
 
@@ -72,7 +69,7 @@ static void replace_ref(AstExpr **slot, void *ctx) {
 void red_replace_refs(AstExpr *e, AstExprKind kind, const char *name, AstExpr *with) {
   Ref r = {kind, name, 0, with};
   AstExpr *root = e;
-  walk(&root, replace_ref, &r);
+  red_walk(&root, replace_ref, &r);
 }
 
 static void count_call(AstExpr **slot, void *ctx) {
@@ -82,7 +79,7 @@ static void count_call(AstExpr **slot, void *ctx) {
 size_t red_count_calls(const AstExpr *e) {
   size_t n = 0;
   AstExpr *root = (AstExpr *)e;
-  walk(&root, count_call, &n);
+  red_walk(&root, count_call, &n);
   return n;
 }
 
