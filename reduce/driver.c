@@ -17,32 +17,6 @@
 #include "../support/xalloc.h"
 #include "../typegen/infer.h"
 
-bool red_program_load(RedProgram *p, const char *text, char *err, size_t errlen) {
-  memset(p, 0, sizeof *p);
-  Diag d;
-  diag_init(&d, "candidate", text, strlen(text));
-  p->m = ast_parse(text, strlen(text), &d);
-  p->types = ty_table_new();
-  bool ok = p->m && (p->m->body ? scope_check_module(p->m, &d) : infer_module(p->m, p->types, &d));
-  if (!ok) {
-    snprintf(err, errlen, "%s", d.out.data ? d.out.data : "rejected");
-    red_program_free(p);
-  }
-  diag_free(&d);
-  return ok;
-}
-
-void red_program_free(RedProgram *p) {
-  ast_free(p->m);
-  ty_table_free(p->types);
-  memset(p, 0, sizeof *p);
-}
-
-char *red_program_print(const RedProgram *p, bool strip_comments) {
-  AstPrintOptions o = {.strip_types = strip_comments || p->strip_comments};
-  return ast_print(p->m, &o);
-}
-
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

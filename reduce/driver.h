@@ -40,10 +40,4 @@ typedef struct RedStats {
    when the program cannot be read or the test cannot be run. */
 bool red_reduce(char **text, const RedOptions *o, RedStats *stats, char *err, size_t errlen);
 
-/* Parses and types a program (NULL with a message on failure). */
-bool red_program_load(RedProgram *p, const char *text, char *err, size_t errlen);
-void red_program_free(RedProgram *p);
-/* Prints a program canonically (comments stripped if it says so); malloc'd. */
-char *red_program_print(const RedProgram *p, bool strip_comments);
-
 #endif

@@ -37,6 +37,19 @@ typedef struct RedPass {
   bool (*apply)(RedProgram *out, size_t i);
 } RedPass;
 
+/* ------------------------------------------------------------------ program.c */
+/* Parses and types a program (false with a message on failure: this is the guard). */
+bool red_program_load(RedProgram *p, const char *text, char *err, size_t errlen);
+void red_program_free(RedProgram *p);
+/* Prints a program canonically (comments stripped if it says so, or p->strip_comments); malloc'd. */
+char *red_program_print(const RedProgram *p, bool strip_comments);
+/* A parsed and typed copy of p (false if p, as printed, does not type-check). */
+bool red_program_copy(const RedProgram *p, RedProgram *copy);
+/* For passes whose change can only be judged by the type checker (shrinking shapes, resetting
+   attributes): `trial` is a changed copy of `out`; if it type-checks, it replaces `out` (freshly
+   typed) and true is returned; otherwise `out` is left untouched.  Either way trial is consumed. */
+bool red_program_adopt_if_typed(RedProgram *out, RedProgram *trial);
+
 extern const RedPass red_pass_comments, red_pass_dce, red_pass_truncate, red_pass_cut, red_pass_body,
     red_pass_unwrap;
 

@@ -1,0 +1,54 @@
+/* A program the passes work on: parse + type (the guard), print, copy. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../typegen/infer.h"
+#include "reduce.h"
+
+bool red_program_load(RedProgram *p, const char *text, char *err, size_t errlen) {
+  memset(p, 0, sizeof *p);
+  Diag d;
+  diag_init(&d, "candidate", text, strlen(text));
+  p->m = ast_parse(text, strlen(text), &d);
+  p->types = ty_table_new();
+  bool ok = p->m && (p->m->body ? scope_check_module(p->m, &d) : infer_module(p->m, p->types, &d));
+  if (!ok) {
+    snprintf(err, errlen, "%s", d.out.data ? d.out.data : "rejected");
+    red_program_free(p);
+  }
+  diag_free(&d);
+  return ok;
+}
+
+void red_program_free(RedProgram *p) {
+  ast_free(p->m);
+  ty_table_free(p->types);
+  memset(p, 0, sizeof *p);
+}
+
+char *red_program_print(const RedProgram *p, bool strip_comments) {
+  AstPrintOptions o = {.strip_types = strip_comments || p->strip_comments};
+  return ast_print(p->m, &o);
+}
+
+bool red_program_copy(const RedProgram *p, RedProgram *copy) {
+  char *text = red_program_print(p, false);
+  char err[256];
+  bool ok = red_program_load(copy, text, err, sizeof err);
+  copy->strip_comments = p->strip_comments;
+  free(text);
+  return ok;
+}
+
+bool red_program_adopt_if_typed(RedProgram *out, RedProgram *trial) {
+  RedProgram checked;
+  if (!red_program_copy(trial, &checked)) {
+    red_program_free(trial);
+    return false;
+  }
+  red_program_free(trial);
+  red_program_free(out);
+  *out = checked;
+  return true;
+}
