@@ -29,8 +29,13 @@ static void newline(Printer *p) {
 /* TVM's own annotations, which --strip-types drops. */
 static bool is_tvm_annotation(const char *c) { return !strncmp(c, "/* ty=", 6) || !strncmp(c, "/* span=", 8); }
 
+static bool dropped(const Printer *p, const char *c) {
+  return p->opts->strip_comments || (p->opts->strip_types && is_tvm_annotation(c));
+}
+
 static void comments(Printer *p, const AstNode *n) {
   const AstComment *c = n->comments;
+  if (p->opts->strip_comments) return;
   if (p->opts->type_text && n->type) {
     /* The inferred type replaces a written one, and joins a span comment as TVM prints both. */
     while (c && !strncmp(c->text, "/* ty=", 6)) c = c->next;
@@ -48,7 +53,7 @@ static void comments(Printer *p, const AstNode *n) {
   }
   for (; c; c = c->next) {
     if ((p->opts->strip_types || p->opts->type_text) && !strncmp(c->text, "/* ty=", 6)) continue;
-    if (p->opts->strip_types && is_tvm_annotation(c->text)) continue;
+    if (dropped(p, c->text)) continue;
     sb_putc(&p->out, ' ');
     put(p, c->text);
   }
@@ -430,7 +435,7 @@ char *ast_print(const AstModule *m, const AstPrintOptions *opts) {
   AstPrintOptions defaults = {0};
   Printer p = {{NULL, 0, 0}, 0, opts ? opts : &defaults};
   for (const AstComment *c = m->leading; c; c = c->next) {
-    if (p.opts->strip_types && is_tvm_annotation(c->text)) continue;
+    if (dropped(&p, c->text)) continue;
     put(&p, c->text);
     put(&p, "\n");
   }

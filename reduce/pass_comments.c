@@ -1,12 +1,15 @@
-/* Drop the ty= and span= comments TVM writes: less text for the test and for the reader. */
+/* Drop comments: first the ty= and span= annotations TVM writes (less text for the test and the
+   reader), then every comment, license headers included, if the test does not need them. */
 #include "reduce.h"
 
-static size_t count(const RedProgram *p) { return p->strip_comments ? 0 : 1; }
+static size_t count(const RedProgram *p) { return p->comments == RED_COMMENTS_NONE ? 0 : 2; }
 
 static bool apply(RedProgram *out, size_t i) {
-  (void)i;
-  out->strip_comments = true;
+  RedComments want = i == 0 ? RED_COMMENTS_USER : RED_COMMENTS_NONE;
+  if (out->comments >= want) return false;
+  out->comments = want;
   return true;
 }
 
-const RedPass red_pass_comments = {"comments", "drop the /* ty=... */ and /* span=... */ comments", count, apply};
+const RedPass red_pass_comments = {"comments", "drop TVM's /* ty= */ and /* span= */ comments, then all comments",
+                                   count, apply};

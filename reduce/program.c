@@ -27,8 +27,9 @@ void red_program_free(RedProgram *p) {
   memset(p, 0, sizeof *p);
 }
 
-char *red_program_print(const RedProgram *p, bool strip_comments) {
-  AstPrintOptions o = {.strip_types = strip_comments || p->strip_comments};
+char *red_program_print(const RedProgram *p, bool strip_annotations) {
+  AstPrintOptions o = {.strip_types = strip_annotations || p->comments >= RED_COMMENTS_USER,
+                       .strip_comments = p->comments == RED_COMMENTS_NONE};
   return ast_print(p->m, &o);
 }
 
@@ -36,7 +37,7 @@ bool red_program_copy(const RedProgram *p, RedProgram *copy) {
   char *text = red_program_print(p, false);
   char err[256];
   bool ok = red_program_load(copy, text, err, sizeof err);
-  copy->strip_comments = p->strip_comments;
+  copy->comments = p->comments;
   free(text);
   return ok;
 }

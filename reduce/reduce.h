@@ -11,6 +11,7 @@
  *   pass_cut.c        turn a bound value of @main into a new parameter of @main (cut the graph)
  *   pass_body.c       replace the body of @main with a parameter of its result type
  *   pass_unwrap.c     make the body of a closure @main binds the body of @main
+ *   pass_replace.c    replace an expression with a smaller one of the same type
  */
 #ifndef RELAYKIT_REDUCE_H
 #define RELAYKIT_REDUCE_H
@@ -18,11 +19,17 @@
 #include "../parser/ast.h"
 #include "../typegen/type.h"
 
+typedef enum RedComments {
+  RED_COMMENTS_ALL,      /* as parsed */
+  RED_COMMENTS_USER,     /* without TVM's ty= and span= annotations */
+  RED_COMMENTS_NONE,     /* none at all */
+} RedComments;
+
 /* The program a pass works on: parsed and typed (every AstNode.type and AstStmt.value_type set). */
 typedef struct RedProgram {
   AstModule *m;
   TyTable *types;
-  bool strip_comments; /* print without TVM's ty= and span= comments */
+  RedComments comments; /* which comments printing keeps */
 } RedProgram;
 
 typedef struct RedPass {
@@ -41,8 +48,9 @@ typedef struct RedPass {
 /* Parses and types a program (false with a message on failure: this is the guard). */
 bool red_program_load(RedProgram *p, const char *text, char *err, size_t errlen);
 void red_program_free(RedProgram *p);
-/* Prints a program canonically (comments stripped if it says so, or p->strip_comments); malloc'd. */
-char *red_program_print(const RedProgram *p, bool strip_comments);
+/* Prints a program canonically, without TVM's annotations when `strip_annotations` and with the
+   comments p->comments says; malloc'd. */
+char *red_program_print(const RedProgram *p, bool strip_annotations);
 /* A parsed and typed copy of p (false if p, as printed, does not type-check). */
 bool red_program_copy(const RedProgram *p, RedProgram *copy);
 /* For passes whose change can only be judged by the type checker (shrinking shapes, resetting
@@ -51,7 +59,7 @@ bool red_program_copy(const RedProgram *p, RedProgram *copy);
 bool red_program_adopt_if_typed(RedProgram *out, RedProgram *trial);
 
 extern const RedPass red_pass_comments, red_pass_dce, red_pass_truncate, red_pass_cut, red_pass_body,
-    red_pass_unwrap;
+    red_pass_unwrap, red_pass_replace;
 
 /* ------------------------------------------------------------------ walk.c */
 /* The @main definition, or NULL. */

@@ -53,11 +53,69 @@ static void test_dce_deletes_unused_bindings_and_parameters(void **state) {
   assert_null(rt_apply(&red_pass_dce, clean, 0));
 }
 
+static const char nested[] = RT_V
+    "def @main(%x: Tensor[(2, 3), float32], %s: float32) {\n"
+    "  %0 = (add(%s, 1f), exp(%x));\n"
+    "  nn.relu(add(%x, %0.1))\n"
+    "}\n";
+
+/* The opportunity of `replace` for the k-th replaceable expression and option o. */
+static char *replace(const char *text, size_t k, size_t o) { return rt_apply(&red_pass_replace, text, k * 5 + o); }
+
+static void test_replace_options_in_order(void **state) {
+  (void)state;
+  /* expressions in pre-order: the tuple, add(%s, 1f), exp(%x), the body's relu, add, %0.1 */
+  assert_int_equal(rt_count(&red_pass_replace, nested), 6 * 5);
+  char *c = replace(nested, 1, 0); /* a scalar expression becomes a literal */
+  assert_non_null(strstr(c, "(0f, exp(%x))"));
+  free(c);
+  c = replace(nested, 1, 1); /* ... or the variable of its type */
+  assert_non_null(strstr(c, "(%s, exp(%x))"));
+  free(c);
+  c = replace(nested, 3, 2); /* relu(add(..)) hoists its same-typed child */
+  assert_non_null(strstr(c, "\n  add(%x, %0.1)\n"));
+  free(c);
+  c = replace(nested, 3, 3); /* ... or becomes a new parameter of @main */
+  assert_non_null(strstr(c, "%p0: Tensor[(2, 3), float32]"));
+  assert_null(strstr(c, "nn.relu"));
+  free(c);
+  c = replace(nested, 2, 4); /* exp(%x) with no variable of its type in scope but %x: the variable */
+  assert_non_null(strstr(c, "(add(%s, 1f), %x)"));
+  free(c);
+  /* variables in scope are preferred to zeros() calls, even by the generator's option */
+  for (size_t i = 0; i < 6 * 5; i++) {
+    char *cand = rt_apply(&red_pass_replace, nested, i);
+    if (cand) assert_null(strstr(cand, "zeros("));
+    free(cand);
+  }
+}
+
+static void test_replace_never_grows_or_escapes_binders(void **state) {
+  (void)state;
+  const char *p = RT_V
+      "def @main(%x: Tensor[(4), float32]) {\n"
+      "  let %f = fn (%y: Tensor[(4), float32]) { exp(%y) };\n"
+      "  %f(%x)\n"
+      "}\n";
+  size_t n = rt_count(&red_pass_replace, p), proposed = 0;
+  for (size_t i = 0; i < n; i++) {
+    char *c = rt_apply(&red_pass_replace, p, i); /* aborts on an ill-typed candidate */
+    if (!c) continue;
+    proposed++;
+    /* smaller: the only operator call goes, or the closure's call does */
+    assert_true(strstr(c, "exp(") == NULL || strstr(c, "%f(%x)") == NULL);
+    free(c);
+  }
+  assert_true(proposed > 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_truncate_makes_a_binding_the_result),
       cmocka_unit_test(test_cut_turns_a_value_into_a_parameter),
       cmocka_unit_test(test_dce_deletes_unused_bindings_and_parameters),
+      cmocka_unit_test(test_replace_options_in_order),
+      cmocka_unit_test(test_replace_never_grows_or_escapes_binders),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,254 @@
+/*
+ * Replace an expression with a more reduced expression of the same type (llvm-reduce's rule, so
+ * repeated runs reach a fixpoint): every opportunity is one (expression, option) pair, the
+ * expressions in pre-order (largest first), and for each the options in a fixed order:
+ *
+ *   0 constant   a scalar literal (rank-0 tensors: `0f`, `0i64`, `False`)
+ *   1 variable   the earliest-bound variable in scope of that type (a parameter first)
+ *   2 hoist      the first descendant of that type (one not under a binder inside the expression)
+ *   3 parameter  a new parameter of @main of that type: cut the graph here
+ *   4 smallest   the generator's smallest expression of that type (zeros(...), a tuple of them, a
+ *                trivial closure)
+ *
+ * A replacement is proposed only when it is strictly smaller, by (operator calls, AST nodes), so
+ * a replacement never undoes another and the search terminates.  The type is the inferred type of
+ * the expression, so the candidate types exactly as the program did.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../support/xalloc.h"
+#include "../typegen/gen.h"
+#include "../typegen/to_ast.h"
+#include "reduce.h"
+
+enum { OPT_CONSTANT, OPT_VARIABLE, OPT_HOIST, OPT_PARAM, OPT_SMALLEST, NOPTIONS };
+
+typedef struct ScopeVar {
+  AstExprKind kind; /* AST_LOCAL or AST_GRAPH */
+  const char *name;
+  const Type *type;
+} ScopeVar;
+
+/* A walk over the replaceable expressions of every function, with the variables in scope. */
+typedef struct Visit {
+  size_t target;        /* the index of the expression wanted (SIZE_MAX: count them all) */
+  size_t seen;
+  AstExpr **found;      /* the wanted slot */
+  VEC(ScopeVar) scope;
+  size_t found_scope;   /* how many scope entries are visible at the found slot */
+  bool in_main, in_attr_fn;
+  bool found_in_main;   /* and not inside a function with attributes (a fused primitive) */
+} Visit;
+
+static bool is_atom(const AstExpr *e) {
+  switch (e->kind) {
+  case AST_INT: case AST_FLOAT: case AST_BOOL: case AST_STRING: case AST_LOCAL: case AST_GRAPH: case AST_GLOBAL:
+  case AST_NAME: case AST_META: case AST_ANY: case AST_LIST: return true;
+  default: return false;
+  }
+}
+
+/* Calls and nodes: the size order replacements must decrease. */
+typedef struct Cost { size_t calls, nodes; } Cost;
+
+static void count_node(AstExpr **slot, void *ctx) {
+  Cost *c = ctx;
+  c->nodes++;
+  if ((*slot)->kind == AST_CALL && (*slot)->a->kind == AST_NAME) c->calls++;
+}
+
+static Cost cost_of(AstExpr *e) {
+  Cost c = {0, 0};
+  red_walk(&e, count_node, &c);
+  return c;
+}
+
+static bool smaller(Cost a, Cost b) { return a.calls < b.calls || (a.calls == b.calls && a.nodes < b.nodes); }
+
+/* Types a test could write as a parameter: closed tensors and tuples of them. */
+static bool param_type(const Type *t) {
+  if (t->kind == TY_TENSOR) return t->dtype.code != DT_VOID;
+  if (t->kind != TY_TUPLE) return false;
+  for (uint32_t i = 0; i < t->nargs; i++)
+    if (!param_type(t->args[i])) return false;
+  return true;
+}
+
+/* Types the generator's smallest expression covers exactly: static tensors, tuples of them, and
+   closures over those. */
+static bool smallest_type(const Type *t) {
+  switch (t->kind) {
+  case TY_TENSOR:
+    for (uint32_t i = 0; i < t->ndims; i++)
+      if (t->dims[i] < 0) return false;
+    return t->dtype.code != DT_VOID && t->dtype.lanes == 1;
+  case TY_TUPLE:
+    for (uint32_t i = 0; i < t->nargs; i++)
+      if (!smallest_type(t->args[i])) return false;
+    return true;
+  case TY_FUNC:
+    if (t->ntparams) return false;
+    for (uint32_t i = 0; i < t->nargs; i++)
+      if (!param_type(t->args[i])) return false;
+    return smallest_type(t->ret);
+  default: return false;
+  }
+}
+
+static void visit(Visit *v, AstExpr **slot);
+
+static void push(Visit *v, AstExprKind kind, const char *name, const Type *t) {
+  if (t) VEC_PUSH(v->scope, ((ScopeVar){kind, name, t}));
+}
+
+static void visit_fn(Visit *v, AstFunc *f) {
+  size_t mark = v->scope.len;
+  bool outer = v->in_attr_fn;
+  v->in_attr_fn |= f->attrs.len > 0;
+  for (size_t k = 0; k < f->nparams; k++)
+    push(v, AST_LOCAL, f->params[k]->name, f->type && f->type->kind == TY_FUNC && k < f->type->nargs ? f->type->args[k] : NULL);
+  visit(v, &f->body);
+  v->in_attr_fn = outer;
+  v->scope.len = mark;
+}
+
+static void visit(Visit *v, AstExpr **slot) {
+  AstExpr *e = *slot;
+  if (!e || v->found) return;
+  if (!is_atom(e) && e->kind != AST_PAREN && e->kind != AST_BLOCK && e->node.type && cost_of(e).nodes > 1) {
+    if (v->seen++ == v->target) {
+      v->found = slot;
+      v->found_scope = v->scope.len;
+      v->found_in_main = v->in_main && !v->in_attr_fn;
+      return;
+    }
+  }
+  switch (e->kind) {
+  case AST_CALL: /* the callee is not a value to replace, unless it is itself an expression */
+    if (!is_atom(e->a)) visit(v, &e->a);
+    for (size_t i = 0; i < e->nitems; i++) visit(v, &e->items[i]);
+    return;
+  case AST_FN: visit_fn(v, e->fn); return;
+  case AST_SEQ: {
+    size_t mark = v->scope.len;
+    for (size_t i = 0; i < e->nstmts; i++) {
+      AstStmt *s = e->stmts[i];
+      visit(v, &s->value);
+      if (s->kind == AST_STMT_LET) push(v, AST_LOCAL, s->binder->name, s->value_type);
+      if (s->kind == AST_STMT_GRAPH) push(v, AST_GRAPH, s->graph, s->value_type);
+    }
+    visit(v, &e->a);
+    v->scope.len = mark;
+    return;
+  }
+  case AST_MATCH: /* pattern variables are not tracked: arm bodies see the outer scope only */
+    visit(v, &e->a);
+    for (size_t i = 0; i < e->narms; i++) visit(v, &e->arms[i]->body);
+    return;
+  default:
+    visit(v, &e->a);
+    visit(v, &e->b);
+    for (size_t i = 0; i < e->nitems; i++) visit(v, &e->items[i]);
+    visit(v, &e->then_);
+    visit(v, &e->else_);
+    return;
+  }
+}
+
+static void walk_module(Visit *v, AstModule *m) {
+  for (size_t i = 0; i < m->ndefs && !v->found; i++) {
+    AstDef *d = m->defs[i];
+    if (d->kind != AST_DEF_FN) continue;
+    v->in_main = !strcmp(d->name, "main");
+    visit_fn(v, d->fn);
+  }
+}
+
+static size_t count(const RedProgram *p) {
+  Visit v = {.target = SIZE_MAX};
+  walk_module(&v, p->m);
+  free(v.scope.items);
+  return v.seen * NOPTIONS;
+}
+
+/* The first descendant of e of type t that no binder inside e scopes over. */
+static AstExpr *hoistable(AstExpr *e, const Type *t, bool top) {
+  if (!e) return NULL;
+  if (!top && e->node.type == t && !is_atom(e)) return e;
+  switch (e->kind) {
+  case AST_FN: case AST_SEQ: case AST_MATCH: case AST_NAME: return NULL;
+  default: break;
+  }
+  AstExpr *kids[] = {e->kind == AST_CALL && is_atom(e->a) ? NULL : e->a, e->b, e->then_, e->else_};
+  for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++) {
+    AstExpr *h = hoistable(kids[i], t, false);
+    if (h) return h;
+  }
+  for (size_t i = 0; i < e->nitems; i++) {
+    AstExpr *h = hoistable(e->items[i], t, false);
+    if (h) return h;
+  }
+  return NULL;
+}
+
+/* The generator's smallest expression of t, from the given variables (none: a constant). */
+static AstExpr *smallest(RedProgram *out, const Type *t, const ScopeVar *vars, size_t nvars) {
+  GenPolicy policy;
+  gen_policy_default(&policy);
+  Gen g;
+  gen_init(&g, &policy, out->m, out->types, rng_seed(0, 0));
+  for (size_t k = 0; k < nvars; k++) VEC_PUSH(g.scope, ((GenVar){vars[k].name, vars[k].type, NULL, NULL, 0}));
+  GenStmts block = {0};
+  g.block = &block;
+  AstExpr *e = gen_smallest(&g, t);
+  bool self_contained = block.len == 0 && !g.adt_defined;
+  free(block.items);
+  gen_free(&g);
+  return self_contained ? e : NULL;
+}
+
+static bool apply(RedProgram *out, size_t i) {
+  Visit v = {.target = i / NOPTIONS};
+  walk_module(&v, out->m);
+  AstExpr *e = v.found ? *v.found : NULL;
+  const Type *t = e ? e->node.type : NULL;
+  AstExpr *with = NULL;
+  if (t) switch (i % NOPTIONS) {
+    case OPT_CONSTANT:
+      if (t->kind == TY_TENSOR && t->ndims == 0 && smallest_type(t)) with = smallest(out, t, NULL, 0);
+      if (with && with->kind == AST_CALL) with = NULL; /* a zeros() call is the last option's */
+      break;
+    case OPT_VARIABLE:
+      for (size_t k = 0; k < v.found_scope && !with; k++)
+        if (v.scope.items[k].type == t) with = ast_new_atom(out->m, v.scope.items[k].kind, v.scope.items[k].name);
+      break;
+    case OPT_HOIST: with = hoistable(e, t, true); break;
+    case OPT_PARAM:
+      if (v.found_in_main && param_type(t)) {
+        AstFunc *f = red_main(out->m)->fn;
+        const char *name = red_fresh_name(out->m, "p");
+        AstBinder **params = arena_alloc(&out->m->arena, (f->nparams + 1) * sizeof *params);
+        if (f->nparams) memcpy(params, f->params, f->nparams * sizeof *params);
+        params[f->nparams] = ast_new_binder(out->m, name, ty_to_ast(out->m, t));
+        with = ast_new_atom(out->m, AST_LOCAL, name);
+        if (smaller(cost_of(with), cost_of(e))) {
+          f->params = params;
+          f->nparams++;
+        }
+      }
+      break;
+    case OPT_SMALLEST:
+      if (smallest_type(t)) with = smallest(out, t, v.scope.items, v.found_scope);
+      break;
+    }
+  bool ok = with && smaller(cost_of(with), cost_of(e));
+  if (ok) *v.found = with;
+  free(v.scope.items);
+  return ok;
+}
+
+const RedPass red_pass_replace = {"replace",
+                                  "replace an expression with a smaller one of the same type (a constant, a variable, "
+                                  "a descendant, a new parameter of @main, the generator's smallest)",
+                                  count, apply};
