@@ -88,114 +88,162 @@ static void child(const char *test, const char *file, const char *dir, const cha
   _exit(127);
 }
 
-bool run_candidate(const char *test, const char *basename, const char *text, size_t len, const RunOptions *o,
-              RunResult *r, char *err, size_t errlen) {
-  memset(r, 0, sizeof *r);
+/* A running test: its process group, its output so far, its clock. */
+struct RunJob {
+  RunOptions o;
+  pid_t pid;
+  int fd;                 /* read end of the output pipe, -1 once closed */
+  char *out;
+  size_t used;
+  double start, term_at;
+  bool term_sent, timed_out, exited, cancelled;
+  int status;
+  char dir[PATH_MAX];
+};
+
+RunJob *run_start(const char *test, const char *basename, const char *text, size_t len, const RunOptions *o,
+                  char *err, size_t errlen) {
   char abs_test[PATH_MAX];
   if (!realpath(test, abs_test)) {
     snprintf(err, errlen, "%s: %s", test, strerror(errno));
-    return false;
+    return NULL;
   }
   const char *base = getenv("TMPDIR");
-  char dir[PATH_MAX];
-  snprintf(dir, sizeof dir, "%s/relaykit.XXXXXX", base && *base ? base : "/tmp");
-  if (!mkdtemp(dir)) {
+  RunJob *j = xcalloc(1, sizeof *j);
+  j->o = *o;
+  snprintf(j->dir, sizeof j->dir, "%s/relaykit.XXXXXX", base && *base ? base : "/tmp");
+  if (!mkdtemp(j->dir)) {
     snprintf(err, errlen, "cannot create a temporary directory in %s: %s", base && *base ? base : "/tmp", strerror(errno));
-    return false;
+    free(j);
+    return NULL;
   }
   char file[2 * PATH_MAX], tmpdir[PATH_MAX + 8];
-  if ((size_t)snprintf(file, sizeof file, "%s/%s", dir, basename) >= sizeof file) {
-    snprintf(err, errlen, "path too long: %s/%s", dir, basename);
-    run_remove_tree(dir);
-    return false;
+  int pipefd[2] = {-1, -1};
+  if ((size_t)snprintf(file, sizeof file, "%s/%s", j->dir, basename) >= sizeof file) {
+    snprintf(err, errlen, "path too long: %s/%s", j->dir, basename);
+    goto fail;
   }
-  snprintf(tmpdir, sizeof tmpdir, "%s/tmp", dir);
+  snprintf(tmpdir, sizeof tmpdir, "%s/tmp", j->dir);
   if (!write_file(file, text, len) || mkdir(tmpdir, 0700) != 0) {
-    snprintf(err, errlen, "cannot write the candidate in %s: %s", dir, strerror(errno));
-    run_remove_tree(dir);
-    return false;
+    snprintf(err, errlen, "cannot write the candidate in %s: %s", j->dir, strerror(errno));
+    goto fail;
   }
-  int pipefd[2];
   if (pipe(pipefd) != 0) {
     snprintf(err, errlen, "pipe: %s", strerror(errno));
-    run_remove_tree(dir);
-    return false;
+    goto fail;
   }
-  double start = now();
-  pid_t pid = fork();
-  if (pid < 0) {
+  j->start = now();
+  j->pid = fork();
+  if (j->pid < 0) {
     snprintf(err, errlen, "fork: %s", strerror(errno));
     close(pipefd[0]);
     close(pipefd[1]);
-    run_remove_tree(dir);
-    return false;
+    goto fail;
   }
-  if (pid == 0) {
+  if (j->pid == 0) {
     close(pipefd[0]);
-    child(abs_test, file, dir, tmpdir, pipefd[1], o);
+    child(abs_test, file, j->dir, tmpdir, pipefd[1], o);
   }
-  setpgid(pid, pid); /* also from the parent: no race with the child's own call */
+  setpgid(j->pid, j->pid); /* also from the parent: no race with the child's own call */
   close(pipefd[1]);
   fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
+  fcntl(pipefd[0], F_SETFD, FD_CLOEXEC); /* later tests must not hold this pipe open */
+  j->fd = pipefd[0];
+  j->out = xmalloc(o->output_cap + 1);
+  return j;
+fail:
+  run_remove_tree(j->dir);
+  free(j);
+  return NULL;
+}
 
-  size_t cap = o->output_cap, used = 0;
-  char *out = xmalloc(cap + 1);
-  int status = 0;
-  bool exited = false, pipe_open = true, term_sent = false;
-  double term_at = 0;
-  while (!exited) {
-    double elapsed = now() - start;
-    if (o->stop && *o->stop && !term_sent) {
-      kill(-pid, SIGTERM); /* an interrupt: the test is abandoned, its verdict does not count */
-      term_sent = true;
-      term_at = now();
-    }
-    if (!term_sent && o->timeout > 0 && elapsed > o->timeout) {
-      r->timed_out = true;
-      kill(-pid, SIGTERM);
-      term_sent = true;
-      term_at = now();
-    }
-    if (term_sent && now() - term_at > o->grace) kill(-pid, SIGKILL);
-    struct pollfd pfd = {pipefd[0], POLLIN, 0};
-    if (pipe_open && poll(&pfd, 1, 20) > 0) {
-      char buf[65536];
-      ssize_t n = read(pipefd[0], buf, sizeof buf);
-      if (n > 0) {
-        size_t keep = used + (size_t)n > cap ? cap - used : (size_t)n; /* drain, keep what fits */
-        memcpy(out + used, buf, keep);
-        used += keep;
-      } else if (n == 0) {
-        pipe_open = false;
-      }
-    } else if (!pipe_open) {
-      struct timespec ts = {0, 10 * 1000 * 1000};
-      nanosleep(&ts, NULL);
-    }
-    pid_t w = waitpid(pid, &status, WNOHANG);
-    if (w == pid) exited = true;
-  }
-  /* The test is over: whatever it started in its group goes too (forked sleepers, servers). */
-  kill(-pid, SIGKILL);
-  for (int i = 0; i < 64 && pipe_open; i++) { /* what the test wrote just before exiting */
+/* Reads what is there (draining past the cap, keeping what fits); closes the pipe at its end. */
+static void drain(RunJob *j) {
+  for (int i = 0; i < 64 && j->fd >= 0; i++) {
     char buf[65536];
-    ssize_t n = read(pipefd[0], buf, sizeof buf);
-    if (n <= 0) break;
-    size_t keep = used + (size_t)n > cap ? cap - used : (size_t)n;
-    memcpy(out + used, buf, keep);
-    used += keep;
+    ssize_t n = read(j->fd, buf, sizeof buf);
+    if (n > 0) {
+      size_t keep = j->used + (size_t)n > j->o.output_cap ? j->o.output_cap - j->used : (size_t)n;
+      memcpy(j->out + j->used, buf, keep);
+      j->used += keep;
+    } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+      close(j->fd);
+      j->fd = -1;
+    } else {
+      break;
+    }
   }
-  close(pipefd[0]);
-  out[used] = '\0';
-  r->output = out;
-  r->output_len = used;
-  r->seconds = now() - start;
-  if (WIFEXITED(status) && !r->timed_out) r->status = WEXITSTATUS(status);
+}
+
+static void terminate(RunJob *j) {
+  kill(-j->pid, SIGTERM);
+  j->term_sent = true;
+  j->term_at = now();
+}
+
+/* Timeouts, interrupts, the process's end. */
+static void advance(RunJob *j) {
+  if (j->exited) return;
+  if (!j->term_sent && ((j->o.stop && *j->o.stop) || j->cancelled)) terminate(j);
+  if (!j->term_sent && j->o.timeout > 0 && now() - j->start > j->o.timeout) {
+    j->timed_out = true;
+    terminate(j);
+  }
+  if (j->term_sent && now() - j->term_at > j->o.grace) kill(-j->pid, SIGKILL);
+  drain(j);
+  if (waitpid(j->pid, &j->status, WNOHANG) == j->pid) {
+    j->exited = true;
+    kill(-j->pid, SIGKILL); /* whatever it started in its group goes too (forked sleepers, servers) */
+    drain(j);              /* what it wrote just before exiting */
+  }
+}
+
+void run_wait(RunJob *const *jobs, size_t n, int ms) {
+  struct pollfd pfd[64];
+  size_t np = 0;
+  for (size_t i = 0; i < n && np < 64; i++)
+    if (jobs[i] && !jobs[i]->exited && jobs[i]->fd >= 0) pfd[np++] = (struct pollfd){jobs[i]->fd, POLLIN, 0};
+  if (np) poll(pfd, np, ms < 20 ? ms : 20);
+  else if (ms > 0) nanosleep(&(struct timespec){0, 5 * 1000 * 1000}, NULL);
+  for (size_t i = 0; i < n; i++)
+    if (jobs[i]) advance(jobs[i]);
+}
+
+bool run_done(const RunJob *j) { return j->exited; }
+
+void run_cancel(RunJob *j) {
+  j->cancelled = true;
+  if (!j->exited && !j->term_sent) {
+    kill(-j->pid, SIGKILL); /* a losing speculative job: nothing to wait for */
+    j->term_sent = true;
+    j->term_at = now();
+  }
+}
+
+void run_finish(RunJob *j, RunResult *r) {
+  while (!j->exited) run_wait(&j, 1, 20);
+  if (j->fd >= 0) close(j->fd);
+  memset(r, 0, sizeof *r);
+  j->out[j->used] = '\0';
+  r->output = j->out;
+  r->output_len = j->used;
+  r->seconds = now() - j->start;
+  r->timed_out = j->timed_out;
+  if (WIFEXITED(j->status) && !j->timed_out) r->status = WEXITSTATUS(j->status);
   else {
     r->status = -1;
-    r->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    r->signal = WIFSIGNALED(j->status) ? WTERMSIG(j->status) : 0;
   }
-  if (o->keep_temps) r->dir = xstrdup(dir);
-  else run_remove_tree(dir);
+  if (j->o.keep_temps) r->dir = xstrdup(j->dir);
+  else run_remove_tree(j->dir);
+  free(j);
+}
+
+bool run_candidate(const char *test, const char *basename, const char *text, size_t len, const RunOptions *o,
+                   RunResult *r, char *err, size_t errlen) {
+  memset(r, 0, sizeof *r);
+  RunJob *j = run_start(test, basename, text, len, o, err, errlen);
+  if (!j) return false;
+  run_finish(j, r);
   return true;
 }

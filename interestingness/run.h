@@ -43,6 +43,20 @@ void run_result_free(RunResult *r);
 bool run_candidate(const char *test, const char *basename, const char *text, size_t len, const RunOptions *o,
               RunResult *r, char *err, size_t errlen);
 
+/* The same, started in the background: several tests run at once (rreduce -j). */
+typedef struct RunJob RunJob;
+/* Starts the test (NULL with a message when it cannot be started). */
+RunJob *run_start(const char *test, const char *basename, const char *text, size_t len, const RunOptions *o,
+                  char *err, size_t errlen);
+/* Waits up to `ms` milliseconds for output or an end among the jobs (NULL entries are skipped),
+   enforcing their timeouts. */
+void run_wait(RunJob *const *jobs, size_t n, int ms);
+bool run_done(const RunJob *j);
+/* Kills a job whose verdict is no longer needed; run_finish still collects it. */
+void run_cancel(RunJob *j);
+/* Waits for the job's end, fills r and frees the job (and its directory unless keep_temps). */
+void run_finish(RunJob *j, RunResult *r);
+
 /* Removes a directory tree (the test may have left anything in it). */
 void run_remove_tree(const char *dir);
 

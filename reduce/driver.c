@@ -4,18 +4,23 @@
  * an ill-formed program), look it up in the cache, run the test; keep it if interesting.  Passes
  * repeat until none makes progress (llvm-reduce's fixpoint).  The best program is written after
  * every success, so an interrupt leaves an interesting file.
+ *
+ * With -j N the next N candidates of a pass are tested at once, but their verdicts are taken in
+ * submission order: the first interesting one wins and the jobs after it are killed, exactly the
+ * choice a sequential run makes.  So the result is the same for every N.
  */
 #include "driver.h"
 
 #include <git2.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "../support/fileio.h"
 #include "../support/strset.h"
+#include "../support/strbuf.h"
 #include "../support/xalloc.h"
-#include "../typegen/infer.h"
 
 static double now(void) {
   struct timespec ts;
@@ -23,15 +28,25 @@ static double now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static size_t calls_of(const char *text, char *err, size_t errlen) {
-  RedProgram p;
-  if (!red_program_load(&p, text, err, errlen)) return 0;
+static size_t calls_in(const RedProgram *p) {
   size_t n = 0;
-  for (size_t i = 0; i < p.m->ndefs; i++)
-    if (p.m->defs[i]->kind == AST_DEF_FN) n += red_count_calls(p.m->defs[i]->fn->body);
-  if (p.m->body) n += red_count_calls(p.m->body);
+  for (size_t i = 0; i < p->m->ndefs; i++)
+    if (p->m->defs[i]->kind == AST_DEF_FN) n += red_count_calls(p->m->defs[i]->fn->body);
+  if (p->m->body) n += red_count_calls(p->m->body);
+  return n;
+}
+
+static size_t calls_of(const char *text) {
+  RedProgram p;
+  char err[256];
+  if (!red_program_load(&p, text, err, sizeof err)) return 0;
+  size_t n = calls_in(&p);
   red_program_free(&p);
   return n;
+}
+
+bool red_verdict(const RunResult *r, const RedOptions *o) {
+  return r->status == 0 && (!o->match || regexec(o->match, r->output, 0, NULL, 0) == 0);
 }
 
 /* Test outcomes by content hash (git's blob hash, from libgit2). */
@@ -45,131 +60,262 @@ static void hash_of(const char *text, char out[GIT_OID_HEXSZ + 1]) {
   git_oid_tostr(out, GIT_OID_HEXSZ + 1, &oid);
 }
 
-/* Runs the test on a candidate (or answers from the cache).  1 interesting, 0 not, -1 error. */
-static int interesting(const char *cand, const RedOptions *o, Cache *cache, RedStats *st, char *err, size_t errlen) {
-  char key[GIT_OID_HEXSZ + 1];
-  if (o->use_cache) {
-    hash_of(cand, key);
-    if (strset_contains(&cache->interesting, key) || strset_contains(&cache->boring, key)) {
-      st->cache_hits++;
-      return strset_contains(&cache->interesting, key);
-    }
-  }
-  RunResult r;
-  if (!run_candidate(o->test, o->basename, cand, strlen(cand), &o->run, &r, err, errlen)) return -1;
-  st->tests_run++;
-  st->timeouts += r.timed_out;
-  int verdict = r.status == 0;
-  run_result_free(&r);
-  if (o->use_cache) strset_add(verdict ? &cache->interesting : &cache->boring, key);
-  return verdict;
+/* The reduction's state. */
+typedef struct Reducer {
+  const RedOptions *o;
+  RedStats *st;
+  Cache cache;
+  char *current;
+  size_t current_calls;
+  double start;
+  size_t *resume;         /* per pass: where the next round starts (after a stuck guard) */
+  char *err;
+  size_t errlen;
+} Reducer;
+
+/* One candidate of a batch. */
+typedef struct Cand {
+  size_t index;   /* the pass's opportunity */
+  char *text;
+  size_t calls;
+  RunJob *job;    /* running, or NULL when the verdict is known */
+  int verdict;    /* 1 interesting, 0 not (when job is NULL) */
+} Cand;
+
+static void save_also(Reducer *r, const char *text) {
+  const RedOptions *o = r->o;
+  mkdir(o->also_dir, 0755);
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%05lu.relay", o->also_dir, ++r->st->also_saved);
+  if (!file_replace(path, text, strlen(text))) fprintf(stderr, "rreduce: cannot save %s\n", path);
 }
 
-static void progress(const RedOptions *o, const RedStats *st, const char *pass, size_t bytes, double start) {
-  if (!o->progress) return;
-  fprintf(stderr, "\r\033[K%-10s tests %lu  size %zu bytes  accepted %lu  %.0fs", pass, st->tests_run, bytes,
-          st->accepted, now() - start);
+/* Collects a finished (or cancelled) job's verdict, recording it in the cache and the stats. */
+static int collect(Reducer *r, Cand *c, bool cancelled) {
+  RunResult res;
+  bool finished_before = run_done(c->job);
+  if (cancelled && !finished_before) run_cancel(c->job);
+  run_finish(c->job, &res);
+  c->job = NULL;
+  if (cancelled && !finished_before) { /* killed: no verdict */
+    r->st->cancelled++;
+    run_result_free(&res);
+    return -1;
+  }
+  r->st->tests_run++;
+  r->st->timeouts += res.timed_out;
+  int v = red_verdict(&res, r->o);
+  if (r->o->also_interesting >= 0 && res.status == r->o->also_interesting) save_also(r, c->text);
+  run_result_free(&res);
+  if (r->o->use_cache) {
+    char key[GIT_OID_HEXSZ + 1];
+    hash_of(c->text, key);
+    strset_add(v ? &r->cache.interesting : &r->cache.boring, key);
+  }
+  return v;
+}
+
+static void progress(Reducer *r, const char *pass) {
+  if (!r->o->progress) return;
+  fprintf(stderr, "\r\033[K%-9s tests %lu  %zu bytes  %zu ops  accepted %lu  %.0fs", pass, r->st->tests_run,
+          strlen(r->current), r->current_calls, r->st->accepted, now() - r->start);
   fflush(stderr);
 }
 
+static bool accept(Reducer *r, const RedPass *pass, RedPassStats *ps, Cand *c) {
+  const RedOptions *o = r->o;
+  if (o->verbose)
+    fprintf(stderr, "rreduce: %s #%zu accepted: %zu -> %zu bytes, %zu -> %zu operator calls\n", pass->name, c->index,
+            strlen(r->current), strlen(c->text), r->current_calls, c->calls);
+  if (o->history) {
+    char msg[512], herr[256];
+    snprintf(msg, sizeof msg, "%s: %zu -> %zu bytes, %zu -> %zu operator calls\n\nopportunity %zu; test: exit 0 (interesting)\n",
+             pass->name, strlen(r->current), strlen(c->text), r->current_calls, c->calls, c->index);
+    if (!red_history_commit(o->history, c->text, msg, herr, sizeof herr)) fprintf(stderr, "rreduce: %s\n", herr);
+  }
+  free(r->current);
+  r->current = c->text;
+  r->current_calls = c->calls;
+  c->text = NULL;
+  r->st->accepted++;
+  ps->accepted++;
+  if (o->out_path && !file_replace(o->out_path, r->current, strlen(r->current))) {
+    snprintf(r->err, r->errlen, "cannot write %s", o->out_path);
+    return false;
+  }
+  return true;
+}
+
+/* Builds the next candidate of `pass` at or after *i into c; false when the pass has no more.
+   *cur is the parsed current program, reloaded when a proposal consumed it. */
+static bool next_candidate(Reducer *r, const RedPass *pass, RedPassStats *ps, RedProgram *cur, size_t *i, Cand *c,
+                           bool *error) {
+  for (;;) {
+    if (*r->o->stop) return false;
+    if (!cur->m && !red_program_load(cur, r->current, r->err, r->errlen)) {
+      *error = true;
+      return false;
+    }
+    if (*i >= pass->count(cur)) return false;
+    size_t index = (*i)++;
+    if (!pass->apply(cur, index)) continue;
+    char *text = red_program_print(cur, false);
+    red_program_free(cur);
+    if (!strcmp(text, r->current)) { /* a no-op proposal: nothing to test */
+      free(text);
+      continue;
+    }
+    ps->tried++;
+    RedProgram check;
+    char gerr[512];
+    if (!red_program_load(&check, text, gerr, sizeof gerr)) {
+      /* the guard: a pass proposed an ill-typed program; the test never sees it */
+      r->st->guard_rejections++;
+      ps->rejected_by_guard++;
+      if (r->o->verbose) fprintf(stderr, "rreduce: guard rejected a %s candidate: %s", pass->name, gerr);
+      free(text);
+      continue;
+    }
+    *c = (Cand){index, text, calls_in(&check), NULL, 0};
+    red_program_free(&check);
+    return true;
+  }
+}
+
+/* Starts the test on a candidate, or answers from the cache. */
+static bool launch(Reducer *r, Cand *c) {
+  if (r->o->use_cache) {
+    char key[GIT_OID_HEXSZ + 1];
+    hash_of(c->text, key);
+    if (strset_contains(&r->cache.interesting, key) || strset_contains(&r->cache.boring, key)) {
+      r->st->cache_hits++;
+      c->verdict = strset_contains(&r->cache.interesting, key);
+      return true;
+    }
+  }
+  c->job = run_start(r->o->test, r->o->basename, c->text, strlen(c->text), &r->o->run, r->err, r->errlen);
+  return c->job != NULL;
+}
+
+/* Runs one pass over the current program; *progress_made when anything was accepted. */
+static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
+  const RedOptions *o = r->o;
+  const RedPass *pass = o->passes[pi];
+  RedPassStats *ps = &r->st->per_pass[pi];
+  unsigned jobs = o->jobs ? (o->jobs > RED_MAX_JOBS ? RED_MAX_JOBS : o->jobs) : 1;
+  size_t i = r->resume[pi], resume = 0;
+  unsigned failures = 0, timeouts = 0;
+  bool ok = true, stuck = false;
+  RedProgram cur = {0};
+  while (ok && !*o->stop && !stuck) {
+    /* a batch: the next candidates, up to one per job, stopping at a known winner */
+    Cand batch[RED_MAX_JOBS];
+    size_t n = 0;
+    bool error = false;
+    while (n < jobs && next_candidate(r, pass, ps, &cur, &i, &batch[n], &error)) {
+      if (!launch(r, &batch[n])) {
+        free(batch[n].text);
+        error = true;
+        break;
+      }
+      n++;
+      if (!batch[n - 1].job && batch[n - 1].verdict) break;
+    }
+    if (error) ok = false;
+    if (n == 0) break;
+    /* verdicts in submission order */
+    size_t winner = n;
+    for (size_t k = 0; k < n && winner == n && ok; k++) {
+      Cand *c = &batch[k];
+      while (c->job && !run_done(c->job)) {
+        RunJob *active[RED_MAX_JOBS];
+        for (size_t q = 0; q < n; q++) active[q] = batch[q].job;
+        run_wait(active, n, 20);
+        progress(r, pass->name);
+      }
+      if (c->job) {
+        unsigned long before = r->st->timeouts;
+        c->verdict = collect(r, c, false);
+        timeouts = r->st->timeouts > before ? timeouts + 1 : 0;
+      }
+      if (*o->stop) break; /* an interrupted test's verdict does not count */
+      if (c->verdict == 1) winner = k;
+      else failures++;
+      /* the stuck guard looks at every verdict, as a sequential run would: any -j stops here */
+      if ((o->max_failures && failures >= o->max_failures) || (o->max_timeouts && timeouts >= o->max_timeouts)) {
+        stuck = true;
+        resume = c->index + 1;
+        break;
+      }
+    }
+    for (size_t k = 0; k < n; k++) {
+      /* jobs whose verdict is not needed: after the winner, after a stuck guard, on errors */
+      if (batch[k].job) collect(r, &batch[k], true);
+      if (k == winner && ok && !*o->stop) {
+        ok = accept(r, pass, ps, &batch[k]);
+        i = batch[k].index; /* the same index now names the next opportunity */
+        failures = timeouts = 0;
+        *progress_made = true;
+        if (cur.m) red_program_free(&cur);
+      }
+      free(batch[k].text);
+    }
+    progress(r, pass->name);
+    if (stuck) {
+      ps->stuck++;
+      r->resume[pi] = resume; /* the next round goes on from here */
+      *progress_made = true;
+      if (o->verbose)
+        fprintf(stderr, "rreduce: pass %s paused until the next round: %u uninteresting candidates, %u timeouts in a row\n",
+                pass->name, failures, timeouts);
+      break;
+    }
+  }
+  if (!stuck) r->resume[pi] = 0;
+  if (cur.m) red_program_free(&cur);
+  return ok;
+}
+
 bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_t errlen) {
-  double start = now();
   git_libgit2_init();
-  Cache cache;
-  strset_init(&cache.interesting);
-  strset_init(&cache.boring);
+  Reducer r = {.o = o, .st = st, .current = *text, .start = now(), .err = err, .errlen = errlen};
+  strset_init(&r.cache.interesting);
+  strset_init(&r.cache.boring);
   st->per_pass = xcalloc(o->npasses ? o->npasses : 1, sizeof *st->per_pass);
+  r.resume = xcalloc(o->npasses ? o->npasses : 1, sizeof *r.resume);
   st->bytes_before = strlen(*text);
-  st->calls_before = calls_of(*text, err, errlen);
-  char *current = *text;
+  st->calls_before = r.current_calls = calls_of(*text);
   bool ok = true, progress_made = true;
   for (int round = 0; progress_made && ok && !*o->stop; round++) {
     progress_made = false;
-    for (size_t pi = 0; pi < o->npasses && ok && !*o->stop; pi++) {
-      const RedPass *pass = o->passes[pi];
-      RedProgram cur = {0};
-      for (size_t i = 0;; i++) {
-        if (*o->stop) break;
-        /* a fresh copy unless the last opportunity left it untouched (see RedPass.apply) */
-        if (!cur.m && !red_program_load(&cur, current, err, errlen)) {
-          ok = false;
-          break;
-        }
-        size_t n = pass->count(&cur);
-        if (i >= n) break;
-        if (!pass->apply(&cur, i)) continue;
-        char *cand = red_program_print(&cur, false);
-        red_program_free(&cur);
-        if (!strcmp(cand, current)) { /* a no-op proposal */
-          free(cand);
-          continue;
-        }
-        st->per_pass[pi].tried++;
-        RedProgram check;
-        char gerr[512];
-        if (!red_program_load(&check, cand, gerr, sizeof gerr)) {
-          /* the guard: a pass proposed an ill-typed program; the test never sees it */
-          st->guard_rejections++;
-          st->per_pass[pi].rejected_by_guard++;
-          if (o->verbose) fprintf(stderr, "rreduce: guard rejected a %s candidate: %s", pass->name, gerr);
-          free(cand);
-          continue;
-        }
-        red_program_free(&check);
-        int v = interesting(cand, o, &cache, st, err, errlen);
-        if (v < 0) {
-          free(cand);
-          ok = false;
-          break;
-        }
-        progress(o, st, pass->name, strlen(current), start);
-        if (v == 1) {
-          if (o->verbose)
-            fprintf(stderr, "rreduce: %s #%zu accepted: %zu -> %zu bytes\n", pass->name, i, strlen(current), strlen(cand));
-          free(current);
-          current = cand;
-          st->accepted++;
-          st->per_pass[pi].accepted++;
-          progress_made = true;
-          if (o->out_path && !file_replace(o->out_path, current, strlen(current))) {
-            snprintf(err, errlen, "cannot write %s", o->out_path);
-            ok = false;
-            break;
-          }
-          i--; /* the same index now names the next opportunity */
-        } else {
-          free(cand);
-        }
-      }
-      if (cur.m) red_program_free(&cur);
-    }
+    for (size_t pi = 0; pi < o->npasses && ok && !*o->stop; pi++) ok = run_pass(&r, pi, &progress_made);
     if (o->fast) break;
   }
   st->interrupted = *o->stop != 0;
-  /* The final program: without TVM's comments unless asked to keep them (no test needed: comments
-     do not change the program, but a test that greps them would notice, so it is still checked). */
+  /* The final program: without TVM's comments unless asked to keep them (a test that greps them
+     would notice, so it is still checked). */
   if (ok && !o->keep_comments && !*o->stop) {
     RedProgram p;
-    if (red_program_load(&p, current, err, errlen)) {
-      char *stripped = red_program_print(&p, true);
+    if (red_program_load(&p, r.current, err, errlen)) {
+      Cand c = {0, red_program_print(&p, true), calls_in(&p), NULL, 0};
       red_program_free(&p);
-      if (strcmp(stripped, current) != 0 && interesting(stripped, o, &cache, st, err, errlen) == 1) {
-        free(current);
-        current = stripped;
-        if (o->out_path) file_replace(o->out_path, current, strlen(current));
-      } else {
-        free(stripped);
+      if (strcmp(c.text, r.current) != 0 && launch(&r, &c) && (c.job ? collect(&r, &c, false) : c.verdict) == 1) {
+        free(r.current);
+        r.current = c.text;
+        c.text = NULL;
+        if (o->out_path) file_replace(o->out_path, r.current, strlen(r.current));
       }
+      free(c.text);
     }
   }
   if (o->progress) fputs("\r\033[K", stderr);
-  *text = current;
-  st->bytes_after = strlen(current);
-  char e2[256];
-  st->calls_after = calls_of(current, e2, sizeof e2);
-  st->seconds = now() - start;
-  strset_free(&cache.interesting);
-  strset_free(&cache.boring);
+  *text = r.current;
+  st->bytes_after = strlen(r.current);
+  st->calls_after = calls_of(r.current);
+  st->seconds = now() - r.start;
+  strset_free(&r.cache.interesting);
+  strset_free(&r.cache.boring);
+  free(r.resume);
   git_libgit2_shutdown();
   return ok;
 }

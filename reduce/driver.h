@@ -2,11 +2,15 @@
 #ifndef RELAYKIT_DRIVER_H
 #define RELAYKIT_DRIVER_H
 
+#include <regex.h>
 #include <signal.h>
 #include <stdio.h>
 
 #include "../interestingness/run.h"
+#include "history.h"
 #include "reduce.h"
+
+enum { RED_MAX_JOBS = 64 };
 
 typedef struct RedOptions {
   const char *test;          /* the interestingness test (an executable) */
@@ -15,26 +19,37 @@ typedef struct RedOptions {
   RunOptions run;
   const RedPass *const *passes;
   size_t npasses;
+  unsigned jobs;             /* candidates tested at once (speculatively, committed in order) */
   bool use_cache;
   bool keep_comments;        /* keep TVM's ty= and span= comments in the result */
   bool fast;                 /* one round of the passes, no fixpoint */
+  const regex_t *match;      /* when set, interesting also needs the test's output to match */
+  int also_interesting;      /* a second exit status whose candidates are saved aside (-1: none) */
+  const char *also_dir;      /* ... in this directory */
+  RedHistory *history;       /* every accepted step becomes a commit (or NULL) */
+  unsigned max_failures;     /* stuck guard: a pass stops for the round after this many
+                                uninteresting candidates in a row (0: never) */
+  unsigned max_timeouts;     /* ... or this many timed-out ones in a row (0: never) */
   int verbose;               /* 1: a line per accepted step on stderr */
   bool progress;             /* a one-line status on stderr (a terminal) */
   volatile sig_atomic_t *stop; /* set by SIGINT: finish at once, keeping the best program */
 } RedOptions;
 
 typedef struct RedPassStats {
-  unsigned long tried, accepted, rejected_by_guard;
+  unsigned long tried, accepted, rejected_by_guard, stuck;
 } RedPassStats;
 
 typedef struct RedStats {
-  unsigned long tests_run, cache_hits, timeouts, guard_rejections, accepted;
+  unsigned long tests_run, cache_hits, timeouts, guard_rejections, accepted, cancelled, also_saved;
   size_t bytes_before, bytes_after;
   size_t calls_before, calls_after;
   double seconds;
   RedPassStats *per_pass;    /* one per pass in RedOptions order (malloc'd) */
   bool interrupted;
 } RedStats;
+
+/* Whether a finished test found its candidate interesting: exit 0, and the output matches. */
+bool red_verdict(const RunResult *r, const RedOptions *o);
 
 /* Reduces *text (well-typed, already known interesting) in place.  Returns false with a message
    when the program cannot be read or the test cannot be run. */

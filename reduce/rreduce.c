@@ -11,7 +11,9 @@
 
 #include "../support/fileio.h"
 #include "../support/xalloc.h"
+#include "../support/version.h"
 #include "driver.h"
+#include "report.h"
 
 #include <git2.h>
 
@@ -27,18 +29,30 @@ static const char usage[] =
     "      --tidy         no FILE.orig backup\n"
     "      --timeout S    seconds per test run (default 300); a timed-out candidate is not interesting\n"
     "      --limit-mem MB, --limit-cpu S   resource limits for the test\n"
-    "  -j N               parallel jobs (accepted; this version runs the candidates in order)\n"
+    "  -j N               tests run at once (default: the number of cores); the result is the same\n"
+    "                     for every N: verdicts are taken in submission order\n"
+    "      --match REGEX  interesting also needs TEST's output (stdout+stderr) to match REGEX (POSIX\n"
+    "                     extended): keeps the same error, not another one\n"
+    "      --also-interesting N   save candidates on which TEST exits N in FILE.also-interesting/\n"
+    "      --history DIR.git      record every accepted step as a commit in a git repository\n"
+    "      --report FILE.md       write a paste-ready bug-report fragment\n"
+    "      --trivial-is-error     exit 3 when the result has no operator call left (the test is\n"
+    "                     probably not checking the bug); without it this is a warning\n"
+    "      --stuck-after K        pause a pass for the round after K uninteresting candidates in a\n"
+    "                     row (default 200; 0: never); --stuck-timeouts K: after K timeouts (default 3)\n"
     "      --no-cache     run the test even on a candidate seen before\n"
     "      --passes A,B   only these passes;  --skip-passes A,B  not these;  --list-passes\n"
     "      --fast         one round of the passes instead of a fixpoint\n"
-    "      --keep-comments  keep TVM's /* ty= */ and /* span= */ comments in the result\n"
+    "      --slow         no stuck guards: every opportunity of every pass is tried\n"
+    "      --keep-comments  keep comments (TVM's /* ty= */ and /* span= */ too) in the result\n"
     "      --save-temps   keep the tests' temporary directories\n"
     "      --json         print statistics as one JSON object on standard output\n"
     "  -v                 log every accepted step on standard error\n"
-    "  -h, --help         show this help\n"
+    "  -h, --help         show this help;  --version\n"
     "\n"
     "exit status: 0 reduced, 1 the input is ill-formed or not interesting, 2 usage or I/O error,\n"
-    "             130 interrupted (FILE holds the best program found so far)\n";
+    "             3 trivial result with --trivial-is-error, 130 interrupted (FILE holds the best\n"
+    "             program found so far; run the same command again to continue)\n";
 
 /* Largest cuts first: whole bodies, then suffixes, then unwrapped closures, then single values. */
 static const RedPass *const all_passes[] = {&red_pass_comments, &red_pass_body, &red_pass_truncate, &red_pass_unwrap,
@@ -53,7 +67,8 @@ static void on_signal(int sig) {
 }
 
 enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_CPU, OPT_NOCACHE, OPT_PASSES, OPT_SKIP, OPT_LIST, OPT_FAST, OPT_SLOW,
-       OPT_KEEP, OPT_TEMPS, OPT_JSON, OPT_TIDY };
+       OPT_KEEP, OPT_TEMPS, OPT_JSON, OPT_TIDY, OPT_MATCH, OPT_ALSO, OPT_HISTORY, OPT_REPORT, OPT_TRIVIAL, OPT_STUCK,
+       OPT_STUCK_TIMEOUTS, OPT_VERSION };
 
 /* git's blob hash of a text, as hex. */
 static void blob_hash(const char *text, size_t len, char out[GIT_OID_HEXSZ + 1]) {
@@ -132,9 +147,12 @@ static void print_json(const RedStats *st, const RedOptions *o) {
   json_t *passes = json_object();
   for (size_t i = 0; i < o->npasses; i++)
     json_object_set_new(passes, o->passes[i]->name,
-                        json_pack("{s:I, s:I, s:I}", "tried", (json_int_t)st->per_pass[i].tried, "successes",
-                                  (json_int_t)st->per_pass[i].accepted, "guard_rejections",
-                                  (json_int_t)st->per_pass[i].rejected_by_guard));
+                        json_pack("{s:I, s:I, s:I, s:I, s:I}", "tried", (json_int_t)st->per_pass[i].tried,
+                                  "successes", (json_int_t)st->per_pass[i].accepted, "failures",
+                                  (json_int_t)(st->per_pass[i].tried - st->per_pass[i].accepted -
+                                               st->per_pass[i].rejected_by_guard),
+                                  "guard_rejections", (json_int_t)st->per_pass[i].rejected_by_guard, "paused",
+                                  (json_int_t)st->per_pass[i].stuck));
   json_t *j = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:b, s:o}", "tests_run",
                         (json_int_t)st->tests_run, "cache_hits", (json_int_t)st->cache_hits, "timeouts",
                         (json_int_t)st->timeouts, "guard_rejections", (json_int_t)st->guard_rejections, "accepted",
@@ -142,9 +160,40 @@ static void print_json(const RedStats *st, const RedOptions *o) {
                         (json_int_t)st->bytes_after, "calls_before", (json_int_t)st->calls_before, "calls_after",
                         (json_int_t)st->calls_after, "seconds", st->seconds, "interrupted", st->interrupted,
                         "passes", passes);
+  json_object_set_new(j, "cancelled", json_integer((json_int_t)st->cancelled));
+  json_object_set_new(j, "also_interesting", json_integer((json_int_t)st->also_saved));
+  json_object_set_new(j, "jobs", json_integer((json_int_t)o->jobs));
   json_dumpf(j, stdout, JSON_COMPACT);
   fputc('\n', stdout);
   json_decref(j);
+}
+
+/* Parses a count option; false (with a message) when it is not one. */
+static bool count_arg(const char *opt, const char *arg, long min, long *out) {
+  char *end;
+  errno = 0;
+  long v = strtol(arg, &end, 10);
+  if (errno || *end || end == arg || v < min) {
+    fprintf(stderr, "rreduce: %s takes a whole number >= %ld, not '%s'\n", opt, min, arg);
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
+/* The reproduction recipe for a test that does not find the input interesting. */
+static void not_interesting(const char *file, const char *test, const RedOptions *o, const RunResult *r, bool by_match) {
+  if (by_match)
+    fprintf(stderr, "rreduce: the test exits 0 on %s, but its output does not match --match.", file);
+  else if (r->timed_out)
+    fprintf(stderr, "rreduce: the test does not find %s interesting (it timed out after %.0f s).", file, o->run.timeout);
+  else if (r->status < 0)
+    fprintf(stderr, "rreduce: the test does not find %s interesting (killed by signal %d).", file, r->signal);
+  else
+    fprintf(stderr, "rreduce: the test does not find %s interesting (exit status %d).", file, r->status);
+  fprintf(stderr, "  Reproduce it with:\n  d=$(mktemp -d); cp '%s' \"$d/%s\"; cd \"$d\"; '%s' '%s'; echo $?\n", file,
+          o->basename, test, o->basename);
+  if (r->output_len) fprintf(stderr, "its output:\n%.*s\n", (int)(r->output_len > 2000 ? 2000 : r->output_len), r->output);
 }
 
 int main(int argc, char **argv) {
@@ -156,30 +205,47 @@ int main(int argc, char **argv) {
       {"slow", no_argument, NULL, OPT_SLOW},             {"keep-comments", no_argument, NULL, OPT_KEEP},
       {"save-temps", no_argument, NULL, OPT_TEMPS},      {"json", no_argument, NULL, OPT_JSON},
       {"tidy", no_argument, NULL, OPT_TIDY},             {"help", no_argument, NULL, 'h'},
-      {NULL, 0, NULL, 0},
+      {"match", required_argument, NULL, OPT_MATCH},     {"also-interesting", required_argument, NULL, OPT_ALSO},
+      {"history", required_argument, NULL, OPT_HISTORY}, {"report", required_argument, NULL, OPT_REPORT},
+      {"trivial-is-error", no_argument, NULL, OPT_TRIVIAL}, {"stuck-after", required_argument, NULL, OPT_STUCK},
+      {"stuck-timeouts", required_argument, NULL, OPT_STUCK_TIMEOUTS}, {"version", no_argument, NULL, OPT_VERSION},
+      {"jobs", required_argument, NULL, 'j'},            {NULL, 0, NULL, 0},
   };
   RedOptions o = {0};
   run_options_default(&o.run);
   o.use_cache = true;
   o.stop = &stop_flag;
   o.run.stop = &stop_flag;
-  const char *only = NULL, *skip = NULL, *out = NULL;
-  bool json = false, tidy = false;
+  o.also_interesting = -1;
+  o.max_failures = 200;
+  o.max_timeouts = 3;
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  o.jobs = cores < 1 ? 1 : cores > RED_MAX_JOBS ? RED_MAX_JOBS : (unsigned)cores;
+  const char *only = NULL, *skip = NULL, *out = NULL, *match = NULL, *history = NULL, *report = NULL;
+  bool json = false, tidy = false, trivial_is_error = false;
+  long v;
   int c;
   while ((c = getopt_long(argc, argv, "o:j:vh", longopts, NULL)) != -1) {
     char *end;
     switch (c) {
     case 'o': out = optarg; break;
     case 'j':
-      if (strtol(optarg, &end, 10) < 1 || *end) return fprintf(stderr, "rreduce: -j takes a positive count\n"), 2;
+      if (!count_arg("-j", optarg, 1, &v)) return 2;
+      o.jobs = v > RED_MAX_JOBS ? RED_MAX_JOBS : (unsigned)v;
       break;
     case 'v': o.verbose = 1; break;
     case OPT_TIMEOUT:
       o.run.timeout = strtod(optarg, &end);
-      if (*end || o.run.timeout <= 0) return fprintf(stderr, "rreduce: --timeout takes seconds\n"), 2;
+      if (*end || end == optarg || !(o.run.timeout > 0)) return fprintf(stderr, "rreduce: --timeout takes seconds\n"), 2;
       break;
-    case OPT_MEM: o.run.limit_mem = strtoull(optarg, NULL, 10) * 1024 * 1024; break;
-    case OPT_CPU: o.run.limit_cpu = strtoull(optarg, NULL, 10); break;
+    case OPT_MEM:
+      if (!count_arg("--limit-mem", optarg, 1, &v)) return 2;
+      o.run.limit_mem = (uint64_t)v * 1024 * 1024;
+      break;
+    case OPT_CPU:
+      if (!count_arg("--limit-cpu", optarg, 1, &v)) return 2;
+      o.run.limit_cpu = (uint64_t)v;
+      break;
     case OPT_NOCACHE: o.use_cache = false; break;
     case OPT_PASSES: only = optarg; break;
     case OPT_SKIP: skip = optarg; break;
@@ -187,11 +253,29 @@ int main(int argc, char **argv) {
       for (size_t i = 0; i < NPASSES; i++) printf("%-10s %s\n", all_passes[i]->name, all_passes[i]->description);
       return 0;
     case OPT_FAST: o.fast = true; break;
-    case OPT_SLOW: o.fast = false; break;
+    case OPT_SLOW: o.fast = false; o.max_failures = o.max_timeouts = 0; break;
     case OPT_KEEP: o.keep_comments = true; break;
     case OPT_TEMPS: o.run.keep_temps = true; break;
     case OPT_JSON: json = true; break;
     case OPT_TIDY: tidy = true; break;
+    case OPT_MATCH: match = optarg; break;
+    case OPT_ALSO:
+      if (!count_arg("--also-interesting", optarg, 1, &v)) return 2;
+      if (v > 255) return fprintf(stderr, "rreduce: --also-interesting takes an exit status 1..255\n"), 2;
+      o.also_interesting = (int)v;
+      break;
+    case OPT_HISTORY: history = optarg; break;
+    case OPT_REPORT: report = optarg; break;
+    case OPT_TRIVIAL: trivial_is_error = true; break;
+    case OPT_STUCK:
+      if (!count_arg("--stuck-after", optarg, 0, &v)) return 2;
+      o.max_failures = (unsigned)v;
+      break;
+    case OPT_STUCK_TIMEOUTS:
+      if (!count_arg("--stuck-timeouts", optarg, 0, &v)) return 2;
+      o.max_timeouts = (unsigned)v;
+      break;
+    case OPT_VERSION: puts("rreduce (relaykit) " RELAYKIT_VERSION); return 0;
     case 'h': fputs(usage, stdout); return 0;
     default: fputs(usage, stderr); return 2;
     }
@@ -208,9 +292,21 @@ int main(int argc, char **argv) {
     test = t;
   }
   if (!executable(test)) return fprintf(stderr, "rreduce: %s: the test is not an executable file\n", test), 2;
+  regex_t re;
+  if (match) {
+    int rc = regcomp(&re, match, REG_EXTENDED | REG_NOSUB | REG_NEWLINE);
+    if (rc) {
+      char msg[256];
+      regerror(rc, &re, msg, sizeof msg);
+      fprintf(stderr, "rreduce: --match '%s': %s\n", match, msg);
+      return 2;
+    }
+    o.match = &re;
+  }
   const RedPass *passes[NPASSES];
   for (size_t i = 0; i < NPASSES; i++) {
     if ((only && !in_list(only, all_passes[i]->name)) || (skip && in_list(skip, all_passes[i]->name))) continue;
+    if (o.keep_comments && all_passes[i] == &red_pass_comments) continue;
     passes[o.npasses++] = all_passes[i];
   }
   o.passes = passes;
@@ -219,49 +315,45 @@ int main(int argc, char **argv) {
   o.basename = slash ? slash + 1 : file;
   o.out_path = out ? out : file;
   o.progress = isatty(STDERR_FILENO) && !o.verbose;
+  char *also_dir = xmalloc(strlen(o.out_path) + 32);
+  sprintf(also_dir, "%s.also-interesting", o.out_path);
+  o.also_dir = also_dir;
 
+  int status = 2;
   size_t len;
   char *text = file_read(file, &len);
-  if (!text) return 2;
   char err[2048];
   RedProgram p;
+  RunResult r = {0};
+  RedStats st = {0};
+  if (!text) goto done;
   if (!red_program_load(&p, text, err, sizeof err)) {
     fprintf(stderr, "rreduce: %s is not a well-typed Relay program, which rreduce needs:\n%s", file, err);
-    free(text);
-    return 1;
+    status = 1;
+    goto done;
   }
   red_program_free(&p);
 
   /* The original must be interesting, or there is nothing to keep. */
-  RunResult r;
   if (!run_candidate(test, o.basename, text, len, &o.run, &r, err, sizeof err)) {
     fprintf(stderr, "rreduce: %s\n", err);
-    free(text);
-    return 2;
+    goto done;
   }
-  if (r.status != 0) {
-    fprintf(stderr,
-            "rreduce: the test does not find %s interesting (%s%d%s).  Reproduce it with:\n"
-            "  d=$(mktemp -d); cp '%s' \"$d/%s\"; cd \"$d\"; '%s' '%s'; echo $?\n",
-            file, r.timed_out ? "it timed out after " : "exit status ", r.timed_out ? (int)o.run.timeout : r.status,
-            r.timed_out ? " s" : "", file, o.basename, test, o.basename);
-    if (r.output_len) fprintf(stderr, "its output:\n%.*s\n", (int)(r.output_len > 2000 ? 2000 : r.output_len), r.output);
-    run_result_free(&r);
-    free(text);
-    return 1;
+  if (!red_verdict(&r, &o)) {
+    not_interesting(file, test, &o, &r, r.status == 0);
+    status = 1;
+    goto done;
   }
-  run_result_free(&r);
-
-  if (!out && !tidy && !backup(file, text, len)) {
-    free(text);
-    return 2;
+  if (!out && !tidy && !backup(file, text, len)) goto done;
+  if (history && !(o.history = red_history_open(history, o.basename, text, err, sizeof err))) {
+    fprintf(stderr, "rreduce: --history %s\n", err);
+    goto done;
   }
   struct sigaction sa = {0};
   sa.sa_handler = on_signal;
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
 
-  RedStats st = {0};
   bool ok = red_reduce(&text, &o, &st, err, sizeof err);
   if (!ok) fprintf(stderr, "rreduce: %s\n", err);
   if (json) print_json(&st, &o);
@@ -270,11 +362,28 @@ int main(int argc, char **argv) {
             st.bytes_before, st.bytes_after, st.calls_before, st.calls_after, st.tests_run, st.cache_hits, st.accepted,
             st.seconds);
   if (!out && !tidy) record_last(file, text);
+  status = ok ? 0 : 2;
+  if (st.interrupted) {
+    fprintf(stderr, "rreduce: interrupted; %s holds the smallest interesting program found; run the same command to "
+                    "continue\n", o.out_path);
+    status = 130;
+  } else if (ok && st.calls_after == 0 && st.calls_before > 0) {
+    fprintf(stderr, "rreduce: %s: the result has no operator call left: the test may not be checking the bug "
+                    "(consider --match)\n", trivial_is_error ? "error" : "warning");
+    if (trivial_is_error) status = 3;
+  }
+  if (ok && report && !st.interrupted) {
+    if (!red_write_report(report, text, &o, match, &st, err, sizeof err)) {
+      fprintf(stderr, "rreduce: --report: %s\n", err);
+      status = 2;
+    }
+  }
+done:
+  run_result_free(&r);
+  red_history_close(o.history);
+  if (match) regfree(&re);
   free(st.per_pass);
   free(text);
-  if (st.interrupted) {
-    fprintf(stderr, "rreduce: interrupted; %s holds the smallest interesting program found\n", o.out_path);
-    return 130;
-  }
-  return ok ? 0 : 2;
+  free(also_dir);
+  return status;
 }

@@ -1,0 +1,132 @@
+#!/usr/bin/env bats
+# rreduce's options beyond the basics: -j determinism, --match, --also-interesting, --history,
+# --report, --trivial-is-error, --keep-comments, the stuck guard.
+
+setup() {
+  ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+  RFMT=${RFMT:-$ROOT/bin/rfmt}
+  BIN=$(dirname "$RFMT")
+  RREDUCE=$BIN/rreduce
+  RCHECK=$BIN/rcheck
+  CORPUS=$ROOT/../shared/corpus
+  T=$BATS_TEST_TMPDIR
+  printf '#!/bin/sh\n"%s" "$1" >/dev/null 2>&1 && grep -q "nn.conv2d(" "$1"\n' "$RCHECK" > "$T/keep.sh"
+  chmod +x "$T/keep.sh"
+}
+
+@test "-j1, -j2 and -j4 give byte-identical results" {
+  for j in 1 2 4; do
+    cp "$CORPUS/models/squeezenet_v1.1.relay" "$T/s$j.relay"
+    run "$RREDUCE" -j$j --tidy "$T/s$j.relay" "$T/keep.sh"
+    [ "$status" -eq 0 ]
+  done
+  cmp "$T/s1.relay" "$T/s2.relay"
+  cmp "$T/s1.relay" "$T/s4.relay"
+  grep -q 'nn.conv2d(' "$T/s1.relay"
+}
+
+@test "--match keeps the test's error signature; a mismatch on the input is refused with a recipe" {
+  printf '#!/bin/sh\nif grep -q "nn.dense(" "$1"; then echo "error: dense here"; else echo "error: something else"; fi\nexit 0\n' > "$T/sig.sh"
+  chmod +x "$T/sig.sh"
+  cp "$CORPUS/models/mlp.relay" "$T/m.relay"
+  run "$RREDUCE" --tidy --match 'dense here' "$T/m.relay" "$T/sig.sh"
+  [ "$status" -eq 0 ]
+  grep -q 'nn.dense(' "$T/m.relay"
+  cp "$CORPUS/models/mlp.relay" "$T/m2.relay"
+  run "$RREDUCE" --tidy --match 'no such error' "$T/m2.relay" "$T/sig.sh"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"does not match --match"* ]]
+  [[ "$output" == *mktemp* ]]
+  cmp "$T/m2.relay" "$CORPUS/models/mlp.relay"
+  run "$RREDUCE" --match '(' "$T/m2.relay" "$T/sig.sh"
+  [ "$status" -eq 2 ]
+}
+
+@test "--also-interesting N saves the candidates on which the test exits N" {
+  printf '#!/bin/sh\ngrep -q "nn.dense(" "$1" || exit 7\n"%s" "$1" >/dev/null 2>&1\n' "$RCHECK" > "$T/also.sh"
+  chmod +x "$T/also.sh"
+  cp "$CORPUS/models/mlp.relay" "$T/a.relay"
+  run "$RREDUCE" --tidy --json --also-interesting 7 "$T/a.relay" "$T/also.sh"
+  [ "$status" -eq 0 ]
+  n=$(ls "$T/a.relay.also-interesting" | wc -l)
+  [ "$n" -gt 0 ]
+  for f in "$T"/a.relay.also-interesting/*.relay; do
+    ! grep -q 'nn.dense(' "$f"
+    "$RCHECK" "$f" >/dev/null
+  done
+  python3 -c 'import json,sys; assert json.loads(sys.argv[1].splitlines()[-1])["also_interesting"] == int(sys.argv[2])' "$output" "$n"
+}
+
+@test "--history records every accepted step as a git commit" {
+  cp "$CORPUS/models/mlp.relay" "$T/h.relay"
+  printf '#!/bin/sh\n"%s" "$1" >/dev/null 2>&1 && grep -q "nn.dense(" "$1"\n' "$RCHECK" > "$T/dense.sh"
+  chmod +x "$T/dense.sh"
+  run "$RREDUCE" --tidy --json --history "$T/hist.git" "$T/h.relay" "$T/dense.sh"
+  [ "$status" -eq 0 ]
+  accepted=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1].splitlines()[-1])["accepted"])' "$output")
+  commits=$(git -C "$T/hist.git" rev-list --count HEAD)
+  [ "$commits" -eq $((accepted + 1)) ]   # the input, then one commit per accepted step
+  git -C "$T/hist.git" show HEAD:h.relay | cmp - "$T/h.relay"
+  git -C "$T/hist.git" show "$(git -C "$T/hist.git" rev-list --max-parents=0 HEAD)":h.relay | cmp - "$CORPUS/models/mlp.relay"
+  git -C "$T/hist.git" log --format=%s | grep -qE '^[a-z]+: [0-9]+ -> [0-9]+ bytes'
+  git -C "$T/hist.git" fsck
+}
+
+@test "--report writes a paste-ready fragment with the program and the test's output" {
+  printf '#!/bin/sh\necho "TVMError: Check failed: conv here" >&2\n"%s" "$1" >/dev/null 2>&1 && grep -q "nn.conv2d(" "$1"\n' "$RCHECK" > "$T/rep.sh"
+  chmod +x "$T/rep.sh"
+  cp "$CORPUS/models/resnet-18.relay" "$T/r.relay"
+  run "$RREDUCE" --tidy --report "$T/report.md" "$T/r.relay" "$T/rep.sh"
+  [ "$status" -eq 0 ]
+  grep -q 'nn.conv2d(' "$T/report.md"
+  grep -q 'TVMError: Check failed: conv here' "$T/report.md"
+  grep -q "$(wc -c < "$CORPUS/models/resnet-18.relay" | tr -d ' ') bytes" "$T/report.md"
+  grep -q 'rreduce: relaykit' "$T/report.md"
+}
+
+@test "a trivial result is a warning, or an error with --trivial-is-error" {
+  printf '#!/bin/sh\nexit 0\n' > "$T/true.sh"
+  chmod +x "$T/true.sh"
+  cp "$CORPUS/models/mlp.relay" "$T/t.relay"
+  run "$RREDUCE" --tidy "$T/t.relay" "$T/true.sh"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"warning"*"no operator call"* ]]
+  cp "$CORPUS/models/mlp.relay" "$T/t.relay"
+  run "$RREDUCE" --tidy --trivial-is-error "$T/t.relay" "$T/true.sh"
+  [ "$status" -eq 3 ]
+  "$RCHECK" "$T/t.relay"
+}
+
+@test "--keep-comments keeps TVM's type comments; by default they go" {
+  cp "$CORPUS/models/resnet-18.relay" "$T/k.relay"
+  run "$RREDUCE" --tidy --keep-comments "$T/k.relay" "$T/keep.sh"
+  [ "$status" -eq 0 ]
+  grep -q '/\* ty=' "$T/k.relay"
+  cp "$CORPUS/models/resnet-18.relay" "$T/d.relay"
+  run "$RREDUCE" --tidy "$T/d.relay" "$T/keep.sh"
+  ! grep -q '/\*' "$T/d.relay"
+}
+
+@test "the stuck guard pauses a pass and the next round resumes it: same result as --slow" {
+  cp "$CORPUS/models/squeezenet_v1.1.relay" "$T/g.relay"
+  cp "$T/g.relay" "$T/s.relay"
+  run "$RREDUCE" -j1 --tidy --json --stuck-after 2 "$T/g.relay" "$T/keep.sh"
+  [ "$status" -eq 0 ]
+  python3 -c 'import json,sys; d=json.loads(sys.argv[1].splitlines()[-1]); assert sum(p["paused"] for p in d["passes"].values()) > 0' "$output"
+  run "$RREDUCE" -j1 --tidy --slow "$T/s.relay" "$T/keep.sh"
+  [ "$status" -eq 0 ]
+  [ "$(grep -c '(' "$T/g.relay")" -le "$(grep -c '(' "$T/s.relay")" ]
+  grep -q 'nn.conv2d(' "$T/g.relay"
+}
+
+@test "bad option values are usage errors" {
+  run "$RREDUCE" -j 0 a b
+  [ "$status" -eq 2 ]
+  run "$RREDUCE" --also-interesting 300 a b
+  [ "$status" -eq 2 ]
+  run "$RREDUCE" --stuck-after x a b
+  [ "$status" -eq 2 ]
+  run "$RREDUCE" --version
+  [ "$status" -eq 0 ]
+  [[ "$output" == "rreduce (relaykit) "* ]]
+}
