@@ -11,6 +11,9 @@
  *   pass_cut.c        turn a bound value of @main into a new parameter of @main (cut the graph)
  *   pass_body.c       replace the body of @main with a parameter of its result type
  *   pass_unwrap.c     make the body of a closure @main binds the body of @main
+ *   pass_meta.c       delete unused metadata constants (meta_json.c rewrites the node graph)
+ *   pass_attrs.c      reset an operator call's attribute to its default
+ *   pass_literals.c   shrink a numeric literal to 0 or 1
  */
 #ifndef RELAYKIT_REDUCE_H
 #define RELAYKIT_REDUCE_H
@@ -51,7 +54,7 @@ bool red_program_copy(const RedProgram *p, RedProgram *copy);
 bool red_program_adopt_if_typed(RedProgram *out, RedProgram *trial);
 
 extern const RedPass red_pass_comments, red_pass_dce, red_pass_truncate, red_pass_cut, red_pass_body,
-    red_pass_unwrap;
+    red_pass_unwrap, red_pass_meta, red_pass_attrs, red_pass_literals;
 
 /* ------------------------------------------------------------------ walk.c */
 /* The @main definition, or NULL. */
