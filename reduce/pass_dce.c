@@ -1,7 +1,8 @@
 /*
  * Delete what nothing uses: bindings whose variable is never read (in every function body, to a
- * fixpoint), @main's unused parameters, and global functions nobody calls.  One candidate: the
- * types of what remains do not change.
+ * fixpoint), @main's unused parameters, global functions nobody calls, and type definitions
+ * whose type and constructors nobody names.  One candidate: the types of what remains do not
+ * change.
  */
 #include <string.h>
 
@@ -34,6 +35,77 @@ static bool sweep(AstExpr *e) {
   return changed;
 }
 
+/* ------------------------------------------------------------------ type definitions
+   A type definition is used when its name appears in a type (annotations, return types, fields of
+   another definition) or one of its constructors in an expression or a pattern.  Names are
+   compared without scoping: a type parameter spelled like the type only keeps it alive. */
+typedef struct TypeUse {
+  const AstDef *def;
+  size_t uses;
+} TypeUse;
+
+static bool is_ctor(const AstDef *d, const char *name) {
+  for (size_t i = 0; i < d->nctors; i++)
+    if (name && !strcmp(d->ctors[i]->name, name)) return true;
+  return false;
+}
+
+static void in_type(TypeUse *u, const AstType *t) {
+  if (!t) return;
+  if ((t->kind == AST_TY_NAME || t->kind == AST_TY_CALL) && !strcmp(t->name, u->def->name)) u->uses++;
+  for (size_t i = 0; i < t->nargs; i++) in_type(u, t->args[i]);
+  in_type(u, t->ret);
+}
+
+static void in_pattern(TypeUse *u, const AstPattern *p) {
+  if (p->kind == AST_PAT_CTOR && is_ctor(u->def, p->name)) u->uses++;
+  in_type(u, p->type);
+  for (size_t i = 0; i < p->nitems; i++) in_pattern(u, p->items[i]);
+}
+
+static void in_func(TypeUse *u, const AstFunc *f) {
+  for (size_t i = 0; i < f->nparams; i++) in_type(u, f->params[i]->type);
+  in_type(u, f->ret);
+}
+
+/* red_walk visits expressions; the types and patterns they hold are looked at here. */
+static void in_expr(AstExpr **slot, void *ctx) {
+  TypeUse *u = ctx;
+  const AstExpr *e = *slot;
+  if (e->kind == AST_NAME && is_ctor(u->def, e->text)) u->uses++;
+  if (e->kind == AST_FN) in_func(u, e->fn);
+  for (size_t i = 0; i < e->narms; i++) in_pattern(u, e->arms[i]->pattern);
+  for (size_t i = 0; i < e->nstmts; i++)
+    if (e->stmts[i]->binder) in_type(u, e->stmts[i]->binder->type);
+}
+
+static size_t type_uses(AstModule *m, const AstDef *d) {
+  TypeUse u = {d, 0};
+  for (size_t i = 0; i < m->ndefs; i++) {
+    AstDef *o = m->defs[i];
+    if (o->kind == AST_DEF_FN) {
+      in_func(&u, o->fn);
+      red_walk(&o->fn->body, in_expr, &u);
+    } else if (o != d) { /* a recursive type's own fields do not count */
+      for (size_t c = 0; c < o->nctors; c++)
+        for (size_t f = 0; f < o->ctors[c]->nfields; f++) in_type(&u, o->ctors[c]->fields[f]);
+    }
+  }
+  if (m->body) red_walk(&m->body, in_expr, &u);
+  return u.uses;
+}
+
+static bool delete_unused_types(AstModule *m) {
+  bool changed = false;
+  for (size_t i = m->ndefs; i > 0; i--) {
+    if (m->defs[i - 1]->kind != AST_DEF_TYPE || type_uses(m, m->defs[i - 1])) continue;
+    memmove(&m->defs[i - 1], &m->defs[i], (m->ndefs - i) * sizeof *m->defs);
+    m->ndefs--;
+    changed = true;
+  }
+  return changed;
+}
+
 static bool dce(AstModule *m) {
   bool changed = false;
   for (bool again = true; again;) {
@@ -50,6 +122,7 @@ static bool dce(AstModule *m) {
       m->ndefs--;
       again = true;
     }
+    again |= delete_unused_types(m); /* after the functions: deleting one may free a type */
     changed |= again;
   }
   /* @main's unused parameters: nothing calls @main, so they can go */
@@ -73,4 +146,5 @@ static bool apply(RedProgram *out, size_t i) {
   return dce(out->m);
 }
 
-const RedPass red_pass_dce = {"dce", "delete unused bindings, parameters of @main and global functions", count, apply};
+const RedPass red_pass_dce = {"dce", "delete unused bindings, parameters of @main, global functions and type definitions",
+                              count, apply};

@@ -12,6 +12,9 @@
  *   pass_body.c       replace the body of @main with a parameter of its result type
  *   pass_unwrap.c     make the body of a closure @main binds the body of @main
  *   pass_replace.c    replace an expression with a smaller one of the same type
+ *   pass_meta.c       delete unused metadata constants (meta_json.c rewrites the node graph)
+ *   pass_attrs.c      reset an operator call's attribute to its default
+ *   pass_literals.c   shrink a numeric literal to 0 or 1
  */
 #ifndef RELAYKIT_REDUCE_H
 #define RELAYKIT_REDUCE_H
@@ -59,7 +62,7 @@ bool red_program_copy(const RedProgram *p, RedProgram *copy);
 bool red_program_adopt_if_typed(RedProgram *out, RedProgram *trial);
 
 extern const RedPass red_pass_comments, red_pass_dce, red_pass_truncate, red_pass_cut, red_pass_body,
-    red_pass_unwrap, red_pass_replace;
+    red_pass_unwrap, red_pass_replace, red_pass_meta, red_pass_attrs, red_pass_literals;
 
 /* ------------------------------------------------------------------ walk.c */
 /* The @main definition, or NULL. */

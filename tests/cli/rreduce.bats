@@ -1,17 +1,7 @@
 #!/usr/bin/env bats
 # rreduce's command line: reduction power, the protocol, safety of the user's file.
 
-setup() {
-  ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-  RFMT=${RFMT:-$ROOT/bin/rfmt}
-  BIN=$(dirname "$RFMT")
-  RREDUCE=$BIN/rreduce
-  RCHECK=$BIN/rcheck
-  CORPUS=$ROOT/../shared/corpus
-  T=$BATS_TEST_TMPDIR
-  printf '#!/bin/sh\n"%s" "$1" >/dev/null 2>&1 && grep -q "%s(" "$1"\n' "$RCHECK" nn.conv2d > "$T/keep.sh"
-  chmod +x "$T/keep.sh"
-}
+load rreduce_helpers
 
 calls() { grep -oE '(^|[^%@a-zA-Z0-9_.])[a-z_][a-z0-9_]*(\.[a-z0-9_]+)*\(' "$1" | grep -vE '(fn|if|ref|ref_read|ref_write|match)\($' | wc -l; }
 

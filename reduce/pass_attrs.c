@@ -1,0 +1,64 @@
+/*
+ * Reset an operator call's attribute to its default by deleting it: one opportunity per
+ * attribute whose value is not the default (deleting a default one would change nothing the
+ * test can see but the text).  Many attributes shape the result (strides, axis, newshape), so a
+ * reset may leave the program ill-typed: the change is made on a copy and adopted only if it
+ * type-checks.
+ */
+#include <string.h>
+
+#include "../typegen/op.h"
+#include "reduce.h"
+#include "walk_module.h"
+
+typedef struct Find {
+  size_t want, seen; /* want == SIZE_MAX: just count */
+  AstExpr *call;
+  size_t attr;       /* index into call->attrs */
+} Find;
+
+static void find(AstExpr **slot, void *ctx) {
+  Find *f = ctx;
+  AstExpr *e = *slot;
+  if (e->kind != AST_CALL || e->a->kind != AST_NAME || !e->attrs.len) return;
+  const OpDef *op = op_lookup(e->a->text);
+  if (!op) return;
+  Arena arena;
+  arena_init(&arena);
+  char err[OP_ERR_MAX];
+  const AstAttr *bad;
+  const AttrVal *vals = op_attrs_from_ast(op, &e->attrs, &arena, err, sizeof err, &bad);
+  for (size_t j = 0; vals && j < e->attrs.len; j++) {
+    size_t k = 0;
+    while (strcmp(op->attrs[k].name, e->attrs.items[j]->key) != 0) k++; /* known: vals != NULL */
+    if (!op_attr_is_default(op, k, &vals[k]) && f->seen++ == f->want) {
+      f->call = e;
+      f->attr = j;
+    }
+  }
+  arena_free(&arena);
+}
+
+static size_t count(const RedProgram *p) {
+  Find f = {SIZE_MAX, 0, NULL, 0};
+  red_walk_module(p->m, find, &f);
+  return f.seen;
+}
+
+static bool apply(RedProgram *out, size_t i) {
+  RedProgram trial;
+  if (!red_program_copy(out, &trial)) return false;
+  Find f = {i, 0, NULL, 0};
+  red_walk_module(trial.m, find, &f);
+  if (!f.call) {
+    red_program_free(&trial);
+    return false;
+  }
+  AstAttrs *a = &f.call->attrs;
+  memmove(&a->items[f.attr], &a->items[f.attr + 1], (a->len - f.attr - 1) * sizeof *a->items);
+  a->len--;
+  return red_program_adopt_if_typed(out, &trial);
+}
+
+const RedPass red_pass_attrs = {"attrs", "reset an operator attribute to its default (if the program stays well-typed)",
+                                count, apply};
