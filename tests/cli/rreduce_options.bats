@@ -2,17 +2,7 @@
 # rreduce's options beyond the basics: -j determinism, --match, --also-interesting, --history,
 # --report, --trivial-is-error, --keep-comments, the stuck guard.
 
-setup() {
-  ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-  RFMT=${RFMT:-$ROOT/bin/rfmt}
-  BIN=$(dirname "$RFMT")
-  RREDUCE=$BIN/rreduce
-  RCHECK=$BIN/rcheck
-  CORPUS=$ROOT/../shared/corpus
-  T=$BATS_TEST_TMPDIR
-  printf '#!/bin/sh\n"%s" "$1" >/dev/null 2>&1 && grep -q "nn.conv2d(" "$1"\n' "$RCHECK" > "$T/keep.sh"
-  chmod +x "$T/keep.sh"
-}
+load rreduce_helpers
 
 @test "-j1, -j2 and -j4 give byte-identical results" {
   for j in 1 2 4; do
