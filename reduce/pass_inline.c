@@ -7,6 +7,9 @@
  * Moving v must not change what its names mean: the binding is skipped when the code after it
  * binds a name free in v (capture), binds the variable again (shadowing), or v refers to the
  * variable itself (a recursive closure, or `let %x = f(%x)`).
+ *
+ * @main's own bindings other than closures are left alone: inlining them removes no operation, only
+ * the handles truncate and cut take the graph apart by.
  */
 #include <string.h>
 
@@ -59,6 +62,7 @@ static bool ok(const AstModule *m, const RedSite *site) {
   AstExpr *seq = *site->slot;
   const AstStmt *s = seq->stmts[site->sub];
   if (s->kind != AST_STMT_LET && s->kind != AST_STMT_GRAPH) return false;
+  if (seq == red_main_seq(m) && s->value->kind != AST_FN) return false;
   AstExprKind kind = var_kind(s);
   const char *name = var_name(s);
   AstExpr rest = rest_of(seq, site->sub);

@@ -185,6 +185,33 @@ static bool is_plain(const AstExpr *e) {
   }
 }
 
+/* `%1 = (let %a = x; f(%a));` becomes `let %a = x; %1 = f(%a);`: a chain bound by a binding joins
+   the enclosing chain (what an inlined call leaves), so truncate and cut see its steps.  Only when
+   no name the inner chain binds is read by what follows in the outer one (it would be captured). */
+static void hoist(AstModule *m, AstExpr *seq) {
+  for (size_t i = 0; i < seq->nstmts; i++) {
+    AstStmt *s = seq->stmts[i];
+    AstExpr *inner = s->value;
+    while (inner && inner->kind == AST_PAREN) inner = inner->a;
+    if (s->kind == AST_STMT_FREE || !inner || inner->kind != AST_SEQ) continue;
+    bool clash = false;
+    for (size_t j = 0; j < inner->nstmts && !clash; j++) {
+      const AstBinder *b = inner->stmts[j]->binder;
+      for (size_t k = i + 1; b && k < seq->nstmts && !clash; k++) clash = red_occurs_free(seq->stmts[k]->value, b->name);
+      clash = clash || (b && red_occurs_free(seq->a, b->name));
+    }
+    if (clash) continue;
+    AstStmt **stmts = arena_alloc(&m->arena, (seq->nstmts + inner->nstmts) * sizeof *stmts);
+    memcpy(stmts, seq->stmts, i * sizeof *stmts);
+    memcpy(stmts + i, inner->stmts, inner->nstmts * sizeof *stmts);
+    memcpy(stmts + i + inner->nstmts, seq->stmts + i, (seq->nstmts - i) * sizeof *stmts);
+    s->value = inner->a;
+    seq->stmts = stmts;
+    seq->nstmts += inner->nstmts;
+    i += inner->nstmts;
+  }
+}
+
 static void fix(AstModule *m, AstExpr **slot, Place at) {
   AstExpr *e = *slot;
   if (!e) return;
@@ -197,6 +224,7 @@ static void fix(AstModule *m, AstExpr **slot, Place at) {
     e->nstmts += tail->nstmts;
     e->a = tail->a;
   }
+  if (e->kind == AST_SEQ) hoist(m, e);
   if (e->kind == AST_BLOCK && at != AT_ARM) { /* braces only stand around match arms */
     *slot = e->a;
     fix(m, slot, at);

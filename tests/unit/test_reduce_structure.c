@@ -29,28 +29,37 @@ static void expect(const RedPass *pass, const char *text, size_t i, const char *
 static void test_inline_single_use_let_and_graph(void **state) {
   (void)state;
   const char *p = RT_V
-      "def @main(%x: Tensor[(2), float32]) {\n"
+      "def @f(%x: Tensor[(2), float32]) {\n"
       "  let %y = exp(%x);\n"
       "  %0 = nn.relu(%y);\n"
       "  negative(%0)\n"
+      "}\n"
+      "def @main(%x: Tensor[(2), float32]) {\n"
+      "  %1 = exp(%x);\n"
+      "  @f(%1)\n"
       "}\n";
-  assert_int_equal(rt_count(&red_pass_inline, p), 2);
+  assert_int_equal(rt_count(&red_pass_inline, p), 3);
   expect(&red_pass_inline, p, 0, W("nn.relu(exp(%x))"), W("let %y"));
-  expect(&red_pass_inline, p, 1, W("negative(nn.relu(%y))"), W("%0"));
+  expect(&red_pass_inline, p, 1, W("negative(nn.relu(%y))", "%1 = exp(%x);"), W("%0"));
+  /* @main's own bindings are truncate's and cut's handles: left alone */
+  assert_null(rt_apply(&red_pass_inline, p, 2));
 }
 
 static void test_inline_leaves_values_used_twice_or_captured(void **state) {
   (void)state;
-  const char *twice = RT_V "def @main(%x: float32) { let %y = exp(%x); add(%y, %y) }\n";
+  /* (in a function other than @main, whose own bindings inline leaves alone anyway) */
+  const char *twice = RT_V "def @f(%x: float32) { let %y = exp(%x); add(%y, %y) }\n";
+  assert_int_equal(rt_count(&red_pass_inline, twice), 1);
   assert_null(rt_apply(&red_pass_inline, twice, 0));
   /* moving exp(%x) into the closure would make it read the closure's own %x */
   const char *captured = RT_V
-      "def @main(%x: float32) {\n"
+      "def @f(%x: float32) {\n"
       "  let %y = exp(%x);\n"
       "  let %g = fn (%x: float32) { add(%x, %y) };\n"
       "  %g(%x)\n"
       "}\n";
   assert_null(rt_apply(&red_pass_inline, captured, 0));
+  expect(&red_pass_inline, captured, 1, W("let %y = exp(%x);", "let %x0: float32 = %x;", "add(%x0, %y)"), W("fn"));
 }
 
 static void test_inline_closure_called_once(void **state) {
@@ -61,6 +70,19 @@ static void test_inline_closure_called_once(void **state) {
       "  %f(%x)\n"
       "}\n";
   expect(&red_pass_inline, p, 0, W("let %a: float32 = %x;", "let %b = exp(%a);", "negative(%b)"), W("fn", "%f"));
+}
+
+static void test_inline_closure_bound_by_a_binding_joins_the_chain(void **state) {
+  (void)state;
+  /* the inlined body's bindings join @main's chain, where truncate and cut can reach them */
+  const char *p = RT_V
+      "def @main(%x: float32) {\n"
+      "  %0 = fn (%a: float32) { %1 = exp(%a); negative(%1) };\n"
+      "  %2 = %0(%x);\n"
+      "  sqrt(%2)\n"
+      "}\n";
+  expect(&red_pass_inline, p, 0,
+         W("{\n  let %a: float32 = %x;\n  %1 = exp(%a);\n  %2 = negative(%1);\n  sqrt(%2)\n}"), W("fn", "%0"));
 }
 
 static void test_inline_closure_renames_clashing_parameters(void **state) {
@@ -207,6 +229,7 @@ int main(void) {
       cmocka_unit_test(test_inline_single_use_let_and_graph),
       cmocka_unit_test(test_inline_leaves_values_used_twice_or_captured),
       cmocka_unit_test(test_inline_closure_called_once),
+      cmocka_unit_test(test_inline_closure_bound_by_a_binding_joins_the_chain),
       cmocka_unit_test(test_inline_closure_renames_clashing_parameters),
       cmocka_unit_test(test_inline_skips_recursive_closures),
       cmocka_unit_test(test_fold_if_on_a_literal),
