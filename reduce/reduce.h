@@ -5,6 +5,7 @@
  * re-parses and type-checks each one (the guard) before the user's test sees it.
  *
  *   walk.c            AST helpers the passes share (uses of variables, renaming, copying by reparse)
+ *   scope.c           scope-aware helpers for passes that move code (free names, beta, layout)
  *   pass_comments.c   drop the ty= and span= comments TVM writes
  *   pass_dce.c        delete unused bindings, parameters, globals and type definitions
  *   pass_truncate.c   make an intermediate value of @main its result
@@ -12,6 +13,9 @@
  *   pass_body.c       replace the body of @main with a parameter of its result type
  *   pass_unwrap.c     make the body of a closure @main binds the body of @main
  *   pass_replace.c    replace an expression with a smaller one of the same type
+ *   pass_inline.c     inline single-use bindings and closures called once
+ *   pass_fold.c       fold `if` on a literal, collapse a `match` to one arm
+ *   pass_globals.c    inline a call of a global function
  *   pass_meta.c       delete unused metadata constants (meta_json.c rewrites the node graph)
  *   pass_attrs.c      reset an operator call's attribute to its default
  *   pass_literals.c   shrink a numeric literal to 0 or 1
@@ -62,7 +66,8 @@ bool red_program_copy(const RedProgram *p, RedProgram *copy);
 bool red_program_adopt_if_typed(RedProgram *out, RedProgram *trial);
 
 extern const RedPass red_pass_comments, red_pass_dce, red_pass_truncate, red_pass_cut, red_pass_body,
-    red_pass_unwrap, red_pass_replace, red_pass_meta, red_pass_attrs, red_pass_literals;
+    red_pass_unwrap, red_pass_replace, red_pass_inline, red_pass_fold, red_pass_globals, red_pass_meta,
+    red_pass_attrs, red_pass_literals;
 
 /* ------------------------------------------------------------------ walk.c */
 /* The @main definition, or NULL. */
@@ -81,9 +86,47 @@ size_t red_uses(const AstExpr *e, AstExprKind kind, const char *name);
 size_t red_uses_in_module(const AstModule *m, AstExprKind kind, const char *name);
 /* Replaces every reference to (kind, name) in e by `with` (shared). */
 void red_replace_refs(AstExpr *e, AstExprKind kind, const char *name, AstExpr *with);
+/* The same on the tree a slot holds (the slot itself may be the reference). */
+void red_substitute(AstExpr **slot, AstExprKind kind, const char *name, AstExpr *with);
+/* Sites: the places a pass can change, found by walking every definition's body in order (then the
+   body of an expression-mode file) in red_walk's order.  `at` says how many candidates node e
+   offers; candidate i is then the `sub`-th of the node in `slot`, inside definition `def`. */
+typedef size_t (*RedSitesFn)(const AstModule *m, const AstExpr *e);
+typedef struct RedSite {
+  AstExpr **slot;
+  size_t sub;
+  AstDef *def; /* NULL in an expression-mode file */
+} RedSite;
+size_t red_count_sites(const AstModule *m, RedSitesFn at);
+bool red_find_site(AstModule *m, size_t i, RedSitesFn at, RedSite *site);
 /* Calls whose callee is an operator name, in e. */
 size_t red_count_calls(const AstExpr *e);
 /* A name for a new parameter that no local of the module uses yet. */
 const char *red_fresh_name(AstModule *m, const char *stem);
+
+/* ------------------------------------------------------------------ scope.c */
+/* Does e bind `name` anywhere (let, free_var, function parameter, pattern variable)? */
+bool red_binds(const AstExpr *e, const char *name);
+/* Does the pattern bind any variable? */
+bool red_pattern_binds(const AstPattern *p);
+/* Does the local `name` occur free in e (not under a binder of that name)? */
+bool red_occurs_free(const AstExpr *e, const char *name);
+/* Does `region` bind a name that occurs free in v (moving v into region could capture it)? */
+bool red_captures(const AstExpr *region, const AstExpr *v);
+/* A deep copy of e's expression nodes (binders, patterns, types and attributes are shared). */
+AstExpr *red_copy_expr(AstModule *m, const AstExpr *e);
+/* The call f(args) as `let` bindings of f's parameters to args followed by `body` (f's body, or a
+   copy of it: it is changed).  A parameter whose name the caller (its parameters and `caller_body`)
+   already uses or binds gets a fresh name.  NULL when that is unsound (the body binds it again). */
+AstExpr *red_beta(AstModule *m, const AstFunc *caller, const AstExpr *caller_body, const AstFunc *f, AstExpr *body,
+                  AstExpr *const *args);
+/* After subtrees moved: parentheses around let chains used as values and non-name callees, braces
+   around let chains in match arms and only there, chains ending in chains flattened. */
+void red_fix_layout(AstModule *m);
+/* Candidate i of a pass that edits sites: `ok` (may be NULL) checks site i in `out` untouched; `edit`
+   changes it in a copy, whose layout is then fixed and which replaces `out` only if it type-checks. */
+typedef bool (*RedSiteCheck)(const AstModule *m, const RedSite *site);
+typedef bool (*RedSiteEdit)(AstModule *m, const RedSite *site);
+bool red_edit_site(RedProgram *out, size_t i, RedSitesFn at, RedSiteCheck ok, RedSiteEdit edit);
 
 #endif

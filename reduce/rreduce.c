@@ -56,8 +56,9 @@ static const char usage[] =
 
 /* Largest cuts first: whole bodies, then suffixes, then unwrapped closures, then single values. */
 static const RedPass *const all_passes[] = {&red_pass_comments, &red_pass_body, &red_pass_truncate, &red_pass_unwrap,
-                                            &red_pass_dce, &red_pass_cut, &red_pass_replace, &red_pass_meta,
-                                            &red_pass_attrs, &red_pass_literals};
+                                            &red_pass_dce, &red_pass_cut, &red_pass_replace, &red_pass_fold,
+                                            &red_pass_globals, &red_pass_inline, &red_pass_meta, &red_pass_attrs,
+                                            &red_pass_literals};
 enum { NPASSES = sizeof all_passes / sizeof all_passes[0] };
 
 static volatile sig_atomic_t stop_flag = 0;

@@ -1,0 +1,242 @@
+/* The passes that simplify structure (inline, fold, globals): what each proposes, what it must not,
+   and that no candidate on the real programs of ../shared/corpus is ill-typed. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "../../support/fileio.h"
+#include "reduce_test.h"
+
+/* Candidate i must exist and contain each of the NULL-terminated `want` and none of `unwanted`. */
+static void expect(const RedPass *pass, const char *text, size_t i, const char *const *want,
+                   const char *const *unwanted) {
+  char *c = rt_apply(pass, text, i);
+  assert_non_null(c);
+  for (; want && *want; want++)
+    if (!strstr(c, *want)) fail_msg("candidate %zu of %s lacks \"%s\":\n%s", i, pass->name, *want, c);
+  for (; unwanted && *unwanted; unwanted++)
+    if (strstr(c, *unwanted)) fail_msg("candidate %zu of %s has \"%s\":\n%s", i, pass->name, *unwanted, c);
+  free(c);
+}
+
+#define W(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+/* ------------------------------------------------------------------ inline */
+
+static void test_inline_single_use_let_and_graph(void **state) {
+  (void)state;
+  const char *p = RT_V
+      "def @f(%x: Tensor[(2), float32]) {\n"
+      "  let %y = exp(%x);\n"
+      "  %0 = nn.relu(%y);\n"
+      "  negative(%0)\n"
+      "}\n"
+      "def @main(%x: Tensor[(2), float32]) {\n"
+      "  %1 = exp(%x);\n"
+      "  @f(%1)\n"
+      "}\n";
+  assert_int_equal(rt_count(&red_pass_inline, p), 3);
+  expect(&red_pass_inline, p, 0, W("nn.relu(exp(%x))"), W("let %y"));
+  expect(&red_pass_inline, p, 1, W("negative(nn.relu(%y))", "%1 = exp(%x);"), W("%0"));
+  /* @main's own bindings too (the pass runs after truncate and cut have used them) */
+  expect(&red_pass_inline, p, 2, W("@f(exp(%x))"), W("%1"));
+}
+
+static void test_inline_leaves_values_used_twice_or_captured(void **state) {
+  (void)state;
+  const char *twice = RT_V "def @f(%x: float32) { let %y = exp(%x); add(%y, %y) }\n";
+  assert_int_equal(rt_count(&red_pass_inline, twice), 1);
+  assert_null(rt_apply(&red_pass_inline, twice, 0));
+  /* moving exp(%x) into the closure would make it read the closure's own %x */
+  const char *captured = RT_V
+      "def @f(%x: float32) {\n"
+      "  let %y = exp(%x);\n"
+      "  let %g = fn (%x: float32) { add(%x, %y) };\n"
+      "  %g(%x)\n"
+      "}\n";
+  assert_null(rt_apply(&red_pass_inline, captured, 0));
+  expect(&red_pass_inline, captured, 1, W("let %y = exp(%x);", "let %x0: float32 = %x;", "add(%x0, %y)"), W("fn"));
+}
+
+static void test_inline_closure_called_once(void **state) {
+  (void)state;
+  const char *p = RT_V
+      "def @main(%x: float32) {\n"
+      "  let %f = fn (%a: float32) { let %b = exp(%a); negative(%b) };\n"
+      "  %f(%x)\n"
+      "}\n";
+  expect(&red_pass_inline, p, 0, W("let %a: float32 = %x;", "let %b = exp(%a);", "negative(%b)"), W("fn", "%f"));
+}
+
+static void test_inline_closure_bound_by_a_binding_joins_the_chain(void **state) {
+  (void)state;
+  /* the inlined body's bindings join @main's chain, where truncate and cut can reach them */
+  const char *p = RT_V
+      "def @main(%x: float32) {\n"
+      "  %0 = fn (%a: float32) { %1 = exp(%a); negative(%1) };\n"
+      "  %2 = %0(%x);\n"
+      "  sqrt(%2)\n"
+      "}\n";
+  expect(&red_pass_inline, p, 0,
+         W("{\n  let %a: float32 = %x;\n  %1 = exp(%a);\n  %2 = negative(%1);\n  sqrt(%2)\n}"), W("fn", "%0"));
+}
+
+static void test_inline_closure_renames_clashing_parameters(void **state) {
+  (void)state;
+  /* @main has its own %a: the closure's %a gets a fresh name rather than shadowing it */
+  const char *p = RT_V
+      "def @main(%x: float32, %a: float32) {\n"
+      "  let %f = fn (%a: float32) { negative(%a) };\n"
+      "  add(%f(%x), %a)\n"
+      "}\n";
+  expect(&red_pass_inline, p, 0, W("let %a0: float32 = %x;", "negative(%a0)", ", %a)"), W("fn"));
+}
+
+static void test_inline_skips_recursive_closures(void **state) {
+  (void)state;
+  const char *p = RT_V
+      "def @main(%x: int32) {\n"
+      "  let %f = fn (%n: int32) -> int32 {\n"
+      "    if (equal(%n, 0)) { 0 } else { %f(subtract(%n, 1)) }\n"
+      "  };\n"
+      "  %f(%x)\n"
+      "}\n";
+  assert_int_equal(rt_count(&red_pass_inline, p), 1);
+  assert_null(rt_apply(&red_pass_inline, p, 0));
+}
+
+/* ------------------------------------------------------------------ fold */
+
+static void test_fold_if_on_a_literal(void **state) {
+  (void)state;
+  const char *p = RT_V
+      "def @main(%x: float32) {\n"
+      "  %0 = if (True) { exp(%x) } else { negative(%x) };\n"
+      "  if ((False)) { %0 } else { let %y = sqrt(%x); add(%y, %0) }\n"
+      "}\n";
+  assert_int_equal(rt_count(&red_pass_fold, p), 2);
+  /* red_walk's order: a sequence's result before its bindings; the else branch joins the chain */
+  expect(&red_pass_fold, p, 0, W("};\n  let %y = sqrt(%x);\n  add(%y, %0)\n}"), W("False"));
+  expect(&red_pass_fold, p, 1, W("%0 = exp(%x);"), W("negative", "True"));
+  const char *no = RT_V "def @main(%c: bool, %x: float32) { if (%c) { %x } else { negative(%x) } }\n";
+  assert_int_equal(rt_count(&red_pass_fold, no), 0);
+}
+
+static const char list_match[] = RT_V
+    "type List[A] {\n"
+    "  Cons(A, List[A]),\n"
+    "  Nil,\n"
+    "}\n"
+    "def @main(%l: List[float32]) -> float32 {\n"
+    "  match (%l) {\n"
+    "    Cons(%h, Nil) => negative(%h),\n"
+    "    Cons(_, Cons(%h2, _)) => { exp(%h2) },\n"
+    "    Nil => { 0f },\n"
+    "  }\n"
+    "}\n";
+
+static void test_fold_match_to_one_arm(void **state) {
+  (void)state;
+  /* one closed arm (Nil: its body replaces the match), then one partial match per arm */
+  assert_int_equal(rt_count(&red_pass_fold, list_match), 4);
+  expect(&red_pass_fold, list_match, 0, W("-> float32 {\n  0f\n}"), W("match"));
+  expect(&red_pass_fold, list_match, 1, W("match? (%l)", "Cons(%h, Nil) => negative(%h),"), W("exp", "0f"));
+  expect(&red_pass_fold, list_match, 2, W("match? (%l)", "Cons(_, Cons(%h2, _)) => {"), W("negative", "0f"));
+  expect(&red_pass_fold, list_match, 3, W("match? (%l)", "Nil => {"), W("negative", "exp"));
+  /* a lone arm that binds: nothing to fold */
+  const char *lone = RT_V
+      "def @main(%t: (float32, float32)) { match (%t) { (%a, %b) => add(%a, %b) } }\n";
+  assert_int_equal(rt_count(&red_pass_fold, lone), 0);
+}
+
+/* ------------------------------------------------------------------ globals */
+
+static void test_globals_inlines_a_call(void **state) {
+  (void)state;
+  const char *p = RT_V
+      "def @f(%a: float32) -> float32 {\n"
+      "  %0 = exp(%a);\n"
+      "  negative(%0)\n"
+      "}\n"
+      "def @main(%x: float32) {\n"
+      "  %1 = @f(%x);\n"
+      "  add(%1, @f(%1))\n"
+      "}\n";
+  assert_int_equal(rt_count(&red_pass_globals, p), 2);
+  /* the copy of @f's body gets graph numbers of its own; @f stays for its other call */
+  expect(&red_pass_globals, p, 0, W("%1 = @f(%x);", "add(%1, (", "let %a: float32 = %1;", "%2 = exp(%a);"), NULL);
+  expect(&red_pass_globals, p, 1, W("let %a: float32 = %x;", "%2 = exp(%a);", "negative(%2)", "@f(%1)"), NULL);
+}
+
+static void test_globals_renames_clashing_parameters(void **state) {
+  (void)state;
+  const char *p = RT_V
+      "def @f(%a: float32, %b: float32) { subtract(%a, %b) }\n"
+      "def @main(%b: float32, %a: float32) { @f(%b, %a) }\n";
+  expect(&red_pass_globals, p, 0, W("let %a0: float32 = %b;", "let %b0: float32 = %a;", "subtract(%a0, %b0)"), NULL);
+}
+
+static void test_globals_leaves_recursive_polymorphic_and_main(void **state) {
+  (void)state;
+  const char *p = RT_V
+      "def @id[A](%v: A) -> A { %v }\n"
+      "def @loop(%n: int32) -> int32 { if (equal(%n, 0)) { %n } else { @loop(subtract(%n, 1)) } }\n"
+      "def @main(%x: int32) -> int32 { @loop(@id(%x)) }\n";
+  assert_int_equal(rt_count(&red_pass_globals, p), 0);
+}
+
+/* ------------------------------------------------------------------ the corpus */
+
+/* Every candidate of the three passes on real programs: rt_apply aborts on an ill-typed one. */
+static void test_structure_passes_on_the_corpus(void **state) {
+  (void)state;
+  static const char *const files[] = {
+      "features/adt_list_match.relay",      "features/adt_option_nested_patterns.relay",
+      "features/closures.relay",            "features/fused_primitive_functions.relay",
+      "features/if_else.relay",             "features/let_anf.relay",
+      "features/mutual_recursion.relay",    "features/recursion_global.relay",
+      "features/user_adt_tree.relay",       "features/while_loop_local_recursion.relay",
+      "features/tensor_array.relay",        "features/gradient_first_order.relay",
+  };
+  const RedPass *passes[] = {&red_pass_inline, &red_pass_fold, &red_pass_globals};
+  size_t proposed[3] = {0};
+  for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+    char path[256];
+    snprintf(path, sizeof path, "../shared/corpus/%s", files[f]);
+    size_t len;
+    char *text = file_read(path, &len);
+    if (!text) skip();
+    for (size_t k = 0; k < 3; k++) {
+      size_t n = rt_count(passes[k], text);
+      for (size_t i = 0; i < n; i++) {
+        char *c = rt_apply(passes[k], text, i);
+        proposed[k] += c != NULL;
+        free(c);
+      }
+    }
+    free(text);
+  }
+  for (size_t k = 0; k < 3; k++)
+    if (!proposed[k]) fail_msg("pass %s proposed nothing on the corpus", passes[k]->name);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_inline_single_use_let_and_graph),
+      cmocka_unit_test(test_inline_leaves_values_used_twice_or_captured),
+      cmocka_unit_test(test_inline_closure_called_once),
+      cmocka_unit_test(test_inline_closure_bound_by_a_binding_joins_the_chain),
+      cmocka_unit_test(test_inline_closure_renames_clashing_parameters),
+      cmocka_unit_test(test_inline_skips_recursive_closures),
+      cmocka_unit_test(test_fold_if_on_a_literal),
+      cmocka_unit_test(test_fold_match_to_one_arm),
+      cmocka_unit_test(test_globals_inlines_a_call),
+      cmocka_unit_test(test_globals_renames_clashing_parameters),
+      cmocka_unit_test(test_globals_leaves_recursive_polymorphic_and_main),
+      cmocka_unit_test(test_structure_passes_on_the_corpus),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
