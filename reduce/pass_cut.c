@@ -26,10 +26,14 @@ static bool apply(RedProgram *out, size_t i) {
   const char *name = red_fresh_name(out->m, "cut");
   AstExprKind kind = s->kind == AST_STMT_GRAPH ? AST_GRAPH : AST_LOCAL;
   const char *old = s->kind == AST_STMT_GRAPH ? s->graph : s->binder->name;
+  /* the name must mean this binding everywhere it is read (printed graph numbers can repeat in
+     nested functions; a let may be shadowed) */
+  size_t here = red_uses(seq->a, kind, old);
+  for (size_t j = k + 1; j < seq->nstmts; j++) here += red_uses(seq->stmts[j]->value, kind, old);
+  if (here != red_uses_in_module(out->m, kind, old)) return false;
   AstExpr *param_ref = ast_new_atom(out->m, AST_LOCAL, name);
-  for (size_t j = k + 1; j < seq->nstmts; j++) red_replace_refs(seq->stmts[j]->value, kind, old, param_ref);
-  if (seq->a->kind == kind && !strcmp(seq->a->text, old)) seq->a = param_ref;
-  else red_replace_refs(seq->a, kind, old, param_ref);
+  for (size_t j = k + 1; j < seq->nstmts; j++) red_replace_refs(&seq->stmts[j]->value, kind, old, param_ref);
+  red_replace_refs(&seq->a, kind, old, param_ref);
   /* the binding goes; the new parameter comes last */
   memmove(&seq->stmts[k], &seq->stmts[k + 1], (seq->nstmts - k - 1) * sizeof *seq->stmts);
   seq->nstmts--;

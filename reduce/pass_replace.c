@@ -36,7 +36,8 @@ typedef struct Visit {
   size_t seen;
   AstExpr **found;      /* the wanted slot */
   VEC(ScopeVar) scope;
-  size_t found_scope;   /* how many scope entries are visible at the found slot */
+  VEC(ScopeVar) found_scope; /* the variables visible at the found slot (a copy: the walk goes on
+                                popping and pushing after it) */
   bool in_main, in_attr_fn;
   bool found_in_main;   /* and not inside a function with attributes (a fused primitive) */
 } Visit;
@@ -119,7 +120,7 @@ static void visit(Visit *v, AstExpr **slot) {
   if (!is_atom(e) && e->kind != AST_PAREN && e->kind != AST_BLOCK && e->node.type && cost_of(e).nodes > 1) {
     if (v->seen++ == v->target) {
       v->found = slot;
-      v->found_scope = v->scope.len;
+      for (size_t k = 0; k < v->scope.len; k++) VEC_PUSH(v->found_scope, v->scope.items[k]);
       v->found_in_main = v->in_main && !v->in_attr_fn;
       return;
     }
@@ -220,8 +221,9 @@ static bool apply(RedProgram *out, size_t i) {
       if (with && with->kind == AST_CALL) with = NULL; /* a zeros() call is the last option's */
       break;
     case OPT_VARIABLE:
-      for (size_t k = 0; k < v.found_scope && !with; k++)
-        if (v.scope.items[k].type == t) with = ast_new_atom(out->m, v.scope.items[k].kind, v.scope.items[k].name);
+      for (size_t k = 0; k < v.found_scope.len && !with; k++)
+        if (v.found_scope.items[k].type == t)
+          with = ast_new_atom(out->m, v.found_scope.items[k].kind, v.found_scope.items[k].name);
       break;
     case OPT_HOIST: with = hoistable(e, t, true); break;
     case OPT_PARAM:
@@ -239,13 +241,25 @@ static bool apply(RedProgram *out, size_t i) {
       }
       break;
     case OPT_SMALLEST:
-      if (smallest_type(t)) with = smallest(out, t, v.scope.items, v.found_scope);
+      if (smallest_type(t)) with = smallest(out, t, v.found_scope.items, v.found_scope.len);
       break;
     }
   bool ok = with && smaller(cost_of(with), cost_of(e));
-  if (ok) *v.found = with;
   free(v.scope.items);
-  return ok;
+  free(v.found_scope.items);
+  if (!ok) return false;
+  /* The replacement has the expression's inferred type, but an unannotated closure parameter may
+     have been inferred from the very expression replaced; the type checker settles it (on a copy,
+     so a refused replacement leaves `out` as it was). */
+  AstExpr *old = *v.found;
+  *v.found = with;
+  RedProgram trial;
+  bool copied = red_program_copy(out, &trial);
+  *v.found = old;
+  if (!copied) return false;
+  red_program_free(out);
+  *out = trial;
+  return true;
 }
 
 const RedPass red_pass_replace = {"replace",

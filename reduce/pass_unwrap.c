@@ -25,6 +25,7 @@ static bool apply(RedProgram *out, size_t i) {
   if (v->kind != AST_FN || v->fn->ntype_params) return false;
   AstFunc *main = red_main(out->m)->fn, *fn = v->fn;
   if (!fn->type || fn->type->kind != TY_FUNC) return false;
+  if (s->kind == AST_STMT_LET && red_uses(fn->body, AST_LOCAL, s->binder->name)) return false; /* recursive */
   for (size_t k = 0; k < fn->nparams; k++)
     if (has_param(main, fn->params[k]->name)) return false; /* would clash: leave it to other passes */
   AstBinder **params = arena_alloc(&out->m->arena, (main->nparams + fn->nparams + 1) * sizeof *params);

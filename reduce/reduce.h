@@ -84,8 +84,8 @@ void red_walk(AstExpr **slot, RedSlotFn f, void *ctx);
 size_t red_uses(const AstExpr *e, AstExprKind kind, const char *name);
 /* The same over a whole module (every definition's body). */
 size_t red_uses_in_module(const AstModule *m, AstExprKind kind, const char *name);
-/* Replaces every reference to (kind, name) in e by `with` (shared). */
-void red_replace_refs(AstExpr *e, AstExprKind kind, const char *name, AstExpr *with);
+/* Replaces every reference to (kind, name) in *slot, the slot itself included, by `with` (shared). */
+void red_replace_refs(AstExpr **slot, AstExprKind kind, const char *name, AstExpr *with);
 /* The same on the tree a slot holds (the slot itself may be the reference). */
 void red_substitute(AstExpr **slot, AstExprKind kind, const char *name, AstExpr *with);
 /* Sites: the places a pass can change, found by walking every definition's body in order (then the

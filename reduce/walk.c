@@ -66,9 +66,9 @@ static void replace_ref(AstExpr **slot, void *ctx) {
   if ((*slot)->kind == r->kind && (*slot)->text && !strcmp((*slot)->text, r->name)) *slot = r->with;
 }
 
-void red_replace_refs(AstExpr *e, AstExprKind kind, const char *name, AstExpr *with) {
-  AstExpr *root = e;
-  red_substitute(&root, kind, name, with);
+void red_replace_refs(AstExpr **slot, AstExprKind kind, const char *name, AstExpr *with) {
+  Ref r = {kind, name, 0, with};
+  red_walk(slot, replace_ref, &r);
 }
 
 void red_substitute(AstExpr **slot, AstExprKind kind, const char *name, AstExpr *with) {
