@@ -54,11 +54,13 @@ static const char usage[] =
     "             3 trivial result with --trivial-is-error, 130 interrupted (FILE holds the best\n"
     "             program found so far; run the same command again to continue)\n";
 
-/* Largest cuts first: whole bodies, then suffixes, then unwrapped closures, then single values. */
-static const RedPass *const all_passes[] = {&red_pass_comments, &red_pass_body, &red_pass_truncate, &red_pass_unwrap,
-                                            &red_pass_dce, &red_pass_cut, &red_pass_replace, &red_pass_fold,
-                                            &red_pass_globals, &red_pass_inline, &red_pass_meta, &red_pass_attrs,
-                                            &red_pass_literals};
+/* Largest cuts first: whole bodies, then suffixes, then unwrapped closures, then single values;
+   then simplification of what is left, and tidying (annotations, attributes, literals) last. */
+static const RedPass *const all_passes[] = {
+    &red_pass_comments, &red_pass_body,   &red_pass_truncate, &red_pass_unwrap, &red_pass_dce,
+    &red_pass_cut,      &red_pass_replace, &red_pass_fold,    &red_pass_globals, &red_pass_inline,
+    &red_pass_meta,     &red_pass_annot,  &red_pass_attrs,    &red_pass_literals,
+};
 enum { NPASSES = sizeof all_passes / sizeof all_passes[0] };
 
 static volatile sig_atomic_t stop_flag = 0;

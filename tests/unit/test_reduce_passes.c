@@ -109,12 +109,29 @@ static void test_replace_never_grows_or_escapes_binders(void **state) {
   assert_true(proposed > 0);
 }
 
+static void test_annot_drops_inferable_annotations(void **state) {
+  (void)state;
+  const char *p = RT_V
+      "def @main(%x: Tensor[(2), float32]) -> Tensor[(2), float32] {\n"
+      "  let %y: Tensor[(2), float32] = exp(%x);\n"
+      "  %y\n"
+      "}\n";
+  char *c = rt_apply(&red_pass_annot, p, 0);
+  assert_non_null(c);
+  assert_non_null(strstr(c, "let %y = exp(%x);"));
+  assert_null(strstr(c, "-> Tensor"));
+  assert_non_null(strstr(c, "%x: Tensor[(2), float32]")); /* parameters keep theirs */
+  assert_null(rt_apply(&red_pass_annot, c, 0));            /* nothing left: no proposal */
+  free(c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_truncate_makes_a_binding_the_result),
       cmocka_unit_test(test_cut_turns_a_value_into_a_parameter),
       cmocka_unit_test(test_dce_deletes_unused_bindings_and_parameters),
       cmocka_unit_test(test_replace_options_in_order),
+      cmocka_unit_test(test_annot_drops_inferable_annotations),
       cmocka_unit_test(test_replace_never_grows_or_escapes_binders),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
