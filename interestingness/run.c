@@ -65,6 +65,29 @@ static bool write_file(const char *path, const char *text, size_t len) {
   return close(fd) == 0 && ok;
 }
 
+bool run_prepare_dir(const char *basename, const char *text, size_t len, char dir[PATH_MAX], char *file,
+                     size_t filelen, char *err, size_t errlen) {
+  const char *base = getenv("TMPDIR");
+  snprintf(dir, PATH_MAX, "%s/relaykit.XXXXXX", base && *base ? base : "/tmp");
+  if (!mkdtemp(dir)) {
+    snprintf(err, errlen, "cannot create a temporary directory in %s: %s", base && *base ? base : "/tmp", strerror(errno));
+    return false;
+  }
+  char tmpdir[PATH_MAX + 8];
+  snprintf(tmpdir, sizeof tmpdir, "%s/tmp", dir);
+  if ((size_t)snprintf(file, filelen, "%s/%s", dir, basename) >= filelen) {
+    snprintf(err, errlen, "path too long: %s/%s", dir, basename);
+    run_remove_tree(dir);
+    return false;
+  }
+  if (!write_file(file, text, len) || mkdir(tmpdir, 0700) != 0) {
+    snprintf(err, errlen, "cannot write the candidate in %s: %s", dir, strerror(errno));
+    run_remove_tree(dir);
+    return false;
+  }
+  return true;
+}
+
 /* In the child: its own process group, the limits, the directory, the environment; then exec. */
 static void child(const char *test, const char *file, const char *dir, const char *tmpdir, int out, const RunOptions *o) {
   setpgid(0, 0);
@@ -108,26 +131,15 @@ RunJob *run_start(const char *test, const char *basename, const char *text, size
     snprintf(err, errlen, "%s: %s", test, strerror(errno));
     return NULL;
   }
-  const char *base = getenv("TMPDIR");
   RunJob *j = xcalloc(1, sizeof *j);
   j->o = *o;
-  snprintf(j->dir, sizeof j->dir, "%s/relaykit.XXXXXX", base && *base ? base : "/tmp");
-  if (!mkdtemp(j->dir)) {
-    snprintf(err, errlen, "cannot create a temporary directory in %s: %s", base && *base ? base : "/tmp", strerror(errno));
+  char file[2 * PATH_MAX], tmpdir[PATH_MAX + 8];
+  int pipefd[2] = {-1, -1};
+  if (!run_prepare_dir(basename, text, len, j->dir, file, sizeof file, err, errlen)) {
     free(j);
     return NULL;
   }
-  char file[2 * PATH_MAX], tmpdir[PATH_MAX + 8];
-  int pipefd[2] = {-1, -1};
-  if ((size_t)snprintf(file, sizeof file, "%s/%s", j->dir, basename) >= sizeof file) {
-    snprintf(err, errlen, "path too long: %s/%s", j->dir, basename);
-    goto fail;
-  }
   snprintf(tmpdir, sizeof tmpdir, "%s/tmp", j->dir);
-  if (!write_file(file, text, len) || mkdir(tmpdir, 0700) != 0) {
-    snprintf(err, errlen, "cannot write the candidate in %s: %s", j->dir, strerror(errno));
-    goto fail;
-  }
   if (pipe(pipefd) != 0) {
     snprintf(err, errlen, "pipe: %s", strerror(errno));
     goto fail;

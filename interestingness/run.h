@@ -57,6 +57,11 @@ void run_cancel(RunJob *j);
 /* Waits for the job's end, fills r and frees the job (and its directory unless keep_temps). */
 void run_finish(RunJob *j, RunResult *r);
 
+/* A fresh temporary directory (under $TMPDIR or /tmp) holding `text` as `basename` and an empty
+   tmp/ for the test's own TMPDIR; its path in dir, the file's in file. */
+bool run_prepare_dir(const char *basename, const char *text, size_t len, char dir[4096], char *file,
+                     size_t filelen, char *err, size_t errlen);
+
 /* Removes a directory tree (the test may have left anything in it). */
 void run_remove_tree(const char *dir);
 

@@ -78,8 +78,8 @@ typedef struct Cand {
   size_t index;   /* the pass's opportunity */
   char *text;
   size_t calls;
-  RunJob *job;    /* running, or NULL when the verdict is known */
-  int verdict;    /* 1 interesting, 0 not (when job is NULL) */
+  OracleJob job;  /* running, or not pending when the verdict is known */
+  int verdict;    /* 1 interesting, 0 not (when the job is not pending) */
 } Cand;
 
 static void save_also(Reducer *r, const char *text) {
@@ -93,10 +93,9 @@ static void save_also(Reducer *r, const char *text) {
 /* Collects a finished (or cancelled) job's verdict, recording it in the cache and the stats. */
 static int collect(Reducer *r, Cand *c, bool cancelled) {
   RunResult res;
-  bool finished_before = run_done(c->job);
-  if (cancelled && !finished_before) run_cancel(c->job);
-  run_finish(c->job, &res);
-  c->job = NULL;
+  bool finished_before = oracle_done(&c->job);
+  if (cancelled && !finished_before) oracle_cancel(&c->job);
+  oracle_finish(&r->o->oracle, &c->job, &res);
   if (cancelled && !finished_before) { /* killed: no verdict */
     r->st->cancelled++;
     run_result_free(&res);
@@ -176,7 +175,7 @@ static bool next_candidate(Reducer *r, const RedPass *pass, RedPassStats *ps, Re
       free(text);
       continue;
     }
-    *c = (Cand){index, text, calls_in(&check), NULL, 0};
+    *c = (Cand){index, text, calls_in(&check), {NULL, NULL}, 0};
     red_program_free(&check);
     return true;
   }
@@ -193,8 +192,7 @@ static bool launch(Reducer *r, Cand *c) {
       return true;
     }
   }
-  c->job = run_start(r->o->test, r->o->basename, c->text, strlen(c->text), &r->o->run, r->err, r->errlen);
-  return c->job != NULL;
+  return oracle_start(&r->o->oracle, r->o->basename, c->text, strlen(c->text), &c->job, r->err, r->errlen);
 }
 
 /* Runs one pass over the current program; *progress_made when anything was accepted. */
@@ -219,7 +217,7 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
         break;
       }
       n++;
-      if (!batch[n - 1].job && batch[n - 1].verdict) break;
+      if (!oracle_pending(&batch[n - 1].job) && batch[n - 1].verdict) break;
     }
     if (error) ok = false;
     if (n == 0) break;
@@ -227,13 +225,13 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
     size_t winner = n;
     for (size_t k = 0; k < n && winner == n && ok; k++) {
       Cand *c = &batch[k];
-      while (c->job && !run_done(c->job)) {
-        RunJob *active[RED_MAX_JOBS];
+      while (oracle_pending(&c->job) && !oracle_done(&c->job)) {
+        OracleJob active[RED_MAX_JOBS];
         for (size_t q = 0; q < n; q++) active[q] = batch[q].job;
-        run_wait(active, n, 20);
+        oracle_wait(&o->oracle, active, n, 20);
         progress(r, pass->name);
       }
-      if (c->job) {
+      if (oracle_pending(&c->job)) {
         unsigned long before = r->st->timeouts;
         c->verdict = collect(r, c, false);
         timeouts = r->st->timeouts > before ? timeouts + 1 : 0;
@@ -250,7 +248,7 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
     }
     for (size_t k = 0; k < n; k++) {
       /* jobs whose verdict is not needed: after the winner, after a stuck guard, on errors */
-      if (batch[k].job) collect(r, &batch[k], true);
+      if (oracle_pending(&batch[k].job)) collect(r, &batch[k], true);
       if (k == winner && ok && !*o->stop) {
         ok = accept(r, pass, ps, &batch[k]);
         i = batch[k].index; /* the same index now names the next opportunity */
@@ -297,9 +295,9 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
   if (ok && !o->keep_comments && !*o->stop) {
     RedProgram p;
     if (red_program_load(&p, r.current, err, errlen)) {
-      Cand c = {0, red_program_print(&p, true), calls_in(&p), NULL, 0};
+      Cand c = {0, red_program_print(&p, true), calls_in(&p), {NULL, NULL}, 0};
       red_program_free(&p);
-      if (strcmp(c.text, r.current) != 0 && launch(&r, &c) && (c.job ? collect(&r, &c, false) : c.verdict) == 1) {
+      if (strcmp(c.text, r.current) != 0 && launch(&r, &c) && (oracle_pending(&c.job) ? collect(&r, &c, false) : c.verdict) == 1) {
         free(r.current);
         r.current = c.text;
         c.text = NULL;

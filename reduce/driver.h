@@ -6,17 +6,17 @@
 #include <signal.h>
 #include <stdio.h>
 
-#include "../interestingness/run.h"
+#include "../interestingness/oracle.h"
 #include "history.h"
 #include "reduce.h"
 
 enum { RED_MAX_JOBS = 64 };
 
 typedef struct RedOptions {
-  const char *test;          /* the interestingness test (an executable) */
+  Oracle oracle;             /* the interestingness test: a command, or a server (--server) */
+  const char *server_cmd;    /* --server's command, for messages */
   const char *basename;      /* the candidate's file name in the test's directory */
   const char *out_path;      /* where every better program is written (atomically) */
-  RunOptions run;
   const RedPass *const *passes;
   size_t npasses;
   unsigned jobs;             /* candidates tested at once (speculatively, committed in order) */

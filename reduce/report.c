@@ -27,25 +27,32 @@ static void fenced(StrBuf *b, const char *lang, const char *text, size_t len) {
 bool red_write_report(const char *path, const char *program, const RedOptions *o, const char *match_text,
                       const RedStats *st, char *err, size_t errlen) {
   RunResult r;
-  if (!run_candidate(o->test, o->basename, program, strlen(program), &o->run, &r, err, errlen)) return false;
+  if (!oracle_run(&o->oracle, o->basename, program, strlen(program), &r, err, errlen)) return false;
   StrBuf b = {NULL, 0, 0};
   sb_printf(&b, "### Reduced Relay program\n\n");
   sb_printf(&b, "`%s`: %zu bytes and %zu operator calls, reduced from %zu bytes and %zu operator calls by rreduce "
                 "(%lu tests, %.1f s).\n\n",
             o->basename, st->bytes_after, st->calls_after, st->bytes_before, st->calls_before, st->tests_run, st->seconds);
   fenced(&b, "", program, strlen(program));
-  sb_printf(&b, "\n### How to reproduce\n\nThe interestingness test, run in a directory holding `%s`:\n\n", o->basename);
-  sb_printf(&b, "    %s %s\n\n", o->test, o->basename);
+  if (o->oracle.test) {
+    sb_printf(&b, "\n### How to reproduce\n\nThe interestingness test, run in a directory holding `%s`:\n\n", o->basename);
+    sb_printf(&b, "    %s %s\n\n", o->oracle.test, o->basename);
+  } else {
+    sb_printf(&b, "\n### How to reproduce\n\nThe oracle server (interestingness/PROTOCOL.md), sent the path of `%s`:\n\n",
+              o->basename);
+    sb_printf(&b, "    echo \"$PWD/%s\" | %s\n\n", o->basename, o->server_cmd);
+  }
   if (match_text) sb_printf(&b, "It counts as the bug when it exits 0 and its output matches `%s`.\n\n", match_text);
   size_t tl;
-  char *script = file_read(o->test, &tl);
+  char *script = o->oracle.test ? file_read(o->oracle.test, &tl) : NULL;
   if (script && tl < 8192 && !memchr(script, '\0', tl)) {
     sb_puts(&b, "The test:\n\n");
     fenced(&b, "sh", script, tl);
     sb_puts(&b, "\n");
   }
   free(script);
-  if (r.timed_out) sb_printf(&b, "On the reduced program it timed out after %.0f s.", o->run.timeout);
+  if (!o->oracle.test) sb_printf(&b, "It answers `%d %s`. ", r.status, r.output);
+  else if (r.timed_out) sb_printf(&b, "On the reduced program it timed out after %.0f s.", o->oracle.run.timeout);
   else if (r.status < 0) sb_printf(&b, "On the reduced program it was killed by signal %d.", r.signal);
   else sb_printf(&b, "On the reduced program it exits %d.", r.status);
   sb_puts(&b, r.output_len ? " Its output:\n\n" : " It prints nothing.\n");

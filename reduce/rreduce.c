@@ -19,6 +19,7 @@
 
 static const char usage[] =
     "usage: rreduce [options] FILE TEST     (or TEST FILE: the executable one is the test)\n"
+    "       rreduce [options] --server CMD FILE\n"
     "Shrinks FILE, a well-typed Relay program, while TEST still exits 0 on it (C-Reduce's protocol:\n"
     "TEST runs in a fresh directory holding the candidate under FILE's name, also passed as $1).\n"
     "FILE is replaced in place after every success (backup FILE.orig); every candidate is parsed\n"
@@ -31,6 +32,10 @@ static const char usage[] =
     "      --limit-mem MB, --limit-cpu S   resource limits for the test\n"
     "  -j N               tests run at once (default: the number of cores); the result is the same\n"
     "                     for every N: verdicts are taken in submission order\n"
+    "      --server CMD   ask a persistent oracle server instead of running TEST per candidate: CMD\n"
+    "                     (run by sh, once per job) reads candidate paths, one per line, and answers\n"
+    "                     one line each, `STATUS [SIGNATURE]` (interestingness/PROTOCOL.md); a server\n"
+    "                     that hangs, dies or answers garbage is killed and restarted\n"
     "      --match REGEX  interesting also needs TEST's output (stdout+stderr) to match REGEX (POSIX\n"
     "                     extended): keeps the same error, not another one\n"
     "      --also-interesting N   save candidates on which TEST exits N in FILE.also-interesting/\n"
@@ -71,7 +76,7 @@ static void on_signal(int sig) {
 
 enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_CPU, OPT_NOCACHE, OPT_PASSES, OPT_SKIP, OPT_LIST, OPT_FAST, OPT_SLOW,
        OPT_KEEP, OPT_TEMPS, OPT_JSON, OPT_TIDY, OPT_MATCH, OPT_ALSO, OPT_HISTORY, OPT_REPORT, OPT_TRIVIAL, OPT_STUCK,
-       OPT_STUCK_TIMEOUTS, OPT_VERSION };
+       OPT_STUCK_TIMEOUTS, OPT_VERSION, OPT_SERVER };
 
 /* git's blob hash of a text, as hex. */
 static void blob_hash(const char *text, size_t len, char out[GIT_OID_HEXSZ + 1]) {
@@ -166,6 +171,10 @@ static void print_json(const RedStats *st, const RedOptions *o) {
   json_object_set_new(j, "cancelled", json_integer((json_int_t)st->cancelled));
   json_object_set_new(j, "also_interesting", json_integer((json_int_t)st->also_saved));
   json_object_set_new(j, "jobs", json_integer((json_int_t)o->jobs));
+  if (o->oracle.pool) {
+    json_object_set_new(j, "server_starts", json_integer((json_int_t)server_pool_starts(o->oracle.pool)));
+    json_object_set_new(j, "server_garbage", json_integer((json_int_t)server_pool_garbage(o->oracle.pool)));
+  }
   json_dumpf(j, stdout, JSON_COMPACT);
   fputc('\n', stdout);
   json_decref(j);
@@ -189,13 +198,17 @@ static void not_interesting(const char *file, const char *test, const RedOptions
   if (by_match)
     fprintf(stderr, "rreduce: the test exits 0 on %s, but its output does not match --match.", file);
   else if (r->timed_out)
-    fprintf(stderr, "rreduce: the test does not find %s interesting (it timed out after %.0f s).", file, o->run.timeout);
+    fprintf(stderr, "rreduce: the test does not find %s interesting (it timed out after %.0f s).", file, o->oracle.run.timeout);
   else if (r->status < 0)
     fprintf(stderr, "rreduce: the test does not find %s interesting (killed by signal %d).", file, r->signal);
   else
     fprintf(stderr, "rreduce: the test does not find %s interesting (exit status %d).", file, r->status);
-  fprintf(stderr, "  Reproduce it with:\n  d=$(mktemp -d); cp '%s' \"$d/%s\"; cd \"$d\"; '%s' '%s'; echo $?\n", file,
-          o->basename, test, o->basename);
+  if (test)
+    fprintf(stderr, "  Reproduce it with:\n  d=$(mktemp -d); cp '%s' \"$d/%s\"; cd \"$d\"; '%s' '%s'; echo $?\n", file,
+            o->basename, test, o->basename);
+  else
+    fprintf(stderr, "  Reproduce it with:\n  d=$(mktemp -d); cp '%s' \"$d/%s\"; echo \"$d/%s\" | %s\n", file, o->basename,
+            o->basename, o->server_cmd);
   if (r->output_len) fprintf(stderr, "its output:\n%.*s\n", (int)(r->output_len > 2000 ? 2000 : r->output_len), r->output);
 }
 
@@ -212,13 +225,13 @@ int main(int argc, char **argv) {
       {"history", required_argument, NULL, OPT_HISTORY}, {"report", required_argument, NULL, OPT_REPORT},
       {"trivial-is-error", no_argument, NULL, OPT_TRIVIAL}, {"stuck-after", required_argument, NULL, OPT_STUCK},
       {"stuck-timeouts", required_argument, NULL, OPT_STUCK_TIMEOUTS}, {"version", no_argument, NULL, OPT_VERSION},
-      {"jobs", required_argument, NULL, 'j'},            {NULL, 0, NULL, 0},
+      {"jobs", required_argument, NULL, 'j'},            {"server", required_argument, NULL, OPT_SERVER},            {NULL, 0, NULL, 0},
   };
   RedOptions o = {0};
-  run_options_default(&o.run);
+  run_options_default(&o.oracle.run);
   o.use_cache = true;
   o.stop = &stop_flag;
-  o.run.stop = &stop_flag;
+  o.oracle.run.stop = &stop_flag;
   o.also_interesting = -1;
   o.max_failures = 200;
   o.max_timeouts = 3;
@@ -238,16 +251,16 @@ int main(int argc, char **argv) {
       break;
     case 'v': o.verbose = 1; break;
     case OPT_TIMEOUT:
-      o.run.timeout = strtod(optarg, &end);
-      if (*end || end == optarg || !(o.run.timeout > 0)) return fprintf(stderr, "rreduce: --timeout takes seconds\n"), 2;
+      o.oracle.run.timeout = strtod(optarg, &end);
+      if (*end || end == optarg || !(o.oracle.run.timeout > 0)) return fprintf(stderr, "rreduce: --timeout takes seconds\n"), 2;
       break;
     case OPT_MEM:
       if (!count_arg("--limit-mem", optarg, 1, &v)) return 2;
-      o.run.limit_mem = (uint64_t)v * 1024 * 1024;
+      o.oracle.run.limit_mem = (uint64_t)v * 1024 * 1024;
       break;
     case OPT_CPU:
       if (!count_arg("--limit-cpu", optarg, 1, &v)) return 2;
-      o.run.limit_cpu = (uint64_t)v;
+      o.oracle.run.limit_cpu = (uint64_t)v;
       break;
     case OPT_NOCACHE: o.use_cache = false; break;
     case OPT_PASSES: only = optarg; break;
@@ -258,7 +271,7 @@ int main(int argc, char **argv) {
     case OPT_FAST: o.fast = true; break;
     case OPT_SLOW: o.fast = false; o.max_failures = o.max_timeouts = 0; break;
     case OPT_KEEP: o.keep_comments = true; break;
-    case OPT_TEMPS: o.run.keep_temps = true; break;
+    case OPT_TEMPS: o.oracle.run.keep_temps = true; break;
     case OPT_JSON: json = true; break;
     case OPT_TIDY: tidy = true; break;
     case OPT_MATCH: match = optarg; break;
@@ -268,6 +281,7 @@ int main(int argc, char **argv) {
       o.also_interesting = (int)v;
       break;
     case OPT_HISTORY: history = optarg; break;
+    case OPT_SERVER: o.server_cmd = optarg; break;
     case OPT_REPORT: report = optarg; break;
     case OPT_TRIVIAL: trivial_is_error = true; break;
     case OPT_STUCK:
@@ -283,18 +297,18 @@ int main(int argc, char **argv) {
     default: fputs(usage, stderr); return 2;
     }
   }
-  if (argc - optind != 2) {
-    fputs("rreduce: expected FILE and TEST\n", stderr);
+  if (argc - optind != (o.server_cmd ? 1 : 2)) {
+    fputs(o.server_cmd ? "rreduce: with --server, expected only FILE\n" : "rreduce: expected FILE and TEST\n", stderr);
     fputs(usage, stderr);
     return 2;
   }
-  const char *file = argv[optind], *test = argv[optind + 1];
-  if (!executable(test) && executable(file)) {
+  const char *file = argv[optind], *test = o.server_cmd ? NULL : argv[optind + 1];
+  if (test && !executable(test) && executable(file)) {
     const char *t = file;
     file = test;
     test = t;
   }
-  if (!executable(test)) return fprintf(stderr, "rreduce: %s: the test is not an executable file\n", test), 2;
+  if (test && !executable(test)) return fprintf(stderr, "rreduce: %s: the test is not an executable file\n", test), 2;
   regex_t re;
   if (match) {
     int rc = regcomp(&re, match, REG_EXTENDED | REG_NOSUB | REG_NEWLINE);
@@ -313,7 +327,7 @@ int main(int argc, char **argv) {
     passes[o.npasses++] = all_passes[i];
   }
   o.passes = passes;
-  o.test = test;
+  o.oracle.test = test;
   const char *slash = strrchr(file, '/');
   o.basename = slash ? slash + 1 : file;
   o.out_path = out ? out : file;
@@ -337,8 +351,9 @@ int main(int argc, char **argv) {
   }
   red_program_free(&p);
 
+  if (o.server_cmd) o.oracle.pool = server_pool_new(o.server_cmd, o.jobs, &o.oracle.run);
   /* The original must be interesting, or there is nothing to keep. */
-  if (!run_candidate(test, o.basename, text, len, &o.run, &r, err, sizeof err)) {
+  if (!oracle_run(&o.oracle, o.basename, text, len, &r, err, sizeof err)) {
     fprintf(stderr, "rreduce: %s\n", err);
     goto done;
   }
@@ -381,7 +396,11 @@ int main(int argc, char **argv) {
       status = 2;
     }
   }
+  if (o.oracle.pool && server_pool_garbage(o.oracle.pool))
+    fprintf(stderr, "rreduce: warning: the oracle server answered garbage %lu times (each time it was restarted and "
+                    "the candidate counted as not interesting)\n", server_pool_garbage(o.oracle.pool));
 done:
+  server_pool_free(o.oracle.pool);
   run_result_free(&r);
   red_history_close(o.history);
   if (match) regfree(&re);

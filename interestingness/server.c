@@ -1,0 +1,303 @@
+/* Client side of the persistent oracle protocol: see server.h and PROTOCOL.md. */
+#define _XOPEN_SOURCE 700
+#include "server.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../support/xalloc.h"
+
+enum { LINE_MAX_BYTES = 64 * 1024 };
+
+typedef struct Server {
+  pid_t pid;          /* 0: not running */
+  int in, out;        /* its stdin (we write), its stdout (we read, non-blocking) */
+  char *line;         /* the answer so far */
+  size_t used;
+  ServerJob *job;     /* the query it is answering, or NULL */
+  bool draining;      /* answering a cancelled query: read the line, drop it */
+  char drain_dir[PATH_MAX]; /* that query's directory, removed once it is answered ("" if none) */
+  double sent_at;
+} Server;
+
+struct ServerPool {
+  char *cmd;
+  RunOptions o;
+  Server *servers;
+  unsigned slots;
+  unsigned long garbage, starts;
+};
+
+struct ServerJob {
+  Server *server;
+  char dir[PATH_MAX];
+  char file[2 * PATH_MAX];
+  bool done, cancelled, timed_out, retried;
+  bool dir_handed_over; /* cancelled while the server reads it: the server removes the directory */
+  int status;
+  char *answer;       /* the signature */
+};
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void drop_drained(Server *s) {
+  if (s->drain_dir[0]) run_remove_tree(s->drain_dir);
+  s->drain_dir[0] = '\0';
+  s->draining = false;
+}
+
+static void server_kill(Server *s) {
+  drop_drained(s);
+  if (!s->pid) return;
+  close(s->in);
+  close(s->out);
+  kill(-s->pid, SIGTERM);
+  /* a short grace period, then nothing of its group survives */
+  for (int i = 0; i < 50 && waitpid(s->pid, NULL, WNOHANG) == 0; i++) nanosleep(&(struct timespec){0, 10000000}, NULL);
+  kill(-s->pid, SIGKILL);
+  waitpid(s->pid, NULL, 0);
+  s->pid = 0;
+  s->used = 0;
+  s->draining = false;
+}
+
+static bool server_launch(ServerPool *p, Server *s, char *err, size_t errlen) {
+  int to[2], from[2];
+  if (pipe(to) != 0) return snprintf(err, errlen, "pipe: %s", strerror(errno)), false;
+  if (pipe(from) != 0) {
+    close(to[0]);
+    close(to[1]);
+    return snprintf(err, errlen, "pipe: %s", strerror(errno)), false;
+  }
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(to[0]), close(to[1]), close(from[0]), close(from[1]);
+    return snprintf(err, errlen, "fork: %s", strerror(errno)), false;
+  }
+  if (pid == 0) {
+    setpgid(0, 0);
+    dup2(to[0], STDIN_FILENO);
+    dup2(from[1], STDOUT_FILENO);
+    close(to[0]), close(to[1]), close(from[0]), close(from[1]);
+    signal(SIGPIPE, SIG_DFL);
+    execl("/bin/sh", "sh", "-c", p->cmd, (char *)NULL);
+    _exit(127);
+  }
+  setpgid(pid, pid);
+  close(to[0]);
+  close(from[1]);
+  fcntl(to[1], F_SETFD, FD_CLOEXEC);
+  fcntl(from[0], F_SETFD, FD_CLOEXEC);
+  fcntl(from[0], F_SETFL, O_NONBLOCK);
+  s->pid = pid;
+  s->in = to[1];
+  s->out = from[0];
+  s->used = 0;
+  p->starts++;
+  return true;
+}
+
+ServerPool *server_pool_new(const char *cmd, unsigned slots, const RunOptions *o) {
+  signal(SIGPIPE, SIG_IGN); /* a dead server is noticed by EPIPE, not by dying with it */
+  ServerPool *p = xcalloc(1, sizeof *p);
+  p->cmd = xstrdup(cmd);
+  p->o = *o;
+  p->slots = slots ? slots : 1;
+  p->servers = xcalloc(p->slots, sizeof *p->servers);
+  for (unsigned i = 0; i < p->slots; i++) p->servers[i].line = xmalloc(LINE_MAX_BYTES + 1);
+  /* All start now, together: their start-up (TVM's import) overlaps instead of adding up.  One
+     that cannot start is retried, with a message, at its first query. */
+  char err[256];
+  for (unsigned i = 0; i < p->slots; i++) server_launch(p, &p->servers[i], err, sizeof err);
+  return p;
+}
+
+void server_pool_free(ServerPool *p) {
+  if (!p) return;
+  for (unsigned i = 0; i < p->slots; i++) {
+    server_kill(&p->servers[i]);
+    free(p->servers[i].line);
+  }
+  free(p->servers);
+  free(p->cmd);
+  free(p);
+}
+
+unsigned long server_pool_garbage(const ServerPool *p) { return p->garbage; }
+unsigned long server_pool_starts(const ServerPool *p) { return p->starts; }
+
+/* Sends the job's path to a server; false when the server is gone (the caller restarts it). */
+static bool send_query(Server *s, ServerJob *j) {
+  char line[2 * PATH_MAX + 2];
+  int n = snprintf(line, sizeof line, "%s\n", j->file);
+  for (int off = 0; off < n;) {
+    ssize_t w = write(s->in, line + off, (size_t)(n - off));
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    off += (int)w;
+  }
+  s->job = j;
+  j->server = s;
+  s->sent_at = now();
+  s->used = 0;
+  return true;
+}
+
+static void finish_job(ServerJob *j, int status, const char *answer, bool timed_out) {
+  j->done = true;
+  j->status = status;
+  j->timed_out = timed_out;
+  j->answer = xstrdup(answer);
+}
+
+/* The server failed the job (died, or garbage): restart it and retry once, else an error. */
+static void server_failed(ServerPool *p, Server *s, const char *why) {
+  ServerJob *j = s->job;
+  s->job = NULL;
+  server_kill(s);
+  if (!j || j->cancelled) return;
+  char err[256];
+  if (!j->retried && server_launch(p, s, err, sizeof err) && send_query(s, j)) {
+    j->retried = true;
+    return;
+  }
+  finish_job(j, -1, why, false);
+}
+
+/* Parses `STATUS [SIGNATURE]`. */
+static bool parse_answer(const char *line, int *status, const char **sig) {
+  char *end;
+  errno = 0;
+  long v = strtol(line, &end, 10);
+  if (end == line || errno || v < -1 || v > 255 || (*end && *end != ' ')) return false;
+  *status = (int)v;
+  *sig = *end ? end + 1 : "";
+  return true;
+}
+
+/* Reads what a server has written; handles a complete line, EOF and timeouts. */
+static void pump(ServerPool *p, Server *s) {
+  if (!s->pid || (!s->job && !s->draining)) return;
+  for (;;) {
+    char c;
+    ssize_t n = read(s->out, &c, 1);
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+      server_failed(p, s, "the oracle server exited without answering");
+      return;
+    }
+    if (n < 0) break;
+    if (c != '\n') {
+      if (s->used < LINE_MAX_BYTES) s->line[s->used++] = c;
+      continue;
+    }
+    s->line[s->used] = '\0';
+    s->used = 0;
+    if (s->draining) { /* the answer to a cancelled query */
+      drop_drained(s);
+      return;
+    }
+    int status;
+    const char *sig;
+    ServerJob *j = s->job;
+    if (!parse_answer(s->line, &status, &sig)) {
+      p->garbage++;
+      char why[512];
+      snprintf(why, sizeof why, "the oracle server answered garbage (want 'STATUS [SIGNATURE]'): '%.200s'", s->line);
+      s->job = NULL;
+      server_kill(s);
+      finish_job(j, -1, why, false);
+      return;
+    }
+    s->job = NULL;
+    finish_job(j, status, sig, false);
+    return;
+  }
+  bool stop = p->o.stop && *p->o.stop;
+  if (stop || (p->o.timeout > 0 && now() - s->sent_at > p->o.timeout)) {
+    ServerJob *j = s->job;
+    s->job = NULL;
+    server_kill(s); /* a hung server: its group goes, a new one starts with the next query */
+    if (j) finish_job(j, -1, stop ? "interrupted" : "timeout", !stop);
+  }
+}
+
+static Server *free_server(ServerPool *p) {
+  for (unsigned i = 0; i < p->slots; i++)
+    if (!p->servers[i].job && !p->servers[i].draining) return &p->servers[i];
+  return NULL;
+}
+
+ServerJob *server_start(ServerPool *p, const char *basename, const char *text, size_t len, char *err, size_t errlen) {
+  Server *s;
+  while (!(s = free_server(p))) server_wait(p, NULL, 0, 20);
+  ServerJob *j = xcalloc(1, sizeof *j);
+  if (!run_prepare_dir(basename, text, len, j->dir, j->file, sizeof j->file, err, errlen)) {
+    free(j);
+    return NULL;
+  }
+  if (!s->pid && !server_launch(p, s, err, errlen)) {
+    run_remove_tree(j->dir);
+    free(j);
+    return NULL;
+  }
+  if (!send_query(s, j)) { /* it died while idle: once more with a new one */
+    server_kill(s);
+    if (!server_launch(p, s, err, errlen) || !send_query(s, j)) {
+      if (!*err) snprintf(err, errlen, "cannot send a query to the oracle server '%s'", p->cmd);
+      run_remove_tree(j->dir);
+      free(j);
+      return NULL;
+    }
+  }
+  return j;
+}
+
+void server_wait(ServerPool *p, ServerJob *const *jobs, size_t n, int ms) {
+  (void)jobs;
+  (void)n;
+  struct pollfd pfd[64];
+  unsigned np = 0;
+  for (unsigned i = 0; i < p->slots && np < 64; i++)
+    if (p->servers[i].pid && (p->servers[i].job || p->servers[i].draining))
+      pfd[np++] = (struct pollfd){p->servers[i].out, POLLIN, 0};
+  if (np) poll(pfd, np, ms < 20 ? ms : 20);
+  for (unsigned i = 0; i < p->slots; i++) pump(p, &p->servers[i]);
+}
+
+bool server_done(const ServerJob *j) { return j->done; }
+
+void server_cancel(ServerJob *j) {
+  j->cancelled = true;
+  if (!j->done && j->server && j->server->job == j) {
+    j->server->job = NULL;
+    j->server->draining = true; /* keep the server (its start-up is the expensive part) */
+    j->server->sent_at = now();
+    snprintf(j->server->drain_dir, sizeof j->server->drain_dir, "%s", j->dir);
+    j->dir_handed_over = true;
+  }
+}
+
+void server_finish(ServerPool *p, ServerJob *j, RunResult *r) {
+  while (!j->done && !j->cancelled) server_wait(p, &j, 1, 20);
+  memset(r, 0, sizeof *r);
+  r->status = j->done ? j->status : -1;
+  r->timed_out = j->timed_out;
+  r->output = j->answer ? j->answer : xstrdup("");
+  r->output_len = strlen(r->output);
+  if (p->o.keep_temps) r->dir = xstrdup(j->dir);
+  else if (!j->dir_handed_over) run_remove_tree(j->dir);
+  free(j);
+}

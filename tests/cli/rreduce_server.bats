@@ -1,0 +1,75 @@
+#!/usr/bin/env bats
+# rreduce --server: the persistent oracle protocol (interestingness/PROTOCOL.md), tested with
+# servers written in shell on top of rcheck: same results as a command test, and servers that
+# die, hang or answer garbage are handled.
+
+load rreduce_helpers
+
+# server NAME BODY: a server script answering for each path line; BODY sees the path in $path.
+server() {
+  printf '#!/bin/sh\nn=0\nwhile IFS= read -r path; do\n  n=$((n + 1))\n%s\ndone\n' "$2" > "$T/$1"
+  chmod +x "$T/$1"
+}
+
+@test "a server and a command test reach the same result" {
+  server conv.sh "  if \"$RCHECK\" \"\$path\" >/dev/null 2>&1 && grep -q 'nn.conv2d(' \"\$path\"; then echo 0; else echo '1 no conv2d'; fi"
+  cp "$CORPUS/models/squeezenet_v1.1.relay" "$T/a.relay"
+  cp "$CORPUS/models/squeezenet_v1.1.relay" "$T/b.relay"
+  run "$RREDUCE" --tidy "$T/a.relay" "$T/keep.sh"
+  [ "$status" -eq 0 ]
+  run "$RREDUCE" --tidy --json --server "$T/conv.sh" "$T/b.relay"
+  [ "$status" -eq 0 ]
+  cmp "$T/a.relay" "$T/b.relay"
+  python3 -c 'import json,sys; d=json.loads(sys.argv[1].splitlines()[-1]); assert d["server_starts"] == d["jobs"], d' "$output"
+}
+
+@test "a server that dies every few queries is restarted and nothing is lost" {
+  server dies.sh "  if \"$RCHECK\" \"\$path\" >/dev/null 2>&1 && grep -q 'nn.conv2d(' \"\$path\"; then echo 0; else echo 1; fi
+  [ \$n -ge 3 ] && kill -9 \$\$"
+  cp "$CORPUS/models/squeezenet_v1.1.relay" "$T/a.relay"
+  cp "$CORPUS/models/squeezenet_v1.1.relay" "$T/b.relay"
+  run "$RREDUCE" --tidy "$T/a.relay" "$T/keep.sh"
+  run "$RREDUCE" --tidy --json --server "$T/dies.sh" "$T/b.relay"
+  [ "$status" -eq 0 ]
+  cmp "$T/a.relay" "$T/b.relay"
+  python3 -c 'import json,sys; d=json.loads(sys.argv[1].splitlines()[-1]); assert d["server_starts"] > d["jobs"], d' "$output"
+}
+
+@test "a server that hangs is killed at the timeout, counted, and leaves no process" {
+  server hangs.sh "  if ! grep -q 'nn.dense(' \"\$path\" && grep -q 'nn.batch_norm(' \"\$path\"; then sleep 1000.8484 & sleep 1000.8484; fi
+  if \"$RCHECK\" \"\$path\" >/dev/null 2>&1 && grep -q 'nn.conv2d(' \"\$path\"; then echo 0; else echo 1; fi"
+  cp "$CORPUS/models/resnet-18.relay" "$T/h.relay"
+  run "$RREDUCE" --tidy --json --timeout 1 --server "$T/hangs.sh" "$T/h.relay"
+  [ "$status" -eq 0 ]
+  python3 -c 'import json,sys; d=json.loads(sys.argv[1].splitlines()[-1]); assert d["timeouts"] > 0, d' "$output"
+  grep -q 'nn.conv2d(' "$T/h.relay"
+  sleep 0.5
+  ! pgrep -f 'sleep 1000[.]8484'
+}
+
+@test "garbage answers are errors: a warning during the run, a clear refusal on the input" {
+  server garbage.sh "  if [ \$((n % 4)) -eq 0 ]; then echo 'banana split'; continue; fi
+  if \"$RCHECK\" \"\$path\" >/dev/null 2>&1 && grep -q 'nn.conv2d(' \"\$path\"; then echo 0; else echo 1; fi"
+  cp "$CORPUS/models/squeezenet_v1.1.relay" "$T/g.relay"
+  run "$RREDUCE" --tidy -j1 --server "$T/garbage.sh" "$T/g.relay"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"answered garbage"* ]]
+  "$T/keep.sh" "$T/g.relay"
+  server always.sh "  echo 'OK!'"
+  cp "$CORPUS/models/squeezenet_v1.1.relay" "$T/x.relay"
+  run "$RREDUCE" --tidy --server "$T/always.sh" "$T/x.relay"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"garbage"*"OK!"* ]]
+  cmp "$T/x.relay" "$CORPUS/models/squeezenet_v1.1.relay"
+}
+
+@test "--match applies to the server's signature; usage errors" {
+  server sig.sh "  if grep -q 'nn.dense(' \"\$path\"; then echo '0 TVMError: dense 0x7f12'; else echo '0 another error'; fi"
+  cp "$CORPUS/models/mlp.relay" "$T/m.relay"
+  run "$RREDUCE" --tidy --match 'TVMError: dense' --server "$T/sig.sh" "$T/m.relay"
+  [ "$status" -eq 0 ]
+  grep -q 'nn.dense(' "$T/m.relay"
+  run "$RREDUCE" --server "$T/sig.sh" "$T/m.relay" "$T/keep.sh"
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"only FILE"* ]]
+}
