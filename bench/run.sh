@@ -42,3 +42,7 @@ echo "rgen --stats under the GenCoG common-operator policy (9,600 calls; GenCoG:
 for seed in 1 2 3; do
   bin/rgen --policy examples/policy-gencog.json --seed $seed --stats --calls 9600 | grep -E '^(vertex|edge) diversity' | sed "s/^/  seed $seed: /"
 done
+
+echo
+echo "reduction vs C-Vise and C-Reduce (bench/reduce.sh: about 25 minutes; rewrites its section of bench/RESULTS.md):"
+bash bench/reduce.sh
