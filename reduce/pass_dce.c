@@ -1,11 +1,16 @@
 /*
  * Delete what nothing uses: bindings whose variable is never read (in every function body, to a
  * fixpoint), @main's unused parameters, global functions nobody calls, and type definitions
- * whose type and constructors nobody names.  One candidate: the types of what remains do not
- * change.
+ * whose type and constructors nobody names.  The types of what remains do not change.
+ *
+ * Candidate 0 deletes all of it.  A test may need some of the dead code (it greps for an operator
+ * a dead binding calls), so the following candidates delete the dead items delta-debugging's
+ * way: halves, then quarters, ... then one at a time.
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "../support/xalloc.h"
 #include "reduce.h"
 
 /* Removes dead statements from every sequence in e; true if anything went. */
@@ -139,11 +144,103 @@ static bool dce(AstModule *m) {
   return changed;
 }
 
-static size_t count(const RedProgram *p) { (void)p; return 1; }
+/* ------------------------------------------------------------------ one item at a time */
+
+typedef struct Dead {
+  void **array;  /* the array holding it (statements, parameters or definitions) */
+  size_t *len;
+  void *item;
+} Dead;
+typedef VEC(Dead) DeadList;
+
+static void dead_stmts(AstExpr *e, DeadList *out) {
+  if (!e) return;
+  if (e->kind == AST_SEQ)
+    for (size_t i = 0; i < e->nstmts; i++) {
+      AstStmt *s = e->stmts[i];
+      if (s->kind == AST_STMT_EXPR || s->kind == AST_STMT_FREE) continue;
+      AstExprKind kind = s->kind == AST_STMT_GRAPH ? AST_GRAPH : AST_LOCAL;
+      const char *name = s->kind == AST_STMT_GRAPH ? s->graph : s->binder->name;
+      size_t uses = red_uses(e->a, kind, name);
+      for (size_t j = i + 1; j < e->nstmts; j++) uses += red_uses(e->stmts[j]->value, kind, name);
+      if (!uses) VEC_PUSH(*out, ((Dead){(void **)e->stmts, &e->nstmts, s}));
+    }
+  dead_stmts(e->a, out);
+  dead_stmts(e->b, out);
+  dead_stmts(e->then_, out);
+  dead_stmts(e->else_, out);
+  for (size_t i = 0; i < e->nitems; i++) dead_stmts(e->items[i], out);
+  for (size_t i = 0; i < e->narms; i++) dead_stmts(e->arms[i]->body, out);
+  for (size_t i = 0; i < e->nstmts; i++) dead_stmts(e->stmts[i]->value, out);
+  if (e->kind == AST_FN) dead_stmts(e->fn->body, out);
+}
+
+/* What is dead now (without the cascade), in a fixed order. */
+static void collect(AstModule *m, DeadList *out) {
+  for (size_t i = 0; i < m->ndefs; i++)
+    if (m->defs[i]->kind == AST_DEF_FN) dead_stmts(m->defs[i]->fn->body, out);
+  for (size_t i = 0; i < m->ndefs; i++) {
+    AstDef *d = m->defs[i];
+    bool dead = d->kind == AST_DEF_TYPE ? type_uses(m, d) == 0
+                : d->kind == AST_DEF_FN && strcmp(d->name, "main") != 0 &&
+                      red_uses_in_module(m, AST_GLOBAL, d->name) == red_uses(d->fn->body, AST_GLOBAL, d->name);
+    if (dead) VEC_PUSH(*out, ((Dead){(void **)m->defs, &m->ndefs, d}));
+  }
+  AstDef *main = red_main(m);
+  if (main)
+    for (size_t i = 0; i < main->fn->nparams; i++)
+      if (!red_uses(main->fn->body, AST_LOCAL, main->fn->params[i]->name))
+        VEC_PUSH(*out, ((Dead){(void **)main->fn->params, &main->fn->nparams, main->fn->params[i]}));
+}
+
+static void delete_item(const Dead *d) {
+  for (size_t i = 0; i < *d->len; i++)
+    if (d->array[i] == d->item) {
+      memmove(&d->array[i], &d->array[i + 1], (*d->len - i - 1) * sizeof *d->array);
+      --*d->len;
+      return;
+    }
+}
+
+/* Chunks of n items, largest first: 2 halves, 4 quarters, ..., n singletons (for n >= 2). */
+static size_t chunks(size_t n) {
+  size_t total = 0;
+  for (size_t parts = 2; n >= 2; parts *= 2) {
+    size_t size = (n + parts - 1) / parts;
+    total += (n + size - 1) / size;
+    if (size == 1) break;
+  }
+  return total;
+}
+
+static size_t count(const RedProgram *p) {
+  DeadList dead = {0};
+  collect(p->m, &dead);
+  size_t n = dead.len;
+  free(dead.items);
+  return n ? 1 + chunks(n) : 0;
+}
 
 static bool apply(RedProgram *out, size_t i) {
-  (void)i;
-  return dce(out->m);
+  if (i == 0) return dce(out->m);
+  DeadList dead = {0};
+  collect(out->m, &dead);
+  size_t n = dead.len, k = i - 1, lo = 0, hi = 0;
+  bool found = false;
+  for (size_t parts = 2; n >= 2 && !found; parts *= 2) {
+    size_t size = (n + parts - 1) / parts, here = (n + size - 1) / size;
+    if (k < here) {
+      lo = k * size;
+      hi = lo + size < n ? lo + size : n;
+      found = true;
+    }
+    k -= here;
+    if (size == 1) break;
+  }
+  if (found)
+    for (size_t j = lo; j < hi; j++) delete_item(&dead.items[j]);
+  free(dead.items);
+  return found;
 }
 
 const RedPass red_pass_dce = {"dce", "delete unused bindings, parameters of @main, global functions and type definitions",

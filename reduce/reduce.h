@@ -18,6 +18,7 @@
  *   pass_globals.c    inline a call of a global function
  *   pass_meta.c       delete unused metadata constants (meta_json.c rewrites the node graph)
  *   pass_annot.c      drop return-type and let annotations the checker can infer
+ *   pass_shapes.c     shrink @main's input shapes and dtypes
  *   pass_attrs.c      reset an operator call's attribute to its default
  *   pass_literals.c   shrink a numeric literal to 0 or 1
  */
@@ -68,7 +69,7 @@ bool red_program_adopt_if_typed(RedProgram *out, RedProgram *trial);
 
 extern const RedPass red_pass_comments, red_pass_dce, red_pass_truncate, red_pass_cut, red_pass_body,
     red_pass_unwrap, red_pass_replace, red_pass_inline, red_pass_fold, red_pass_globals, red_pass_meta,
-    red_pass_attrs, red_pass_literals, red_pass_annot;
+    red_pass_attrs, red_pass_literals, red_pass_annot, red_pass_shapes;
 
 /* ------------------------------------------------------------------ walk.c */
 /* The @main definition, or NULL. */

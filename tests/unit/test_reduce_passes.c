@@ -125,6 +125,58 @@ static void test_annot_drops_inferable_annotations(void **state) {
   free(c);
 }
 
+static void test_dce_deletes_dead_items_in_chunks(void **state) {
+  (void)state;
+  /* four dead items: two bindings, two parameters; candidate 0 deletes them all, then halves,
+     then one at a time, so a test that needs exp( can still lose the rest */
+  const char *p = RT_V
+      "def @main(%x: Tensor[(2), float32], %a: float32, %b: float32) {\n"
+      "  %0 = exp(%x);\n"
+      "  %1 = tanh(%x);\n"
+      "  negative(%x)\n"
+      "}\n";
+  assert_int_equal(rt_count(&red_pass_dce, p), 1 + 2 + 4);
+  size_t keeping_exp = 0;
+  for (size_t i = 1; i < 7; i++) {
+    char *c = rt_apply(&red_pass_dce, p, i);
+    assert_non_null(c);
+    if (strstr(c, "exp(") && (!strstr(c, "tanh(") || !strstr(c, "%a"))) keeping_exp++;
+    free(c);
+  }
+  assert_true(keeping_exp >= 2);
+  char *single = rt_apply(&red_pass_dce, p, 1 + 2 + 1); /* the second singleton: tanh's binding */
+  assert_non_null(strstr(single, "exp("));
+  assert_null(strstr(single, "tanh("));
+  assert_non_null(strstr(single, "%a"));
+  free(single);
+}
+
+static void test_shapes_shrink_shared_sizes_together(void **state) {
+  (void)state;
+  const char *p = RT_V
+      "def @main(%x: Tensor[(1, 8, 16, 16), float16], %w: Tensor[(4, 8, 3, 3), float16]) {\n"
+      "  nn.conv2d(%x, %w)\n"
+      "}\n";
+  /* sizes 16, 8, 4, 3 (each to 1 or half), then the float16 inputs to float32 */
+  assert_int_equal(rt_count(&red_pass_shapes, p), 2 * 4 + 1 + 2);
+  char *c = rt_apply(&red_pass_shapes, p, 0); /* 16 -> 1: smaller than the 3x3 kernel: refused */
+  assert_null(c);
+  c = rt_apply(&red_pass_shapes, p, 1); /* 16 -> 8: the channels (8) stay, the image halves */
+  assert_non_null(strstr(c, "%x: Tensor[(1, 8, 8, 8), float16]"));
+  assert_non_null(strstr(c, "%w: Tensor[(4, 8, 3, 3), float16]"));
+  free(c);
+  c = rt_apply(&red_pass_shapes, p, 2); /* 8 -> 1 in data and weights together */
+  assert_non_null(strstr(c, "Tensor[(1, 1, 16, 16), float16]"));
+  assert_non_null(strstr(c, "Tensor[(4, 1, 3, 3), float16]"));
+  free(c);
+  c = rt_apply(&red_pass_shapes, p, 8); /* every input to float32 */
+  assert_null(strstr(c, "float16"));
+  free(c);
+  c = rt_apply(&red_pass_shapes, p, 10); /* the second float16 input alone */
+  assert_non_null(strstr(c, "%x: Tensor[(1, 8, 16, 16), float16], %w: Tensor[(4, 8, 3, 3), float32]"));
+  free(c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_truncate_makes_a_binding_the_result),
@@ -132,6 +184,8 @@ int main(void) {
       cmocka_unit_test(test_dce_deletes_unused_bindings_and_parameters),
       cmocka_unit_test(test_replace_options_in_order),
       cmocka_unit_test(test_annot_drops_inferable_annotations),
+      cmocka_unit_test(test_dce_deletes_dead_items_in_chunks),
+      cmocka_unit_test(test_shapes_shrink_shared_sizes_together),
       cmocka_unit_test(test_replace_never_grows_or_escapes_binders),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
