@@ -92,9 +92,10 @@ void run_signature_line(const char *s, size_t n, const RunSigMasks *m, StrBuf *n
   const char *base = m && m->basename && *m->basename ? m->basename : NULL;
   while (i < n && o.kept < RUN_SIG_LINE_MAX) {
     size_t k;
-    if (is_space(s[i])) {
-      while (i < n && is_space(s[i])) i++;
-      put_mask(&o, " ", "[[:space:]]+");
+    if (is_space(s[i])) { /* one blank stays itself in the ERE (easier to read), a longer run does not */
+      for (k = i; k < n && is_space(s[k]);) k++;
+      put_mask(&o, " ", k - i == 1 && s[i] == ' ' ? " " : "[[:space:]]+");
+      i = k;
     } else if ((k = dir_at(s + i, n - i, m))) {
       put_mask(&o, "<tmp>", ".+");
       i += k;
