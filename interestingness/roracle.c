@@ -305,6 +305,22 @@ static void print_json(const Entries *files, const Group *groups, size_t ngroups
   json_decref(list);
 }
 
+/* The recipe for a wrapper that makes TEST an rreduce test (exit 0 while the failure reproduces):
+   a script whose one line is before, the test, after. */
+static void print_wrapper(const char *name, const char *before, const char *test, const char *after) {
+  StrBuf line, cmd;
+  sb_init(&line);
+  sb_init(&cmd);
+  sb_puts(&line, before);
+  shell_quote(&line, test);
+  sb_puts(&line, after);
+  sb_puts(&cmd, "printf '%s\\n' '#!/bin/sh' ");
+  shell_quote(&cmd, line.data);
+  printf("%s: %s > %s; chmod +x %s\n", name, cmd.data, name, name);
+  sb_free(&line);
+  sb_free(&cmd);
+}
+
 static void print_table(const Entries *files, const Group *groups, size_t ngroups, const char *test, double timeout) {
   int w = (int)strlen("smallest");
   for (size_t k = 0; k < ngroups; k++) {
@@ -334,28 +350,13 @@ static void print_table(const Entries *files, const Group *groups, size_t ngroup
     printf("%5s  %8s  %s\n", "", "", sb.data);
   }
   if (ngroups) {
-    /* The wrappers that make TEST an rreduce test (exit 0 while the failure reproduces). */
     char abs[PATH_MAX];
     const char *t = realpath(test, abs) ? abs : test;
-    sb.len = 0;
-    sb_puts(&sb, "! ");
-    shell_quote(&sb, t);
-    sb_puts(&sb, " \"$1\"");
-    char *fails = sb_take(&sb);
-    sb_puts(&sb, "printf '%s\\n' '#!/bin/sh' ");
-    shell_quote(&sb, fails);
-    printf("fails.sh: %s > fails.sh; chmod +x fails.sh\n", sb.data);
-    free(fails);
+    print_wrapper("fails.sh", "! ", t, " \"$1\"");
     if (hangs) {
-      sb.len = 0;
-      sb_printf(&sb, "timeout %.0f ", timeout);
-      shell_quote(&sb, t);
-      sb_puts(&sb, " \"$1\"; [ $? -eq 124 ]");
-      char *body = sb_take(&sb);
-      sb_puts(&sb, "printf '%s\\n' '#!/bin/sh' ");
-      shell_quote(&sb, body);
-      printf("hangs.sh: %s > hangs.sh; chmod +x hangs.sh\n", sb.data);
-      free(body);
+      char timeout_cmd[64];
+      snprintf(timeout_cmd, sizeof timeout_cmd, "timeout %.0f ", timeout);
+      print_wrapper("hangs.sh", timeout_cmd, t, " \"$1\"; [ $? -eq 124 ]");
     }
   }
   sb_free(&sb);
