@@ -30,11 +30,11 @@ SUPPORT_SRC := $(wildcard support/*.c)
 PARSER_SRC  := parser/parse.c parser/lower.c parser/comments.c parser/print.c parser/dump.c parser/literal.c parser/build.c
 GRAMMAR_SRC := parser/src/parser.c parser/src/scanner.c
 TYPEGEN_SRC := $(filter-out typegen/rcheck.c typegen/rgen.c,$(wildcard typegen/*.c typegen/ops/*.c))
-RUN_SRC     := $(wildcard interestingness/*.c)
+RUN_SRC     := $(filter-out interestingness/roracle.c,$(wildcard interestingness/*.c))
 REDUCE_SRC  := $(filter-out reduce/rreduce.c,$(wildcard reduce/*.c))
 LIB_SRC     := $(SUPPORT_SRC) $(PARSER_SRC) $(TYPEGEN_SRC) $(RUN_SRC) $(REDUCE_SRC)
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GRAMMAR_SRC:%.c=$(BUILD)/%.o)
-PROGRAMS    := rfmt rcheck rgen rreduce
+PROGRAMS    := rfmt rcheck rgen rreduce roracle
 UNIT_TESTS  := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 
 .PHONY: all check test unit cli corpus-test grammar grammar-check bench install clean fuzz
@@ -66,6 +66,10 @@ $(BIN)/rgen: $(BUILD)/typegen/rgen.o $(BUILD)/librelaykit.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
 
 $(BIN)/rreduce: $(BUILD)/reduce/rreduce.o $(BUILD)/librelaykit.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
+
+$(BIN)/roracle: $(BUILD)/interestingness/roracle.o $(BUILD)/librelaykit.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
 

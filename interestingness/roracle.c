@@ -1,0 +1,469 @@
+/* roracle: run an oracle (a test) over a corpus of Relay programs; group the failures by signature. */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../support/fileio.h"
+#include "../support/strbuf.h"
+#include "../support/version.h"
+#include "../support/xalloc.h"
+#include "run.h"
+#include "signature.h"
+
+static const char usage[] =
+    "usage: roracle [options] DIR TEST\n"
+    "Runs TEST on every .relay file in DIR (sorted by name) and groups the failures by signature.\n"
+    "TEST runs as under rreduce: in a fresh directory holding the file under its own name, its path\n"
+    "also passed as $1, with its own TMPDIR; but here a non-zero exit status means \"this program\n"
+    "fails\" (a timeout is a failure too, signature \"timeout\").  The signature is the first and\n"
+    "last non-empty lines of TEST's output (stdout+stderr), or the top and bottom frames of a stack\n"
+    "trace in it, with addresses, numbers, hashes and temporary paths masked.\n"
+    "\n"
+    "options:\n"
+    "  -j N, --jobs N     tests run at once (default: the number of cores); the output is the same\n"
+    "                     for every N\n"
+    "      --timeout S    seconds per test (default 60)\n"
+    "      --limit-mem MB, --limit-cpu S   resource limits for the test\n"
+    "  -r, --recursive    also the .relay files in DIR's subdirectories\n"
+    "      --max-files N  only the first N files\n"
+    "      --keep-going   run every file (the default);  -x, --fail-fast  stop at the first\n"
+    "                     failure in file order\n"
+    "      --json         print the groups as a JSON list of {\"signature\", \"count\", \"smallest\",\n"
+    "                     \"bytes\", \"match\", \"files\"}\n"
+    "  -h, --help         show this help;  --version\n"
+    "\n"
+    "Output: one row per group (count, bytes and path of its smallest file, signature), most\n"
+    "frequent first, then a line of totals.  To shrink a group's smallest file with rreduce, which\n"
+    "wants a test that exits 0 while the failure reproduces, wrap TEST and keep the same error:\n"
+    "  printf '%s\\n' '#!/bin/sh' '! /path/to/TEST \"$1\"' > fails.sh; chmod +x fails.sh\n"
+    "  rreduce --match REGEX FILE ./fails.sh\n"
+    "REGEX is the group's \"match\" (a POSIX ERE for the signature's stable part), printed under\n"
+    "each row with the whole command.\n"
+    "\n"
+    "exit status: 0 no failures, 1 some file fails, 2 usage or I/O error, 130 interrupted\n";
+
+/* One file of the corpus and what TEST said of it. */
+typedef struct Entry {
+  char *path;      /* DIR/name, as the user spelled DIR */
+  size_t bytes;
+  bool done, failed, timed_out;
+  char *signature; /* failures only */
+  char *match;     /* an ERE for rreduce --match, or NULL */
+} Entry;
+typedef VEC(Entry) Entries;
+
+/* A group of failures with one signature; members index the entries, in path order. */
+typedef struct Group {
+  const char *signature, *match;
+  size_t smallest;
+  VEC(size_t) members;
+} Group;
+typedef VEC(Group) Groups;
+
+enum { MAX_JOBS = 64 };
+enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_CPU, OPT_MAX, OPT_KEEP, OPT_JSON, OPT_VERSION };
+
+static volatile sig_atomic_t stop_flag = 0;
+static void on_signal(int sig) {
+  (void)sig;
+  stop_flag = 1;
+}
+
+static bool executable(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+static bool is_dir(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool count_arg(const char *opt, const char *arg, long min, long *out) {
+  char *end;
+  errno = 0;
+  long v = strtol(arg, &end, 10);
+  if (errno || *end || end == arg || v < min) {
+    fprintf(stderr, "roracle: %s takes a whole number >= %ld, not '%s'\n", opt, min, arg);
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/* The .relay files in dir (and below it with `recursive`), unsorted; false on an I/O error. */
+static bool list_dir(const char *dir, bool recursive, Entries *out) {
+  DIR *d = opendir(dir);
+  if (!d) return fprintf(stderr, "roracle: %s: %s\n", dir, strerror(errno)), false;
+  bool ok = true;
+  struct dirent *de;
+  while (ok && (de = readdir(d))) {
+    if (de->d_name[0] == '.') continue;
+    size_t n = strlen(dir) + strlen(de->d_name) + 2;
+    char *path = xmalloc(n);
+    snprintf(path, n, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", de->d_name);
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && ends_with(de->d_name, ".relay")) {
+      VEC_PUSH(*out, ((Entry){.path = path, .bytes = (size_t)st.st_size}));
+      continue;
+    }
+    if (recursive && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) ok = list_dir(path, true, out);
+    free(path);
+  }
+  closedir(d);
+  return ok;
+}
+
+static int by_path(const void *a, const void *b) { return strcmp(((const Entry *)a)->path, ((const Entry *)b)->path); }
+
+static const char *basename_of(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+/* What TEST said of e: passed, or failed with a signature. */
+static void record(Entry *e, const RunResult *r) {
+  e->done = true;
+  e->timed_out = r->timed_out;
+  e->failed = r->timed_out || r->status != 0;
+  if (!e->failed) return;
+  if (r->timed_out) {
+    e->signature = xstrdup("timeout");
+    return;
+  }
+  char resolved[PATH_MAX];
+  RunSigMasks m = {{r->dir, r->dir && realpath(r->dir, resolved) ? resolved : NULL}, basename_of(e->path)};
+  RunSignature s;
+  run_signature(r->output, r->output_len, &m, &s);
+  if (!s.text) {
+    char buf[64];
+    if (r->status < 0) snprintf(buf, sizeof buf, "(no output, signal %d)", r->signal);
+    else snprintf(buf, sizeof buf, "(no output, exit %d)", r->status);
+    s.text = xstrdup(buf);
+  }
+  e->signature = s.text;
+  e->match = s.match;
+}
+
+static void progress(size_t done, size_t n, size_t failed) {
+  fprintf(stderr, "\rroracle: %zu/%zu files, %zu failed ", done, n, failed);
+}
+
+/*
+ * Runs TEST over the entries, `jobs` at once.  Results land in each entry, so the order in which
+ * tests end does not matter.  With fail_fast the run stops at the first failure in file order
+ * (*n becomes the count of files up to it).  Returns 0, 2 (I/O error) or 130 (interrupted).
+ */
+static int run_all(Entries *files, size_t *n, const char *test, const RunOptions *ro, unsigned jobs, bool fail_fast) {
+  RunJob *slot[MAX_JOBS] = {0};
+  size_t which[MAX_JOBS] = {0}, next = 0, running = 0, finished = 0, failed = 0, prefix = 0;
+  bool show = isatty(STDERR_FILENO), stopping = false;
+  int status = 0;
+  char err[2048];
+  while (running || (next < *n && !stopping)) {
+    if (stop_flag && !stopping) stopping = true, status = 130;
+    for (unsigned s = 0; s < jobs && next < *n && !stopping; s++) {
+      if (slot[s]) continue;
+      Entry *e = &files->items[next];
+      size_t len;
+      char *text = file_read(e->path, &len);
+      slot[s] = text ? run_start(test, basename_of(e->path), text, len, ro, err, sizeof err) : NULL;
+      free(text);
+      if (!slot[s]) {
+        if (text) fprintf(stderr, "roracle: %s\n", err);
+        stopping = true;
+        status = 2;
+        break;
+      }
+      e->bytes = len;
+      which[s] = next++;
+      running++;
+    }
+    if (stopping)
+      for (unsigned s = 0; s < jobs; s++)
+        if (slot[s]) run_cancel(slot[s]);
+    run_wait(slot, jobs, 50);
+    for (unsigned s = 0; s < jobs; s++) {
+      if (!slot[s] || !run_done(slot[s])) continue;
+      RunResult r;
+      run_finish(slot[s], &r);
+      slot[s] = NULL;
+      running--;
+      if (!stopping) {
+        record(&files->items[which[s]], &r);
+        finished++;
+        failed += files->items[which[s]].failed;
+      }
+      if (r.dir) run_remove_tree(r.dir);
+      run_result_free(&r);
+      if (show) progress(finished, *n, failed);
+    }
+    /* --fail-fast: the first failure in file order ends the run (the same one for every -j). */
+    for (; fail_fast && !stopping && prefix < next && files->items[prefix].done; prefix++) {
+      if (!files->items[prefix].failed) continue;
+      *n = prefix + 1;
+      for (unsigned s = 0; s < jobs; s++)
+        if (slot[s] && which[s] > prefix) run_cancel(slot[s]);
+      break;
+    }
+  }
+  if (show) fputs("\r\033[K", stderr);
+  return status;
+}
+
+/* Failure indices by signature, then path (qsort has no context argument: the entries are here). */
+static const Entries *sort_files;
+static int by_signature(const void *a, const void *b) {
+  const Entry *e = sort_files->items;
+  size_t i = *(const size_t *)a, j = *(const size_t *)b;
+  int c = strcmp(e[i].signature, e[j].signature);
+  return c ? c : i < j ? -1 : i > j;
+}
+
+static int by_count(const void *a, const void *b) {
+  const Group *g = a, *h = b;
+  if (g->members.len != h->members.len) return g->members.len > h->members.len ? -1 : 1;
+  return strcmp(g->signature, h->signature);
+}
+
+/* The failures, grouped; the groups sorted by count (descending), then signature. */
+static Groups group(const Entries *files, size_t n) {
+  VEC(size_t) fails = {0};
+  for (size_t i = 0; i < n; i++)
+    if (files->items[i].failed) VEC_PUSH(fails, i);
+  if (fails.len) {
+    sort_files = files;
+    qsort(fails.items, fails.len, sizeof *fails.items, by_signature);
+  }
+  Groups groups = {0};
+  for (size_t k = 0; k < fails.len; k++) {
+    const Entry *e = &files->items[fails.items[k]];
+    if (!groups.len || strcmp(groups.items[groups.len - 1].signature, e->signature))
+      VEC_PUSH(groups, ((Group){.signature = e->signature, .smallest = fails.items[k]}));
+    Group *g = &groups.items[groups.len - 1];
+    VEC_PUSH(g->members, fails.items[k]);
+    if (e->bytes < files->items[g->smallest].bytes) g->smallest = fails.items[k];
+  }
+  for (size_t k = 0; k < groups.len; k++) groups.items[k].match = files->items[groups.items[k].smallest].match;
+  if (groups.len) qsort(groups.items, groups.len, sizeof *groups.items, by_count);
+  free(fails.items);
+  return groups;
+}
+
+/* s as one word for a POSIX shell: itself when it is safe, else in single quotes. */
+static void shell_quote(StrBuf *sb, const char *s) {
+  if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+-=:,@%") == strlen(s)) {
+    sb_puts(sb, s);
+    return;
+  }
+  sb_putc(sb, '\'');
+  for (; *s; s++)
+    if (*s == '\'') sb_puts(sb, "'\\''");
+    else sb_putc(sb, *s);
+  sb_putc(sb, '\'');
+}
+
+/* A JSON string; bytes that are not UTF-8 (a file name) become '?'. */
+static json_t *jstr(const char *s) {
+  json_t *j = json_string(s);
+  if (j) return j;
+  char *copy = xstrdup(s);
+  for (char *p = copy; *p; p++)
+    if ((unsigned char)*p >= 0x80) *p = '?';
+  j = json_string(copy);
+  free(copy);
+  return j;
+}
+
+static void print_json(const Entries *files, const Group *groups, size_t ngroups) {
+  json_t *list = json_array();
+  for (size_t k = 0; k < ngroups; k++) {
+    const Group *g = &groups[k];
+    json_t *members = json_array();
+    for (size_t i = 0; i < g->members.len; i++) json_array_append_new(members, jstr(files->items[g->members.items[i]].path));
+    const Entry *small = &files->items[g->smallest];
+    json_array_append_new(list, json_pack("{s:o, s:I, s:o, s:I, s:o, s:o}", "signature", jstr(g->signature), "count",
+                                          (json_int_t)g->members.len, "smallest", jstr(small->path), "bytes",
+                                          (json_int_t)small->bytes, "match", g->match ? jstr(g->match) : json_null(),
+                                          "files", members));
+  }
+  json_dumpf(list, stdout, JSON_INDENT(2));
+  fputc('\n', stdout);
+  json_decref(list);
+}
+
+/* The recipe for a wrapper that makes TEST an rreduce test (exit 0 while the failure reproduces):
+   a script whose one line is before, the test, after. */
+static void print_wrapper(const char *name, const char *before, const char *test, const char *after) {
+  StrBuf line, cmd;
+  sb_init(&line);
+  sb_init(&cmd);
+  sb_puts(&line, before);
+  shell_quote(&line, test);
+  sb_puts(&line, after);
+  sb_puts(&cmd, "printf '%s\\n' '#!/bin/sh' ");
+  shell_quote(&cmd, line.data);
+  printf("%s: %s > %s; chmod +x %s\n", name, cmd.data, name, name);
+  sb_free(&line);
+  sb_free(&cmd);
+}
+
+static void print_table(const Entries *files, const Group *groups, size_t ngroups, const char *test, double timeout) {
+  int w = (int)strlen("smallest");
+  for (size_t k = 0; k < ngroups; k++) {
+    int n = (int)strlen(files->items[groups[k].smallest].path);
+    if (n > w) w = n;
+  }
+  if (ngroups) printf("%5s  %8s  %-*s  %s\n", "count", "bytes", w, "smallest", "signature");
+  bool hangs = false;
+  StrBuf sb;
+  sb_init(&sb);
+  for (size_t k = 0; k < ngroups; k++) {
+    const Group *g = &groups[k];
+    const Entry *small = &files->items[g->smallest];
+    printf("%5zu  %8zu  %-*s  %s\n", g->members.len, small->bytes, w, small->path, g->signature);
+    sb.len = 0;
+    if (g->match) {
+      sb_puts(&sb, "rreduce --match ");
+      shell_quote(&sb, g->match);
+    } else {
+      sb_puts(&sb, "rreduce");
+    }
+    sb_putc(&sb, ' ');
+    shell_quote(&sb, small->path);
+    bool hang = !strcmp(g->signature, "timeout");
+    hangs |= hang;
+    sb_puts(&sb, hang ? " ./hangs.sh" : " ./fails.sh");
+    printf("%5s  %8s  %s\n", "", "", sb.data);
+  }
+  if (ngroups) {
+    char abs[PATH_MAX];
+    const char *t = realpath(test, abs) ? abs : test;
+    print_wrapper("fails.sh", "! ", t, " \"$1\"");
+    if (hangs) {
+      char timeout_cmd[64];
+      snprintf(timeout_cmd, sizeof timeout_cmd, "timeout %.0f ", timeout);
+      print_wrapper("hangs.sh", timeout_cmd, t, " \"$1\"; [ $? -eq 124 ]");
+    }
+  }
+  sb_free(&sb);
+}
+
+int main(int argc, char **argv) {
+  static const struct option longopts[] = {
+      {"jobs", required_argument, NULL, 'j'},        {"timeout", required_argument, NULL, OPT_TIMEOUT},
+      {"limit-mem", required_argument, NULL, OPT_MEM}, {"limit-cpu", required_argument, NULL, OPT_CPU},
+      {"recursive", no_argument, NULL, 'r'},         {"max-files", required_argument, NULL, OPT_MAX},
+      {"keep-going", no_argument, NULL, OPT_KEEP},   {"fail-fast", no_argument, NULL, 'x'},
+      {"json", no_argument, NULL, OPT_JSON},         {"help", no_argument, NULL, 'h'},
+      {"version", no_argument, NULL, OPT_VERSION},   {NULL, 0, NULL, 0},
+  };
+  RunOptions ro;
+  run_options_default(&ro);
+  ro.timeout = 60;
+  ro.keep_temps = true; /* the signature masks the directory's path; roracle removes it after */
+  ro.stop = &stop_flag;
+  long cores = sysconf(_SC_NPROCESSORS_ONLN), v, max_files = -1;
+  unsigned jobs = cores < 1 ? 1 : cores > MAX_JOBS ? MAX_JOBS : (unsigned)cores;
+  bool json = false, recursive = false, fail_fast = false;
+  int c;
+  while ((c = getopt_long(argc, argv, "j:rxh", longopts, NULL)) != -1) {
+    char *end;
+    switch (c) {
+    case 'j':
+      if (!count_arg("-j", optarg, 1, &v)) return 2;
+      jobs = v > MAX_JOBS ? MAX_JOBS : (unsigned)v;
+      break;
+    case OPT_TIMEOUT:
+      ro.timeout = strtod(optarg, &end);
+      if (*end || end == optarg || !(ro.timeout > 0)) return fprintf(stderr, "roracle: --timeout takes seconds\n"), 2;
+      break;
+    case OPT_MEM:
+      if (!count_arg("--limit-mem", optarg, 1, &v)) return 2;
+      ro.limit_mem = (uint64_t)v * 1024 * 1024;
+      break;
+    case OPT_CPU:
+      if (!count_arg("--limit-cpu", optarg, 1, &v)) return 2;
+      ro.limit_cpu = (uint64_t)v;
+      break;
+    case 'r': recursive = true; break;
+    case OPT_MAX:
+      if (!count_arg("--max-files", optarg, 1, &max_files)) return 2;
+      break;
+    case OPT_KEEP: fail_fast = false; break;
+    case 'x': fail_fast = true; break;
+    case OPT_JSON: json = true; break;
+    case OPT_VERSION: puts("roracle (relaykit) " RELAYKIT_VERSION); return 0;
+    case 'h': fputs(usage, stdout); return 0;
+    default: fputs(usage, stderr); return 2;
+    }
+  }
+  if (argc - optind != 2) {
+    fputs("roracle: expected DIR and TEST\n", stderr);
+    fputs(usage, stderr);
+    return 2;
+  }
+  const char *dir = argv[optind], *test = argv[optind + 1];
+  if (is_dir(test) && executable(dir)) {
+    const char *t = dir;
+    dir = test;
+    test = t;
+  }
+  if (!is_dir(dir)) return fprintf(stderr, "roracle: %s: not a directory\n", dir), 2;
+  if (!executable(test)) return fprintf(stderr, "roracle: %s: the test is not an executable file\n", test), 2;
+
+  Entries files = {0};
+  int status = 2;
+  if (!list_dir(dir, recursive, &files)) goto done;
+  if (!files.len) {
+    fprintf(stderr, "roracle: no .relay files in %s%s\n", dir, recursive ? "" : " (-r: also in its subdirectories)");
+    goto done;
+  }
+  qsort(files.items, files.len, sizeof *files.items, by_path);
+  size_t n = max_files > 0 && (size_t)max_files < files.len ? (size_t)max_files : files.len;
+
+  struct sigaction sa = {0};
+  sa.sa_handler = on_signal;
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  status = run_all(&files, &n, test, &ro, jobs, fail_fast);
+  if (status == 130) fputs("roracle: interrupted\n", stderr);
+  if (status) goto done;
+
+  Groups groups = group(&files, n);
+  size_t failed = 0, timed_out = 0;
+  for (size_t i = 0; i < n; i++) {
+    failed += files.items[i].failed;
+    timed_out += files.items[i].timed_out;
+  }
+  if (json) print_json(&files, groups.items, groups.len);
+  else {
+    print_table(&files, groups.items, groups.len, test, ro.timeout);
+    printf("%zu file%s: %zu passed, %zu failed (%zu timed out), %zu group%s\n", n, n == 1 ? "" : "s", n - failed,
+           failed, timed_out, groups.len, groups.len == 1 ? "" : "s");
+  }
+  for (size_t k = 0; k < groups.len; k++) free(groups.items[k].members.items);
+  free(groups.items);
+  status = failed ? 1 : 0;
+done:
+  for (size_t i = 0; i < files.len; i++) {
+    free(files.items[i].path);
+    free(files.items[i].signature);
+    free(files.items[i].match);
+  }
+  free(files.items);
+  return status;
+}

@@ -1,0 +1,284 @@
+#include "signature.h"
+
+#include <ctype.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../support/xalloc.h"
+
+static bool is_space(char c) { return isspace((unsigned char)c) != 0; }
+static bool is_word(char c) { return isalnum((unsigned char)c) || c == '_'; }
+static bool is_digit(char c) { return isdigit((unsigned char)c) != 0; }
+static bool is_hex(char c) { return isxdigit((unsigned char)c) != 0; }
+/* Characters that may stand in a file name (a basename is masked only at a name's start). */
+static bool is_name(char c) { return is_word(c) || c == '.' || c == '-' || c == '+'; }
+/* Characters a /tmp/ path runs over: it ends at white space, quotes, brackets and separators. */
+static bool is_path(char c) { return c && !is_space(c) && !strchr("\"'`()[]{}<>:,;|", c); }
+
+static bool starts(const char *s, size_t n, const char *prefix) {
+  size_t k = strlen(prefix);
+  return n >= k && !memcmp(s, prefix, k);
+}
+
+/* The normalised line and its ERE, built in step; `kept` counts the normalised bytes. */
+typedef struct Out {
+  StrBuf *norm, *ere;
+  size_t kept;
+} Out;
+
+static void put_literal(Out *o, const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    char c = s[i];
+    bool printable = (unsigned char)c >= 0x20 && (unsigned char)c < 0x7f;
+    if (o->norm) sb_putc(o->norm, printable ? c : '?');
+    if (o->ere) {
+      if (!printable) sb_putc(o->ere, '.');
+      else {
+        if (strchr("\\.[]()*+?{}|^$", c)) sb_putc(o->ere, '\\');
+        sb_putc(o->ere, c);
+      }
+    }
+  }
+  o->kept += n;
+}
+
+static void put_mask(Out *o, const char *label, const char *pattern) {
+  if (o->norm) sb_puts(o->norm, label);
+  if (o->ere) sb_puts(o->ere, pattern);
+  o->kept += strlen(label);
+}
+
+/* Length of the longest masked directory at s, or 0. */
+static size_t dir_at(const char *s, size_t n, const RunSigMasks *m) {
+  size_t best = 0;
+  for (int k = 0; m && k < RUN_SIG_MAX_DIRS; k++) {
+    const char *d = m->dirs[k];
+    size_t dl = d ? strlen(d) : 0;
+    while (dl > 1 && d[dl - 1] == '/') dl--;
+    if (dl > best && n >= dl && !memcmp(s, d, dl)) best = dl;
+  }
+  return best;
+}
+
+/* A word (letters, digits, _): an address, a number, a hash, a number with a unit, or a name. */
+static void put_word(Out *o, const char *w, size_t k) {
+  size_t digits = 0, hex = 0;
+  while (digits < k && is_digit(w[digits])) digits++;
+  while (hex < k && is_hex(w[hex])) hex++;
+  if (k > 2 && w[0] == '0' && (w[1] == 'x' || w[1] == 'X')) {
+    size_t h = 2;
+    while (h < k && is_hex(w[h])) h++;
+    if (h == k) return put_mask(o, "<addr>", "0[xX][0-9a-fA-F]+");
+  }
+  if (digits == k) return put_mask(o, "<n>", "[0-9]+");
+  if (hex == k && k >= 7) {
+    for (size_t i = 0; i < k; i++)
+      if (is_digit(w[i])) return put_mask(o, "<hex>", "[0-9a-fA-F]+");
+  }
+  if (digits) { /* 10ms, 224x224: the number goes, the unit stays */
+    put_mask(o, "<n>", "[0-9]+");
+    w += digits;
+    k -= digits;
+  }
+  put_literal(o, w, k);
+}
+
+void run_signature_line(const char *s, size_t n, const RunSigMasks *m, StrBuf *norm, StrBuf *ere) {
+  Out o = {norm, ere, 0};
+  size_t i = 0;
+  while (i < n && is_space(s[i])) i++;
+  while (n > i && is_space(s[n - 1])) n--;
+  const char *base = m && m->basename && *m->basename ? m->basename : NULL;
+  while (i < n && o.kept < RUN_SIG_LINE_MAX) {
+    size_t k;
+    if (is_space(s[i])) { /* one blank stays itself in the ERE (easier to read), a longer run does not */
+      for (k = i; k < n && is_space(s[k]);) k++;
+      put_mask(&o, " ", k - i == 1 && s[i] == ' ' ? " " : "[[:space:]]+");
+      i = k;
+    } else if ((k = dir_at(s + i, n - i, m))) {
+      put_mask(&o, "<tmp>", ".+");
+      i += k;
+    } else if (base && starts(s + i, n - i, base) && (i == 0 || !is_name(s[i - 1]))) {
+      put_mask(&o, "<file>", ".+");
+      i += strlen(base);
+    } else if (starts(s + i, n - i, "/tmp/")) {
+      for (i += 5; i < n && is_path(s[i]);) i++;
+      put_mask(&o, "<tmp>", "/tmp/[^[:space:]]*");
+    } else if (is_word(s[i])) {
+      for (k = i; k < n && is_word(s[k]);) k++;
+      put_word(&o, s + i, k - i);
+      i = k;
+    } else {
+      put_literal(&o, s + i, 1);
+      i++;
+    }
+  }
+}
+
+/* The name in a frame's text: arguments cut (not a leading "(anonymous namespace)"), trimmed. */
+static bool frame_name(const char *p, const char *e, const char **name, size_t *name_len) {
+  while (p < e && is_space(*p)) p++;
+  for (const char *q = p; q < e; q++)
+    if (*q == '(' && q > p && !starts(q, (size_t)(e - q), "(anonymous")) {
+      e = q;
+      break;
+    }
+  while (e > p && is_space(e[-1])) e--;
+  if (e == p) return false;
+  *name = p;
+  *name_len = (size_t)(e - p);
+  return true;
+}
+
+/* "(/lib/libc.so.6+0x29d90)" or "/lib/libtvm.so(f+0x1b)": the function, else the module's basename. */
+static bool module_frame(const char *p, const char *e, const char **name, size_t *name_len) {
+  const char *open = memchr(p, '(', (size_t)(e - p));
+  if (open && open > p) { /* lib(f+0x1b) */
+    const char *q = open + 1, *end = q;
+    while (end < e && *end != '+' && *end != ')') end++;
+    if (end > q) return frame_name(q, end, name, name_len);
+    e = open;
+  } else if (open) { /* (lib+0x29d90) */
+    p = open + 1;
+    const char *end = p;
+    while (end < e && *end != '+' && *end != ')') end++;
+    e = end;
+  }
+  for (const char *q = p; q < e; q++)
+    if (*q == '/') p = q + 1;
+  return frame_name(p, e, name, name_len);
+}
+
+bool run_signature_frame(const char *line, size_t n, bool in_trace, const char **name, size_t *name_len) {
+  const char *p = line, *e = line + n;
+  while (p < e && is_space(*p)) p++;
+  while (e > p && is_space(e[-1])) e--;
+  size_t rest = (size_t)(e - p);
+  if (starts(p, rest, "File \"")) { /* Python: File "x.py", line 3, in f */
+    for (const char *q = p; q + 5 <= e; q++)
+      if (!memcmp(q, ", in ", 5)) return frame_name(q + 5, e, name, name_len);
+    return false;
+  }
+  if (rest > 1 && p[0] == '#' && is_digit(p[1])) { /* gdb, ASan: #3 0x7f.. in f (args) file:line */
+    const char *q = p + 1;
+    while (q < e && is_digit(*q)) q++;
+    if (q == e || !is_space(*q)) return false;
+    while (q < e && is_space(*q)) q++;
+    bool addr = starts(q, (size_t)(e - q), "0x");
+    if (addr) {
+      while (q < e && !is_space(*q)) q++;
+      while (q < e && is_space(*q)) q++;
+    }
+    if (!addr && !in_trace) return false;
+    if (starts(q, (size_t)(e - q), "in ")) q += 3;
+    else if (q < e && *q == '(') return module_frame(q, e, name, name_len);
+    while (q < e && is_space(*q)) q++;
+    const char *end = q; /* the name runs to white space outside parentheses: f(int, float) */
+    for (int depth = 0; end < e && (depth > 0 || !is_space(*end)); end++)
+      depth += *end == '(' ? 1 : *end == ')' && depth > 0 ? -1 : 0;
+    return frame_name(q, end, name, name_len);
+  }
+  if (starts(p, rest, "[bt] (")) { /* TVM's old traces: [bt] (3) /lib/libtvm.so(f+0x1b) [0x7f..] */
+    const char *q = memchr(p + 6, ')', rest - 6);
+    if (!q) return false;
+    for (q++; q < e && is_space(*q);) q++;
+    const char *end = e;
+    for (const char *b = q; b + 1 < e; b++)
+      if (b[0] == ' ' && b[1] == '[') {
+        end = b;
+        break;
+      }
+    return module_frame(q, end, name, name_len);
+  }
+  if (in_trace && is_digit(*p)) { /* TVM: 3: tvm::relay::f(...) */
+    const char *q = p;
+    while (q < e && is_digit(*q)) q++;
+    if (q + 1 < e && q[0] == ':' && q[1] == ' ') return frame_name(q + 2, e, name, name_len);
+  }
+  return false;
+}
+
+static bool trace_header(const char *line, size_t n) {
+  while (n && is_space(*line)) line++, n--;
+  if (starts(line, n, "Traceback") || starts(line, n, "Backtrace")) return true;
+  for (size_t i = 0; i < n; i++)
+    if (starts(line + i, n - i, "Stack trace:") || starts(line + i, n - i, "Traceback (most recent call last)"))
+      return true;
+  return false;
+}
+
+static bool blank(const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!is_space(s[i])) return false;
+  return true;
+}
+
+/* The ERE must match the output the way rreduce --match runs it; else there is none. */
+static char *checked(char *ere, const char *out, size_t len) {
+  regex_t re;
+  if (!ere || regcomp(&re, ere, REG_EXTENDED | REG_NOSUB | REG_NEWLINE) != 0) {
+    free(ere);
+    return NULL;
+  }
+  char *copy = xmalloc(len + 1);
+  memcpy(copy, out, len);
+  copy[len] = '\0';
+  bool ok = regexec(&re, copy, 0, NULL, 0) == 0;
+  regfree(&re);
+  free(copy);
+  if (!ok) free(ere);
+  return ok ? ere : NULL;
+}
+
+void run_signature(const char *out, size_t len, const RunSigMasks *m, RunSignature *s) {
+  const char *first = NULL, *last = NULL, *top = NULL, *bottom = NULL;
+  size_t first_n = 0, last_n = 0, top_n = 0, bottom_n = 0;
+  bool in_trace = false;
+  for (const char *p = out, *e = out + len; p < e;) {
+    const char *nl = memchr(p, '\n', (size_t)(e - p));
+    size_t n = nl ? (size_t)(nl - p) : (size_t)(e - p);
+    const char *name;
+    size_t name_n;
+    if (trace_header(p, n)) in_trace = true;
+    else if (run_signature_frame(p, n, in_trace, &name, &name_n)) {
+      if (!top) top = name, top_n = name_n;
+      bottom = name, bottom_n = name_n;
+    }
+    if (!blank(p, n)) {
+      if (!first) first = p, first_n = n;
+      last = p, last_n = n;
+    }
+    p += n + 1;
+  }
+  StrBuf text, ere;
+  sb_init(&text);
+  sb_init(&ere);
+  if (top) {
+    sb_puts(&text, "stack: ");
+    run_signature_line(top, top_n, m, &text, NULL);
+    if (bottom != top) {
+      sb_puts(&text, " | ");
+      run_signature_line(bottom, bottom_n, m, &text, NULL);
+    }
+    /* The longer name says more (the shorter is often main or <module>). */
+    if (bottom_n > top_n) run_signature_line(bottom, bottom_n, m, NULL, &ere);
+    else run_signature_line(top, top_n, m, NULL, &ere);
+  } else if (first) {
+    run_signature_line(first, first_n, m, &text, &ere);
+    if (last != first) {
+      sb_puts(&text, " | ");
+      run_signature_line(last, last_n, m, &text, NULL);
+    }
+  }
+  s->text = first ? sb_take(&text) : NULL;
+  s->match = first ? checked(sb_take(&ere), out, len) : NULL;
+  sb_free(&text);
+  sb_free(&ere);
+}
+
+void run_signature_free(RunSignature *s) {
+  free(s->text);
+  free(s->match);
+  s->text = s->match = NULL;
+}

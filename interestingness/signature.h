@@ -1,0 +1,52 @@
+/*
+ * Failure signatures (roracle): what a test's output says, with what varies from run to run
+ * masked, so that failures with the same cause fall into one group.
+ *
+ * A signature is the normalised first and last non-empty lines of the output ("first | last"),
+ * or, when the output holds a stack trace (Python's `File "x", line N, in f`, gdb's and ASan's
+ * `#3 0x... in f`, TVM's `3: tvm::relay::f` after a `Stack trace:` or `Traceback` header, and
+ * `[bt] (3) lib(f+0x1b)`), the names of its top and bottom frames ("stack: top | bottom"), as the
+ * Relay fuzzing RFC suggests.  Masked: the candidate's directory and basename, /tmp/ paths
+ * (<tmp>, <file>), addresses 0x... (<addr>), hex runs of 7 or more with a digit (<hex>), numbers
+ * (<n>); white space is folded.  Digits inside identifiers (conv2d, int32) stay.
+ *
+ * With it comes a POSIX extended regular expression (for `rreduce --match`) that matches the
+ * output: the first line's (or the longer frame name's) literal parts escaped, each masked part a
+ * pattern for what it stood for.
+ */
+#ifndef RELAYKIT_SIGNATURE_H
+#define RELAYKIT_SIGNATURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../support/strbuf.h"
+
+/* What is masked besides the generic patterns; NULL or empty entries are skipped. */
+enum { RUN_SIG_MAX_DIRS = 2 };
+typedef struct RunSigMasks {
+  const char *dirs[RUN_SIG_MAX_DIRS]; /* the candidate's directory, as created and as resolved */
+  const char *basename;               /* the candidate's file name */
+} RunSigMasks;
+
+typedef struct RunSignature {
+  char *text;  /* one line; NULL when the output has no non-empty line (malloc'd) */
+  char *match; /* an ERE that matches the output (REG_EXTENDED | REG_NEWLINE, as rreduce compiles
+                  --match); NULL when there is none (malloc'd) */
+} RunSignature;
+
+/* The signature of a test's output (`out` need not be NUL-terminated); m may be NULL. */
+void run_signature(const char *out, size_t len, const RunSigMasks *m, RunSignature *s);
+void run_signature_free(RunSignature *s);
+
+/* One line, trimmed, masked and folded into norm, and in step into ere as an ERE matching the
+   line (either may be NULL).  At most RUN_SIG_LINE_MAX bytes of a long line are kept. */
+enum { RUN_SIG_LINE_MAX = 200 };
+void run_signature_line(const char *s, size_t n, const RunSigMasks *m, StrBuf *norm, StrBuf *ere);
+
+/* When `line` is a stack frame, points name at its function's name (arguments cut) and returns
+   true.  `in_trace`: a `Stack trace:` or `Traceback` header came before, so bare numbered lines
+   (`  3: f`) and gdb frames without an address count as frames too. */
+bool run_signature_frame(const char *line, size_t n, bool in_trace, const char **name, size_t *name_len);
+
+#endif

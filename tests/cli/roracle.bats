@@ -1,0 +1,182 @@
+#!/usr/bin/env bats
+# roracle: a test over a corpus, failures grouped by signature (masked first/last lines or stack
+# frames), the table, --json, timeouts, -j determinism, usage errors.
+
+setup() {
+  ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+  RFMT=${RFMT:-$ROOT/bin/rfmt}
+  BIN=$(dirname "$RFMT")
+  RORACLE=$BIN/roracle
+  RREDUCE=$BIN/rreduce
+  T=$BATS_TEST_TMPDIR
+  mkdir -p "$T/corpus"
+  # relu: 3 files, dense: 2, softmax: 2, passing: 2 (the sizes differ inside each group)
+  prog() { # name op extra-comment
+    printf '#[version = "0.0.5"]\ndef @main(%%x: Tensor[(1, 4), float32], %%w: Tensor[(3, 4), float32]) {\n  %s /* %s */\n}\n' "$2" "$3" > "$T/corpus/$1.relay"
+  }
+  prog r1 'nn.relu(%x)' 'a longer comment here'
+  prog r2 'nn.relu(%x)' 's'
+  prog r3 'nn.relu(%x)' 'medium one'
+  prog d1 'nn.dense(%x, %w)' 'x'
+  prog d2 'nn.dense(%x, %w)' 'xxxxxxxxxxxxxxxxxxxxx'
+  prog s1 'nn.softmax(%x)' 'yyyyyyyyyyyyyyyy'
+  prog s2 'nn.softmax(%x)' 'y'
+  prog p1 'add(%x, %x)' ''
+  prog p2 'exp(%x)' ''
+  # Three ways to fail; every message varies from run to run: an address and numbers (from the
+  # pid and the size), the candidate's temporary path ($1, $PWD, $TMPDIR).
+  cat > "$T/oracle.sh" <<'EOF'
+#!/bin/sh
+n=$(wc -c < "$1")
+a=$(printf '0x7f%08x' $(( $$ * 7919 + n )))
+case "$(cat "$1")" in
+*nn.relu*) echo "error: relu kernel crashed at $a"; echo "  while compiling $1 in $PWD ($n bytes)"; echo "Aborted at $a (pid $$)"; exit 134;;
+*nn.dense*) printf 'Traceback (most recent call last):\n  File "%s/gen_%s.py", line %s, in <module>\n  File "/opt/tvm/relay/strategy.py", line %s, in dense_strategy\nValueError: bad units at %s\n' "$TMPDIR" $$ "$n" $((n % 97)) "$a"; exit 1;;
+*nn.softmax*) echo "Stack trace:"; echo "  1: tvm::relay::SoftmaxRel(int) at $a"; echo "  0: tvm::runtime::LogFatal::Finalize() in $PWD/$(basename "$1"):$n"; exit 6;;
+esac
+echo "ok $1"
+EOF
+  chmod +x "$T/oracle.sh"
+}
+
+@test "three failure signatures whose messages vary give exactly three groups" {
+  run "$RORACLE" "$T/corpus" "$T/oracle.sh"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"9 files: 2 passed, 7 failed (0 timed out), 3 groups"* ]]
+  [ "$(grep -c '^ *[0-9]\+ \+[0-9]\+ \+/' <<<"$output")" -eq 3 ]
+  # count desc, then signature; the smallest file of each group
+  row1=$(grep -m1 '^ *3 ' <<<"$output")
+  [[ "$row1" == *"/corpus/r2.relay"*"error: relu kernel crashed at <addr> | Aborted at <addr> (pid <n>)"* ]]
+  [[ "$output" == *"/corpus/s2.relay  stack: tvm::relay::SoftmaxRel | tvm::runtime::LogFatal::Finalize"* ]]
+  [[ "$output" == *"/corpus/d1.relay  stack: <module> | dense_strategy"* ]]
+  [[ "$output" == *"rreduce --match "*"fails.sh"* ]]
+  [[ "$output" == *"fails.sh: printf"* ]]
+  ! grep -q 'relaykit\.' <<<"$output" || false   # the candidates' directories are masked
+}
+
+@test "--json is a list of groups with signature, count, smallest, bytes, match and files" {
+  run "$RORACLE" --json "$T/corpus" "$T/oracle.sh"
+  [ "$status" -eq 1 ]
+  python3 - "$output" "$T/corpus" <<'EOF'
+import json, sys
+groups = json.loads(sys.argv[1])
+corpus = sys.argv[2]
+assert [g["count"] for g in groups] == [3, 2, 2], groups
+for g in groups:
+    assert set(g) == {"signature", "count", "smallest", "bytes", "match", "files"}, g
+    assert len(g["files"]) == g["count"] and g["files"] == sorted(g["files"])
+    assert g["smallest"] in g["files"] and isinstance(g["match"], str) and g["match"]
+    import os
+    assert g["bytes"] == os.path.getsize(g["smallest"]) == min(os.path.getsize(f) for f in g["files"])
+assert [os.path.basename(g["smallest"]) for g in groups] == ["r2.relay", "d1.relay", "s2.relay"], groups
+EOF
+}
+
+@test "a group's match finds its failure in a fresh run, and rreduce takes it with the wrapper" {
+  run "$RORACLE" --json "$T/corpus" "$T/oracle.sh"
+  [ "$status" -eq 1 ]
+  for k in 0 1 2; do
+    m=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])[int(sys.argv[2])]["match"])' "$output" "$k")
+    f=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])[int(sys.argv[2])]["smallest"])' "$output" "$k")
+    d=$(mktemp -d "$T/fresh.XXXXXX")
+    cp "$f" "$d/"
+    (cd "$d" && TMPDIR=$d "$T/oracle.sh" "$d/$(basename "$f")" > out.txt 2>&1) || true
+    grep -Eq -- "$m" "$d/out.txt"
+    # another group's output does not match
+    o=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])[(int(sys.argv[2]) + 1) % 3]["smallest"])' "$output" "$k")
+    (cd "$d" && "$T/oracle.sh" "$o" > other.txt 2>&1) || true
+    ! grep -Eq -- "$m" "$d/other.txt" || false
+  done
+  # the recipe printed with the table: fails.sh, then rreduce --match on the smallest file
+  m=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])[0]["match"])' "$output")
+  printf '%s\n' '#!/bin/sh' "! '$T/oracle.sh' \"\$1\"" > "$T/fails.sh"
+  chmod +x "$T/fails.sh"
+  cp "$T/corpus/r2.relay" "$T/r2.relay"
+  run "$RREDUCE" --tidy --match "$m" "$T/r2.relay" "$T/fails.sh"
+  [ "$status" -eq 0 ]
+  grep -q 'nn.relu(' "$T/r2.relay"
+}
+
+@test "a passing corpus exits 0" {
+  mkdir "$T/good"
+  cp "$T/corpus/p1.relay" "$T/corpus/p2.relay" "$T/good/"
+  run "$RORACLE" "$T/good" "$T/oracle.sh"
+  [ "$status" -eq 0 ]
+  [ "$output" = "2 files: 2 passed, 0 failed (0 timed out), 0 groups" ]
+  run "$RORACLE" --json "$T/good" "$T/oracle.sh"
+  [ "$status" -eq 0 ]
+  [ "$output" = "[]" ]
+}
+
+@test "a hanging test is the timeout group and leaves no process behind" {
+  printf '#!/bin/sh\ncase "$(cat "$1")" in *nn.relu*) sleep 1000.7373 & sleep 1000.7373;; esac\necho "fails: $1"; exit 1\n' > "$T/hang.sh"
+  chmod +x "$T/hang.sh"
+  start=$(date +%s)
+  run "$RORACLE" -j2 --timeout 1 "$T/corpus" "$T/hang.sh"
+  [ "$status" -eq 1 ]
+  [ $(( $(date +%s) - start )) -lt 20 ]
+  [[ "$output" == *"9 files: 0 passed, 9 failed (3 timed out), 2 groups"* ]]
+  grep -q '^ *3 .*r2.relay  timeout$' <<<"$output"
+  grep -q '^ *6 .*fails: <tmp>/<file>$' <<<"$output"
+  [[ "$output" == *"hangs.sh: printf"* ]]
+  sleep 0.3
+  ! pgrep -f 'sleep 1000[.]7373'
+}
+
+@test "-j1 and -j2 print the same table and the same JSON" {
+  "$RORACLE" -j1 "$T/corpus" "$T/oracle.sh" > "$T/j1.txt" || [ $? -eq 1 ]
+  "$RORACLE" -j2 "$T/corpus" "$T/oracle.sh" > "$T/j2.txt" || [ $? -eq 1 ]
+  cmp "$T/j1.txt" "$T/j2.txt"
+  "$RORACLE" -j1 --json "$T/corpus" "$T/oracle.sh" > "$T/j1.json" || [ $? -eq 1 ]
+  "$RORACLE" -j2 --json "$T/corpus" "$T/oracle.sh" > "$T/j2.json" || [ $? -eq 1 ]
+  cmp "$T/j1.json" "$T/j2.json"
+}
+
+@test "--max-files, -r and --fail-fast" {
+  run "$RORACLE" --max-files 2 "$T/corpus" "$T/oracle.sh"   # d1, d2
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"2 files: 0 passed, 2 failed (0 timed out), 1 group"* ]]
+  mkdir -p "$T/tree/sub"
+  cp "$T/corpus/p1.relay" "$T/tree/"
+  cp "$T/corpus/r1.relay" "$T/tree/sub/"
+  run "$RORACLE" "$T/tree" "$T/oracle.sh"
+  [ "$status" -eq 0 ]
+  [[ "$output" == "1 file: 1 passed"* ]]
+  run "$RORACLE" -r "$T/tree" "$T/oracle.sh"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"2 files: 1 passed, 1 failed"* ]]
+  for j in 1 2; do
+    run "$RORACLE" -j$j --fail-fast "$T/corpus" "$T/oracle.sh"   # d1 fails first
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"1 file: 0 passed, 1 failed (0 timed out), 1 group"* ]]
+  done
+}
+
+@test "usage and I/O errors exit 2; --help shows the rreduce recipe" {
+  run "$RORACLE"
+  [ "$status" -eq 2 ]
+  [[ "$output" == *usage:* ]]
+  run "$RORACLE" "$T/corpus"
+  [ "$status" -eq 2 ]
+  run "$RORACLE" -j 0 "$T/corpus" "$T/oracle.sh"
+  [ "$status" -eq 2 ]
+  run "$RORACLE" --timeout abc "$T/corpus" "$T/oracle.sh"
+  [ "$status" -eq 2 ]
+  run "$RORACLE" --no-such-option "$T/corpus" "$T/oracle.sh"
+  [ "$status" -eq 2 ]
+  run "$RORACLE" "$T/missing" "$T/oracle.sh"
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"not a directory"* ]]
+  chmod -x "$T/oracle.sh"
+  run "$RORACLE" "$T/corpus" "$T/oracle.sh"
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"not an executable"* ]]
+  chmod +x "$T/oracle.sh"
+  mkdir "$T/empty"
+  run "$RORACLE" "$T/empty" "$T/oracle.sh"
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"no .relay files"* ]]
+  run "$RORACLE" --help
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"rreduce --match REGEX FILE"* ]]
+}
