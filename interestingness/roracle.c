@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../support/cli.h"
 #include "../support/fileio.h"
 #include "../support/strbuf.h"
 #include "../support/version.h"
@@ -77,26 +78,9 @@ static void on_signal(int sig) {
   stop_flag = 1;
 }
 
-static bool executable(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
-}
-
 static bool is_dir(const char *path) {
   struct stat st;
   return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static bool count_arg(const char *opt, const char *arg, long min, long *out) {
-  char *end;
-  errno = 0;
-  long v = strtol(arg, &end, 10);
-  if (errno || *end || end == arg || v < min) {
-    fprintf(stderr, "roracle: %s takes a whole number >= %ld, not '%s'\n", opt, min, arg);
-    return false;
-  }
-  *out = v;
-  return true;
 }
 
 static bool ends_with(const char *s, const char *suffix) {
@@ -384,7 +368,7 @@ int main(int argc, char **argv) {
     char *end;
     switch (c) {
     case 'j':
-      if (!count_arg("-j", optarg, 1, &v)) return 2;
+      if (!cli_count_arg("roracle", "-j", optarg, 1, &v)) return 2;
       jobs = v > MAX_JOBS ? MAX_JOBS : (unsigned)v;
       break;
     case OPT_TIMEOUT:
@@ -392,16 +376,16 @@ int main(int argc, char **argv) {
       if (*end || end == optarg || !(ro.timeout > 0)) return fprintf(stderr, "roracle: --timeout takes seconds\n"), 2;
       break;
     case OPT_MEM:
-      if (!count_arg("--limit-mem", optarg, 1, &v)) return 2;
+      if (!cli_count_arg("roracle", "--limit-mem", optarg, 1, &v)) return 2;
       ro.limit_mem = (uint64_t)v * 1024 * 1024;
       break;
     case OPT_CPU:
-      if (!count_arg("--limit-cpu", optarg, 1, &v)) return 2;
+      if (!cli_count_arg("roracle", "--limit-cpu", optarg, 1, &v)) return 2;
       ro.limit_cpu = (uint64_t)v;
       break;
     case 'r': recursive = true; break;
     case OPT_MAX:
-      if (!count_arg("--max-files", optarg, 1, &max_files)) return 2;
+      if (!cli_count_arg("roracle", "--max-files", optarg, 1, &max_files)) return 2;
       break;
     case OPT_KEEP: fail_fast = false; break;
     case 'x': fail_fast = true; break;
@@ -417,13 +401,13 @@ int main(int argc, char **argv) {
     return 2;
   }
   const char *dir = argv[optind], *test = argv[optind + 1];
-  if (is_dir(test) && executable(dir)) {
+  if (is_dir(test) && cli_executable(dir)) {
     const char *t = dir;
     dir = test;
     test = t;
   }
   if (!is_dir(dir)) return fprintf(stderr, "roracle: %s: not a directory\n", dir), 2;
-  if (!executable(test)) return fprintf(stderr, "roracle: %s: the test is not an executable file\n", test), 2;
+  if (!cli_executable(test)) return fprintf(stderr, "roracle: %s: the test is not an executable file\n", test), 2;
 
   Entries files = {0};
   int status = 2;

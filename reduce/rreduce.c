@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../support/cli.h"
 #include "../support/fileio.h"
 #include "../support/xalloc.h"
 #include "../support/version.h"
@@ -146,11 +147,6 @@ static bool in_list(const char *list, const char *name) {
   return false;
 }
 
-static bool executable(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
-}
-
 static void print_json(const RedStats *st, const RedOptions *o) {
   json_t *passes = json_object();
   for (size_t i = 0; i < o->npasses; i++)
@@ -178,19 +174,6 @@ static void print_json(const RedStats *st, const RedOptions *o) {
   json_dumpf(j, stdout, JSON_COMPACT);
   fputc('\n', stdout);
   json_decref(j);
-}
-
-/* Parses a count option; false (with a message) when it is not one. */
-static bool count_arg(const char *opt, const char *arg, long min, long *out) {
-  char *end;
-  errno = 0;
-  long v = strtol(arg, &end, 10);
-  if (errno || *end || end == arg || v < min) {
-    fprintf(stderr, "rreduce: %s takes a whole number >= %ld, not '%s'\n", opt, min, arg);
-    return false;
-  }
-  *out = v;
-  return true;
 }
 
 /* The reproduction recipe for a test that does not find the input interesting. */
@@ -246,7 +229,7 @@ int main(int argc, char **argv) {
     switch (c) {
     case 'o': out = optarg; break;
     case 'j':
-      if (!count_arg("-j", optarg, 1, &v)) return 2;
+      if (!cli_count_arg("rreduce", "-j", optarg, 1, &v)) return 2;
       o.jobs = v > RED_MAX_JOBS ? RED_MAX_JOBS : (unsigned)v;
       break;
     case 'v': o.verbose = 1; break;
@@ -255,11 +238,11 @@ int main(int argc, char **argv) {
       if (*end || end == optarg || !(o.oracle.run.timeout > 0)) return fprintf(stderr, "rreduce: --timeout takes seconds\n"), 2;
       break;
     case OPT_MEM:
-      if (!count_arg("--limit-mem", optarg, 1, &v)) return 2;
+      if (!cli_count_arg("rreduce", "--limit-mem", optarg, 1, &v)) return 2;
       o.oracle.run.limit_mem = (uint64_t)v * 1024 * 1024;
       break;
     case OPT_CPU:
-      if (!count_arg("--limit-cpu", optarg, 1, &v)) return 2;
+      if (!cli_count_arg("rreduce", "--limit-cpu", optarg, 1, &v)) return 2;
       o.oracle.run.limit_cpu = (uint64_t)v;
       break;
     case OPT_NOCACHE: o.use_cache = false; break;
@@ -276,7 +259,7 @@ int main(int argc, char **argv) {
     case OPT_TIDY: tidy = true; break;
     case OPT_MATCH: match = optarg; break;
     case OPT_ALSO:
-      if (!count_arg("--also-interesting", optarg, 1, &v)) return 2;
+      if (!cli_count_arg("rreduce", "--also-interesting", optarg, 1, &v)) return 2;
       if (v > 255) return fprintf(stderr, "rreduce: --also-interesting takes an exit status 1..255\n"), 2;
       o.also_interesting = (int)v;
       break;
@@ -285,11 +268,11 @@ int main(int argc, char **argv) {
     case OPT_REPORT: report = optarg; break;
     case OPT_TRIVIAL: trivial_is_error = true; break;
     case OPT_STUCK:
-      if (!count_arg("--stuck-after", optarg, 0, &v)) return 2;
+      if (!cli_count_arg("rreduce", "--stuck-after", optarg, 0, &v)) return 2;
       o.max_failures = (unsigned)v;
       break;
     case OPT_STUCK_TIMEOUTS:
-      if (!count_arg("--stuck-timeouts", optarg, 0, &v)) return 2;
+      if (!cli_count_arg("rreduce", "--stuck-timeouts", optarg, 0, &v)) return 2;
       o.max_timeouts = (unsigned)v;
       break;
     case OPT_VERSION: puts("rreduce (relaykit) " RELAYKIT_VERSION); return 0;
@@ -303,12 +286,12 @@ int main(int argc, char **argv) {
     return 2;
   }
   const char *file = argv[optind], *test = o.server_cmd ? NULL : argv[optind + 1];
-  if (test && !executable(test) && executable(file)) {
+  if (test && !cli_executable(test) && cli_executable(file)) {
     const char *t = file;
     file = test;
     test = t;
   }
-  if (test && !executable(test)) return fprintf(stderr, "rreduce: %s: the test is not an executable file\n", test), 2;
+  if (test && !cli_executable(test)) return fprintf(stderr, "rreduce: %s: the test is not an executable file\n", test), 2;
   regex_t re;
   if (match) {
     int rc = regcomp(&re, match, REG_EXTENDED | REG_NOSUB | REG_NEWLINE);
