@@ -357,6 +357,11 @@ int main(int argc, char **argv) {
 
   bool ok = red_reduce(&text, &o, &st, err, sizeof err);
   if (!ok) fprintf(stderr, "rreduce: %s\n", err);
+  /* -o OUT always gets the result, even when nothing could be removed */
+  if (out && !st.accepted && !file_replace(out, text, strlen(text))) {
+    fprintf(stderr, "rreduce: cannot write %s\n", out);
+    ok = false;
+  }
   if (json) print_json(&st, &o);
   else if (!st.interrupted)
     fprintf(stderr, "rreduce: %zu -> %zu bytes, %zu -> %zu operator calls; %lu tests (%lu cached), %lu accepted, %.1f s\n",

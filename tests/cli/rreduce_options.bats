@@ -120,3 +120,13 @@ load rreduce_helpers
   [ "$status" -eq 0 ]
   [[ "$output" == "rreduce (relaykit) "* ]]
 }
+
+@test "-o OUT is written even when nothing can be removed" {
+  printf '#[version = "0.0.5"]\ndef @main(%%x: float32) {\n  %%x\n}\n' > "$T/tiny.relay"
+  printf '#!/bin/sh\nexit 0\n' > "$T/true.sh"
+  chmod +x "$T/true.sh"
+  run "$RREDUCE" -o "$T/out.relay" "$T/tiny.relay" "$T/true.sh"
+  [ "$status" -eq 0 ]
+  "$RCHECK" "$T/out.relay"
+  [ ! -e "$T/tiny.relay.orig" ]
+}
