@@ -81,7 +81,25 @@ static void put_word(Out *o, const char *w, size_t k) {
     w += digits;
     k -= digits;
   }
-  put_literal(o, w, k);
+  /* Inside a name, digits that number things (foo_1957, fused_add_3) or are long (a seed, an id)
+     go; short ones that are part of the name (conv2d, int32, float16, x86_64) stay. */
+  size_t start = 0;
+  for (size_t i = 0; i < k;) {
+    if (!is_digit(w[i])) {
+      i++;
+      continue;
+    }
+    size_t j = i;
+    while (j < k && is_digit(w[j])) j++;
+    bool numbering = i > 1 && w[i - 1] == '_' && !is_digit(w[i - 2]); /* add_3, not x86_64 */
+    if (numbering || j - i >= 4) {
+      put_literal(o, w + start, i - start);
+      put_mask(o, "<n>", "[0-9]+");
+      start = j;
+    }
+    i = j;
+  }
+  put_literal(o, w + start, k - start);
 }
 
 void run_signature_line(const char *s, size_t n, const RunSigMasks *m, StrBuf *norm, StrBuf *ere) {
