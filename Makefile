@@ -32,7 +32,8 @@ GRAMMAR_SRC := parser/src/parser.c parser/src/scanner.c
 TYPEGEN_SRC := $(filter-out typegen/rcheck.c typegen/rgen.c,$(wildcard typegen/*.c typegen/ops/*.c))
 RUN_SRC     := $(filter-out interestingness/roracle.c,$(wildcard interestingness/*.c))
 REDUCE_SRC  := $(filter-out reduce/rreduce.c,$(wildcard reduce/*.c))
-LIB_SRC     := $(SUPPORT_SRC) $(PARSER_SRC) $(TYPEGEN_SRC) $(RUN_SRC) $(REDUCE_SRC)
+MUTATE_SRC  := $(filter-out mutate/rmutate.c,$(wildcard mutate/*.c))
+LIB_SRC     := $(SUPPORT_SRC) $(PARSER_SRC) $(TYPEGEN_SRC) $(RUN_SRC) $(REDUCE_SRC) $(MUTATE_SRC)
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GRAMMAR_SRC:%.c=$(BUILD)/%.o)
 PROGRAMS    := rfmt rcheck rgen rreduce roracle
 UNIT_TESTS  := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))

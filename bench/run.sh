@@ -44,5 +44,9 @@ for seed in 1 2 3; do
 done
 
 echo
+echo "rreduce --server against a command test that costs 1 s to start (bench/server.sh):"
+bash bench/server.sh
+
+echo
 echo "reduction vs C-Vise and C-Reduce (bench/reduce.sh: about 25 minutes; rewrites its section of bench/RESULTS.md):"
 bash bench/reduce.sh

@@ -270,6 +270,7 @@ void ast_free(AstModule *m);
 typedef struct AstPrintOptions {
   bool strip_types;     /* drop `/ * ty=... * /` (and span) comments TVM writes */
   bool strip_comments;  /* drop every comment, license headers too (a reduced program's last step) */
+  bool keep_spans;      /* with strip_types: drop only the ty= comments, keep span= ones */
   /* When set, nodes with a type (AstNode.type) get `/ * ty=T * /` as TVM writes it, replacing
      any ty comment they had and merging with their span comment: `/ * ty=T span=S * /`.
      Returns the spelling of a type, malloc'd. */

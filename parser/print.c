@@ -30,7 +30,9 @@ static void newline(Printer *p) {
 static bool is_tvm_annotation(const char *c) { return !strncmp(c, "/* ty=", 6) || !strncmp(c, "/* span=", 8); }
 
 static bool dropped(const Printer *p, const char *c) {
-  return p->opts->strip_comments || (p->opts->strip_types && is_tvm_annotation(c));
+  if (p->opts->strip_comments) return true;
+  if (p->opts->strip_types && p->opts->keep_spans) return !strncmp(c, "/* ty=", 6);
+  return p->opts->strip_types && is_tvm_annotation(c);
 }
 
 static void comments(Printer *p, const AstNode *n) {

@@ -1,0 +1,47 @@
+/* Mutant k of a run: a function of (seed text, --seed, k) only, so runs are reproducible and
+   any -j gives the same files. */
+#ifndef RELAYKIT_MUTATE_DRIVER_H
+#define RELAYKIT_MUTATE_DRIVER_H
+
+#include "mutate.h"
+
+typedef struct MutOptions {
+  uint64_t seed;
+  unsigned depth;                   /* mutations per mutant (a chain) */
+  const Mutator *const *mutators;   /* the mutators in use, with their weights */
+  const unsigned *weights;
+  size_t nmutators;
+  const GenPolicy *policy;
+  unsigned fuel;
+  const MutDonor *donors;
+  size_t ndonors;
+  bool ill_typed;                   /* one controlled type error instead (illtyped.c) */
+  const char *seed_name;            /* the seed's file name */
+} MutOptions;
+
+typedef struct MutStep {
+  const char *mutator;
+  char *what;
+  unsigned seed_line, seed_col;     /* where, in the program this step mutated */
+  unsigned line, col;               /* where the change is in the final mutant (0: not found) */
+} MutStep;
+
+typedef struct MutResult {
+  char *text;                       /* the mutant, printed as TVM prints (types annotated) */
+  MutStep *steps;
+  size_t nsteps;
+  char *expected_error;             /* --ill-typed: the checker's message */
+} MutResult;
+
+void mut_result_free(MutResult *r);
+
+/* Builds mutant (index, attempt).  false when no mutator could change the program (err says). */
+bool mut_make(const char *seed_text, const MutOptions *o, uint64_t index, uint64_t attempt, MutResult *out, char *err,
+              size_t errlen);
+
+/* ------------------------------------------------------------------ illtyped.c */
+/* One controlled type error in c's program; *expected gets what it breaks, for the manifest's
+   description (the checker's own message is recorded by the driver).  false: none applicable. */
+bool mut_ill_typed(MutContext *c);
+
+#endif

@@ -1,0 +1,83 @@
+/*
+ * rmutate: well-typed mutants of a real program.  Each mutator is one file behind this interface:
+ * given a parsed and typed program (every AstExpr has node.type) and a random stream, it changes
+ * the program in place so that it still type-checks (the driver checks every mutant with the
+ * type checker before writing it) and records what it did.
+ *
+ *   sites.c           the expressions a mutator may pick, with the variables in scope at each
+ *   mut_regenerate.c  replace a subtree with a fresh expression of its type from the generator
+ *   mut_share.c       use an existing same-typed variable in place of an expression (a new edge)
+ *   mut_insert.c      wrap a value in a chain that returns its type (let, if, tuple, closure, ...)
+ *   mut_opswap.c      replace an operator call with another op producing the same type
+ *   mut_attrs.c       new attribute values that keep the call's type
+ *   mut_shape.c       change @main's input shapes or dtypes; the program follows by inference
+ *   mut_crossover.c   transplant a same-typed subtree from a donor program (--donor DIR)
+ *   illtyped.c        --ill-typed: one controlled type error, with the error the checker gives
+ *   driver.c          mutant k of a run: pick mutators, apply, print, guard, describe
+ */
+#ifndef RELAYKIT_MUTATE_H
+#define RELAYKIT_MUTATE_H
+
+#include "../parser/ast.h"
+#include "../support/rng.h"
+#include "../support/strbuf.h"
+#include "../typegen/gen.h"
+
+/* A donor program for crossover (parsed and typed). */
+typedef struct MutDonor {
+  AstModule *m;
+  TyTable *types;
+  const char *name;
+} MutDonor;
+
+typedef struct MutContext {
+  AstModule *m;              /* the program, parsed and typed; mutated in place */
+  TyTable *types;
+  Rng *rng;
+  const GenPolicy *policy;   /* for generated parts */
+  unsigned fuel;             /* operator calls per generated part, roughly */
+  const MutDonor *donors;    /* --donor programs (may be none) */
+  size_t ndonors;
+  const char *seed_name;     /* the seed's file name, for span comments */
+  /* filled by the mutator */
+  StrBuf *what;              /* one line: what it did ("nn.relu -> tanh at 12:5") */
+  AstSpan where;             /* the changed node's position in the program it mutated */
+  AstNode *marked;           /* the new node, which gets a span comment back to `where` */
+} MutContext;
+
+typedef struct Mutator {
+  const char *name;
+  const char *description;
+  /* Mutates c->m; false when it found nothing to do (the driver tries another mutator).  A
+     mutator that returns false must leave the program unchanged. */
+  bool (*apply)(MutContext *c);
+} Mutator;
+
+extern const Mutator mut_regenerate, mut_share, mut_insert, mut_opswap, mut_attrs, mut_shape, mut_crossover;
+
+/* ------------------------------------------------------------------ sites.c */
+typedef struct MutSite {
+  AstExpr **slot;            /* the expression's place: *slot may be replaced */
+  AstDef *def;               /* the global function it is in */
+  bool in_main;              /* in @main, not inside a function with attributes (a fused primitive) */
+  bool is_callee;            /* the callee of a call (not a value to replace) */
+} MutSite;
+typedef VEC(MutSite) MutSites;
+
+/* Every typed expression of every global function, in pre-order (callees excluded). */
+void mut_sites(AstModule *m, MutSites *out);
+/* A random site whose expression satisfies `want` (NULL: any); NULL when none does. */
+const MutSite *mut_pick(MutContext *c, const MutSites *sites, bool (*want)(const AstExpr *e, void *ctx), void *ctx);
+/* The variables in scope at a site (parameters, earlier lets and graph bindings, enclosing
+   closures' parameters), outermost first, as the generator's scope entries. */
+void mut_scope_at(AstModule *m, const MutSite *site, GenVars *out);
+/* A generator over c's program, its scope the variables at `site` (gen_free it).  Fresh names
+   do not collide with the program's (graph numbers continue after the largest). */
+void mut_gen_at(MutContext *c, const MutSite *site, Gen *g, GenStmts *block);
+/* Puts e at the site, preceded by the bindings in `block` (as a parenthesised sequence). */
+void mut_place(MutContext *c, const MutSite *site, AstExpr *e, GenStmts *block);
+/* Records the change: what (printf-style), where (the old node's span), and marks the new node. */
+void mut_note(MutContext *c, const AstNode *old, AstNode *now, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+#endif
