@@ -1,0 +1,240 @@
+/* Crossover: transplant a donor's subtree of exactly the type of a site in the program.  Its free
+   variables become variables in scope of the same types, or new parameters of @main (sites in
+   @main only).  Donor code that binds names (sequences, closures, match) or references globals,
+   constructors or meta constants is not transplanted. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../typegen/op.h"
+#include "../typegen/to_ast.h"
+#include "edit.h"
+
+/* Whether e can move to another program as it is: operator calls, tuples, projections, if,
+   literals and variables only. */
+static bool movable(const AstExpr *e) {
+  if (!e) return true;
+  switch (e->kind) {
+  case AST_SEQ:
+  case AST_FN:
+  case AST_MATCH:
+  case AST_GLOBAL:
+  case AST_META:
+  case AST_BLOCK: return false;
+  case AST_NAME: return op_lookup(e->text) != NULL; /* not a constructor */
+  default: break;
+  }
+  if (!movable(e->a) || !movable(e->b) || !movable(e->then_) || !movable(e->else_)) return false;
+  for (size_t i = 0; i < e->nitems; i++)
+    if (!movable(e->items[i])) return false;
+  return true;
+}
+
+/* A site worth replacing, or a donor expression worth moving: a value, not a plain variable, a
+   literal or a function. */
+static bool interesting(const MutSite *s) {
+  const AstExpr *e = *s->slot;
+  const Type *t = e->node.type;
+  return t && t->kind != TY_FUNC && !mut_is_var(e) && e->kind != AST_SEQ && e->kind != AST_FN && e->kind != AST_INT &&
+         e->kind != AST_FLOAT && e->kind != AST_BOOL;
+}
+
+typedef struct Piece {   /* a donor expression that may move */
+  const MutDonor *donor;
+  MutSite site;          /* where it is in the donor */
+  const AstExpr *e;
+  char *type;
+} Piece;
+
+typedef struct Free {    /* a free variable of the piece: its donor name, type, and replacement */
+  AstExprKind kind;
+  const char *name;
+  const Type *type;      /* in the donor's table */
+  const char *to;        /* a variable in scope, or NULL for a new parameter */
+} Free;
+typedef VEC(Free) Frees;
+
+/* The variables e uses, with their types from the donor's scope at its site. */
+static void free_vars(const AstExpr *e, Frees *out);
+
+static void piece_vars(const Piece *p, Frees *out) {
+  free_vars(p->e, out);
+  GenVars scope = {0};
+  mut_scope_at(p->donor->m, &p->site, &scope);
+  for (size_t i = 0; i < out->len; i++)
+    for (size_t v = scope.len; v-- > 0;)
+      if (!strcmp(scope.items[v].name, out->items[i].name)) {
+        out->items[i].type = scope.items[v].type;
+        break;
+      }
+  free(scope.items);
+}
+
+static void free_vars(const AstExpr *e, Frees *out) {
+  if (!e) return;
+  if (mut_is_var(e)) {
+    for (size_t i = 0; i < out->len; i++)
+      if (out->items[i].kind == e->kind && !strcmp(out->items[i].name, e->text)) return;
+    VEC_PUSH(*out, ((Free){e->kind, e->text, NULL, NULL}));
+    return;
+  }
+  free_vars(e->a, out);
+  free_vars(e->b, out);
+  free_vars(e->then_, out);
+  free_vars(e->else_, out);
+  for (size_t i = 0; i < e->nitems; i++) free_vars(e->items[i], out);
+}
+
+/* Finds each free variable a same-typed variable in scope at s (or a new parameter if s is in
+   @main).  False when some variable has neither. */
+static bool resolve(MutContext *c, const MutSite *s, Frees *fv) {
+  GenVars scope = {0};
+  mut_scope_at(c->m, s, &scope);
+  char **types = xcalloc(scope.len + 1, sizeof *types);
+  bool ok = true;
+  for (size_t i = 0; i < fv->len && ok; i++) {
+    Free *f = &fv->items[i];
+    if (!f->type) {
+      ok = false;
+      break;
+    }
+    char *want = ty_str(f->type);
+    size_t matches = 0;
+    for (size_t v = 0; v < scope.len; v++) {
+      if (!types[v]) types[v] = ty_str(scope.items[v].type);
+      matches += !strcmp(types[v], want);
+    }
+    if (matches) {
+      size_t pick = rng_index(c->rng, matches);
+      for (size_t v = 0; v < scope.len; v++)
+        if (!strcmp(types[v], want) && pick-- == 0) f->to = scope.items[v].name;
+    } else {
+      f->to = NULL;
+      ok = s->in_main && ty_is_readable(f->type);
+    }
+    free(want);
+  }
+  for (size_t v = 0; v < scope.len; v++) free(types[v]);
+  free(types);
+  free(scope.items);
+  return ok;
+}
+
+/* Points the copy's variables at their replacements. */
+static void rename_vars(AstModule *m, AstExpr **slot, const Frees *fv) {
+  AstExpr *e = *slot;
+  if (!e) return;
+  if (mut_is_var(e)) {
+    for (size_t i = 0; i < fv->len; i++)
+      if (fv->items[i].kind == e->kind && !strcmp(fv->items[i].name, e->text)) *slot = mut_var_ref(m, fv->items[i].to);
+    return;
+  }
+  rename_vars(m, &e->a, fv);
+  rename_vars(m, &e->b, fv);
+  rename_vars(m, &e->then_, fv);
+  rename_vars(m, &e->else_, fv);
+  for (size_t i = 0; i < e->nitems; i++) rename_vars(m, &e->items[i], fv);
+}
+
+/* Adds a parameter of type t to f, named after the donor's variable when that name is free. */
+static const char *add_param(AstModule *m, AstFunc *f, const Free *v) {
+  const char *name = v->kind == AST_LOCAL && !mut_name_taken(m, v->name) ? arena_strdup(&m->arena, v->name)
+                                                                          : mut_fresh(m, "cx");
+  AstBinder **params = arena_alloc(&m->arena, (f->nparams + 1) * sizeof *params);
+  if (f->nparams) memcpy(params, f->params, f->nparams * sizeof *params);
+  params[f->nparams++] = ast_new_binder(m, name, ty_to_ast(m, v->type));
+  f->params = params;
+  return name;
+}
+
+static const char *base_name(const char *path) {
+  const char *slash = path ? strrchr(path, '/') : NULL;
+  return slash ? slash + 1 : path ? path : "donor";
+}
+
+/* Tries to put piece p at site s; false (nothing changed) when its variables do not resolve or
+   it would change nothing. */
+static bool transplant(MutContext *c, const MutSite *s, const Piece *p) {
+  Frees fv = {0};
+  piece_vars(p, &fv);
+  bool ok = resolve(c, s, &fv);
+  AstExpr *copy = NULL;
+  if (ok) {
+    copy = mut_copy_expr(c->m, p->e);
+    for (size_t i = 0; i < fv.len; i++)
+      if (!fv.items[i].to) fv.items[i].to = "";  /* placeholder: the text check below ignores it */
+    rename_vars(c->m, &copy, &fv);
+    char *a = mut_expr_text(copy), *b = mut_expr_text(*s->slot);
+    ok = strcmp(a, b) != 0;
+    free(a);
+    free(b);
+  }
+  if (ok) {
+    /* new parameters only now that the change is certain */
+    bool added = false;
+    for (size_t i = 0; i < fv.len; i++)
+      if (!*fv.items[i].to) {
+        fv.items[i].to = add_param(c->m, s->def->fn, &fv.items[i]);
+        added = true;
+      }
+    if (added) {
+      copy = mut_copy_expr(c->m, p->e);
+      rename_vars(c->m, &copy, &fv);
+    }
+    AstExpr *old = *s->slot;
+    *s->slot = copy;
+    mut_note(c, &old->node, &copy->node, "crossover from %s %u:%u", base_name(p->donor->name), p->e->node.span.line,
+             p->e->node.span.col);
+  }
+  free(fv.items);
+  return ok;
+}
+
+static bool apply(MutContext *c) {
+  if (!c->ndonors) return false;
+  MutSites all = {0}, sites = {0};
+  mut_sites(c->m, &all);
+  for (size_t i = 0; i < all.len; i++)
+    if (interesting(&all.items[i]) && mut_site_plain(&all.items[i])) VEC_PUSH(sites, all.items[i]);
+  free(all.items);
+  char **site_types = xcalloc(sites.len + 1, sizeof *site_types);
+  for (size_t i = 0; i < sites.len; i++) site_types[i] = ty_str((*sites.items[i].slot)->node.type);
+
+  /* donor pieces whose type some site has */
+  VEC(Piece) pieces = {0};
+  for (size_t d = 0; d < c->ndonors; d++) {
+    MutSites ds = {0};
+    mut_sites(c->donors[d].m, &ds);
+    for (size_t i = 0; i < ds.len; i++) {
+      const AstExpr *e = *ds.items[i].slot;
+      if (!interesting(&ds.items[i]) || !movable(e)) continue;
+      char *t = ty_str(e->node.type);
+      bool match = false;
+      for (size_t k = 0; k < sites.len && !match; k++) match = !strcmp(site_types[k], t);
+      if (match) VEC_PUSH(pieces, ((Piece){&c->donors[d], ds.items[i], e, t}));
+      else free(t);
+    }
+    free(ds.items);
+  }
+
+  bool ok = false;
+  for (unsigned attempt = 0; attempt < 16 && pieces.len && !ok; attempt++) {
+    const Piece *p = &pieces.items[rng_index(c->rng, pieces.len)];
+    size_t n = 0;
+    for (size_t k = 0; k < sites.len; k++) n += !strcmp(site_types[k], p->type);
+    size_t pick = rng_index(c->rng, n);
+    for (size_t k = 0; k < sites.len; k++)
+      if (!strcmp(site_types[k], p->type) && pick-- == 0) {
+        ok = transplant(c, &sites.items[k], p);
+        break;
+      }
+  }
+
+  for (size_t i = 0; i < pieces.len; i++) free(pieces.items[i].type);
+  free(pieces.items);
+  for (size_t i = 0; i < sites.len; i++) free(site_types[i]);
+  free(site_types);
+  free(sites.items);
+  return ok;
+}
+
+const Mutator mut_crossover = {"crossover", "transplant a same-typed subtree from a donor program (--donor DIR)", apply};

@@ -1,0 +1,153 @@
+/* Share: new edges in the dataflow graph.  Either an expression (not a plain variable) of type T
+   becomes a variable in scope of type T, or a binding `%N = v;` gets a twin (a copy of v, or an
+   alias of %N) under a fresh name that one later use of %N switches to. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../reduce/reduce.h"
+#include "edit.h"
+
+/* ------------------------------------------------------------------ an expression -> a variable */
+static bool replace_with_var(MutContext *c, const MutSites *sites) {
+  size_t n = sites->len;
+  size_t *order = xmalloc((n ? n : 1) * sizeof *order);
+  for (size_t i = 0; i < n; i++) order[i] = i;
+  bool done = false;
+  GenVars scope = {0};
+  for (size_t k = 0; k < n && !done; k++) {
+    size_t j = k + rng_index(c->rng, n - k), i = order[j];
+    order[j] = order[k];
+    const MutSite *s = &sites->items[i];
+    AstExpr *e = *s->slot;
+    if (mut_is_var(e) || !mut_site_plain(s)) continue;
+    scope.len = 0;
+    mut_scope_at(c->m, s, &scope);
+    size_t matches = 0;
+    for (size_t v = 0; v < scope.len; v++) matches += scope.items[v].type == e->node.type;
+    if (!matches) continue;
+    size_t pick = rng_index(c->rng, matches);
+    for (size_t v = 0; v < scope.len; v++)
+      if (scope.items[v].type == e->node.type && pick-- == 0) {
+        AstExpr *ref = mut_var_ref(c->m, scope.items[v].name);
+        *s->slot = ref;
+        mut_note(c, &e->node, &ref->node, "share %%%s for the expression at %u:%u", scope.items[v].name, e->node.span.line,
+                 e->node.span.col);
+        done = true;
+        break;
+      }
+  }
+  free(scope.items);
+  free(order);
+  return done;
+}
+
+/* ------------------------------------------------------------------ duplicate a binding */
+typedef struct Uses {
+  AstExprKind kind;
+  const char *name;
+  VEC(AstExpr **) slots;
+} Uses;
+
+static void collect_use(AstExpr **slot, Uses *u) {
+  if (!*slot) return;
+  AstExpr *e = *slot;
+  if (e->kind == u->kind && !strcmp(e->text, u->name)) VEC_PUSH(u->slots, slot);
+  collect_use(&e->a, u);
+  collect_use(&e->b, u);
+  for (size_t i = 0; i < e->nitems; i++) collect_use(&e->items[i], u);
+  collect_use(&e->then_, u);
+  collect_use(&e->else_, u);
+  for (size_t i = 0; i < e->narms; i++) collect_use(&e->arms[i]->body, u);
+  for (size_t i = 0; i < e->nstmts; i++) collect_use(&e->stmts[i]->value, u);
+  if (e->kind == AST_FN) collect_use(&e->fn->body, u);
+}
+
+/* The later uses of statement i's name in seq (none when a later statement binds it again). */
+static void later_uses(AstExpr *seq, size_t i, Uses *u) {
+  const AstStmt *s = seq->stmts[i];
+  u->kind = s->kind == AST_STMT_GRAPH ? AST_GRAPH : AST_LOCAL;
+  u->name = s->kind == AST_STMT_GRAPH ? s->graph : s->binder->name;
+  u->slots.len = 0;
+  for (size_t j = i + 1; j < seq->nstmts; j++) {
+    const AstStmt *t = seq->stmts[j];
+    if ((t->binder && !strcmp(t->binder->name, u->name)) || red_binds(t->value, u->name)) return;
+  }
+  if (red_binds(seq->a, u->name)) return;
+  for (size_t j = i + 1; j < seq->nstmts; j++) collect_use(&seq->stmts[j]->value, u);
+  collect_use(&seq->a, u);
+}
+
+typedef struct Cand {
+  AstExpr *seq;
+  size_t stmt;
+} Cand;
+typedef VEC(Cand) Cands;
+
+/* Bindings with a later use, in sequences outside functions with attributes. */
+static void find_bindings(AstExpr *e, Cands *out, Uses *u) {
+  if (!e) return;
+  if (e->kind == AST_FN) {
+    if (!e->fn->attrs.len) find_bindings(e->fn->body, out, u);
+    return;
+  }
+  for (size_t k = 0; k < e->nstmts; k++) {
+    AstStmt *s = e->stmts[k];
+    find_bindings(s->value, out, u);
+    if (s->kind != AST_STMT_GRAPH && !(s->kind == AST_STMT_LET && s->binder)) continue;
+    later_uses(e, k, u);
+    if (u->slots.len) VEC_PUSH(*out, ((Cand){e, k}));
+  }
+  find_bindings(e->a, out, u);
+  find_bindings(e->b, out, u);
+  for (size_t i = 0; i < e->nitems; i++) find_bindings(e->items[i], out, u);
+  find_bindings(e->then_, out, u);
+  find_bindings(e->else_, out, u);
+  for (size_t i = 0; i < e->narms; i++) find_bindings(e->arms[i]->body, out, u);
+}
+
+static bool duplicate_binding(MutContext *c) {
+  Cands cands = {0};
+  Uses u = {0};
+  for (size_t i = 0; i < c->m->ndefs; i++) {
+    AstDef *d = c->m->defs[i];
+    if (d->kind == AST_DEF_FN && !d->fn->attrs.len) find_bindings(d->fn->body, &cands, &u);
+  }
+  bool ok = cands.len > 0;
+  if (ok) {
+    Cand cd = cands.items[rng_index(c->rng, cands.len)];
+    AstExpr *seq = cd.seq;
+    AstStmt *orig = seq->stmts[cd.stmt];
+    later_uses(seq, cd.stmt, &u);
+    AstExpr **use = u.slots.items[rng_index(c->rng, u.slots.len)];
+    bool alias = rng_chance(c->rng, 1, 2) || orig->value->kind == AST_FN;
+    const char *fresh = mut_fresh(c->m, "md");
+    AstExpr *value = alias ? mut_var_ref(c->m, u.name) : mut_copy_expr(c->m, orig->value);
+    AstStmt *twin = ast_new_let(c->m, ast_new_binder(c->m, fresh, NULL), value);
+    AstStmt **stmts = arena_alloc(&c->m->arena, (seq->nstmts + 1) * sizeof *stmts);
+    memcpy(stmts, seq->stmts, (cd.stmt + 1) * sizeof *stmts);
+    stmts[cd.stmt + 1] = twin;
+    memcpy(stmts + cd.stmt + 2, seq->stmts + cd.stmt + 1, (seq->nstmts - cd.stmt - 1) * sizeof *stmts);
+    seq->stmts = stmts;
+    seq->nstmts++;
+    AstSpan at = (*use)->node.span;
+    *use = mut_var_ref(c->m, fresh);
+    mut_note(c, &orig->node, &value->node, "share %s of %%%s as %%%s, used at %u:%u", alias ? "alias" : "duplicate", u.name,
+             fresh, at.line, at.col);
+  }
+  free(u.slots.items);
+  free(cands.items);
+  return ok;
+}
+
+static bool apply(MutContext *c) {
+  MutSites sites = {0};
+  mut_sites(c->m, &sites);
+  bool first = rng_chance(c->rng, 1, 2);
+  bool ok = first ? replace_with_var(c, &sites) || duplicate_binding(c)
+                  : duplicate_binding(c) || replace_with_var(c, &sites);
+  free(sites.items);
+  return ok;
+}
+
+const Mutator mut_share = {"share", "use an existing same-typed variable in place of an expression, or duplicate a binding",
+                           apply};

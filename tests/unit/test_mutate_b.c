@@ -1,0 +1,255 @@
+/* The insert, share and crossover mutators: mutants type-check and differ from their seed, a
+   mutator that declines leaves the program as it was, and each finds work on real models. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../mutate/mutate.h"
+#include "../../support/xalloc.h"
+#include "../../typegen/infer.h"
+
+#define MODELS "../shared/corpus/models/"
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) fail_msg("cannot open %s (tests run from the repository root)", path);
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *s = xmalloc((size_t)n + 1);
+  size_t got = fread(s, 1, (size_t)n, f);
+  s[got] = '\0';
+  fclose(f);
+  return s;
+}
+
+typedef struct Prog {
+  AstModule *m;
+  TyTable *types;
+} Prog;
+
+/* Parses and types text; false (and nothing to free) when it does not type-check. */
+static bool load(Prog *p, const char *text, char *msg, size_t msglen) {
+  Diag d;
+  diag_init(&d, "test", text, strlen(text));
+  p->m = ast_parse(text, strlen(text), &d);
+  p->types = ty_table_new();
+  bool ok = p->m && !p->m->body && infer_module(p->m, p->types, &d);
+  if (!ok && msg) snprintf(msg, msglen, "%s", d.out.data ? d.out.data : "rejected");
+  diag_free(&d);
+  if (!ok) {
+    if (p->m) ast_free(p->m);
+    ty_table_free(p->types);
+  }
+  return ok;
+}
+
+static void unload(Prog *p) {
+  ast_free(p->m);
+  ty_table_free(p->types);
+}
+
+static char *print(const AstModule *m) {
+  AstPrintOptions po = {.strip_types = true, .keep_spans = true};
+  return ast_print(m, &po);
+}
+
+typedef struct Outcome {
+  bool applied;
+  char *text;  /* the mutant (applied) */
+  char *what;
+} Outcome;
+
+static void outcome_free(Outcome *o) {
+  free(o->text);
+  free(o->what);
+}
+
+/* Runs mu once on a fresh load of text and checks the contract: a mutant type-checks and differs
+   from the seed; a refusal leaves the program byte-identical. */
+static Outcome run(const Mutator *mu, const char *text, uint64_t seed, const MutDonor *donors, size_t ndonors) {
+  Prog p;
+  char msg[1024];
+  if (!load(&p, text, msg, sizeof msg)) fail_msg("seed program rejected: %s", msg);
+  char *before = print(p.m), *full_before = ast_print(p.m, NULL);
+  GenPolicy policy;
+  gen_policy_default(&policy);
+  Rng rng = rng_seed(seed, 7);
+  StrBuf what;
+  sb_init(&what);
+  MutContext c = {p.m, p.types, &rng, &policy, 3, donors, ndonors, "seed.relay", &what, {0}, NULL};
+  Outcome o = {mu->apply(&c), NULL, NULL};
+  if (o.applied) {
+    o.text = print(p.m);
+    o.what = what.data ? what.data : xstrdup("");
+    if (!strcmp(o.text, before)) fail_msg("%s (seed %llu) returned true but changed nothing", mu->name, (unsigned long long)seed);
+    Prog q;
+    if (!load(&q, o.text, msg, sizeof msg))
+      fail_msg("%s (seed %llu, %s) made an ill-typed program:\n%s\n%.4000s", mu->name, (unsigned long long)seed, o.what, msg,
+               o.text);
+    unload(&q);
+  } else {
+    char *after = ast_print(p.m, NULL);
+    if (strcmp(after, full_before)) fail_msg("%s (seed %llu) returned false but changed the program", mu->name, (unsigned long long)seed);
+    free(after);
+    free(what.data);
+  }
+  free(before);
+  free(full_before);
+  unload(&p);
+  return o;
+}
+
+static const char *const small_programs[] = {
+    "#[version = \"0.0.5\"]\ndef @main(%x: Tensor[(2, 3), float32], %y: Tensor[(2, 3), float32]) {\n"
+    "  %0 = add(%x, %y);\n  %1 = nn.relu(%0);\n  multiply(%1, %0)\n}\n",
+    "#[version = \"0.0.5\"]\ndef @main(%x: Tensor[(4), int32]) {\n  let %a = add(%x, %x);\n  let %b = (%a, %x);\n"
+    "  subtract(%b.0, %b.1)\n}\n",
+    "#[version = \"0.0.5\"]\ndef @f(%p: Tensor[(1, 8), float32]) -> Tensor[(1, 8), float32] {\n  tanh(%p)\n}\n\n"
+    "def @main(%x: Tensor[(1, 8), float32]) {\n  %0 = @f(%x);\n  %1 = fn (%q: Tensor[(1, 8), float32]) {\n"
+    "    sigmoid(%q)\n  };\n  %2 = %1(%0);\n  if (True) {\n    %2\n  } else {\n    %0\n  }\n}\n",
+    "#[version = \"0.0.5\"]\ndef @main(%x: float32) {\n  %x\n}\n",
+};
+#define NSMALL (sizeof small_programs / sizeof *small_programs)
+
+/* Runs mu on every small program over `seeds` seeds; returns how many applied. */
+static unsigned run_small(const Mutator *mu, unsigned seeds) {
+  unsigned applied = 0;
+  for (size_t i = 0; i < NSMALL; i++)
+    for (uint64_t s = 0; s < seeds; s++) {
+      Outcome o = run(mu, small_programs[i], s, NULL, 0);
+      applied += o.applied;
+      outcome_free(&o);
+    }
+  return applied;
+}
+
+static void test_insert_small(void **state) {
+  (void)state;
+  assert_true(run_small(&mut_insert, 40) >= NSMALL * 40 / 2);
+}
+
+static void test_share_small(void **state) {
+  (void)state;
+  assert_true(run_small(&mut_share, 40) > 0);
+  /* nothing to share in `%x`: the program stays as it was (run checks it) */
+  Outcome o = run(&mut_share, small_programs[NSMALL - 1], 1, NULL, 0);
+  assert_false(o.applied);
+  outcome_free(&o);
+}
+
+static void test_insert_resnet(void **state) {
+  (void)state;
+  char *text = slurp(MODELS "resnet-18.relay");
+  const char *forms[] = {"let", "if", "tuple", "closure", "identity", "reshape-pair", "transpose-pair", "expand-squeeze",
+                         "cast-pair"};
+  bool seen[9] = {0};
+  unsigned applied = 0;
+  for (uint64_t s = 0; s < 200; s++) {
+    Outcome o = run(&mut_insert, text, s, NULL, 0);
+    if (o.applied) {
+      applied++;
+      assert_true(!strncmp(o.what, "insert ", 7));
+      for (size_t f = 0; f < 9; f++) {
+        size_t n = strlen(forms[f]);
+        if (!strncmp(o.what + 7, forms[f], n) && o.what[7 + n] == ' ') seen[f] = true;
+      }
+    }
+    outcome_free(&o);
+  }
+  unsigned nforms = 0;
+  for (size_t f = 0; f < 9; f++) nforms += seen[f];
+  assert_int_equal(applied, 200);
+  assert_true(nforms >= 4);
+  free(text);
+}
+
+static void test_share_resnet(void **state) {
+  (void)state;
+  char *text = slurp(MODELS "resnet-18.relay");
+  unsigned applied = 0, replaced = 0, duplicated = 0;
+  for (uint64_t s = 0; s < 200; s++) {
+    Outcome o = run(&mut_share, text, s, NULL, 0);
+    if (o.applied) {
+      applied++;
+      replaced += strstr(o.what, "for the expression") != NULL;
+      duplicated += strstr(o.what, " as %") != NULL;
+    }
+    outcome_free(&o);
+  }
+  assert_int_equal(applied, 200);
+  if (!replaced || !duplicated) fail_msg("replaced %u, duplicated %u", replaced, duplicated);
+  free(text);
+}
+
+static void test_crossover_needs_donors(void **state) {
+  (void)state;
+  for (uint64_t s = 0; s < 10; s++) {
+    Outcome o = run(&mut_crossover, small_programs[0], s, NULL, 0);
+    assert_false(o.applied);
+    outcome_free(&o);
+  }
+}
+
+/* A donor whose operators the seed lacks: whatever moves over shows up by name. */
+static void test_crossover_small_donor(void **state) {
+  (void)state;
+  Prog donor;
+  const char *text = "#[version = \"0.0.5\"]\ndef @main(%a: Tensor[(2, 3), float32]) {\n  %0 = sigmoid(%a);\n  tanh(%0)\n}\n";
+  assert_true(load(&donor, text, NULL, 0));
+  MutDonor d = {donor.m, donor.types, "dir/donor.relay"};
+  unsigned applied = 0;
+  for (uint64_t s = 0; s < 40; s++) {
+    Outcome o = run(&mut_crossover, small_programs[0], s, &d, 1);
+    if (o.applied) {
+      applied++;
+      assert_true(!strncmp(o.what, "crossover from donor.relay ", 27));
+      assert_true(strstr(o.text, "sigmoid(") || strstr(o.text, "tanh("));
+    }
+    outcome_free(&o);
+  }
+  assert_true(applied >= 20);
+  unload(&donor);
+}
+
+static void test_crossover_mobilenet_into_resnet(void **state) {
+  (void)state;
+  char *seed = slurp(MODELS "resnet-18.relay"), *dtext = slurp(MODELS "mobilenet.relay");
+  Prog donor;
+  assert_true(load(&donor, dtext, NULL, 0));
+  MutDonor d = {donor.m, donor.types, MODELS "mobilenet.relay"};
+  assert_null(strstr(seed, "groups="));
+  unsigned applied = 0, depthwise = 0;
+  for (uint64_t s = 0; s < 100; s++) {
+    Outcome o = run(&mut_crossover, seed, s, &d, 1);
+    if (o.applied) {
+      applied++;
+      assert_true(!strncmp(o.what, "crossover from mobilenet.relay ", 31));
+      depthwise += strstr(o.text, "groups=") != NULL; /* mobilenet's depthwise convolutions */
+    }
+    outcome_free(&o);
+  }
+  if (applied < 50 || depthwise == 0) fail_msg("applied %u, depthwise %u", applied, depthwise);
+  unload(&donor);
+  free(seed);
+  free(dtext);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_insert_small),
+      cmocka_unit_test(test_share_small),
+      cmocka_unit_test(test_insert_resnet),
+      cmocka_unit_test(test_share_resnet),
+      cmocka_unit_test(test_crossover_needs_donors),
+      cmocka_unit_test(test_crossover_small_donor),
+      cmocka_unit_test(test_crossover_mobilenet_into_resnet),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
