@@ -53,22 +53,6 @@ typedef struct Free {    /* a free variable of the piece: its donor name, type, 
 } Free;
 typedef VEC(Free) Frees;
 
-/* The variables e uses, with their types from the donor's scope at its site. */
-static void free_vars(const AstExpr *e, Frees *out);
-
-static void piece_vars(const Piece *p, Frees *out) {
-  free_vars(p->e, out);
-  GenVars scope = {0};
-  mut_scope_at(p->donor->m, &p->site, &scope);
-  for (size_t i = 0; i < out->len; i++)
-    for (size_t v = scope.len; v-- > 0;)
-      if (!strcmp(scope.items[v].name, out->items[i].name)) {
-        out->items[i].type = scope.items[v].type;
-        break;
-      }
-  free(scope.items);
-}
-
 static void free_vars(const AstExpr *e, Frees *out) {
   if (!e) return;
   if (mut_is_var(e)) {
@@ -82,6 +66,41 @@ static void free_vars(const AstExpr *e, Frees *out) {
   free_vars(e->then_, out);
   free_vars(e->else_, out);
   for (size_t i = 0; i < e->nitems; i++) free_vars(e->items[i], out);
+}
+
+/* The type of `name` in a scope (innermost binding), or NULL. */
+static const Type *scope_type(const GenVars *scope, const char *name) {
+  for (size_t v = scope->len; v-- > 0;)
+    if (!strcmp(scope->items[v].name, name)) return scope->items[v].type;
+  return NULL;
+}
+
+/* Inlines, at random and up to `depth` deep, the donor's graph bindings (in `seq`) that the
+   tree's variables stand for, so that a transplant is a subtree rather than one call.  Only values
+   whose type is the variable's own. */
+static void expand(MutContext *c, AstExpr **slot, const GenVars *dscope, const AstExpr *seq, unsigned depth) {
+  AstExpr *e = *slot;
+  if (!e) return;
+  if (e->kind == AST_GRAPH) {
+    if (!depth || !seq || !rng_chance(c->rng, 2, 3)) return;
+    const Type *want = scope_type(dscope, e->text);
+    for (size_t i = 0; i < seq->nstmts; i++) {
+      const AstStmt *st = seq->stmts[i];
+      if (st->kind != AST_STMT_GRAPH || strcmp(st->graph, e->text)) continue;
+      if (want && st->value_type == want && movable(st->value)) {
+        *slot = mut_copy_expr(c->m, st->value);
+        expand(c, slot, dscope, seq, depth - 1);
+      }
+      return;
+    }
+    return;
+  }
+  if (mut_is_var(e)) return;
+  expand(c, &e->a, dscope, seq, depth);
+  expand(c, &e->b, dscope, seq, depth);
+  expand(c, &e->then_, dscope, seq, depth);
+  expand(c, &e->else_, dscope, seq, depth);
+  for (size_t i = 0; i < e->nitems; i++) expand(c, &e->items[i], dscope, seq, depth);
 }
 
 /* Finds each free variable a same-typed variable in scope at s (or a new parameter if s is in
@@ -151,38 +170,36 @@ static const char *base_name(const char *path) {
   return slash ? slash + 1 : path ? path : "donor";
 }
 
-/* Tries to put piece p at site s; false (nothing changed) when its variables do not resolve or
-   it would change nothing. */
+/* Tries to put piece p (with some of the donor bindings it uses inlined) at site s; false
+   (nothing changed) when its variables do not resolve or it would change nothing. */
 static bool transplant(MutContext *c, const MutSite *s, const Piece *p) {
+  GenVars dscope = {0};
+  mut_scope_at(p->donor->m, &p->site, &dscope);
+  const AstExpr *body = p->site.def->fn->body;
+  AstExpr *tree = mut_copy_expr(c->m, p->e);
+  expand(c, &tree, &dscope, body->kind == AST_SEQ ? body : NULL, (unsigned)rng_index(c->rng, 4));
   Frees fv = {0};
-  piece_vars(p, &fv);
+  free_vars(tree, &fv);
+  for (size_t i = 0; i < fv.len; i++) fv.items[i].type = scope_type(&dscope, fv.items[i].name);
+  free(dscope.items);
   bool ok = resolve(c, s, &fv);
-  AstExpr *copy = NULL;
-  if (ok) {
-    copy = mut_copy_expr(c->m, p->e);
+  if (ok) { /* the change must show: new parameters (still unnamed) are placeholders here */
+    AstExpr *probe = mut_copy_expr(c->m, tree);
     for (size_t i = 0; i < fv.len; i++)
-      if (!fv.items[i].to) fv.items[i].to = "";  /* placeholder: the text check below ignores it */
-    rename_vars(c->m, &copy, &fv);
-    char *a = mut_expr_text(copy), *b = mut_expr_text(*s->slot);
+      if (!fv.items[i].to) fv.items[i].to = "";
+    rename_vars(c->m, &probe, &fv);
+    char *a = mut_expr_text(probe), *b = mut_expr_text(*s->slot);
     ok = strcmp(a, b) != 0;
     free(a);
     free(b);
   }
   if (ok) {
-    /* new parameters only now that the change is certain */
-    bool added = false;
     for (size_t i = 0; i < fv.len; i++)
-      if (!*fv.items[i].to) {
-        fv.items[i].to = add_param(c->m, s->def->fn, &fv.items[i]);
-        added = true;
-      }
-    if (added) {
-      copy = mut_copy_expr(c->m, p->e);
-      rename_vars(c->m, &copy, &fv);
-    }
+      if (!*fv.items[i].to) fv.items[i].to = add_param(c->m, s->def->fn, &fv.items[i]);
+    rename_vars(c->m, &tree, &fv);
     AstExpr *old = *s->slot;
-    *s->slot = copy;
-    mut_note(c, &old->node, &copy->node, "crossover from %s %u:%u", base_name(p->donor->name), p->e->node.span.line,
+    *s->slot = tree;
+    mut_note(c, &old->node, &tree->node, "crossover from %s %u:%u", base_name(p->donor->name), p->e->node.span.line,
              p->e->node.span.col);
   }
   free(fv.items);
@@ -206,7 +223,7 @@ static bool apply(MutContext *c) {
     mut_sites(c->donors[d].m, &ds);
     for (size_t i = 0; i < ds.len; i++) {
       const AstExpr *e = *ds.items[i].slot;
-      if (!interesting(&ds.items[i]) || !movable(e)) continue;
+      if (!interesting(&ds.items[i]) || !mut_site_plain(&ds.items[i]) || !movable(e)) continue;
       char *t = ty_str(e->node.type);
       bool match = false;
       for (size_t k = 0; k < sites.len && !match; k++) match = !strcmp(site_types[k], t);
