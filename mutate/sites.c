@@ -57,6 +57,7 @@ static void visit(Walk *w, AstExpr **slot, bool callee) {
     for (size_t i = 0; i < e->nstmts && !w->done; i++) {
       AstStmt *s = e->stmts[i];
       visit(w, &s->value, false);
+      if (w->done) break; /* the target is this binding's value: its binder is not in scope there */
       if (s->kind == AST_STMT_LET) push(w, s->binder->name, s->value_type);
       if (s->kind == AST_STMT_GRAPH) push(w, s->graph, s->value_type);
     }
