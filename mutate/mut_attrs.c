@@ -1,7 +1,8 @@
 /* Attributes: give one attribute of an operator call a new value that keeps the call's result type
    (so the rest of the program is untouched).  Candidates: integers nudged (+-1) or set to 0, 1, 2;
-   booleans flipped; floats halved, doubled or incremented; one element of an integer list nudged,
-   or a unit moved between its halves (padding [1, 1, 1, 1] -> [0, 1, 2, 1] keeps the shape);
+   booleans flipped; floats halved, doubled or incremented; one element of an integer list nudged
+   (strides and dilations stay positive), or a unit of padding moved from one side to the other
+   ([1, 1, 1, 1] -> [0, 1, 2, 1] keeps the shape);
    dtypes from a few; strings only where their valid values are known (layouts are left alone).
    Each candidate is typed with the op's relation on the call's argument types; one that gives the
    same result type is chosen at random. */
@@ -80,14 +81,17 @@ static void candidates(const OpDef *op, size_t k, const AttrVal *now, Arena *a, 
     return;
   case AT_INTS:
     if (!int_list(now)) return;
+    /* strides, dilations, sizes stay positive (TVM's relations do not all check); paddings and
+       axes may be 0 */
+    int64_t min = strstr(spec->name, "pad") || strstr(spec->name, "ax") ? 0 : 1;
     for (size_t j = 0; j < now->n; j++) {
       int64_t x = now->items[j].i;
       add_list(cs, a, k, now, j, x + 1, now->n, 0);
-      if (x > 0) add_list(cs, a, k, now, j, x - 1, now->n, 0);
-      if (x > 1) add_list(cs, a, k, now, j, 1, now->n, 0);
+      if (x > min) add_list(cs, a, k, now, j, x - 1, now->n, 0);
+      if (x > 2) add_list(cs, a, k, now, j, 1, now->n, 0);
     }
-    /* a unit moved from one half to the other: before/after padding, begin/end */
-    if (now->n % 2 == 0)
+    /* a unit of padding moved from one side to the other: [1, 1, 1, 1] -> [0, 1, 2, 1] */
+    if (now->n % 2 == 0 && strstr(spec->name, "pad"))
       for (size_t j = 0; j < now->n / 2; j++) {
         size_t j2 = j + now->n / 2;
         int64_t x = now->items[j].i, y = now->items[j2].i;

@@ -2,8 +2,9 @@
    occurring in the parameters' tensor types becomes 2v, v+1 or v/2 everywhere in them (data, weights
    and biases together, so matching dimensions stay matched), or every float32 input becomes float16
    (float16 ones float32 when there is no float32).  Attributes that pin shapes (a reshape's
-   newshape, a conv's channels, a dense's units) make some choices ill-typed: each choice is tried
-   on a copy (printed, re-parsed, re-typed), as is one that leaves an unknown `?` dimension the
+   newshape, a conv's channels, a dense's units) make some choices ill-typed (@main's result
+   annotation does not: it is dropped with the change).  Each choice is tried on a copy (printed,
+   re-parsed, re-typed) and refused when ill-typed or when it leaves an unknown `?` dimension the
    program did not have; after a few failed choices the program is left alone. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,9 +25,7 @@ static bool has_input(AstFunc *f, const char *dtype) {
   return false;
 }
 
-/* Applies choice i to f: i < 3 * sizes->len resizes, else the dtype change.  Returns the index of
-   the first parameter changed (f->nparams when none was); `what` describes it. */
-static size_t change(AstFunc *f, Arena *arena, const RedSizes *sizes, size_t i, char *what, size_t len) {
+static size_t change_inputs(AstFunc *f, Arena *arena, const RedSizes *sizes, size_t i, char *what, size_t len) {
   if (i < 3 * sizes->len) {
     long long v = sizes->items[i / 3], to = i % 3 == 0 ? 2 * v : i % 3 == 1 ? v + 1 : v / 2;
     if (to < 1 || to == v) return f->nparams;
@@ -46,6 +45,15 @@ static size_t change(AstFunc *f, Arena *arena, const RedSizes *sizes, size_t i, 
 }
 
 /* Whether choice i gives a well-typed program without new unknown dimensions (tried on a copy). */
+/* Applies choice i to f: i < 3 * sizes->len resizes, else the dtype change.  Returns the index of
+   the first parameter changed (f->nparams when none was); `what` describes it.  @main's result
+   annotation, which would pin the old result type, goes with any change: inference gives the new. */
+static size_t change(AstFunc *f, Arena *arena, const RedSizes *sizes, size_t i, char *what, size_t len) {
+  size_t first = change_inputs(f, arena, sizes, i, what, len);
+  if (first < f->nparams) f->ret = NULL;
+  return first;
+}
+
 static bool typed_with(const char *text, const RedSizes *sizes, size_t i, bool had_unknown) {
   RedProgram trial, checked;
   char err[256], what[128];

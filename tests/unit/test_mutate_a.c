@@ -12,32 +12,12 @@
 #include <cmocka.h>
 
 #include "../../mutate/mutate.h"
+#include "../../reduce/reduce.h"
 #include "../../support/fileio.h"
 #include "../../typegen/infer.h"
 
 #define V "#[version = \"0.0.5\"]\n"
 #define MODELS "../shared/corpus/models/"
-
-typedef struct Prog {
-  AstModule *m;
-  TyTable *types;
-} Prog;
-
-static bool load(Prog *p, const char *text, char *msg, size_t len) {
-  Diag d;
-  diag_init(&d, "test", text, strlen(text));
-  p->m = ast_parse(text, strlen(text), &d);
-  p->types = ty_table_new();
-  bool ok = p->m && !p->m->body && infer_module(p->m, p->types, &d);
-  if (!ok && msg) snprintf(msg, len, "%s", d.out.data ? d.out.data : "rejected");
-  diag_free(&d);
-  return ok;
-}
-
-static void unload(Prog *p) {
-  ast_free(p->m);
-  ty_table_free(p->types);
-}
 
 static const AstPrintOptions plain = {.strip_types = true, .keep_spans = true};
 
@@ -105,9 +85,9 @@ static void outcome_free(Outcome *o) {
    type-checks, differs from the input, and says what it did and where. */
 static Outcome run(const Mutator *mu, const char *text, uint64_t s) {
   Outcome out = {0};
-  Prog p;
+  RedProgram p;
   char msg[1024];
-  if (!load(&p, text, msg, sizeof msg)) fail_msg("input rejected: %s", msg);
+  if (!red_program_load(&p, text, msg, sizeof msg)) fail_msg("input rejected: %s", msg);
   GenPolicy policy;
   gen_policy_default(&policy);
   Rng rng = rng_seed(s, 0);
@@ -126,13 +106,13 @@ static Outcome run(const Mutator *mu, const char *text, uint64_t s) {
     if (!c.marked || !what.data || !what.data[0]) fail_msg("%s (seed %llu) did not record its change", mu->name, (unsigned long long)s);
     const char *callee = marked_callee(c.marked);
     snprintf(out.new_op, sizeof out.new_op, "%s", callee ? callee : "");
-    Prog check;
-    if (!load(&check, after, msg, sizeof msg))
+    RedProgram check;
+    if (!red_program_load(&check, after, msg, sizeof msg))
       fail_msg("%s (seed %llu) made an ill-typed program (%s):\n%s\n%s", mu->name, (unsigned long long)s, what.data, msg,
                after);
     out.types_after = all_types(check.m);
     out.params_after = param_types(check.m);
-    unload(&check);
+    red_program_free(&check);
     out.text = after;
     after = NULL;
     out.what = what.data;
@@ -141,7 +121,7 @@ static Outcome run(const Mutator *mu, const char *text, uint64_t s) {
   free(before);
   free(after);
   free(what.data);
-  unload(&p);
+  red_program_free(&p);
   return out;
 }
 
@@ -154,119 +134,92 @@ static char *model(const char *name) {
   return text;
 }
 
-/* "opswap A -> B at ..." */
-static void swapped(const char *what, char *from, char *to) {
-  assert_int_equal(sscanf(what, "opswap %63s -> %63s", from, to), 2);
+/* What each mutator promises beyond the common contract. */
+static void check(const Mutator *mu, const Outcome *o) {
+  if (mu == &mut_opswap) { /* "opswap A -> B at ...": another op, and the marked node calls it */
+    char from[64], to[64];
+    assert_int_equal(sscanf(o->what, "opswap %63s -> %63s", from, to), 2);
+    assert_string_not_equal(from, to);
+    assert_string_equal(o->new_op, to);
+    assert_non_null(op_lookup(to));
+  } else if (mu == &mut_attrs) { /* every call keeps its type */
+    assert_non_null(strstr(o->what, "attrs "));
+    assert_string_equal(o->types_before, o->types_after);
+  } else if (mu == &mut_shape) { /* an input of @main has another type */
+    assert_non_null(strstr(o->what, "shape "));
+    assert_string_not_equal(o->params_before, o->params_after);
+  }
+}
+
+/* How many of seeds 0..n-1 give a mutant (each checked). */
+static unsigned applied(const Mutator *mu, const char *text, uint64_t n) {
+  unsigned ok = 0;
+  for (uint64_t s = 0; s < n; s++) {
+    Outcome o = run(mu, text, s);
+    if (o.applied) {
+      ok++;
+      check(mu, &o);
+    }
+    outcome_free(&o);
+  }
+  return ok;
 }
 
 /* ------------------------------------------------------------------ opswap */
 
-static const char chain[] = V "def @main(%x: Tensor[(2, 3), float32], %y: Tensor[(2, 3), float32]) {\n"
-                              "  %0 = nn.relu(%x);\n"
-                              "  %1 = add(%0, %y);\n"
-                              "  %2 = exp(%1);\n"
-                              "  negative(%2)\n"
-                              "}\n";
-
 static void test_opswap_changes_the_op(void **state) {
   (void)state;
-  unsigned ok = 0;
-  for (uint64_t s = 0; s < 60; s++) {
-    Outcome o = run(&mut_opswap, chain, s);
-    if (o.applied) {
-      ok++;
-      char from[64], to[64];
-      swapped(o.what, from, to);
-      assert_string_not_equal(from, to);
-      assert_string_equal(o.new_op, to);        /* the marked node is the new call */
-      assert_non_null(op_lookup(to));
-    }
-    outcome_free(&o);
-  }
-  assert_true(ok > 30);
+  const char *p = V "def @main(%x: Tensor[(2, 3), float32], %y: Tensor[(2, 3), float32]) {\n"
+                    "  %0 = nn.relu(%x);\n"
+                    "  %1 = add(%0, %y);\n"
+                    "  %2 = exp(%1);\n"
+                    "  negative(%2)\n"
+                    "}\n";
+  assert_true(applied(&mut_opswap, p, 60) > 30);
 }
 
 /* A program without operator calls: nothing to swap, nothing changed. */
 static void test_opswap_refuses_without_calls(void **state) {
   (void)state;
-  const char *p = V "def @main(%x: Tensor[(2), float32]) { (%x, %x) }\n";
-  for (uint64_t s = 0; s < 10; s++) {
-    Outcome o = run(&mut_opswap, p, s);
-    assert_false(o.applied);
-    outcome_free(&o);
-  }
+  assert_int_equal(applied(&mut_opswap, V "def @main(%x: Tensor[(2), float32]) { (%x, %x) }\n", 10), 0);
 }
 
 /* ------------------------------------------------------------------ attrs */
 
-static const char with_attrs[] = V
-    "def @main(%x: Tensor[(1, 4, 8, 8), float32], %w: Tensor[(4, 4, 3, 3), float32]) {\n"
-    "  %0 = nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=4, kernel_size=[3, 3]);\n"
-    "  %1 = nn.leaky_relu(%0, alpha=0.1f);\n"
-    "  %2 = nn.max_pool2d(%1, pool_size=[2, 2], strides=[2, 2]);\n"
-    "  nn.softmax(%2, axis=1)\n"
-    "}\n";
-
 static void test_attrs_keep_every_type(void **state) {
   (void)state;
-  unsigned ok = 0;
-  for (uint64_t s = 0; s < 60; s++) {
-    Outcome o = run(&mut_attrs, with_attrs, s);
-    if (o.applied) {
-      ok++;
-      assert_string_equal(o.types_before, o.types_after);
-      assert_non_null(strstr(o.what, "attrs "));
-    }
-    outcome_free(&o);
-  }
-  assert_true(ok > 30);
+  const char *p = V "def @main(%x: Tensor[(1, 4, 8, 8), float32], %w: Tensor[(4, 4, 3, 3), float32]) {\n"
+                    "  %0 = nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=4, kernel_size=[3, 3]);\n"
+                    "  %1 = nn.leaky_relu(%0, alpha=0.1f);\n"
+                    "  %2 = nn.max_pool2d(%1, pool_size=[2, 2], strides=[2, 2]);\n"
+                    "  nn.softmax(%2, axis=1)\n"
+                    "}\n";
+  assert_true(applied(&mut_attrs, p, 60) > 30);
 }
 
-/* Every value that would change the type is refused: reshape's newshape is pinned by its input. */
+/* Values that would change the type are refused (reshape's newshape is pinned by its input); a
+   call without attributes offers nothing. */
 static void test_attrs_refuses_type_changes(void **state) {
   (void)state;
-  const char *p = V "def @main(%x: Tensor[(2, 3), float32]) { reshape(%x, newshape=[6]) }\n";
-  for (uint64_t s = 0; s < 20; s++) {
-    Outcome o = run(&mut_attrs, p, s);
-    if (o.applied) assert_string_equal(o.types_before, o.types_after);
-    outcome_free(&o);
-  }
-  const char *none = V "def @main(%x: Tensor[(2, 3), float32]) { exp(%x) }\n";
-  Outcome o = run(&mut_attrs, none, 1);
-  assert_false(o.applied);
-  outcome_free(&o);
+  applied(&mut_attrs, V "def @main(%x: Tensor[(2, 3), float32]) { reshape(%x, newshape=[6]) }\n", 20);
+  assert_int_equal(applied(&mut_attrs, V "def @main(%x: Tensor[(2, 3), float32]) { exp(%x) }\n", 5), 0);
 }
 
 /* ------------------------------------------------------------------ shape */
 
 static void test_shape_changes_an_input(void **state) {
   (void)state;
-  const char *p = V "def @main(%x: Tensor[(2, 3), float32], %y: Tensor[(3), float32]) {\n"
+  const char *p = V "def @main(%x: Tensor[(2, 3), float32], %y: Tensor[(3), float32]) -> Tensor[(2), float32] {\n"
                     "  %0 = add(%x, %y);\n"
                     "  sum(%0, axis=[1])\n"
                     "}\n";
-  unsigned ok = 0;
-  for (uint64_t s = 0; s < 40; s++) {
-    Outcome o = run(&mut_shape, p, s);
-    if (o.applied) {
-      ok++;
-      assert_string_not_equal(o.params_before, o.params_after);
-      assert_non_null(strstr(o.what, "shape "));
-    }
-    outcome_free(&o);
-  }
-  assert_true(ok > 20);
+  assert_true(applied(&mut_shape, p, 40) > 20);
 }
 
 /* An integer input whose every size a reshape pins: no choice type-checks, nothing changes. */
 static void test_shape_refuses_pinned_shapes(void **state) {
   (void)state;
-  const char *p = V "def @main(%x: Tensor[(2, 3), int32]) { reshape(%x, newshape=[6]) }\n";
-  for (uint64_t s = 0; s < 20; s++) {
-    Outcome o = run(&mut_shape, p, s);
-    assert_false(o.applied);
-    outcome_free(&o);
-  }
+  assert_int_equal(applied(&mut_shape, V "def @main(%x: Tensor[(2, 3), int32]) { reshape(%x, newshape=[6]) }\n", 20), 0);
 }
 
 /* ------------------------------------------------------------------ real models */
@@ -274,22 +227,7 @@ static void test_shape_refuses_pinned_shapes(void **state) {
 static void each_seed_on(const char *name, uint64_t seeds, unsigned *ok_counts) {
   char *text = model(name);
   const Mutator *mus[3] = {&mut_opswap, &mut_attrs, &mut_shape};
-  for (int k = 0; k < 3; k++)
-    for (uint64_t s = 0; s < seeds; s++) {
-      Outcome o = run(mus[k], text, s);
-      if (o.applied) {
-        ok_counts[k]++;
-        if (k == 0) {
-          char from[64], to[64];
-          swapped(o.what, from, to);
-          assert_string_not_equal(from, to);
-          assert_string_equal(o.new_op, to);
-        }
-        if (k == 1) assert_string_equal(o.types_before, o.types_after);
-        if (k == 2) assert_string_not_equal(o.params_before, o.params_after);
-      }
-      outcome_free(&o);
-    }
+  for (int k = 0; k < 3; k++) ok_counts[k] = applied(mus[k], text, seeds);
   free(text);
 }
 
