@@ -12,40 +12,9 @@
 #include "../support/xalloc.h"
 #include "reduce.h"
 
-typedef VEC(long long) Sizes;
-
 static bool is_tensor(const AstType *t) { return t && t->kind == AST_TY_TENSOR; }
 
-/* Visits the tensor types of @main's parameters (tuples' fields too). */
-typedef void (*TensorFn)(AstType *t, void *ctx);
-
-static void each_tensor(AstType *t, TensorFn f, void *ctx) {
-  if (!t) return;
-  if (is_tensor(t)) f(t, ctx);
-  if (t->kind == AST_TY_TUPLE)
-    for (size_t i = 0; i < t->nargs; i++) each_tensor(t->args[i], f, ctx);
-}
-
-static void add_sizes(AstType *t, void *ctx) {
-  Sizes *s = ctx;
-  for (size_t d = 0; d < t->ndims; d++) {
-    if (t->dims[d].kind != AST_DIM_INT) continue;
-    long long v = strtoll(t->dims[d].text, NULL, 10);
-    bool seen = v <= 1;
-    for (size_t k = 0; k < s->len && !seen; k++) seen = s->items[k] == v;
-    if (!seen) VEC_PUSH(*s, v);
-  }
-}
-
-static int descending(const void *a, const void *b) {
-  long long x = *(const long long *)a, y = *(const long long *)b;
-  return x < y ? 1 : x > y ? -1 : 0;
-}
-
-static void sizes_of(AstFunc *f, Sizes *s) {
-  for (size_t i = 0; i < f->nparams; i++) each_tensor(f->params[i]->type, add_sizes, s);
-  if (s->len) qsort(s->items, s->len, sizeof *s->items, descending);
-}
+static void sizes_of(AstFunc *f, RedSizes *s) { red_input_sizes(f, 2, s); }
 
 static bool non_f32(const AstType *t) { return is_tensor(t) && t->name[0] && strcmp(t->name, "float32") != 0; }
 
@@ -58,58 +27,23 @@ static size_t non_f32_params(AstFunc *f) {
 static size_t count(const RedProgram *p) {
   AstDef *main = red_main(p->m);
   if (!main) return 0;
-  Sizes s = {0};
+  RedSizes s = {0};
   sizes_of(main->fn, &s);
   size_t n = 2 * s.len, f = non_f32_params(main->fn);
   free(s.items);
   return n + (f ? 1 + f : 0);
 }
 
-typedef struct Resize {
-  Arena *arena;
-  long long from, to;
-} Resize;
-
-static void resize(AstType *t, void *ctx) {
-  Resize *r = ctx;
-  for (size_t d = 0; d < t->ndims; d++)
-    if (t->dims[d].kind == AST_DIM_INT && strtoll(t->dims[d].text, NULL, 10) == r->from)
-      t->dims[d].text = arena_printf(r->arena, "%lld", r->to);
-}
-
-/* Whether any value of the program has a dimension inference could not determine: a shape that
-   became impossible (a kernel larger than its input) shows up as one. */
-static bool type_has_any(const Type *t) {
-  if (!t) return false;
-  for (uint32_t d = 0; t->kind == TY_TENSOR && d < t->ndims; d++)
-    if (t->dims[d] == TY_DIM_ANY) return true;
-  for (uint32_t k = 0; k < t->nargs; k++)
-    if (type_has_any(t->args[k])) return true;
-  return type_has_any(t->ret);
-}
-
-static void note_any(AstExpr **slot, void *ctx) { *(bool *)ctx |= type_has_any((*slot)->node.type); }
-
-static bool has_unknown_dims(const AstModule *m) {
-  bool any = false;
-  for (size_t i = 0; i < m->ndefs && !any; i++)
-    if (m->defs[i]->kind == AST_DEF_FN) red_walk(&m->defs[i]->fn->body, note_any, &any);
-  return any;
-}
-
 static bool apply(RedProgram *out, size_t i) {
   RedProgram trial;
   if (!red_program_copy(out, &trial)) return false;
   AstFunc *f = red_main(trial.m)->fn;
-  Sizes s = {0};
+  RedSizes s = {0};
   sizes_of(f, &s);
   bool changed = false;
   if (i < 2 * s.len) {
-    Resize r = {&trial.m->arena, s.items[i / 2], i % 2 == 0 ? 1 : s.items[i / 2] / 2};
-    if (r.to != r.from && (i % 2 == 0 || r.to > 1)) {
-      for (size_t k = 0; k < f->nparams; k++) each_tensor(f->params[k]->type, resize, &r);
-      changed = true;
-    }
+    long long from = s.items[i / 2], to = i % 2 == 0 ? 1 : from / 2;
+    if (to != from && (i % 2 == 0 || to > 1)) changed = red_resize_inputs(f, &trial.m->arena, from, to) < f->nparams;
   } else {
     size_t which = i - 2 * s.len; /* 0: every input; k: the k-th non-float32 input */
     for (size_t k = 0, seen = 0; k < f->nparams; k++) {
@@ -125,12 +59,12 @@ static bool apply(RedProgram *out, size_t i) {
     red_program_free(&trial);
     return false;
   }
-  bool had_unknown = has_unknown_dims(out->m);
+  bool had_unknown = red_has_unknown_dims(out->m);
   RedProgram checked;
   bool typed = red_program_copy(&trial, &checked);
   red_program_free(&trial);
   if (!typed) return false;
-  if (!had_unknown && has_unknown_dims(checked.m)) { /* an impossible shape: keep the old program */
+  if (!had_unknown && red_has_unknown_dims(checked.m)) { /* an impossible shape: keep the old program */
     red_program_free(&checked);
     return false;
   }

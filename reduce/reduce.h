@@ -5,6 +5,7 @@
  * re-parses and type-checks each one (the guard) before the user's test sees it.
  *
  *   walk.c            AST helpers the passes share (uses of variables, renaming, copying by reparse)
+ *   inputs.c          @main's input types: their sizes, resizing them, unknown dims after inference
  *   scope.c           scope-aware helpers for passes that move code (free names, beta, layout)
  *   pass_comments.c   drop the ty= and span= comments TVM writes
  *   pass_dce.c        delete unused bindings, parameters, globals and type definitions
@@ -26,6 +27,7 @@
 #define RELAYKIT_REDUCE_H
 
 #include "../parser/ast.h"
+#include "../support/xalloc.h"
 #include "../typegen/type.h"
 
 typedef enum RedComments {
@@ -70,6 +72,18 @@ bool red_program_adopt_if_typed(RedProgram *out, RedProgram *trial);
 extern const RedPass red_pass_comments, red_pass_dce, red_pass_truncate, red_pass_cut, red_pass_body,
     red_pass_unwrap, red_pass_replace, red_pass_inline, red_pass_fold, red_pass_globals, red_pass_meta,
     red_pass_attrs, red_pass_literals, red_pass_annot, red_pass_shapes;
+
+/* ------------------------------------------------------------------ inputs.c */
+typedef VEC(long long) RedSizes;
+/* The distinct sizes (>= min) in the tensor types of f's parameters (tuples' fields too), largest
+   first. */
+void red_input_sizes(AstFunc *f, long long min, RedSizes *out);
+/* Replaces every dimension `from` in f's parameter types by `to` (text in `arena`); returns the index
+   of the first parameter changed, f->nparams when none was. */
+size_t red_resize_inputs(AstFunc *f, Arena *arena, long long from, long long to);
+/* Whether any typed expression of m has a `?` dimension: after the inputs changed, a shape that
+   became impossible (a kernel larger than its input) shows up as one. */
+bool red_has_unknown_dims(const AstModule *m);
 
 /* ------------------------------------------------------------------ walk.c */
 /* The @main definition, or NULL. */

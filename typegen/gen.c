@@ -275,8 +275,7 @@ static int64_t estimate_flops(const OpDef *op, const OpPlan *plan) {
   return flops;
 }
 
-/* The ops the policy allows whose recognizer accepts t. */
-static size_t ops_for(Gen *g, const Type *t, const OpDef **out, size_t max) {
+size_t gen_ops_for(Gen *g, const Type *t, const OpDef **out, size_t max) {
   size_t n, k = 0;
   const OpDef *const *ops = op_all(&n);
   for (size_t i = 0; i < n && k < max; i++)
@@ -325,11 +324,10 @@ static AstExpr *gen_atom(Gen *g, const Type *t, unsigned fuel) {
   }
 }
 
-/* Emits the call a plan describes, generating its arguments; returns the call (unbound). */
-static AstExpr *emit_plan(Gen *g, const OpDef *op, const OpPlan *plan, unsigned fuel) {
+AstExpr *gen_plan_call(Gen *g, const OpDef *op, const OpPlan *plan, AstExpr *const *given, unsigned fuel) {
   AstExpr *args[OP_MAX_ARGS];
   unsigned share = plan->nargs ? fuel / (unsigned)plan->nargs : 0;
-  for (size_t i = 0; i < plan->nargs; i++) args[i] = gen_atom(g, plan->args[i], share);
+  for (size_t i = 0; i < plan->nargs; i++) args[i] = given && given[i] ? given[i] : gen_atom(g, plan->args[i], share);
   AstAttr *attrs[64];
   size_t na = attrs_to_ast(g->m, op, plan->attrs, attrs);
   record_call(g, op, plan, args);
@@ -351,14 +349,14 @@ static const OpDef *pick_op(Gen *g, const OpDef *const *cands, size_t n) {
 
 static AstExpr *gen_op(Gen *g, const Type *t, unsigned fuel) {
   const OpDef *cands[256];
-  size_t n = ops_for(g, t, cands, 256);
+  size_t n = gen_ops_for(g, t, cands, 256);
   for (int tries = 0; tries < 4 && n > 0; tries++) {
     const OpDef *op = pick_op(g, cands, n);
     OpPlan plan;
     if (!op->solve(&g->og, op, t, &plan)) continue;
     int64_t cost = estimate_flops(op, &plan);
     if (g->policy->flops_budget && g->flops + cost > g->policy->flops_budget) continue;
-    return bind_graph(g, emit_plan(g, op, &plan, fuel > 0 ? fuel - 1 : 0), t, op);
+    return bind_graph(g, gen_plan_call(g, op, &plan, NULL, fuel > 0 ? fuel - 1 : 0), t, op);
   }
   return NULL;
 }
@@ -375,7 +373,7 @@ static void gen_side_op(Gen *g, unsigned fuel) {
     OpPlan plan;
     if (op->sample(&g->og, op, &plan) &&
         !(g->policy->flops_budget && g->flops + estimate_flops(op, &plan) > g->policy->flops_budget))
-      bind_let(g, emit_plan(g, op, &plan, fuel), plan.result, op);
+      bind_let(g, gen_plan_call(g, op, &plan, NULL, fuel), plan.result, op);
   }
   free(allowed);
 }

@@ -130,6 +130,14 @@ AstExpr *gen_expr(Gen *g, const Type *t, unsigned fuel);
 /* A smallest expression of type t: a variable of that type in scope, a literal, zeros(...), a
    tuple of smallest parts, a base constructor, a trivial closure. */
 AstExpr *gen_smallest(Gen *g, const Type *t);
+/* The operators the policy allows (those with generators) whose recognizer accepts t, in registry
+   order; at most max of them.  gen_expr draws its operator calls from these. */
+size_t gen_ops_for(Gen *g, const Type *t, const OpDef **out, size_t max);
+/* The call a plan (from op->solve or op->sample on &g->og) describes, unbound: argument i is
+   given[i] when given and given[i] are non-NULL (the caller vouches for its type), else a generated
+   atom of type plan->args[i] with a share of `fuel`, its bindings appended to *g->block.  Counted
+   like every generated call (statistics hook, per-op uses, FLOPs).  The mutator's op swap uses it. */
+AstExpr *gen_plan_call(Gen *g, const OpDef *op, const OpPlan *plan, AstExpr *const *given, unsigned fuel);
 /* A random type the generator can produce (a tensor within the policy, sometimes a tuple). */
 const Type *gen_random_type(Gen *g);
 

@@ -1,0 +1,99 @@
+/* Shape: change @main's input types and let the program follow by inference.  One choice: a size v
+   occurring in the parameters' tensor types becomes 2v, v+1 or v/2 everywhere in them (data, weights
+   and biases together, so matching dimensions stay matched), or every float32 input becomes float16
+   (float16 ones float32 when there is no float32).  Attributes that pin shapes (a reshape's
+   newshape, a conv's channels, a dense's units) make some choices ill-typed (@main's result
+   annotation does not: it is dropped with the change).  Each choice is tried on a copy (printed,
+   re-parsed, re-typed) and refused when ill-typed or when it leaves an unknown `?` dimension the
+   program did not have; after a few failed choices the program is left alone. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../reduce/reduce.h"
+#include "mutate.h"
+
+enum { MAX_TRIES = 6 };
+
+static bool is_dtype(const AstType *t, const char *dtype) {
+  return t && (t->kind == AST_TY_TENSOR || t->kind == AST_TY_NAME) && t->name && !strcmp(t->name, dtype);
+}
+
+static bool has_input(AstFunc *f, const char *dtype) {
+  for (size_t k = 0; k < f->nparams; k++)
+    if (is_dtype(f->params[k]->type, dtype)) return true;
+  return false;
+}
+
+static size_t change_inputs(AstFunc *f, Arena *arena, const RedSizes *sizes, size_t i, char *what, size_t len) {
+  if (i < 3 * sizes->len) {
+    long long v = sizes->items[i / 3], to = i % 3 == 0 ? 2 * v : i % 3 == 1 ? v + 1 : v / 2;
+    if (to < 1 || to == v) return f->nparams;
+    snprintf(what, len, "shape %lld -> %lld in @main's inputs", v, to);
+    return red_resize_inputs(f, arena, v, to);
+  }
+  const char *from = has_input(f, "float32") ? "float32" : "float16";
+  const char *to = from[5] == '3' ? "float16" : "float32";
+  snprintf(what, len, "shape %s -> %s in @main's inputs", from, to);
+  size_t first = f->nparams;
+  for (size_t k = 0; k < f->nparams; k++)
+    if (is_dtype(f->params[k]->type, from)) {
+      f->params[k]->type->name = to;
+      if (first == f->nparams) first = k;
+    }
+  return first;
+}
+
+/* Whether choice i gives a well-typed program without new unknown dimensions (tried on a copy). */
+/* Applies choice i to f: i < 3 * sizes->len resizes, else the dtype change.  Returns the index of
+   the first parameter changed (f->nparams when none was); `what` describes it.  @main's result
+   annotation, which would pin the old result type, goes with any change: inference gives the new. */
+static size_t change(AstFunc *f, Arena *arena, const RedSizes *sizes, size_t i, char *what, size_t len) {
+  size_t first = change_inputs(f, arena, sizes, i, what, len);
+  if (first < f->nparams) f->ret = NULL;
+  return first;
+}
+
+static bool typed_with(const char *text, const RedSizes *sizes, size_t i, bool had_unknown) {
+  RedProgram trial, checked;
+  char err[256], what[128];
+  if (!red_program_load(&trial, text, err, sizeof err)) return false;
+  AstFunc *f = red_main(trial.m)->fn;
+  bool changed = change(f, &trial.m->arena, sizes, i, what, sizeof what) < f->nparams;
+  bool ok = changed && red_program_copy(&trial, &checked);
+  red_program_free(&trial);
+  if (ok) {
+    ok = had_unknown || !red_has_unknown_dims(checked.m);
+    red_program_free(&checked);
+  }
+  return ok;
+}
+
+static bool apply(MutContext *c) {
+  AstDef *main = red_main(c->m);
+  if (!main || main->fn->nparams == 0) return false;
+  AstFunc *f = main->fn;
+  RedSizes sizes = {0};
+  red_input_sizes(f, 1, &sizes);
+  size_t n = 3 * sizes.len + (has_input(f, "float32") || has_input(f, "float16"));
+  bool ok = false;
+  if (n > 0) {
+    bool had_unknown = red_has_unknown_dims(c->m);
+    AstPrintOptions po = {.strip_types = true, .keep_spans = true};
+    char *text = ast_print(c->m, &po);
+    for (int tries = 0; tries < MAX_TRIES && !ok; tries++) {
+      size_t i = rng_index(c->rng, n);
+      if (!typed_with(text, &sizes, i, had_unknown)) continue;
+      char what[128];
+      size_t first = change(f, &c->m->arena, &sizes, i, what, sizeof what);
+      AstBinder *b = f->params[first];
+      mut_note(c, &b->node, &b->node, "%s (first %%%s) at %u:%u", what, b->name, b->node.span.line, b->node.span.col);
+      ok = true;
+    }
+    free(text);
+  }
+  free(sizes.items);
+  return ok;
+}
+
+const Mutator mut_shape = {"shape", "change @main's input shapes or dtypes; the program follows by inference", apply};
