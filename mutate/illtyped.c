@@ -202,7 +202,7 @@ static const Type *variant(MutContext *c, const Type *t, int how) {
   if (t->kind != TY_TENSOR || t->ndims > 7 || t->dtype.lanes != 1) return NULL;
   int64_t dims[8];
   size_t n = t->ndims;
-  memcpy(dims, t->dims, n * sizeof *dims);
+  if (n) memcpy(dims, t->dims, n * sizeof *dims);
   DType dt = t->dtype;
   switch (how) {
   case 0: dt = other_dtype(dt); break;
@@ -510,18 +510,26 @@ static long fixed_arity(const AstModule *m, const AstExpr *e) {
   return f->node.type && f->node.type->kind == TY_FUNC && !f->node.type->ntparams ? (long)f->node.type->nargs : -1;
 }
 
+/* How a description names what a call calls: nn.conv2d, Cons, @f, %12, a closure. */
+static const char *callee_name(const AstExpr *call, char *buf, size_t len) {
+  const AstExpr *f = call->a;
+  const char *sigil = f->kind == AST_GLOBAL ? "@" : f->kind == AST_LOCAL || f->kind == AST_GRAPH ? "%" : "";
+  snprintf(buf, len, "%s%s", sigil, f->text ? f->text : "a function");
+  return buf;
+}
+
 static bool wrong_arity(MutContext *c, const Ill *w) {
   Cands cs = {0};
   for (size_t i = 0; i < w->sites.len; i++) {
     AstExpr *e = *w->sites.items[i].slot;
     if (e->kind != AST_CALL) continue;
     const OpDef *op = call_op(c->m, e);
-    /* arg: 0 drops an argument, 1 adds one */
+    /* arg: 0 drops an argument, 1 adds one; either way the count is out of the op's range, which
+       op_infer checks before anything else */
     bool drop, add;
     if (op) {
-      drop = e->nitems > 0 && op_rejects(c, w, e, e->nitems - 1, NULL, NULL);
-      add = e->nitems < 16 && op->max_args >= 0 && (int)e->nitems + 1 > op->max_args &&
-            op_rejects(c, w, e, e->nitems, e->nitems ? type_of(w, e->items[0]) : ty_scalar(c->types, dt_float32), NULL);
+      drop = e->nitems > 0 && (int)e->nitems - 1 < op->min_args;
+      add = op->max_args >= 0 && (int)e->nitems + 1 > op->max_args;
     } else {
       long n = fixed_arity(c->m, e);
       if (n < 0 || (size_t)n != e->nitems) continue;
@@ -546,9 +554,9 @@ static bool wrong_arity(MutContext *c, const Ill *w) {
       e->nitems = n - 1;
     }
     e->items = items;
-    const char *callee = e->a->text ? e->a->text : "a function";
-    mut_note(c, &e->node, &e->node, "ill-typed wrong-arity at %u:%u: %s%s called with %zu argument%s instead of %zu",
-             e->node.span.line, e->node.span.col, e->a->kind == AST_GLOBAL ? "@" : "", callee, e->nitems,
+    char callee[96];
+    mut_note(c, &e->node, &e->node, "ill-typed wrong-arity at %u:%u: %s called with %zu argument%s instead of %zu",
+             e->node.span.line, e->node.span.col, callee_name(e, callee, sizeof callee), e->nitems,
              e->nitems == 1 ? "" : "s", n);
   }
   free(cs.items);
@@ -607,10 +615,10 @@ static bool wrong_annotation(MutContext *c, const Ill *w) {
     if (k->binder) {
       const AstNode *at = &k->binder->node;
       k->binder->type = now;
-      char use[160] = "";
+      char use[160] = "", callee[96];
       if (k->use)
-        snprintf(use, sizeof use, " (refused by %s%s at %u:%u)", k->use->a->kind == AST_GLOBAL ? "@" : "",
-                 k->use->a->text ? k->use->a->text : "a function call", k->use->node.span.line, k->use->node.span.col);
+        snprintf(use, sizeof use, " (refused by %s at %u:%u)", callee_name(k->use, callee, sizeof callee),
+                 k->use->node.span.line, k->use->node.span.col);
       mut_note(c, at, &k->binder->node, "ill-typed wrong-annotation at %u:%u: %%%s annotated %s%s", at->span.line,
                at->span.col, k->binder->name, ts, use);
     } else {

@@ -157,6 +157,34 @@ static void test_kinds_used(void **state) {
   assert_true(used >= 5);
 }
 
+/* The driver's --ill-typed path: one step, described, with the checker's message as the expected error. */
+static void test_driver_records_the_error(void **state) {
+  (void)state;
+  size_t len;
+  char *text = file_read("../shared/corpus/models/mlp.relay", &len);
+  assert_non_null(text);
+  GenPolicy policy;
+  gen_policy_default(&policy);
+  MutOptions o = {.seed = 7, .policy = &policy, .fuel = 10, .ill_typed = true, .seed_name = "mlp.relay"};
+  for (uint64_t k = 0; k < 20; k++) {
+    MutResult r;
+    char err[256];
+    if (!mut_make(text, &o, k, 0, &r, err, sizeof err)) fail_msg("mutant %llu: %s", (unsigned long long)k, err);
+    assert_int_equal(r.nsteps, 1);
+    assert_non_null(r.expected_error);
+    assert_non_null(strstr(r.expected_error, "error: "));
+    assert_non_null(strstr(r.steps[0].what, "ill-typed "));
+    assert_non_null(strstr(r.text, "rmutate-step-0"));
+    Loaded l;
+    char msg[1024];
+    assert_false(load(&l, r.text, msg, sizeof msg));
+    assert_string_equal(msg, r.expected_error);
+    unload(&l);
+    mut_result_free(&r);
+  }
+  free(text);
+}
+
 /* ------------------------------------------------------------------ each kind on a small program */
 static const char small[] = V
     "def @main(%x: Tensor[(1, 3, 8, 8), float32], %w: Tensor[(4, 3, 3, 3), float32], %b: Tensor[(4), float32]) "
@@ -235,7 +263,7 @@ int main(void) {
       cmocka_unit_test(test_wrong_arity),      cmocka_unit_test(test_wrong_annotation),
       cmocka_unit_test(test_resnet18),         cmocka_unit_test(test_mobilenet),
       cmocka_unit_test(test_lstm),             cmocka_unit_test(test_mlp),
-      cmocka_unit_test(test_kinds_used),
+      cmocka_unit_test(test_kinds_used),       cmocka_unit_test(test_driver_records_the_error),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
