@@ -44,6 +44,10 @@ for seed in 1 2 3; do
 done
 
 echo
+echo "rmutate: mutants per second (bench/mutate.sh):"
+bash bench/mutate.sh
+
+echo
 echo "rreduce --server against a command test that costs 1 s to start (bench/server.sh):"
 bash bench/server.sh
 

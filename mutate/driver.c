@@ -72,23 +72,50 @@ static const Mutator *choose(const MutOptions *o, Rng *rng, const bool *tried) {
   return NULL;
 }
 
-/* Line and column of the first occurrence of `needle` in text (0, 0 if absent). */
-static void locate(const char *text, const char *needle, unsigned *line, unsigned *col) {
-  const char *at = strstr(text, needle);
-  *line = *col = 0;
-  if (!at) return;
-  /* the comment follows its node: report the start of the line's code the comment ends */
-  unsigned l = 1;
-  const char *bol = text;
-  for (const char *p = text; p < at; p++)
-    if (*p == '\n') {
-      l++;
-      bol = p + 1;
+/* Where the node carrying the comment `needle` starts, in a parsed mutant. */
+typedef struct Find {
+  const char *needle;
+  unsigned line, col;
+} Find;
+
+static bool has(const AstNode *n, Find *f) {
+  for (const AstComment *c = n->comments; c; c = c->next)
+    if (strstr(c->text, f->needle)) {
+      f->line = n->span.line;
+      f->col = n->span.col;
+      return true;
     }
-  const char *q = bol;
-  while (q < at && (*q == ' ')) q++;
-  *line = l;
-  *col = (unsigned)(q - bol) + 1;
+  return false;
+}
+
+static void find_in_expr(const AstExpr *e, Find *f);
+
+static void find_in_func(const AstFunc *fn, Find *f) {
+  for (size_t i = 0; i < fn->nparams && !f->line; i++) has(&fn->params[i]->node, f);
+  find_in_expr(fn->body, f);
+}
+
+static void find_in_expr(const AstExpr *e, Find *f) {
+  if (!e || f->line || has(&e->node, f)) return;
+  find_in_expr(e->a, f);
+  find_in_expr(e->b, f);
+  for (size_t i = 0; i < e->nitems; i++) find_in_expr(e->items[i], f);
+  find_in_expr(e->then_, f);
+  find_in_expr(e->else_, f);
+  for (size_t i = 0; i < e->narms; i++) find_in_expr(e->arms[i]->body, f);
+  for (size_t i = 0; i < e->nstmts && !f->line; i++) {
+    if (has(&e->stmts[i]->node, f) || (e->stmts[i]->binder && has(&e->stmts[i]->binder->node, f))) return;
+    find_in_expr(e->stmts[i]->value, f);
+  }
+  if (e->kind == AST_FN) find_in_func(e->fn, f);
+}
+
+static void locate(const AstModule *m, const char *needle, unsigned *line, unsigned *col) {
+  Find f = {needle, 0, 0};
+  for (size_t i = 0; i < m->ndefs && !f.line; i++)
+    if (m->defs[i]->kind == AST_DEF_FN) find_in_func(m->defs[i]->fn, &f);
+  *line = f.line;
+  *col = f.col;
 }
 
 bool mut_make(const char *seed_text, const MutOptions *o, uint64_t index, uint64_t attempt, MutResult *out, char *err,
@@ -172,11 +199,17 @@ bool mut_make(const char *seed_text, const MutOptions *o, uint64_t index, uint64
     mut_result_free(out);
     return false;
   }
-  for (size_t i = 0; i < out->nsteps; i++) {
+  /* where each change ended up in the final text (parsing is enough: ill-typed mutants parse) */
+  Diag d;
+  diag_init(&d, "mutant", current, strlen(current));
+  AstModule *fin = ast_parse(current, strlen(current), &d);
+  diag_free(&d);
+  for (size_t i = 0; fin && i < out->nsteps; i++) {
     char needle[64];
     snprintf(needle, sizeof needle, "rmutate-step-%zu */", i);
-    locate(current, needle, &out->steps[i].line, &out->steps[i].col);
+    locate(fin, needle, &out->steps[i].line, &out->steps[i].col);
   }
+  ast_free(fin);
   out->text = current;
   return true;
 }

@@ -211,7 +211,9 @@ static bool apply(MutContext *c) {
   MutSites all = {0}, sites = {0};
   mut_sites(c->m, &all);
   for (size_t i = 0; i < all.len; i++)
-    if (interesting(&all.items[i]) && mut_site_plain(&all.items[i])) VEC_PUSH(sites, all.items[i]);
+    /* sites in fused primitive functions too: there the free variables must map to the
+       function's own (transplant makes new parameters only in @main's plain code) */
+    if (interesting(&all.items[i])) VEC_PUSH(sites, all.items[i]);
   free(all.items);
   char **site_types = xcalloc(sites.len + 1, sizeof *site_types);
   for (size_t i = 0; i < sites.len; i++) site_types[i] = ty_str((*sites.items[i].slot)->node.type);
@@ -223,7 +225,7 @@ static bool apply(MutContext *c) {
     mut_sites(c->donors[d].m, &ds);
     for (size_t i = 0; i < ds.len; i++) {
       const AstExpr *e = *ds.items[i].slot;
-      if (!interesting(&ds.items[i]) || !mut_site_plain(&ds.items[i]) || !movable(e)) continue;
+      if (!interesting(&ds.items[i]) || !movable(e)) continue;
       char *t = ty_str(e->node.type);
       bool match = false;
       for (size_t k = 0; k < sites.len && !match; k++) match = !strcmp(site_types[k], t);

@@ -74,10 +74,48 @@ static long attr_index(json_t *node, const char *key) {
   return v ? strtol(v, NULL, 10) : -1;
 }
 
+/* The last section read, by length and content hash: the reducer and the mutator type the same
+   program (and its megabytes of weights) again and again; the JSON is parsed once. */
+static struct {
+  size_t len;
+  uint64_t hash;
+  MetaConst *consts;
+  size_t nconsts;
+  bool valid;
+} last;
+
+static uint64_t fnv1a(const char *s, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+  return h;
+}
+
+static bool meta_table_parse(MetaTable *t, const char *metadata, char *err, size_t errlen);
+
 bool meta_table_init(MetaTable *t, const char *metadata, char *err, size_t errlen) {
   t->consts = NULL;
   t->nconsts = 0;
   if (!metadata) return true;
+  size_t len = strlen(metadata);
+  uint64_t hash = fnv1a(metadata, len);
+  if (!(last.valid && last.len == len && last.hash == hash)) {
+    if (!meta_table_parse(t, metadata, err, errlen)) return false;
+    free(last.consts);
+    last.consts = xmalloc((t->nconsts ? t->nconsts : 1) * sizeof *t->consts);
+    if (t->nconsts) memcpy(last.consts, t->consts, t->nconsts * sizeof *t->consts);
+    last.nconsts = t->nconsts;
+    last.len = len;
+    last.hash = hash;
+    last.valid = true;
+    return true;
+  }
+  t->nconsts = last.nconsts;
+  t->consts = xmalloc((t->nconsts ? t->nconsts : 1) * sizeof *t->consts);
+  if (t->nconsts) memcpy(t->consts, last.consts, t->nconsts * sizeof *t->consts);
+  return true;
+}
+
+static bool meta_table_parse(MetaTable *t, const char *metadata, char *err, size_t errlen) {
   const char *json = strchr(metadata, ']');
   json = json ? json + 1 : metadata;
   json_error_t jerr;

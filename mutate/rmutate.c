@@ -1,0 +1,538 @@
+/* rmutate: many distinct, well-typed mutants of a real Relay program. */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <git2.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../support/cli.h"
+#include "../support/fileio.h"
+#include "../support/strset.h"
+#include "../support/version.h"
+#include "../support/xalloc.h"
+#include "../typegen/infer.h"
+#include "../typegen/policy.h"
+#include "corpus_git.h"
+#include "driver.h"
+
+static const char usage[] =
+    "usage: rmutate [options] SEED.relay -n N -o DIR      (or --git REPO.git instead of, or with, -o)\n"
+    "Writes N distinct mutants of SEED, each replacing parts of it with generated or borrowed parts of\n"
+    "the same type, so every mutant still type-checks (each is checked before it is written).\n"
+    "\n"
+    "options:\n"
+    "  -n N               how many mutants (default 100)\n"
+    "  -o DIR             write DIR/00001.relay ... and DIR/manifest.jsonl (one JSON line per mutant)\n"
+    "      --git REPO     commit the mutants and the manifest into a bare git repository, one commit\n"
+    "                     per batch (--batch B, default 500), the manifest in the commit message\n"
+    "      --seed S       random seed (default 1): the same seed gives the same mutants\n"
+    "      --depth K      mutations per mutant, a chain (default 1)\n"
+    "      --mutators A,B only these mutators;  --weight NAME=W  a mutator's weight;  --list-mutators\n"
+    "      --policy FILE  the generator's policy for generated parts (JSON, as rgen --policy)\n"
+    "      --fuel F       operator calls per generated part, roughly (default 3)\n"
+    "      --donor DIR    programs (.relay) to transplant subtrees from (the crossover mutator;\n"
+    "                     without it, the seed itself is the donor)\n"
+    "      --ill-typed    mutants with one controlled type error each; the manifest records the error\n"
+    "                     relaykit's checker gives (for testing that TVM rejects them cleanly)\n"
+    "  -j N               parallel workers (default: cores); the files are the same for every N\n"
+    "      --json         print a summary as one JSON object on standard output\n"
+    "  -q                 no progress line\n"
+    "  -h, --help         this help;  --version\n"
+    "\n"
+    "exit status: 0 all mutants written, 1 the seed is ill-formed or cannot be mutated, 2 usage or\n"
+    "             I/O error\n";
+
+static const Mutator *const all_mutators[] = {&mut_regenerate, &mut_opswap, &mut_attrs,    &mut_insert,
+                                              &mut_share,      &mut_shape,  &mut_crossover};
+enum { NMUTATORS = sizeof all_mutators / sizeof all_mutators[0] };
+static const unsigned default_weights[NMUTATORS] = {4, 3, 2, 3, 2, 1, 2};
+
+enum { OPT_GIT = 256, OPT_SEED, OPT_DEPTH, OPT_MUTATORS, OPT_WEIGHT, OPT_LIST, OPT_POLICY, OPT_FUEL, OPT_DONOR,
+       OPT_ILL, OPT_JSON, OPT_BATCH, OPT_VERSION };
+
+/* ------------------------------------------------------------------ results through files (-j) */
+
+static json_t *result_json(const MutResult *r) {
+  json_t *steps = json_array();
+  for (size_t i = 0; i < r->nsteps; i++)
+    json_array_append_new(steps, json_pack("{s:s, s:s, s:I, s:I, s:I, s:I}", "mutator", r->steps[i].mutator, "what",
+                                           r->steps[i].what, "sl", (json_int_t)r->steps[i].seed_line, "sc",
+                                           (json_int_t)r->steps[i].seed_col, "l", (json_int_t)r->steps[i].line, "c",
+                                           (json_int_t)r->steps[i].col));
+  json_t *j = json_pack("{s:s, s:o}", "text", r->text, "steps", steps);
+  if (r->expected_error) json_object_set_new(j, "error", json_string(r->expected_error));
+  return j;
+}
+
+/* Mutator names in results read back point into this table (the result owns no names). */
+static const char *intern_name(const char *name) {
+  for (size_t i = 0; i < NMUTATORS; i++)
+    if (!strcmp(all_mutators[i]->name, name)) return all_mutators[i]->name;
+  return "ill-typed";
+}
+
+static bool result_from_json(json_t *j, MutResult *r) {
+  memset(r, 0, sizeof *r);
+  json_t *steps = json_object_get(j, "steps");
+  const char *text = json_string_value(json_object_get(j, "text"));
+  if (!text || !json_is_array(steps)) return false;
+  r->text = xstrdup(text);
+  r->nsteps = json_array_size(steps);
+  r->steps = xcalloc(r->nsteps ? r->nsteps : 1, sizeof *r->steps);
+  for (size_t i = 0; i < r->nsteps; i++) {
+    json_t *s = json_array_get(steps, i);
+    r->steps[i].mutator = intern_name(json_string_value(json_object_get(s, "mutator")));
+    r->steps[i].what = xstrdup(json_string_value(json_object_get(s, "what")));
+    r->steps[i].seed_line = (unsigned)json_integer_value(json_object_get(s, "sl"));
+    r->steps[i].seed_col = (unsigned)json_integer_value(json_object_get(s, "sc"));
+    r->steps[i].line = (unsigned)json_integer_value(json_object_get(s, "l"));
+    r->steps[i].col = (unsigned)json_integer_value(json_object_get(s, "c"));
+  }
+  const char *e = json_string_value(json_object_get(j, "error"));
+  if (e) r->expected_error = xstrdup(e);
+  return true;
+}
+
+/* Worker w of n computes first attempts of mutants w, w+n, ... into dir/K.json. */
+static void worker(const char *seed_text, const MutOptions *o, size_t count, unsigned w, unsigned n, const char *dir) {
+  for (size_t k = w; k < count; k += n) {
+    MutResult r;
+    char err[512], path[4096];
+    snprintf(path, sizeof path, "%s/%zu.json", dir, k);
+    if (!mut_make(seed_text, o, k, 0, &r, err, sizeof err)) continue; /* the parent retries it */
+    json_t *j = result_json(&r);
+    json_dump_file(j, path, JSON_COMPACT);
+    json_decref(j);
+    mut_result_free(&r);
+  }
+}
+
+/* ------------------------------------------------------------------ the run */
+
+typedef struct Run {
+  const char *seed_text, *seed_name;
+  const MutOptions *mo;
+  size_t count;
+  unsigned jobs;
+  const char *out_dir;
+  CorpusGit *git;
+  unsigned batch;
+  bool progress;
+  StrSet seen;          /* content hashes: the seed and every mutant written */
+  FILE *manifest;
+  StrBuf batch_manifest;
+  size_t written, retries, steps_total;
+  unsigned long per_mutator[NMUTATORS + 1];
+} Run;
+
+static void hash_of(const char *text, char out[GIT_OID_HEXSZ + 1]) {
+  git_oid oid;
+  git_odb_hash(&oid, text, strlen(text), GIT_OBJECT_BLOB);
+  git_oid_tostr(out, GIT_OID_HEXSZ + 1, &oid);
+}
+
+static char *manifest_line(const Run *run, size_t k, uint64_t attempt, const MutResult *r) {
+  json_t *muts = json_array(), *changes = json_array();
+  for (size_t i = 0; i < r->nsteps; i++) {
+    json_array_append_new(muts, json_string(r->steps[i].mutator));
+    char at_seed[32], at_mut[32];
+    snprintf(at_seed, sizeof at_seed, "%u:%u", r->steps[i].seed_line, r->steps[i].seed_col);
+    snprintf(at_mut, sizeof at_mut, "%u:%u", r->steps[i].line, r->steps[i].col);
+    json_array_append_new(changes, json_pack("{s:s, s:s, s:s, s:s}", "mutator", r->steps[i].mutator, "what",
+                                             r->steps[i].what, i == 0 ? "seed_at" : "parent_at", at_seed,
+                                             "mutant_at", at_mut));
+  }
+  char file[32];
+  snprintf(file, sizeof file, "%05zu.relay", k + 1);
+  json_t *j = json_pack("{s:s, s:s, s:I, s:I, s:I, s:o, s:o, s:I, s:I}", "file", file, "seed_file", run->seed_name,
+                        "seed", (json_int_t)run->mo->seed, "index", (json_int_t)k, "attempt", (json_int_t)attempt,
+                        "mutators", muts, "changes", changes, "bytes", (json_int_t)strlen(r->text), "seed_bytes",
+                        (json_int_t)strlen(run->seed_text));
+  if (r->expected_error) json_object_set_new(j, "expected_error", json_string(r->expected_error));
+  char *line = json_dumps(j, JSON_COMPACT);
+  json_decref(j);
+  return line;
+}
+
+static bool write_mutant(Run *run, size_t k, uint64_t attempt, const MutResult *r, char *err, size_t errlen) {
+  char name[32];
+  snprintf(name, sizeof name, "%05zu.relay", k + 1);
+  char *line = manifest_line(run, k, attempt, r);
+  bool ok = true;
+  if (run->out_dir) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", run->out_dir, name);
+    if (!file_replace(path, r->text, strlen(r->text))) {
+      snprintf(err, errlen, "cannot write %.1000s", path);
+      ok = false;
+    }
+    if (ok) fprintf(run->manifest, "%s\n", line);
+  }
+  if (ok && run->git) {
+    ok = corpus_git_add(run->git, name, r->text, strlen(r->text), err, errlen);
+    sb_puts(&run->batch_manifest, line);
+    sb_puts(&run->batch_manifest, "\n");
+  }
+  free(line);
+  for (size_t i = 0; i < r->nsteps; i++)
+    for (size_t m = 0; m <= NMUTATORS; m++)
+      if (m == NMUTATORS || !strcmp(all_mutators[m]->name, r->steps[i].mutator)) {
+        run->per_mutator[m]++;
+        break;
+      }
+  run->steps_total += r->nsteps;
+  run->written++;
+  return ok;
+}
+
+static bool commit_batch(Run *run, size_t first, size_t last, char *err, size_t errlen) {
+  if (!run->git || !run->batch_manifest.len) return true;
+  StrBuf msg;
+  sb_init(&msg);
+  sb_printf(&msg, "rmutate: mutants %zu-%zu of %s (seed %llu)\n\n", first + 1, last, run->seed_name,
+            (unsigned long long)run->mo->seed);
+  sb_puts(&msg, run->batch_manifest.data);
+  bool ok = corpus_git_add(run->git, "manifest.jsonl", run->batch_manifest.data, run->batch_manifest.len, err, errlen) &&
+            corpus_git_commit(run->git, msg.data, err, errlen);
+  free(msg.data);
+  run->batch_manifest.len = 0;
+  if (run->batch_manifest.data) run->batch_manifest.data[0] = '\0';
+  return ok;
+}
+
+/* Mutant k: the worker's first attempt if it left one, else computed here; attempts go on until
+   the mutant differs from the seed and from every earlier mutant. */
+static bool produce(Run *run, size_t k, const char *tmp, char *err, size_t errlen) {
+  for (uint64_t attempt = 0; attempt < 64; attempt++) {
+    MutResult r;
+    bool got = false;
+    if (attempt == 0 && tmp) {
+      char path[4096];
+      snprintf(path, sizeof path, "%s/%zu.json", tmp, k);
+      json_t *j = json_load_file(path, 0, NULL);
+      got = j && result_from_json(j, &r);
+      json_decref(j);
+    }
+    if (!got && !(attempt == 0 && tmp)) got = mut_make(run->seed_text, run->mo, k, attempt, &r, err, errlen);
+    if (!got) continue;
+    char h[GIT_OID_HEXSZ + 1];
+    hash_of(r.text, h);
+    if (strset_contains(&run->seen, h)) {
+      run->retries++;
+      mut_result_free(&r);
+      continue;
+    }
+    strset_add(&run->seen, h);
+    bool ok = write_mutant(run, k, attempt, &r, err, errlen);
+    mut_result_free(&r);
+    return ok;
+  }
+  if (!*err) snprintf(err, errlen, "no new mutant after 64 attempts");
+  return false;
+}
+
+static bool run_all(Run *run, char *err, size_t errlen) {
+  char tmp[4096] = "";
+  pid_t pids[64];
+  unsigned nworkers = 0;
+  if (run->jobs > 1 && run->count > 1) {
+    const char *base = getenv("TMPDIR");
+    snprintf(tmp, sizeof tmp, "%s/rmutate.XXXXXX", base && *base ? base : "/tmp");
+    if (!mkdtemp(tmp)) return snprintf(err, errlen, "cannot create a temporary directory"), false;
+    fflush(NULL);
+    for (unsigned w = 0; w < run->jobs && w < 64; w++) {
+      pid_t pid = fork();
+      if (pid == 0) {
+        worker(run->seed_text, run->mo, run->count, w, run->jobs, tmp);
+        _exit(0);
+      }
+      if (pid > 0) pids[nworkers++] = pid;
+    }
+    for (unsigned w = 0; w < nworkers; w++) waitpid(pids[w], NULL, 0);
+  }
+  bool ok = true;
+  size_t batch_start = 0;
+  for (size_t k = 0; k < run->count && ok; k++) {
+    err[0] = '\0';
+    ok = produce(run, k, *tmp ? tmp : NULL, err, errlen);
+    if (ok && run->git && (k + 1) % run->batch == 0) {
+      ok = commit_batch(run, batch_start, k + 1, err, errlen);
+      batch_start = k + 1;
+    }
+    if (run->progress && (k % 16 == 0 || k + 1 == run->count)) {
+      fprintf(stderr, "\r\033[Krmutate: %zu/%zu mutants", k + 1, run->count);
+      fflush(stderr);
+    }
+  }
+  if (ok) ok = commit_batch(run, batch_start, run->count, err, errlen);
+  if (run->progress) fputs("\r\033[K", stderr);
+  if (*tmp) {
+    DIR *d = opendir(tmp);
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+      if (e->d_name[0] != '.') {
+        char path[8192];
+        snprintf(path, sizeof path, "%s/%s", tmp, e->d_name);
+        unlink(path);
+      }
+    if (d) closedir(d);
+    rmdir(tmp);
+  }
+  return ok;
+}
+
+/* ------------------------------------------------------------------ inputs */
+
+static bool typed(const char *path, const char *text, AstModule **m, TyTable **types, bool quiet) {
+  Diag d;
+  diag_init(&d, path, text, strlen(text));
+  *m = ast_parse(text, strlen(text), &d);
+  *types = ty_table_new();
+  bool ok = *m && !(*m)->body && infer_module(*m, *types, &d);
+  if (!ok && !quiet) fprintf(stderr, "%s", d.out.data ? d.out.data : "");
+  diag_free(&d);
+  if (!ok) {
+    ast_free(*m);
+    ty_table_free(*types);
+  }
+  return ok;
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The donors: every .relay file in dir that type-checks, in name order. */
+static size_t load_donors(const char *dir, MutDonor **out) {
+  DIR *d = opendir(dir);
+  if (!d) return fprintf(stderr, "rmutate: --donor %s: %s\n", dir, strerror(errno)), 0;
+  VEC(char *) names = {0};
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    size_t n = strlen(e->d_name);
+    if (n > 6 && !strcmp(e->d_name + n - 6, ".relay")) VEC_PUSH(names, xstrdup(e->d_name));
+  }
+  closedir(d);
+  if (names.len) qsort(names.items, names.len, sizeof *names.items, by_name);
+  VEC(MutDonor) donors = {0};
+  for (size_t i = 0; i < names.len; i++) {
+    char path[8192];
+    snprintf(path, sizeof path, "%s/%s", dir, names.items[i]);
+    size_t len;
+    char *text = file_read(path, &len);
+    MutDonor dn = {NULL, NULL, names.items[i]};
+    if (text && typed(path, text, &dn.m, &dn.types, true)) VEC_PUSH(donors, dn);
+    else {
+      fprintf(stderr, "rmutate: donor %s does not type-check; skipped\n", path);
+      free(names.items[i]);
+    }
+    free(text);
+  }
+  free(names.items);
+  *out = donors.items;
+  return donors.len;
+}
+
+int main(int argc, char **argv) {
+  static const struct option longopts[] = {
+      {"git", required_argument, NULL, OPT_GIT},       {"seed", required_argument, NULL, OPT_SEED},
+      {"depth", required_argument, NULL, OPT_DEPTH},   {"mutators", required_argument, NULL, OPT_MUTATORS},
+      {"weight", required_argument, NULL, OPT_WEIGHT}, {"list-mutators", no_argument, NULL, OPT_LIST},
+      {"policy", required_argument, NULL, OPT_POLICY}, {"fuel", required_argument, NULL, OPT_FUEL},
+      {"donor", required_argument, NULL, OPT_DONOR},   {"ill-typed", no_argument, NULL, OPT_ILL},
+      {"json", no_argument, NULL, OPT_JSON},           {"batch", required_argument, NULL, OPT_BATCH},
+      {"version", no_argument, NULL, OPT_VERSION},     {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0},
+  };
+  long v, count = 100, jobs = sysconf(_SC_NPROCESSORS_ONLN);
+  const char *out_dir = NULL, *git_path = NULL, *only = NULL, *policy_path = NULL, *donor_dir = NULL;
+  unsigned weights[NMUTATORS];
+  memcpy(weights, default_weights, sizeof weights);
+  MutOptions mo = {.seed = 1, .depth = 1, .fuel = 3};
+  bool json = false, quiet = false;
+  unsigned batch = 500;
+  int c;
+  while ((c = getopt_long(argc, argv, "n:o:j:qh", longopts, NULL)) != -1) {
+    switch (c) {
+    case 'n':
+      if (!cli_count_arg("rmutate", "-n", optarg, 1, &count)) return 2;
+      break;
+    case 'o': out_dir = optarg; break;
+    case 'j':
+      if (!cli_count_arg("rmutate", "-j", optarg, 1, &jobs)) return 2;
+      break;
+    case 'q': quiet = true; break;
+    case OPT_GIT: git_path = optarg; break;
+    case OPT_SEED: {
+      char *end;
+      errno = 0;
+      mo.seed = strtoull(optarg, &end, 10);
+      if (errno || *end || end == optarg) return fprintf(stderr, "rmutate: --seed takes a whole number\n"), 2;
+      break;
+    }
+    case OPT_DEPTH:
+      if (!cli_count_arg("rmutate", "--depth", optarg, 1, &v)) return 2;
+      mo.depth = (unsigned)v;
+      break;
+    case OPT_MUTATORS: only = optarg; break;
+    case OPT_WEIGHT: {
+      const char *eq = strchr(optarg, '=');
+      size_t i = 0;
+      for (; eq && i < NMUTATORS; i++)
+        if (strlen(all_mutators[i]->name) == (size_t)(eq - optarg) && !strncmp(optarg, all_mutators[i]->name, eq - optarg))
+          break;
+      if (!eq || i == NMUTATORS || !cli_count_arg("rmutate", "--weight", eq + 1, 0, &v))
+        return fprintf(stderr, "rmutate: --weight takes NAME=W with a mutator's name (--list-mutators)\n"), 2;
+      weights[i] = (unsigned)v;
+      break;
+    }
+    case OPT_LIST:
+      for (size_t i = 0; i < NMUTATORS; i++)
+        printf("%-11s weight %u  %s\n", all_mutators[i]->name, default_weights[i], all_mutators[i]->description);
+      return 0;
+    case OPT_POLICY: policy_path = optarg; break;
+    case OPT_FUEL:
+      if (!cli_count_arg("rmutate", "--fuel", optarg, 0, &v)) return 2;
+      mo.fuel = (unsigned)v;
+      break;
+    case OPT_DONOR: donor_dir = optarg; break;
+    case OPT_ILL: mo.ill_typed = true; break;
+    case OPT_JSON: json = true; break;
+    case OPT_BATCH:
+      if (!cli_count_arg("rmutate", "--batch", optarg, 1, &v)) return 2;
+      batch = (unsigned)v;
+      break;
+    case OPT_VERSION: puts("rmutate (relaykit) " RELAYKIT_VERSION); return 0;
+    case 'h': fputs(usage, stdout); return 0;
+    default: fputs(usage, stderr); return 2;
+    }
+  }
+  if (argc - optind != 1) return fputs("rmutate: expected one SEED file\n", stderr), fputs(usage, stderr), 2;
+  if (!out_dir && !git_path) return fputs("rmutate: say where the mutants go: -o DIR or --git REPO\n", stderr), 2;
+  const char *seed_path = argv[optind];
+  const Mutator *mutators[NMUTATORS];
+  unsigned mweights[NMUTATORS];
+  size_t nm = 0;
+  for (size_t i = 0; i < NMUTATORS; i++) {
+    if (only) {
+      bool listed = false;
+      size_t n = strlen(all_mutators[i]->name);
+      for (const char *p = only; p && *p;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        listed |= len == n && !strncmp(p, all_mutators[i]->name, n);
+        p = comma ? comma + 1 : NULL;
+      }
+      if (!listed) continue;
+    }
+    if (!weights[i]) continue;
+    mutators[nm] = all_mutators[i];
+    mweights[nm++] = weights[i];
+  }
+  if (!nm && !mo.ill_typed) return fputs("rmutate: no mutator left (see --mutators, --weight)\n", stderr), 2;
+
+  GenPolicy policy;
+  gen_policy_default(&policy);
+  Arena policy_arena;
+  arena_init(&policy_arena);
+  char err[2048];
+  if (policy_path && !gen_policy_load(&policy, policy_path, &policy_arena, err, sizeof err)) {
+    fprintf(stderr, "rmutate: %s\n", err);
+    arena_free(&policy_arena);
+    return 2;
+  }
+  size_t len;
+  char *seed_text = file_read(seed_path, &len);
+  if (!seed_text) {
+    arena_free(&policy_arena);
+    return 2;
+  }
+  int status = 2;
+  AstModule *sm = NULL;
+  TyTable *st = NULL;
+  MutDonor *donors = NULL;
+  size_t ndonors = 0;
+  CorpusGit *git = NULL;
+  Run run = {0};
+  strset_init(&run.seen);
+  if (!typed(seed_path, seed_text, &sm, &st, false)) {
+    fprintf(stderr, "rmutate: %s is not a well-typed Relay module, which rmutate needs\n", seed_path);
+    status = 1;
+    goto done;
+  }
+  if (donor_dir) {
+    ndonors = load_donors(donor_dir, &donors);
+    ast_free(sm);
+    ty_table_free(st);
+  } else { /* no donors given: the seed lends its own subtrees (a value moved to another place) */
+    donors = xmalloc(sizeof *donors);
+    donors[0] = (MutDonor){sm, st, xstrdup(strrchr(seed_path, '/') ? strrchr(seed_path, '/') + 1 : seed_path)};
+    ndonors = 1;
+  }
+  const char *slash = strrchr(seed_path, '/');
+  mo.seed_name = slash ? slash + 1 : seed_path;
+  mo.mutators = mutators;
+  mo.weights = mweights;
+  mo.nmutators = nm;
+  mo.policy = &policy;
+  mo.donors = donors;
+  mo.ndonors = ndonors;
+  if (out_dir && mkdir(out_dir, 0755) != 0 && errno != EEXIST) {
+    fprintf(stderr, "rmutate: cannot create %s: %s\n", out_dir, strerror(errno));
+    goto done;
+  }
+  if (git_path && !(git = corpus_git_open(git_path, err, sizeof err))) {
+    fprintf(stderr, "rmutate: --git %s\n", err);
+    goto done;
+  }
+  run = (Run){seed_text, mo.seed_name, &mo, (size_t)count, (unsigned)(jobs > 64 ? 64 : jobs), out_dir, git, batch,
+              !quiet && isatty(STDERR_FILENO), run.seen, NULL, {NULL, 0, 0}, 0, 0, 0, {0}};
+  char seed_hash[GIT_OID_HEXSZ + 1];
+  hash_of(seed_text, seed_hash);
+  strset_add(&run.seen, seed_hash); /* no mutant equals the seed */
+  if (out_dir) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/manifest.jsonl", out_dir);
+    run.manifest = fopen(path, "w");
+    if (!run.manifest) {
+      fprintf(stderr, "rmutate: cannot write %s: %s\n", path, strerror(errno));
+      goto done;
+    }
+  }
+  git_libgit2_init();
+  bool ok = run_all(&run, err, sizeof err);
+  git_libgit2_shutdown();
+  if (run.manifest && fclose(run.manifest) != 0) ok = false;
+  run.manifest = NULL;
+  if (!ok) fprintf(stderr, "rmutate: %s\n", err);
+  status = ok ? 0 : 1;
+  if (json) {
+    json_t *per = json_object();
+    for (size_t i = 0; i < NMUTATORS; i++)
+      json_object_set_new(per, all_mutators[i]->name, json_integer((json_int_t)run.per_mutator[i]));
+    if (run.per_mutator[NMUTATORS]) json_object_set_new(per, "ill-typed", json_integer((json_int_t)run.per_mutator[NMUTATORS]));
+    json_t *j = json_pack("{s:I, s:I, s:I, s:o}", "mutants", (json_int_t)run.written, "retries",
+                          (json_int_t)run.retries, "mutations", (json_int_t)run.steps_total, "per_mutator", per);
+    json_dumpf(j, stdout, JSON_COMPACT);
+    fputc('\n', stdout);
+    json_decref(j);
+  }
+done:
+  if (run.manifest) fclose(run.manifest);
+  free(run.batch_manifest.data);
+  strset_free(&run.seen);
+  corpus_git_close(git);
+  for (size_t i = 0; i < ndonors; i++) {
+    ast_free(donors[i].m);
+    ty_table_free(donors[i].types);
+    free((char *)donors[i].name);
+  }
+  free(donors);
+  free(seed_text);
+  arena_free(&policy_arena);
+  return status;
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/env bats
+# rmutate: distinct, well-typed, reproducible mutants; the manifest; ill-typed mode; git corpora.
+
+setup() {
+  ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+  RFMT=${RFMT:-$ROOT/bin/rfmt}
+  BIN=$(dirname "$RFMT")
+  RMUTATE=$BIN/rmutate
+  RCHECK=$BIN/rcheck
+  CORPUS=$ROOT/../shared/corpus
+  T=$BATS_TEST_TMPDIR
+}
+
+@test "mutants of resnet-18: all type-check, all distinct and different from the seed, manifest complete" {
+  run "$RMUTATE" "$CORPUS/models/resnet-18.relay" -n 60 --seed 1 -o "$T/m" --json
+  [ "$status" -eq 0 ]
+  [ "$(ls "$T"/m/*.relay | wc -l)" -eq 60 ]
+  for f in "$T"/m/*.relay; do "$RCHECK" "$f" > /dev/null; done
+  n=$( (md5sum < "$CORPUS/models/resnet-18.relay"; for f in "$T"/m/*.relay; do md5sum < "$f"; done) | sort -u | wc -l)
+  [ "$n" -eq 61 ]
+  [ "$(wc -l < "$T/m/manifest.jsonl")" -eq 60 ]
+  python3 - "$T/m" <<'PY'
+import json, os, sys
+d = sys.argv[1]
+used = set()
+for line in open(os.path.join(d, "manifest.jsonl")):
+    e = json.loads(line)
+    assert os.path.exists(os.path.join(d, e["file"])), e
+    assert e["mutators"] and len(e["changes"]) == len(e["mutators"]), e
+    for c in e["changes"]:
+        l, col = map(int, c["mutant_at"].split(":"))
+        assert l > 0 and col > 0, e
+        text = open(os.path.join(d, e["file"])).read().splitlines()
+        assert "rmutate-step-" in "\n".join(text[l - 1:]), e   # the change is at or after its line
+    used.update(e["mutators"])
+assert len(used) >= 4, used
+PY
+}
+
+@test "the same --seed gives the same files for any -j; another seed differs" {
+  "$RMUTATE" "$CORPUS/models/mobilenet.relay" -n 20 --seed 7 -o "$T/a" -j1
+  "$RMUTATE" "$CORPUS/models/mobilenet.relay" -n 20 --seed 7 -o "$T/b" -j2
+  diff -r "$T/a" "$T/b"
+  "$RMUTATE" "$CORPUS/models/mobilenet.relay" -n 20 --seed 8 -o "$T/c" -j2
+  ! diff -q "$T/a/00001.relay" "$T/c/00001.relay" > /dev/null || ! diff -q "$T/a/00002.relay" "$T/c/00002.relay" > /dev/null
+}
+
+@test "--depth chains mutations and records each" {
+  run "$RMUTATE" "$CORPUS/models/mlp.relay" -n 10 --depth 3 -o "$T/d"
+  [ "$status" -eq 0 ]
+  python3 -c '
+import json,sys
+for l in open(sys.argv[1]): assert len(json.loads(l)["mutators"]) == 3
+' "$T/d/manifest.jsonl"
+  for f in "$T"/d/*.relay; do "$RCHECK" "$f" > /dev/null; done
+}
+
+@test "--ill-typed: every mutant is rejected with the error its manifest records" {
+  run "$RMUTATE" "$CORPUS/models/resnet-18.relay" --ill-typed -n 40 --seed 3 -o "$T/ill"
+  [ "$status" -eq 0 ]
+  [ "$(ls "$T"/ill/*.relay | wc -l)" -eq 40 ]
+  python3 - "$T/ill" "$RCHECK" <<'PY'
+import json, os, subprocess, sys
+d, rcheck = sys.argv[1], sys.argv[2]
+for line in open(os.path.join(d, "manifest.jsonl")):
+    e = json.loads(line)
+    p = subprocess.run([rcheck, os.path.join(d, e["file"])], capture_output=True, text=True)
+    assert p.returncode != 0, e["file"]
+    want = e["expected_error"].split("\n")[0].split("error: ", 1)[-1]
+    assert want and want in p.stderr, (e["file"], want, p.stderr)
+PY
+}
+
+@test "--git commits the mutants and the manifest; fsck is clean" {
+  run "$RMUTATE" "$CORPUS/models/resnet-18.relay" -n 30 --seed 5 --git "$T/corpus.git" --batch 10
+  [ "$status" -eq 0 ]
+  git --git-dir="$T/corpus.git" fsck
+  [ "$(git --git-dir="$T/corpus.git" ls-tree -r HEAD --name-only | grep -c '\.relay$')" -eq 30 ]
+  [ "$(git --git-dir="$T/corpus.git" rev-list --count HEAD)" -eq 3 ]
+  git --git-dir="$T/corpus.git" log -1 --format=%B | grep -q '"file":"00030.relay"'
+}
+
+@test "--donor enables crossover; --mutators and --weight select; --list-mutators" {
+  mkdir "$T/donors"
+  cp "$CORPUS/models/mobilenet.relay" "$CORPUS/models/squeezenet_v1.1.relay" "$T/donors/"
+  run "$RMUTATE" "$CORPUS/models/resnet-18.relay" -n 10 --mutators crossover --donor "$T/donors" -o "$T/x" --json
+  [ "$status" -eq 0 ]
+  [[ "$output" == *'"crossover":10'* ]]
+  run "$RMUTATE" --list-mutators
+  [ "$status" -eq 0 ]
+  [ "$(echo "$output" | wc -l)" -ge 7 ]
+  run "$RMUTATE" "$CORPUS/models/resnet-18.relay" -n 5 --weight regenerate=0 --weight opswap=0 --weight insert=0 --weight share=0 --weight attrs=0 --weight crossover=0 -o "$T/s" --json
+  [ "$status" -eq 0 ]
+  [[ "$output" == *'"shape":5'* ]]
+}
+
+@test "bad input: an ill-typed seed, usage errors" {
+  printf '#[version = "0.0.5"]\ndef @main(%%x: float32) { add(%%x, 1) }\n' > "$T/bad.relay"
+  run "$RMUTATE" "$T/bad.relay" -n 3 -o "$T/o"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"bad.relay:2:"* ]]
+  run "$RMUTATE" "$CORPUS/models/mlp.relay" -n 3
+  [ "$status" -eq 2 ]
+  run "$RMUTATE" "$CORPUS/models/mlp.relay" -n 0 -o "$T/o"
+  [ "$status" -eq 2 ]
+  run "$RMUTATE" --help
+  [ "$status" -eq 0 ]
+}
