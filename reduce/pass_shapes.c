@@ -1,7 +1,8 @@
 /*
  * Shrink the types of @main's inputs: every dimension of one size becomes 1, or half of it
  * (one candidate each, the largest size first: a 224 shared by data and weights shrinks in all of
- * them at once), and non-float32 inputs become float32 (all at once, then one by one).  The rest of
+ * them at once), non-float32 inputs become float32 (all at once, then one by one), and an input's
+ * dimensions of size 1 go (rank toward the minimum).  The rest of
  * the program follows by inference, so operators re-derive their result types; the type checker
  * decides on a copy whether the operators still accept the new shapes (a convolution's kernel no
  * larger than its input, matching channels, ...), and only a well-typed program is proposed.
@@ -24,6 +25,29 @@ static size_t non_f32_params(AstFunc *f) {
   return n;
 }
 
+/* Rank toward the minimum: a parameter's dimensions of size 1 can go (a 1x64x1x1 bias becomes
+   64), when the operators using it still accept the lower rank (broadcasting ones do). */
+static size_t unit_dims(const AstType *t) {
+  size_t n = 0;
+  for (size_t d = 0; is_tensor(t) && d < t->ndims; d++)
+    n += t->dims[d].kind == AST_DIM_INT && !strcmp(t->dims[d].text, "1");
+  return n;
+}
+
+static size_t squeezable_params(AstFunc *f) {
+  size_t n = 0;
+  for (size_t i = 0; i < f->nparams; i++) n += unit_dims(f->params[i]->type) > 0;
+  return n;
+}
+
+static void squeeze(AstType *t) {
+  size_t k = 0;
+  for (size_t d = 0; d < t->ndims; d++)
+    if (!(t->dims[d].kind == AST_DIM_INT && !strcmp(t->dims[d].text, "1"))) t->dims[k++] = t->dims[d];
+  t->ndims = k;
+  if (!k) t->kind = AST_TY_NAME; /* a scalar is written as its dtype, as TVM prints it */
+}
+
 static size_t count(const RedProgram *p) {
   AstDef *main = red_main(p->m);
   if (!main) return 0;
@@ -31,7 +55,7 @@ static size_t count(const RedProgram *p) {
   sizes_of(main->fn, &s);
   size_t n = 2 * s.len, f = non_f32_params(main->fn);
   free(s.items);
-  return n + (f ? 1 + f : 0);
+  return n + (f ? 1 + f : 0) + squeezable_params(main->fn);
 }
 
 static bool apply(RedProgram *out, size_t i) {
@@ -44,6 +68,13 @@ static bool apply(RedProgram *out, size_t i) {
   if (i < 2 * s.len) {
     long long from = s.items[i / 2], to = i % 2 == 0 ? 1 : from / 2;
     if (to != from && (i % 2 == 0 || to > 1)) changed = red_resize_inputs(f, &trial.m->arena, from, to) < f->nparams;
+  } else if (i - 2 * s.len >= (non_f32_params(f) ? 1 + non_f32_params(f) : 0)) {
+    size_t which = i - 2 * s.len - (non_f32_params(f) ? 1 + non_f32_params(f) : 0); /* the which-th squeezable */
+    for (size_t k = 0, seen = 0; k < f->nparams && !changed; k++)
+      if (unit_dims(f->params[k]->type) && seen++ == which) {
+        squeeze(f->params[k]->type);
+        changed = true;
+      }
   } else {
     size_t which = i - 2 * s.len; /* 0: every input; k: the k-th non-float32 input */
     for (size_t k = 0, seen = 0; k < f->nparams; k++) {
@@ -73,5 +104,5 @@ static bool apply(RedProgram *out, size_t i) {
   return true;
 }
 
-const RedPass red_pass_shapes = {"shapes", "shrink @main's input shapes (a size to 1 or half) and dtypes (to float32)",
+const RedPass red_pass_shapes = {"shapes", "shrink @main's input shapes (a size to 1 or half, unit dims dropped) and dtypes (to float32)",
                                  count, apply};

@@ -17,6 +17,7 @@
  *   pass_inline.c     inline single-use bindings and closures called once
  *   pass_fold.c       fold `if` on a literal, collapse a `match` to one arm
  *   pass_globals.c    inline a call of a global function
+ *   pass_fields.c     delete a field no projection reads from a bound tuple
  *   pass_meta.c       delete unused metadata constants (meta_json.c rewrites the node graph)
  *   pass_annot.c      drop return-type and let annotations the checker can infer
  *   pass_shapes.c     shrink @main's input shapes and dtypes
@@ -71,7 +72,7 @@ bool red_program_adopt_if_typed(RedProgram *out, RedProgram *trial);
 
 extern const RedPass red_pass_comments, red_pass_dce, red_pass_truncate, red_pass_cut, red_pass_body,
     red_pass_unwrap, red_pass_replace, red_pass_inline, red_pass_fold, red_pass_globals, red_pass_meta,
-    red_pass_attrs, red_pass_literals, red_pass_annot, red_pass_shapes;
+    red_pass_attrs, red_pass_literals, red_pass_annot, red_pass_shapes, red_pass_fields;
 
 /* ------------------------------------------------------------------ inputs.c */
 typedef VEC(long long) RedSizes;

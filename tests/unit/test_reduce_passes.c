@@ -157,8 +157,8 @@ static void test_shapes_shrink_shared_sizes_together(void **state) {
       "def @main(%x: Tensor[(1, 8, 16, 16), float16], %w: Tensor[(4, 8, 3, 3), float16]) {\n"
       "  nn.conv2d(%x, %w)\n"
       "}\n";
-  /* sizes 16, 8, 4, 3 (each to 1 or half), then the float16 inputs to float32 */
-  assert_int_equal(rt_count(&red_pass_shapes, p), 2 * 4 + 1 + 2);
+  /* sizes 16, 8, 4, 3 (each to 1 or half), the float16 inputs to float32, %x's unit dim */
+  assert_int_equal(rt_count(&red_pass_shapes, p), 2 * 4 + 1 + 2 + 1);
   char *c = rt_apply(&red_pass_shapes, p, 0); /* 16 -> 1: smaller than the 3x3 kernel: refused */
   assert_null(c);
   c = rt_apply(&red_pass_shapes, p, 1); /* 16 -> 8: the channels (8) stay, the image halves */
@@ -175,6 +175,28 @@ static void test_shapes_shrink_shared_sizes_together(void **state) {
   c = rt_apply(&red_pass_shapes, p, 10); /* the second float16 input alone */
   assert_non_null(strstr(c, "%x: Tensor[(1, 8, 16, 16), float16], %w: Tensor[(4, 8, 3, 3), float32]"));
   free(c);
+  assert_null(rt_apply(&red_pass_shapes, p, 11)); /* conv2d needs its rank-4 data */
+  const char *bias = RT_V "def @main(%x: Tensor[(1, 8, 1, 1), float32], %b: Tensor[(8, 1, 1), float32]) { add(%x, %b) }\n";
+  c = rt_apply(&red_pass_shapes, bias, rt_count(&red_pass_shapes, bias) - 1); /* %b's unit dims go */
+  assert_non_null(strstr(c, "%b: Tensor[(8), float32]"));
+  free(c);
+}
+
+static void test_fields_deletes_an_unread_tuple_field(void **state) {
+  (void)state;
+  const char *p = RT_V
+      "def @main(%x: Tensor[(2), float32]) {\n"
+      "  %0 = (exp(%x), tanh(%x), negative(%x));\n"
+      "  add(%0.0, %0.2)\n"
+      "}\n";
+  assert_int_equal(rt_count(&red_pass_fields, p), 1); /* field 1 is never read */
+  char *c = rt_apply(&red_pass_fields, p, 0);
+  assert_null(strstr(c, "tanh("));
+  assert_non_null(strstr(c, "add(%0.0, %0.1)")); /* the projection after it is renumbered */
+  free(c);
+  /* a tuple used whole keeps its fields */
+  const char *whole = RT_V "def @main(%x: float32) {\n  %0 = (%x, %x);\n  (%0, %0.0)\n}\n";
+  assert_int_equal(rt_count(&red_pass_fields, whole), 0);
 }
 
 int main(void) {
@@ -186,6 +208,7 @@ int main(void) {
       cmocka_unit_test(test_annot_drops_inferable_annotations),
       cmocka_unit_test(test_dce_deletes_dead_items_in_chunks),
       cmocka_unit_test(test_shapes_shrink_shared_sizes_together),
+      cmocka_unit_test(test_fields_deletes_an_unread_tuple_field),
       cmocka_unit_test(test_replace_never_grows_or_escapes_binders),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

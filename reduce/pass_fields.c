@@ -1,0 +1,108 @@
+/*
+ * Delete unused tuple fields: a tuple a binding holds (`%t = (a, b, c);`) whose every use is a
+ * projection (`%t.0`, `%t.2`) loses a field no projection reads, and the projections after it
+ * are renumbered.  The tuple's type changes with it, so the candidate is checked on a copy (an
+ * annotation that pins the old tuple type refuses it).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../support/xalloc.h"
+#include "reduce.h"
+
+typedef struct Field {
+  AstStmt *stmt;   /* the binding */
+  AstExpr *tuple;  /* its value */
+  size_t field;    /* the unused field */
+} Field;
+typedef VEC(Field) Fields;
+
+typedef struct Uses {
+  AstExprKind kind;
+  const char *name;
+  size_t projections;
+  bool *read;      /* per field: some projection reads it */
+  size_t nfields;
+  int shift_from;  /* renumbering mode: projections above this index go down by one (-1: off) */
+  Arena *arena;
+} Uses;
+
+static bool is_ref(const AstExpr *e, const Uses *u) { return e->kind == u->kind && !strcmp(e->text, u->name); }
+
+static void visit_proj(AstExpr **slot, void *ctx) {
+  Uses *u = ctx;
+  AstExpr *e = *slot;
+  if (e->kind != AST_PROJ || !is_ref(e->a, u)) return;
+  u->projections++;
+  if (u->read && e->index < u->nfields) u->read[e->index] = true;
+  if (u->shift_from >= 0 && e->index > (unsigned)u->shift_from) {
+    e->index--;
+    e->index_text = arena_printf(u->arena, "%u", e->index);
+  }
+}
+
+static void each_body(AstModule *m, RedSlotFn f, void *ctx) {
+  for (size_t i = 0; i < m->ndefs; i++)
+    if (m->defs[i]->kind == AST_DEF_FN) red_walk(&m->defs[i]->fn->body, f, ctx);
+}
+
+typedef struct Collect {
+  AstModule *m;
+  Fields *out;
+} Collect;
+
+static void collect_seq(AstExpr **slot, void *ctx) {
+  Collect *c = ctx;
+  AstExpr *e = *slot;
+  if (e->kind != AST_SEQ) return;
+  for (size_t i = 0; i < e->nstmts; i++) {
+    AstStmt *s = e->stmts[i];
+    if (s->kind != AST_STMT_LET && s->kind != AST_STMT_GRAPH) continue;
+    AstExpr *v = s->value;
+    while (v->kind == AST_PAREN) v = v->a;
+    if (v->kind != AST_TUPLE || v->nitems < 2) continue;
+    Uses u = {s->kind == AST_STMT_GRAPH ? AST_GRAPH : AST_LOCAL, s->kind == AST_STMT_GRAPH ? s->graph : s->binder->name,
+              0, xcalloc(v->nitems, sizeof(bool)), v->nitems, -1, NULL};
+    each_body(c->m, visit_proj, &u);
+    if (u.projections && u.projections == red_uses_in_module(c->m, u.kind, u.name))
+      for (size_t f = 0; f < v->nitems; f++)
+        if (!u.read[f]) VEC_PUSH(*c->out, ((Field){s, v, f}));
+    free(u.read);
+  }
+}
+
+static void collect(AstModule *m, Fields *out) {
+  Collect c = {m, out};
+  each_body(m, collect_seq, &c);
+}
+
+static size_t count(const RedProgram *p) {
+  Fields f = {0};
+  collect(p->m, &f);
+  free(f.items);
+  return f.len;
+}
+
+static bool apply(RedProgram *out, size_t i) {
+  RedProgram trial;
+  if (!red_program_copy(out, &trial)) return false;
+  Fields f = {0};
+  collect(trial.m, &f);
+  if (i >= f.len) {
+    free(f.items);
+    red_program_free(&trial);
+    return false;
+  }
+  Field d = f.items[i];
+  free(f.items);
+  AstExpr *t = d.tuple;
+  memmove(&t->items[d.field], &t->items[d.field + 1], (t->nitems - d.field - 1) * sizeof *t->items);
+  t->nitems--;
+  Uses u = {d.stmt->kind == AST_STMT_GRAPH ? AST_GRAPH : AST_LOCAL,
+            d.stmt->kind == AST_STMT_GRAPH ? d.stmt->graph : d.stmt->binder->name, 0, NULL, 0, (int)d.field,
+            &trial.m->arena};
+  each_body(trial.m, visit_proj, &u);
+  return red_program_adopt_if_typed(out, &trial);
+}
+
+const RedPass red_pass_fields = {"fields", "delete a field no projection reads from a bound tuple", count, apply};
