@@ -65,7 +65,7 @@ static json_t *result_json(const MutResult *r) {
                                            r->steps[i].what, "sl", (json_int_t)r->steps[i].seed_line, "sc",
                                            (json_int_t)r->steps[i].seed_col, "l", (json_int_t)r->steps[i].line, "c",
                                            (json_int_t)r->steps[i].col));
-  json_t *j = json_pack("{s:s, s:o}", "text", r->text, "steps", steps);
+  json_t *j = json_pack("{s:o}", "steps", steps); /* the text travels as a file of its own */
   if (r->expected_error) json_object_set_new(j, "error", json_string(r->expected_error));
   return j;
 }
@@ -77,12 +77,14 @@ static const char *intern_name(const char *name) {
   return "ill-typed";
 }
 
-static bool result_from_json(json_t *j, MutResult *r) {
+static bool result_from_json(json_t *j, char *text, MutResult *r) {
   memset(r, 0, sizeof *r);
   json_t *steps = json_object_get(j, "steps");
-  const char *text = json_string_value(json_object_get(j, "text"));
-  if (!text || !json_is_array(steps)) return false;
-  r->text = xstrdup(text);
+  if (!text || !json_is_array(steps)) {
+    free(text);
+    return false;
+  }
+  r->text = text;
   r->nsteps = json_array_size(steps);
   r->steps = xcalloc(r->nsteps ? r->nsteps : 1, sizeof *r->steps);
   for (size_t i = 0; i < r->nsteps; i++) {
@@ -104,8 +106,10 @@ static void worker(const char *seed_text, const MutOptions *o, size_t count, uns
   for (size_t k = w; k < count; k += n) {
     MutResult r;
     char err[512], path[4096];
-    snprintf(path, sizeof path, "%s/%zu.json", dir, k);
     if (!mut_make(seed_text, o, k, 0, &r, err, sizeof err)) continue; /* the parent retries it */
+    snprintf(path, sizeof path, "%s/%zu.relay", dir, k);
+    if (!file_replace(path, r.text, strlen(r.text))) continue;
+    snprintf(path, sizeof path, "%s/%zu.json", dir, k); /* written last: its presence means complete */
     json_t *j = result_json(&r);
     json_dump_file(j, path, JSON_COMPACT);
     json_decref(j);
@@ -216,7 +220,11 @@ static bool produce(Run *run, size_t k, const char *tmp, char *err, size_t errle
       char path[4096];
       snprintf(path, sizeof path, "%s/%zu.json", tmp, k);
       json_t *j = json_load_file(path, 0, NULL);
-      got = j && result_from_json(j, &r);
+      if (j) {
+        size_t len;
+        snprintf(path, sizeof path, "%s/%zu.relay", tmp, k);
+        got = result_from_json(j, file_read(path, &len), &r);
+      }
       json_decref(j);
     }
     if (!got && !(attempt == 0 && tmp)) got = mut_make(run->seed_text, run->mo, k, attempt, &r, err, errlen);
