@@ -16,7 +16,7 @@
 #include "../support/strbuf.h"
 #include "../support/version.h"
 #include "../support/xalloc.h"
-#include "run.h"
+#include "oracle.h"
 #include "signature.h"
 
 static const char usage[] =
@@ -39,6 +39,8 @@ static const char usage[] =
     "                     failure in file order\n"
     "      --json         print the groups as a JSON list of {\"signature\", \"count\", \"smallest\",\n"
     "                     \"bytes\", \"match\", \"files\"}\n"
+    "      --server CMD   ask a persistent oracle server (interestingness/PROTOCOL.md) instead of\n"
+    "                     running TEST per file: roracle [options] --server CMD DIR\n"
     "  -h, --help         show this help;  --version\n"
     "\n"
     "Output: one row per group (count, bytes and path of its smallest file, signature), most\n"
@@ -70,7 +72,7 @@ typedef struct Group {
 typedef VEC(Group) Groups;
 
 enum { MAX_JOBS = 64 };
-enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_CPU, OPT_MAX, OPT_KEEP, OPT_JSON, OPT_VERSION };
+enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_CPU, OPT_MAX, OPT_KEEP, OPT_JSON, OPT_VERSION, OPT_SERVER };
 
 static volatile sig_atomic_t stop_flag = 0;
 static void on_signal(int sig) {
@@ -151,8 +153,8 @@ static void progress(size_t done, size_t n, size_t failed) {
  * tests end does not matter.  With fail_fast the run stops at the first failure in file order
  * (*n becomes the count of files up to it).  Returns 0, 2 (I/O error) or 130 (interrupted).
  */
-static int run_all(Entries *files, size_t *n, const char *test, const RunOptions *ro, unsigned jobs, bool fail_fast) {
-  RunJob *slot[MAX_JOBS] = {0};
+static int run_all(Entries *files, size_t *n, const Oracle *oracle, unsigned jobs, bool fail_fast) {
+  OracleJob slot[MAX_JOBS] = {{0}};
   size_t which[MAX_JOBS] = {0}, next = 0, running = 0, finished = 0, failed = 0, prefix = 0;
   bool show = isatty(STDERR_FILENO), stopping = false;
   int status = 0;
@@ -160,13 +162,13 @@ static int run_all(Entries *files, size_t *n, const char *test, const RunOptions
   while (running || (next < *n && !stopping)) {
     if (stop_flag && !stopping) stopping = true, status = 130;
     for (unsigned s = 0; s < jobs && next < *n && !stopping; s++) {
-      if (slot[s]) continue;
+      if (oracle_pending(&slot[s])) continue;
       Entry *e = &files->items[next];
       size_t len;
       char *text = file_read(e->path, &len);
-      slot[s] = text ? run_start(test, basename_of(e->path), text, len, ro, err, sizeof err) : NULL;
+      bool started = text && oracle_start(oracle, basename_of(e->path), text, len, &slot[s], err, sizeof err);
       free(text);
-      if (!slot[s]) {
+      if (!started) {
         if (text) fprintf(stderr, "roracle: %s\n", err);
         stopping = true;
         status = 2;
@@ -178,13 +180,12 @@ static int run_all(Entries *files, size_t *n, const char *test, const RunOptions
     }
     if (stopping)
       for (unsigned s = 0; s < jobs; s++)
-        if (slot[s]) run_cancel(slot[s]);
-    run_wait(slot, jobs, 50);
+        if (oracle_pending(&slot[s])) oracle_cancel(&slot[s]);
+    oracle_wait(oracle, slot, jobs, 50);
     for (unsigned s = 0; s < jobs; s++) {
-      if (!slot[s] || !run_done(slot[s])) continue;
+      if (!oracle_pending(&slot[s]) || !oracle_done(&slot[s])) continue;
       RunResult r;
-      run_finish(slot[s], &r);
-      slot[s] = NULL;
+      oracle_finish(oracle, &slot[s], &r);
       running--;
       if (!stopping) {
         record(&files->items[which[s]], &r);
@@ -200,7 +201,7 @@ static int run_all(Entries *files, size_t *n, const char *test, const RunOptions
       if (!files->items[prefix].failed) continue;
       *n = prefix + 1;
       for (unsigned s = 0; s < jobs; s++)
-        if (slot[s] && which[s] > prefix) run_cancel(slot[s]);
+        if (oracle_pending(&slot[s]) && which[s] > prefix) oracle_cancel(&slot[s]);
       break;
     }
   }
@@ -319,6 +320,7 @@ static void print_table(const Entries *files, const Group *groups, size_t ngroup
     const Group *g = &groups[k];
     const Entry *small = &files->items[g->smallest];
     printf("%5zu  %8zu  %-*s  %s\n", g->members.len, small->bytes, w, small->path, g->signature);
+    if (!test) continue; /* a server: its answers, not a command rreduce can wrap */
     sb.len = 0;
     if (g->match) {
       sb_puts(&sb, "rreduce --match ");
@@ -333,7 +335,7 @@ static void print_table(const Entries *files, const Group *groups, size_t ngroup
     sb_puts(&sb, hang ? " ./hangs.sh" : " ./fails.sh");
     printf("%5s  %8s  %s\n", "", "", sb.data);
   }
-  if (ngroups) {
+  if (ngroups && test) {
     char abs[PATH_MAX];
     const char *t = realpath(test, abs) ? abs : test;
     print_wrapper("fails.sh", "! ", t, " \"$1\"");
@@ -353,7 +355,8 @@ int main(int argc, char **argv) {
       {"recursive", no_argument, NULL, 'r'},         {"max-files", required_argument, NULL, OPT_MAX},
       {"keep-going", no_argument, NULL, OPT_KEEP},   {"fail-fast", no_argument, NULL, 'x'},
       {"json", no_argument, NULL, OPT_JSON},         {"help", no_argument, NULL, 'h'},
-      {"version", no_argument, NULL, OPT_VERSION},   {NULL, 0, NULL, 0},
+      {"version", no_argument, NULL, OPT_VERSION},   {"server", required_argument, NULL, OPT_SERVER},
+      {NULL, 0, NULL, 0},
   };
   RunOptions ro;
   run_options_default(&ro);
@@ -363,6 +366,7 @@ int main(int argc, char **argv) {
   long cores = sysconf(_SC_NPROCESSORS_ONLN), v, max_files = -1;
   unsigned jobs = cores < 1 ? 1 : cores > MAX_JOBS ? MAX_JOBS : (unsigned)cores;
   bool json = false, recursive = false, fail_fast = false;
+  const char *server = NULL;
   int c;
   while ((c = getopt_long(argc, argv, "j:rxh", longopts, NULL)) != -1) {
     char *end;
@@ -391,23 +395,25 @@ int main(int argc, char **argv) {
     case 'x': fail_fast = true; break;
     case OPT_JSON: json = true; break;
     case OPT_VERSION: puts("roracle (relaykit) " RELAYKIT_VERSION); return 0;
+    case OPT_SERVER: server = optarg; break;
     case 'h': fputs(usage, stdout); return 0;
     default: fputs(usage, stderr); return 2;
     }
   }
-  if (argc - optind != 2) {
-    fputs("roracle: expected DIR and TEST\n", stderr);
+  if (argc - optind != (server ? 1 : 2)) {
+    fputs(server ? "roracle: with --server, expected only DIR\n" : "roracle: expected DIR and TEST\n", stderr);
     fputs(usage, stderr);
     return 2;
   }
-  const char *dir = argv[optind], *test = argv[optind + 1];
-  if (is_dir(test) && cli_executable(dir)) {
+  const char *dir = argv[optind], *test = server ? NULL : argv[optind + 1];
+  if (test && is_dir(test) && cli_executable(dir)) {
     const char *t = dir;
     dir = test;
     test = t;
   }
   if (!is_dir(dir)) return fprintf(stderr, "roracle: %s: not a directory\n", dir), 2;
-  if (!cli_executable(test)) return fprintf(stderr, "roracle: %s: the test is not an executable file\n", test), 2;
+  if (test && !cli_executable(test)) return fprintf(stderr, "roracle: %s: the test is not an executable file\n", test), 2;
+  Oracle oracle = {test, server ? server_pool_new(server, jobs, &ro) : NULL, ro};
 
   Entries files = {0};
   int status = 2;
@@ -423,7 +429,7 @@ int main(int argc, char **argv) {
   sa.sa_handler = on_signal;
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
-  status = run_all(&files, &n, test, &ro, jobs, fail_fast);
+  status = run_all(&files, &n, &oracle, jobs, fail_fast);
   if (status == 130) fputs("roracle: interrupted\n", stderr);
   if (status) goto done;
 
@@ -443,6 +449,7 @@ int main(int argc, char **argv) {
   free(groups.items);
   status = failed ? 1 : 0;
 done:
+  server_pool_free(oracle.pool);
   for (size_t i = 0; i < files.len; i++) {
     free(files.items[i].path);
     free(files.items[i].signature);

@@ -40,13 +40,17 @@ static const char usage[] =
     "                     without it, the seed itself is the donor)\n"
     "      --ill-typed    mutants with one controlled type error each; the manifest records the error\n"
     "                     relaykit's checker gives (for testing that TVM rejects them cleanly)\n"
+    "      --oracle TEST  then run TEST over the mutants (needs -o) and group the failures by\n"
+    "                     signature, as roracle does (TEST exits non-zero when a program fails);\n"
+    "                     --oracle-server CMD: the same with a persistent oracle server;\n"
+    "                     --oracle-timeout S: seconds per program (default 60)\n"
     "  -j N               parallel workers (default: cores); the files are the same for every N\n"
     "      --json         print a summary as one JSON object on standard output\n"
     "  -q                 no progress line\n"
     "  -h, --help         this help;  --version\n"
     "\n"
     "exit status: 0 all mutants written, 1 the seed is ill-formed or cannot be mutated, 2 usage or\n"
-    "             I/O error\n";
+    "             I/O error; with --oracle, roracle's: 0 no failures, 1 some mutant fails\n";
 
 static const Mutator *const all_mutators[] = {&mut_regenerate, &mut_opswap, &mut_attrs,    &mut_insert,
                                               &mut_share,      &mut_shape,  &mut_crossover};
@@ -54,7 +58,7 @@ enum { NMUTATORS = sizeof all_mutators / sizeof all_mutators[0] };
 static const unsigned default_weights[NMUTATORS] = {4, 3, 2, 3, 2, 1, 2};
 
 enum { OPT_GIT = 256, OPT_SEED, OPT_DEPTH, OPT_MUTATORS, OPT_WEIGHT, OPT_LIST, OPT_POLICY, OPT_FUEL, OPT_DONOR,
-       OPT_ILL, OPT_JSON, OPT_BATCH, OPT_VERSION };
+       OPT_ILL, OPT_JSON, OPT_BATCH, OPT_VERSION, OPT_ORACLE, OPT_ORACLE_SERVER, OPT_ORACLE_TIMEOUT };
 
 /* ------------------------------------------------------------------ results through files (-j) */
 
@@ -295,6 +299,51 @@ static bool run_all(Run *run, char *err, size_t errlen) {
   return ok;
 }
 
+/* ------------------------------------------------------------------ --oracle */
+
+/* roracle over the mutants: the binary beside this one (or on PATH); its exit status. */
+static int run_oracle(const char *dir, const char *test, const char *server, const char *timeout, unsigned jobs,
+                      bool json) {
+  char self[4096], roracle[4200] = "roracle";
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    if (slash) {
+      *slash = '\0';
+      snprintf(roracle, sizeof roracle, "%s/roracle", self);
+      if (!cli_executable(roracle)) snprintf(roracle, sizeof roracle, "roracle");
+    }
+  }
+  char j[16];
+  snprintf(j, sizeof j, "%u", jobs);
+  const char *argv[12];
+  int k = 0;
+  argv[k++] = roracle;
+  argv[k++] = "-j";
+  argv[k++] = j;
+  argv[k++] = "--timeout";
+  argv[k++] = timeout;
+  if (json) argv[k++] = "--json";
+  if (server) {
+    argv[k++] = "--server";
+    argv[k++] = server;
+  }
+  argv[k++] = dir;
+  if (!server) argv[k++] = test;
+  argv[k] = NULL;
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    execvp(argv[0], (char *const *)argv);
+    fprintf(stderr, "rmutate: cannot run %s: %s\n", argv[0], strerror(errno));
+    _exit(2);
+  }
+  int st = 0;
+  if (pid < 0 || waitpid(pid, &st, 0) < 0) return 2;
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 2;
+}
+
 /* ------------------------------------------------------------------ inputs */
 
 static bool typed(const char *path, const char *text, AstModule **m, TyTable **types, bool quiet) {
@@ -354,6 +403,8 @@ int main(int argc, char **argv) {
       {"donor", required_argument, NULL, OPT_DONOR},   {"ill-typed", no_argument, NULL, OPT_ILL},
       {"json", no_argument, NULL, OPT_JSON},           {"batch", required_argument, NULL, OPT_BATCH},
       {"version", no_argument, NULL, OPT_VERSION},     {"help", no_argument, NULL, 'h'},
+      {"oracle", required_argument, NULL, OPT_ORACLE}, {"oracle-server", required_argument, NULL, OPT_ORACLE_SERVER},
+      {"oracle-timeout", required_argument, NULL, OPT_ORACLE_TIMEOUT},
       {NULL, 0, NULL, 0},
   };
   long v, count = 100, jobs = sysconf(_SC_NPROCESSORS_ONLN);
@@ -363,6 +414,7 @@ int main(int argc, char **argv) {
   MutOptions mo = {.seed = 1, .depth = 1, .fuel = 3};
   bool json = false, quiet = false;
   unsigned batch = 500;
+  const char *oracle_test = NULL, *oracle_server = NULL, *oracle_timeout = "60";
   int c;
   while ((c = getopt_long(argc, argv, "n:o:j:qh", longopts, NULL)) != -1) {
     switch (c) {
@@ -415,12 +467,18 @@ int main(int argc, char **argv) {
       batch = (unsigned)v;
       break;
     case OPT_VERSION: puts("rmutate (relaykit) " RELAYKIT_VERSION); return 0;
+    case OPT_ORACLE: oracle_test = optarg; break;
+    case OPT_ORACLE_SERVER: oracle_server = optarg; break;
+    case OPT_ORACLE_TIMEOUT: oracle_timeout = optarg; break;
     case 'h': fputs(usage, stdout); return 0;
     default: fputs(usage, stderr); return 2;
     }
   }
   if (argc - optind != 1) return fputs("rmutate: expected one SEED file\n", stderr), fputs(usage, stderr), 2;
   if (!out_dir && !git_path) return fputs("rmutate: say where the mutants go: -o DIR or --git REPO\n", stderr), 2;
+  if ((oracle_test || oracle_server) && !out_dir) return fputs("rmutate: --oracle needs -o DIR\n", stderr), 2;
+  if (oracle_test && !cli_executable(oracle_test))
+    return fprintf(stderr, "rmutate: --oracle %s: not an executable file\n", oracle_test), 2;
   const char *seed_path = argv[optind];
   const Mutator *mutators[NMUTATORS];
   unsigned mweights[NMUTATORS];
@@ -529,6 +587,8 @@ int main(int argc, char **argv) {
     fputc('\n', stdout);
     json_decref(j);
   }
+  if (ok && (oracle_test || oracle_server)) status = run_oracle(out_dir, oracle_test, oracle_server, oracle_timeout,
+                                                                (unsigned)jobs, json);
 done:
   if (run.manifest) fclose(run.manifest);
   free(run.batch_manifest.data);

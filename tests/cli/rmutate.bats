@@ -106,3 +106,14 @@ PY
   run "$RMUTATE" --help
   [ "$status" -eq 0 ]
 }
+
+@test "--oracle runs a test over the mutants and groups the failures" {
+  printf '#!/bin/sh\ngrep -q "nn.dense(" "$1" && { echo "TVMError: dense broke at 0x7f$$" >&2; exit 1; }\nexit 0\n' > "$T/orc.sh"
+  chmod +x "$T/orc.sh"
+  run "$RMUTATE" "$CORPUS/models/mlp.relay" -n 12 -o "$T/mo" --oracle "$T/orc.sh"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"TVMError: dense broke at <addr>"* ]]
+  [[ "$output" == *"12 files:"* ]]
+  run "$RMUTATE" "$CORPUS/models/mlp.relay" -n 2 --git "$T/g.git" --oracle "$T/orc.sh"
+  [ "$status" -eq 2 ]
+}

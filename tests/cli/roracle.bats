@@ -180,3 +180,20 @@ EOF
   [ "$status" -eq 0 ]
   [[ "$output" == *"rreduce --match REGEX FILE"* ]]
 }
+
+@test "--server: the same groups from a persistent oracle server (one line per path)" {
+  # a server built on the command test: status and the first and last lines of its output
+  cat > "$T/server.sh" <<EOF2
+#!/bin/sh
+while IFS= read -r path; do
+  out=\$("$T/oracle.sh" "\$path" 2>&1); st=\$?
+  printf '%s %s | %s\n' "\$st" "\$(printf '%s\n' "\$out" | head -1)" "\$(printf '%s\n' "\$out" | tail -1)"
+done
+EOF2
+  chmod +x "$T/server.sh"
+  run "$RORACLE" --json --server "$T/server.sh" "$T/corpus"
+  [ "$status" -eq 1 ]
+  python3 -c 'import json,sys; g=json.loads(sys.argv[1]); assert len(g) == 3 and sorted(x["count"] for x in g) == [2, 2, 3], g' "$output"
+  run "$RORACLE" --server "$T/server.sh" "$T/corpus" "$T/oracle.sh"
+  [ "$status" -eq 2 ]
+}
