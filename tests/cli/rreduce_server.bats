@@ -73,3 +73,13 @@ server() {
   [ "$status" -eq 2 ]
   [[ "$output" == *"only FILE"* ]]
 }
+
+@test "any command test works as a server through interestingness/server-adapter" {
+  cp "$CORPUS/models/squeezenet_v1.1.relay" "$T/a.relay"
+  cp "$CORPUS/models/squeezenet_v1.1.relay" "$T/b.relay"
+  run "$RREDUCE" --tidy "$T/a.relay" "$T/keep.sh"
+  [ "$status" -eq 0 ]
+  run "$RREDUCE" --tidy --server "$ROOT/interestingness/server-adapter $T/keep.sh" "$T/b.relay"
+  [ "$status" -eq 0 ]
+  cmp "$T/a.relay" "$T/b.relay"
+}
