@@ -109,7 +109,7 @@ static bool result_from_json(json_t *j, char *text, MutResult *r) {
 static void worker(const char *seed_text, const MutOptions *o, size_t count, unsigned w, unsigned n, const char *dir) {
   for (size_t k = w; k < count; k += n) {
     MutResult r;
-    char err[512], path[4096];
+    char err[512], path[4096 + 64]; /* dir is at most 4095 bytes (run_all's buffer) */
     if (!mut_make(seed_text, o, k, 0, &r, err, sizeof err)) continue; /* the parent retries it */
     snprintf(path, sizeof path, "%s/%zu.relay", dir, k);
     if (!file_replace(path, r.text, strlen(r.text))) continue;
@@ -221,7 +221,7 @@ static bool produce(Run *run, size_t k, const char *tmp, char *err, size_t errle
     MutResult r;
     bool got = false;
     if (attempt == 0 && tmp) {
-      char path[4096];
+      char path[4096 + 64];
       snprintf(path, sizeof path, "%s/%zu.json", tmp, k);
       json_t *j = json_load_file(path, 0, NULL);
       if (j) {
