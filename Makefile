@@ -27,7 +27,7 @@ CFLAGS_ALL := $(CSTD) $(WARN) $(OPT) $(PKG_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL := $(OPT) $(LDFLAGS)
 
 SUPPORT_SRC := $(wildcard support/*.c)
-PARSER_SRC  := parser/parse.c parser/lower.c parser/comments.c parser/print.c parser/dump.c parser/literal.c parser/build.c
+PARSER_SRC  := parser/parse.c parser/lower.c parser/comments.c parser/print.c parser/dump.c parser/literal.c parser/build.c parser/clone.c
 GRAMMAR_SRC := parser/src/parser.c parser/src/scanner.c
 TYPEGEN_SRC := $(filter-out typegen/rcheck.c typegen/rgen.c,$(wildcard typegen/*.c typegen/ops/*.c))
 RUN_SRC     := $(filter-out interestingness/roracle.c,$(wildcard interestingness/*.c))

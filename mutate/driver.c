@@ -1,5 +1,6 @@
 /*
- * One mutant: parse and type the seed (or the previous step's result), let a mutator chosen by
+ * One mutant: parse and type the seed (or the previous step's result; the first step copies the
+ * seed the caller parsed and typed once, when MutOptions.seed_module is given), let a mutator chosen by
  * weight change it, print it with a span comment on the changed node back to where it was, and
  * check the result with the type checker: a mutant that does not type-check is never written
  * (the step is retried with another choice).  The final text is re-printed with the inferred
@@ -26,12 +27,20 @@ void mut_result_free(MutResult *r) {
 typedef struct Loaded {
   AstModule *m;
   TyTable *types;
+  bool shared_types; /* types belong to the caller (MutOptions.seed_types): not freed here */
 } Loaded;
 
 static void unload(Loaded *l) {
   ast_free(l->m);
-  ty_table_free(l->types);
+  if (!l->shared_types) ty_table_free(l->types);
   memset(l, 0, sizeof *l);
+}
+
+/* The seed as the caller parsed and typed it, copied: no parsing or inference again. */
+static void load_seed(Loaded *l, const MutOptions *o) {
+  l->m = ast_module_clone(o->seed_module);
+  l->types = o->seed_types;
+  l->shared_types = true;
 }
 
 /* Parses and types text; on failure the checker's first message goes to msg (if given). */
@@ -131,7 +140,9 @@ bool mut_make(const char *seed_text, const MutOptions *o, uint64_t index, uint64
     bool done = false;
     for (unsigned tries = 0; tries < 4 * (o->nmutators + 1) && !done; tries++) {
       Loaded l;
-      if (!load(&l, current, err, errlen)) {
+      if (step == 0 && o->seed_module && o->seed_types)
+        load_seed(&l, o);
+      else if (!load(&l, current, err, errlen)) {
         ok = false;
         break;
       }

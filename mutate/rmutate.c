@@ -527,13 +527,13 @@ int main(int argc, char **argv) {
   strset_init(&run.seen);
   if (!typed(seed_path, seed_text, &sm, &st, false)) {
     fprintf(stderr, "rmutate: %s is not a well-typed Relay module, which rmutate needs\n", seed_path);
+    sm = NULL; /* typed() freed them */
+    st = NULL;
     status = 1;
     goto done;
   }
   if (donor_dir) {
     ndonors = load_donors(donor_dir, &donors);
-    ast_free(sm);
-    ty_table_free(st);
   } else { /* no donors given: the seed lends its own subtrees (a value moved to another place) */
     donors = xmalloc(sizeof *donors);
     donors[0] = (MutDonor){sm, st, xstrdup(strrchr(seed_path, '/') ? strrchr(seed_path, '/') + 1 : seed_path)};
@@ -547,6 +547,8 @@ int main(int argc, char **argv) {
   mo.policy = &policy;
   mo.donors = donors;
   mo.ndonors = ndonors;
+  mo.seed_module = sm; /* every mutant's first step starts from a copy: the seed is parsed and typed once */
+  mo.seed_types = st;
   if (out_dir && mkdir(out_dir, 0755) != 0 && errno != EEXIST) {
     fprintf(stderr, "rmutate: cannot create %s: %s\n", out_dir, strerror(errno));
     goto done;
@@ -600,6 +602,10 @@ done:
     free((char *)donors[i].name);
   }
   free(donors);
+  if (donor_dir) { /* else the seed is donors[0], freed above */
+    ast_free(sm);
+    ty_table_free(st);
+  }
   free(seed_text);
   arena_free(&policy_arena);
   return status;

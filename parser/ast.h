@@ -265,6 +265,10 @@ void ast_module_add(AstModule *m, AstDef *d);
 /* Parses a whole file.  On error returns NULL and writes FILE:LINE:COL messages to `diag`. */
 AstModule *ast_parse(const char *text, size_t len, Diag *diag);
 void ast_free(AstModule *m);
+/* A deep copy of m in a fresh arena (clone.c): nodes, arrays, strings, spans and comments are
+   copied; the inferred `type`/`value_type`/`fn->type` pointers are kept as they are, so they still
+   point into the TyTable m was typed with, which must outlive the copy.  ast_free() the result. */
+AstModule *ast_module_clone(const AstModule *m);
 
 /* Options of the printer. */
 typedef struct AstPrintOptions {
