@@ -484,17 +484,7 @@ int main(int argc, char **argv) {
   unsigned mweights[NMUTATORS];
   size_t nm = 0;
   for (size_t i = 0; i < NMUTATORS; i++) {
-    if (only) {
-      bool listed = false;
-      size_t n = strlen(all_mutators[i]->name);
-      for (const char *p = only; p && *p;) {
-        const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        listed |= len == n && !strncmp(p, all_mutators[i]->name, n);
-        p = comma ? comma + 1 : NULL;
-      }
-      if (!listed) continue;
-    }
+    if (only && !cli_in_list(only, all_mutators[i]->name)) continue;
     if (!weights[i]) continue;
     mutators[nm] = all_mutators[i];
     mweights[nm++] = weights[i];

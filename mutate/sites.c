@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../reduce/reduce.h"
 #include "mutate.h"
 
 static bool is_atom_kind(AstExprKind k) {
@@ -132,28 +133,13 @@ static void max_graph(AstExpr **slot, void *ctx) {
     }
 }
 
-/* The same walk red_walk does, without depending on the reducer. */
-static void each_expr(AstExpr **slot, void (*f)(AstExpr **, void *), void *ctx) {
-  if (!*slot) return;
-  f(slot, ctx);
-  AstExpr *e = *slot;
-  each_expr(&e->a, f, ctx);
-  each_expr(&e->b, f, ctx);
-  for (size_t i = 0; i < e->nitems; i++) each_expr(&e->items[i], f, ctx);
-  each_expr(&e->then_, f, ctx);
-  each_expr(&e->else_, f, ctx);
-  for (size_t i = 0; i < e->narms; i++) each_expr(&e->arms[i]->body, f, ctx);
-  for (size_t i = 0; i < e->nstmts; i++) each_expr(&e->stmts[i]->value, f, ctx);
-  if (e->kind == AST_FN) each_expr(&e->fn->body, f, ctx);
-}
-
 void mut_gen_at(MutContext *c, const MutSite *site, Gen *g, GenStmts *block) {
   gen_init(g, c->policy, c->m, c->types, *c->rng);
   rng_next(c->rng); /* the generator took a copy of the stream: move ours on */
   mut_scope_at(c->m, site, &g->scope);
   unsigned max = 0;
   for (size_t i = 0; i < c->m->ndefs; i++)
-    if (c->m->defs[i]->kind == AST_DEF_FN) each_expr(&c->m->defs[i]->fn->body, max_graph, &max);
+    if (c->m->defs[i]->kind == AST_DEF_FN) red_walk(&c->m->defs[i]->fn->body, max_graph, &max);
   g->next_graph = max + 1;
   g->next_local = 1000 + (unsigned)rng_index(c->rng, 1000) * 10; /* locals: %x1000.. beside the program's */
   block->len = 0;

@@ -137,17 +137,6 @@ static void record_last(const char *file, const char *text) {
   free(last);
 }
 
-static bool in_list(const char *list, const char *name) {
-  size_t n = strlen(name);
-  for (const char *p = list; p && *p;) {
-    const char *comma = strchr(p, ',');
-    size_t len = comma ? (size_t)(comma - p) : strlen(p);
-    if (len == n && !strncmp(p, name, n)) return true;
-    p = comma ? comma + 1 : NULL;
-  }
-  return false;
-}
-
 static void print_json(const RedStats *st, const RedOptions *o) {
   json_t *passes = json_object();
   for (size_t i = 0; i < o->npasses; i++)
@@ -306,7 +295,7 @@ int main(int argc, char **argv) {
   }
   const RedPass *passes[NPASSES];
   for (size_t i = 0; i < NPASSES; i++) {
-    if ((only && !in_list(only, all_passes[i]->name)) || (skip && in_list(skip, all_passes[i]->name))) continue;
+    if ((only && !cli_in_list(only, all_passes[i]->name)) || (skip && cli_in_list(skip, all_passes[i]->name))) continue;
     if (o.keep_comments && all_passes[i] == &red_pass_comments) continue;
     passes[o.npasses++] = all_passes[i];
   }

@@ -9,4 +9,7 @@ bool cli_executable(const char *path);
 /* Parses a whole number >= min for option `opt`; false with "PROG: OPT takes ..." on stderr. */
 bool cli_count_arg(const char *prog, const char *opt, const char *arg, long min, long *out);
 
+/* Whether `name` is one of the comma-separated names in `list` (--passes a,b; --mutators a,b). */
+bool cli_in_list(const char *list, const char *name);
+
 #endif
