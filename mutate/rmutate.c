@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../support/cli.h"
+#include "../support/content_hash.h"
 #include "../support/fileio.h"
 #include "../support/strset.h"
 #include "../support/version.h"
@@ -139,12 +140,6 @@ typedef struct Run {
   unsigned long per_mutator[NMUTATORS + 1];
 } Run;
 
-static void hash_of(const char *text, char out[GIT_OID_HEXSZ + 1]) {
-  git_oid oid;
-  git_odb_hash(&oid, text, strlen(text), GIT_OBJECT_BLOB);
-  git_oid_tostr(out, GIT_OID_HEXSZ + 1, &oid);
-}
-
 static char *manifest_line(const Run *run, size_t k, uint64_t attempt, const MutResult *r) {
   json_t *muts = json_array(), *changes = json_array();
   for (size_t i = 0; i < r->nsteps; i++) {
@@ -234,7 +229,7 @@ static bool produce(Run *run, size_t k, const char *tmp, char *err, size_t errle
     if (!got && !(attempt == 0 && tmp)) got = mut_make(run->seed_text, run->mo, k, attempt, &r, err, errlen);
     if (!got) continue;
     char h[GIT_OID_HEXSZ + 1];
-    hash_of(r.text, h);
+    content_hash(r.text, strlen(r.text), h);
     if (strset_contains(&run->seen, h)) {
       run->retries++;
       mut_result_free(&r);
@@ -550,7 +545,7 @@ int main(int argc, char **argv) {
   run = (Run){seed_text, mo.seed_name, &mo, (size_t)count, (unsigned)(jobs > 64 ? 64 : jobs), out_dir, git, batch,
               !quiet && isatty(STDERR_FILENO), run.seen, NULL, {NULL, 0, 0}, 0, 0, 0, {0}};
   char seed_hash[GIT_OID_HEXSZ + 1];
-  hash_of(seed_text, seed_hash);
+  content_hash(seed_text, strlen(seed_text), seed_hash);
   strset_add(&run.seen, seed_hash); /* no mutant equals the seed */
   if (out_dir) {
     char path[4096];

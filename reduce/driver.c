@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "../support/content_hash.h"
 #include "../support/fileio.h"
 #include "../support/strset.h"
 #include "../support/strbuf.h"
@@ -53,12 +54,6 @@ bool red_verdict(const RunResult *r, const RedOptions *o) {
 typedef struct Cache {
   StrSet interesting, boring;
 } Cache;
-
-static void hash_of(const char *text, char out[GIT_OID_HEXSZ + 1]) {
-  git_oid oid;
-  git_odb_hash(&oid, text, strlen(text), GIT_OBJECT_BLOB);
-  git_oid_tostr(out, GIT_OID_HEXSZ + 1, &oid);
-}
 
 /* The reduction's state. */
 typedef struct Reducer {
@@ -108,7 +103,7 @@ static int collect(Reducer *r, Cand *c, bool cancelled) {
   run_result_free(&res);
   if (r->o->use_cache) {
     char key[GIT_OID_HEXSZ + 1];
-    hash_of(c->text, key);
+    content_hash(c->text, strlen(c->text), key);
     strset_add(v ? &r->cache.interesting : &r->cache.boring, key);
   }
   return v;
@@ -185,7 +180,7 @@ static bool next_candidate(Reducer *r, const RedPass *pass, RedPassStats *ps, Re
 static bool launch(Reducer *r, Cand *c) {
   if (r->o->use_cache) {
     char key[GIT_OID_HEXSZ + 1];
-    hash_of(c->text, key);
+    content_hash(c->text, strlen(c->text), key);
     if (strset_contains(&r->cache.interesting, key) || strset_contains(&r->cache.boring, key)) {
       r->st->cache_hits++;
       c->verdict = strset_contains(&r->cache.interesting, key);

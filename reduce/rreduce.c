@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../support/cli.h"
+#include "../support/content_hash.h"
 #include "../support/fileio.h"
 #include "../support/xalloc.h"
 #include "../support/version.h"
@@ -80,13 +81,6 @@ enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_CPU, OPT_NOCACHE, OPT_PASSES, OPT_SKIP, O
        OPT_KEEP, OPT_TEMPS, OPT_JSON, OPT_TIDY, OPT_MATCH, OPT_ALSO, OPT_HISTORY, OPT_REPORT, OPT_TRIVIAL, OPT_STUCK,
        OPT_STUCK_TIMEOUTS, OPT_VERSION, OPT_SERVER };
 
-/* git's blob hash of a text, as hex. */
-static void blob_hash(const char *text, size_t len, char out[GIT_OID_HEXSZ + 1]) {
-  git_oid oid;
-  git_odb_hash(&oid, text, len, GIT_OBJECT_BLOB);
-  git_oid_tostr(out, GIT_OID_HEXSZ + 1, &oid);
-}
-
 /*
  * The backup.  FILE.orig keeps the input.  A rerun on a file rreduce itself left (its hash is in
  * FILE.rreduce-last) continues the reduction and keeps the backup; a new input copied over FILE
@@ -102,7 +96,7 @@ static bool backup(const char *file, const char *text, size_t len) {
     char want[GIT_OID_HEXSZ + 1], got[GIT_OID_HEXSZ + 1] = "";
     size_t hl;
     char *recorded = access(last, F_OK) == 0 ? file_read(last, &hl) : NULL;
-    blob_hash(text, len, want);
+    content_hash(text, len, want);
     if (recorded) snprintf(got, sizeof got, "%.*s", GIT_OID_HEXSZ, recorded);
     free(recorded);
     if (!strcmp(want, got)) goto done; /* continuing an earlier run */
@@ -128,7 +122,7 @@ done:
 /* Records which program rreduce left in FILE (see backup). */
 static void record_last(const char *file, const char *text) {
   char hash[GIT_OID_HEXSZ + 2];
-  blob_hash(text, strlen(text), hash);
+  content_hash(text, strlen(text), hash);
   strcat(hash, "\n");
   size_t n = strlen(file) + 32;
   char *last = xmalloc(n);
