@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../support/fileio.h"
 #include "../support/xalloc.h"
 
 void run_options_default(RunOptions *o) {
@@ -55,13 +56,7 @@ void run_remove_tree(const char *dir) {
 static bool write_file(const char *path, const char *text, size_t len) {
   int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0) return false;
-  bool ok = true;
-  for (size_t off = 0; ok && off < len;) {
-    ssize_t w = write(fd, text + off, len - off);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) ok = false;
-    else off += (size_t)w;
-  }
+  bool ok = fd_write_all(fd, text, len); /* no fsync: a test's scratch copy, on the hot path */
   return close(fd) == 0 && ok;
 }
 

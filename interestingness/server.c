@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../support/fileio.h"
 #include "../support/xalloc.h"
 
 enum { LINE_MAX_BYTES = 64 * 1024 };
@@ -143,12 +144,7 @@ unsigned long server_pool_starts(const ServerPool *p) { return p->starts; }
 static bool send_query(Server *s, ServerJob *j) {
   char line[2 * PATH_MAX + 2];
   int n = snprintf(line, sizeof line, "%s\n", j->file);
-  for (int off = 0; off < n;) {
-    ssize_t w = write(s->in, line + off, (size_t)(n - off));
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    off += (int)w;
-  }
+  if (!fd_write_all(s->in, line, (size_t)n)) return false;
   s->job = j;
   j->server = s;
   s->sent_at = now();

@@ -58,13 +58,7 @@ bool file_replace(const char *path, const char *data, size_t len) {
   }
   struct stat st;
   if (stat(path, &st) == 0) fchmod(fd, st.st_mode & 07777);
-  bool ok = true;
-  for (size_t off = 0; ok && off < len;) {
-    ssize_t w = write(fd, data + off, len - off);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) ok = false;
-    else off += (size_t)w;
-  }
+  bool ok = fd_write_all(fd, data, len);
   if (ok && fsync(fd) != 0) ok = false;
   if (close(fd) != 0) ok = false;
   if (ok && rename(tmp, path) != 0) ok = false;
@@ -74,4 +68,14 @@ bool file_replace(const char *path, const char *data, size_t len) {
   }
   free(tmp);
   return ok;
+}
+
+bool fd_write_all(int fd, const char *data, size_t len) {
+  for (size_t off = 0; off < len;) {
+    ssize_t w = write(fd, data + off, len - off);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    off += (size_t)w;
+  }
+  return true;
 }

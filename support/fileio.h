@@ -11,5 +11,7 @@ char *file_read(const char *path, size_t *len);
    original's permissions.  Returns false (after a message on stderr) and leaves `path` untouched
    on any failure. */
 bool file_replace(const char *path, const char *data, size_t len);
+/* Writes all of data to fd, retrying short writes and EINTR; false on any other failure (errno set). */
+bool fd_write_all(int fd, const char *data, size_t len);
 
 #endif
