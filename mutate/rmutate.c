@@ -14,12 +14,12 @@
 #include "../support/cli.h"
 #include "../support/content_hash.h"
 #include "../support/fileio.h"
+#include "../support/git_repo.h"
 #include "../support/strset.h"
 #include "../support/version.h"
 #include "../support/xalloc.h"
 #include "../typegen/infer.h"
 #include "../typegen/policy.h"
-#include "corpus_git.h"
 #include "driver.h"
 
 static const char usage[] =
@@ -130,7 +130,7 @@ typedef struct Run {
   size_t count;
   unsigned jobs;
   const char *out_dir;
-  CorpusGit *git;
+  GitRepo *git;
   unsigned batch;
   bool progress;
   StrSet seen;          /* content hashes: the seed and every mutant written */
@@ -178,7 +178,7 @@ static bool write_mutant(Run *run, size_t k, uint64_t attempt, const MutResult *
     if (ok) fprintf(run->manifest, "%s\n", line);
   }
   if (ok && run->git) {
-    ok = corpus_git_add(run->git, name, r->text, strlen(r->text), err, errlen);
+    ok = git_repo_add(run->git, name, r->text, strlen(r->text), err, errlen);
     sb_puts(&run->batch_manifest, line);
     sb_puts(&run->batch_manifest, "\n");
   }
@@ -201,8 +201,8 @@ static bool commit_batch(Run *run, size_t first, size_t last, char *err, size_t 
   sb_printf(&msg, "rmutate: mutants %zu-%zu of %s (seed %llu)\n\n", first + 1, last, run->seed_name,
             (unsigned long long)run->mo->seed);
   sb_puts(&msg, run->batch_manifest.data);
-  bool ok = corpus_git_add(run->git, "manifest.jsonl", run->batch_manifest.data, run->batch_manifest.len, err, errlen) &&
-            corpus_git_commit(run->git, msg.data, err, errlen);
+  bool ok = git_repo_add(run->git, "manifest.jsonl", run->batch_manifest.data, run->batch_manifest.len, err, errlen) &&
+            git_repo_commit(run->git, msg.data, err, errlen);
   free(msg.data);
   run->batch_manifest.len = 0;
   if (run->batch_manifest.data) run->batch_manifest.data[0] = '\0';
@@ -507,7 +507,7 @@ int main(int argc, char **argv) {
   TyTable *st = NULL;
   MutDonor *donors = NULL;
   size_t ndonors = 0;
-  CorpusGit *git = NULL;
+  GitRepo *git = NULL;
   Run run = {0};
   strset_init(&run.seen);
   if (!typed(seed_path, seed_text, &sm, &st, false)) {
@@ -538,7 +538,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "rmutate: cannot create %s: %s\n", out_dir, strerror(errno));
     goto done;
   }
-  if (git_path && !(git = corpus_git_open(git_path, err, sizeof err))) {
+  if (git_path && !(git = git_repo_open(git_path, "rmutate", err, sizeof err))) {
     fprintf(stderr, "rmutate: --git %s\n", err);
     goto done;
   }
@@ -580,7 +580,7 @@ done:
   if (run.manifest) fclose(run.manifest);
   free(run.batch_manifest.data);
   strset_free(&run.seen);
-  corpus_git_close(git);
+  git_repo_close(git);
   for (size_t i = 0; i < ndonors; i++) {
     ast_free(donors[i].m);
     ty_table_free(donors[i].types);

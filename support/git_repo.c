@@ -1,15 +1,18 @@
-/* The mutant corpus as a git repository (libgit2): a tree of files, a commit per batch. */
-#include "corpus_git.h"
+/* Text files in a bare git repository (libgit2): see git_repo.h. */
+#include "git_repo.h"
 
 #include <git2.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../support/xalloc.h"
+#include <string.h>
 
-struct CorpusGit {
+#include "xalloc.h"
+
+struct GitRepo {
   git_repository *repo;
   git_treebuilder *tb;
+  char *author;
 };
 
 static bool fail(char *err, size_t errlen, const char *what) {
@@ -18,12 +21,13 @@ static bool fail(char *err, size_t errlen, const char *what) {
   return false;
 }
 
-CorpusGit *corpus_git_open(const char *path, char *err, size_t errlen) {
+GitRepo *git_repo_open(const char *path, const char *author, char *err, size_t errlen) {
   git_libgit2_init();
-  CorpusGit *g = xcalloc(1, sizeof *g);
+  GitRepo *g = xcalloc(1, sizeof *g);
+  g->author = xstrdup(author);
   if (git_repository_open_bare(&g->repo, path) != 0 && git_repository_init(&g->repo, path, 1) != 0) {
     fail(err, errlen, path);
-    corpus_git_close(g);
+    git_repo_close(g);
     return NULL;
   }
   git_object *tree = NULL;
@@ -31,14 +35,25 @@ CorpusGit *corpus_git_open(const char *path, char *err, size_t errlen) {
   if (git_treebuilder_new(&g->tb, g->repo, (git_tree *)tree) != 0) {
     git_object_free(tree);
     fail(err, errlen, "tree");
-    corpus_git_close(g);
+    git_repo_close(g);
     return NULL;
   }
   git_object_free(tree);
   return g;
 }
 
-bool corpus_git_add(CorpusGit *g, const char *name, const char *text, size_t len, char *err, size_t errlen) {
+bool git_repo_holds(GitRepo *g, const char *name, const char *text, size_t len) {
+  git_object *obj = NULL;
+  char spec[1024];
+  snprintf(spec, sizeof spec, "HEAD:%s", name);
+  if (git_revparse_single(&obj, g->repo, spec) != 0) return false;
+  bool same = git_object_type(obj) == GIT_OBJECT_BLOB && (size_t)git_blob_rawsize((git_blob *)obj) == len &&
+              !memcmp(git_blob_rawcontent((git_blob *)obj), text, len);
+  git_object_free(obj);
+  return same;
+}
+
+bool git_repo_add(GitRepo *g, const char *name, const char *text, size_t len, char *err, size_t errlen) {
   git_oid blob;
   if (git_blob_create_from_buffer(&blob, g->repo, text, len) != 0 ||
       git_treebuilder_insert(NULL, g->tb, name, &blob, GIT_FILEMODE_BLOB) != 0)
@@ -46,13 +61,13 @@ bool corpus_git_add(CorpusGit *g, const char *name, const char *text, size_t len
   return true;
 }
 
-bool corpus_git_commit(CorpusGit *g, const char *message, char *err, size_t errlen) {
+bool git_repo_commit(GitRepo *g, const char *message, char *err, size_t errlen) {
   git_oid tree_id, commit;
   git_tree *tree = NULL;
   git_signature *sig = NULL;
   git_object *head = NULL;
   bool ok = git_treebuilder_write(&tree_id, g->tb) == 0 && git_tree_lookup(&tree, g->repo, &tree_id) == 0 &&
-            git_signature_now(&sig, "rmutate", "rmutate@relaykit.invalid") == 0;
+            git_signature_now(&sig, g->author, "relaykit@relaykit.invalid") == 0;
   if (ok) {
     git_revparse_single(&head, g->repo, "HEAD^{commit}");
     const git_commit *parents[1] = {(git_commit *)head};
@@ -65,8 +80,9 @@ bool corpus_git_commit(CorpusGit *g, const char *message, char *err, size_t errl
   return ok;
 }
 
-void corpus_git_close(CorpusGit *g) {
+void git_repo_close(GitRepo *g) {
   if (!g) return;
+  free(g->author);
   git_treebuilder_free(g->tb);
   git_repository_free(g->repo);
   free(g);
