@@ -7,12 +7,6 @@
 
 #include "mutate.h"
 
-/* A deep copy of e (strings, attributes, binders, annotations, patterns, nested functions) in
-   `into`'s arena, so it outlives the module e came from.  Comments are dropped and node types
-   cleared: they belong to the source's type table. */
-AstExpr *mut_copy_expr(AstModule *into, const AstExpr *e);
-AstType *mut_copy_type(AstModule *into, const AstType *t);
-
 /* A reference to a scope variable: `%7` for a graph binding, `%x` otherwise. */
 AstExpr *mut_var_ref(AstModule *m, const char *name);
 /* A plain variable reference (local or graph). */

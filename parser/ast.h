@@ -269,6 +269,9 @@ void ast_free(AstModule *m);
    copied; the inferred `type`/`value_type`/`fn->type` pointers are kept as they are, so they still
    point into the TyTable m was typed with, which must outlive the copy.  ast_free() the result. */
 AstModule *ast_module_clone(const AstModule *m);
+/* A deep copy of e into `into`'s arena without comments or inferred types: code moved from one
+   module into another (rmutate's crossover, duplicated bindings). */
+AstExpr *ast_expr_copy(AstModule *into, const AstExpr *e);
 
 /* Options of the printer. */
 typedef struct AstPrintOptions {

@@ -1,5 +1,6 @@
-/* A deep copy of a module (see ast_module_clone in ast.h): every node, array and string is copied
-   into the new module's arena; spans, comments and the inferred `type` pointers are kept. */
+/* Deep copies (see ast_module_clone and ast_expr_copy in ast.h): every node, array and string is
+   copied into the new module's arena; a module clone keeps spans, comments and the inferred `type`
+   pointers, an expression copied into another module keeps only the spans. */
 #include <string.h>
 
 #include "../support/xalloc.h"
@@ -7,6 +8,7 @@
 
 typedef struct Cloner {
   Arena *a;
+  bool bare; /* drop comments and inferred types (code moved into another module) */
 } Cloner;
 
 static const char *str(Cloner *c, const char *s) { return s ? arena_strdup(c->a, s) : NULL; }
@@ -42,7 +44,10 @@ static AstComment *comments(Cloner *c, const AstComment *k) {
   return head;
 }
 
-static void node(Cloner *c, AstNode *n) { n->comments = comments(c, n->comments); }
+static void node(Cloner *c, AstNode *n) {
+  n->comments = c->bare ? NULL : comments(c, n->comments);
+  if (c->bare) n->type = NULL;
+}
 
 static AstExpr *expr(Cloner *c, const AstExpr *e);
 
@@ -103,6 +108,7 @@ static AstPattern *pattern(Cloner *c, const AstPattern *p) {
 static AstFunc *func(Cloner *c, const AstFunc *f) {
   AstFunc *n = dup(c, f, sizeof *f);
   if (!n) return NULL;
+  if (c->bare) n->type = NULL;
   n->type_params = strs(c, f->type_params, f->ntype_params);
   n->params = ptrs(c, f->params, f->nparams);
   for (size_t i = 0; n->params && i < f->nparams; i++) n->params[i] = binder(c, f->params[i]);
@@ -116,6 +122,7 @@ static AstStmt *stmt(Cloner *c, const AstStmt *s) {
   AstStmt *n = dup(c, s, sizeof *s);
   if (!n) return NULL;
   node(c, &n->node);
+  if (c->bare) n->value_type = NULL;
   n->binder = binder(c, s->binder);
   n->graph = str(c, s->graph);
   n->value = expr(c, s->value);
@@ -178,7 +185,7 @@ AstModule *ast_module_clone(const AstModule *m) {
   if (!m) return NULL;
   AstModule *n = xcalloc(1, sizeof *n);
   arena_init(&n->arena);
-  Cloner c = {&n->arena};
+  Cloner c = {&n->arena, false};
   n->has_version = m->has_version;
   n->ndefs = m->ndefs;
   n->defs = ptrs(&c, m->defs, m->ndefs);
@@ -188,4 +195,9 @@ AstModule *ast_module_clone(const AstModule *m) {
   n->leading = comments(&c, m->leading);
   n->trailing_newlines = m->trailing_newlines;
   return n;
+}
+
+AstExpr *ast_expr_copy(AstModule *into, const AstExpr *e) {
+  Cloner c = {&into->arena, true};
+  return expr(&c, e);
 }
