@@ -33,22 +33,15 @@ int main(int argc, char **argv) {
     do {
       Diag d;
       diag_init(&d, argv[i], text, len);
-      AstModule *m = ast_parse(text, len, &d);
-      if (!m) {
+      AstModule *m;
+      TyTable *types = NULL;
+      bool ok = check ? check_text(text, len, true, &m, &types, &d) : (m = ast_parse(text, len, &d)) != NULL;
+      if (!ok) {
         fputs(d.out.data, stderr);
         return 1;
       }
-      if (check) {
-        TyTable *types = ty_table_new();
-        bool ok = m->body ? scope_check_module(m, &d) : infer_module(m, types, &d);
-        ty_table_free(types);
-        if (!ok) {
-          fputs(d.out.data, stderr);
-          return 1;
-        }
-      } else {
-        free(ast_print(m, NULL));
-      }
+      if (!check) free(ast_print(m, NULL));
+      ty_table_free(types);
       ast_free(m);
       diag_free(&d);
       reps++;

@@ -48,12 +48,9 @@ static bool load(Loaded *l, const char *text, char *msg, size_t msglen) {
   memset(l, 0, sizeof *l);
   Diag d;
   diag_init(&d, "mutant", text, strlen(text));
-  l->m = ast_parse(text, strlen(text), &d);
-  l->types = ty_table_new();
-  bool ok = l->m && !l->m->body && infer_module(l->m, l->types, &d);
+  bool ok = check_text(text, strlen(text), false, &l->m, &l->types, &d);
   if (!ok && msg) snprintf(msg, msglen, "%s", d.out.data ? d.out.data : "rejected");
   diag_free(&d);
-  if (!ok) unload(l);
   return ok;
 }
 

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../reduce/reduce.h"
 #include "../typegen/op.h"
 #include "../typegen/to_ast.h"
 #include "../typegen/unify.h"
@@ -107,58 +108,21 @@ typedef struct Use {
 } Use;
 
 struct Ill {
-  MutSites sites;          /* in pre-order; callees flagged */
+  MutSites sites;          /* in pre-order, callees included */
   VEC(Use) uses;           /* sorted by e */
-  VEC(const char *) names; /* binders */
-  VEC(Use) scope;          /* during the walk: (name as e->text, type), innermost last */
-  AstDef *def;
-  bool in_main;
 };
 
-static void bind(Ill *w, const char *name, const Type *t) {
-  VEC_PUSH(w->names, name);
-  VEC_PUSH(w->scope, ((Use){(const AstExpr *)name, t}));
-}
-
-static void walk(Ill *w, AstExpr **slot, bool callee);
-
-static void walk_fn(Ill *w, AstFunc *f) {
-  size_t mark = w->scope.len;
-  bool outer = w->in_main;
-  w->in_main &= f->attrs.len == 0;
-  for (size_t k = 0; k < f->nparams; k++) bind(w, f->params[k]->name, f->params[k]->node.type);
-  walk(w, &f->body, false);
-  w->in_main = outer;
-  w->scope.len = mark;
-}
-
-static void walk(Ill *w, AstExpr **slot, bool callee) {
-  AstExpr *e = *slot;
-  if (!e) return;
-  VEC_PUSH(w->sites, ((MutSite){slot, w->def, w->in_main, callee}));
-  if (e->kind == AST_LOCAL || e->kind == AST_GRAPH) {
-    for (size_t i = w->scope.len; i-- > 0;)
-      if (!strcmp((const char *)w->scope.items[i].e, e->text)) {
-        if (w->scope.items[i].t) VEC_PUSH(w->uses, ((Use){e, w->scope.items[i].t}));
+static bool visit(const ScopedSite *site, void *ctx) {
+  Ill *w = ctx;
+  AstExpr *e = *site->slot;
+  VEC_PUSH(w->sites, ((MutSite){site->slot, site->def, site->in_main}));
+  if (e->kind == AST_LOCAL || e->kind == AST_GRAPH)
+    for (size_t i = site->nscope; i-- > 0;)
+      if (site->scope[i].kind == e->kind && !strcmp(site->scope[i].name, e->text)) {
+        VEC_PUSH(w->uses, ((Use){e, site->scope[i].type}));
         break;
       }
-    return;
-  }
-  if (e->kind == AST_FN) return walk_fn(w, e->fn);
-  size_t mark = w->scope.len;
-  for (size_t i = 0; i < e->nstmts; i++) {
-    AstStmt *s = e->stmts[i];
-    walk(w, &s->value, false);
-    if (s->kind == AST_STMT_LET) bind(w, s->binder->name, s->value_type);
-    if (s->kind == AST_STMT_GRAPH) bind(w, s->graph, s->value_type);
-  }
-  walk(w, &e->a, e->kind == AST_CALL);
-  walk(w, &e->b, false);
-  for (size_t i = 0; i < e->nitems; i++) walk(w, &e->items[i], false);
-  walk(w, &e->then_, false);
-  walk(w, &e->else_, false);
-  for (size_t i = 0; i < e->narms; i++) walk(w, &e->arms[i]->body, false); /* pattern variables: untyped */
-  w->scope.len = mark;
+  return false;
 }
 
 static int by_expr(const void *a, const void *b) {
@@ -168,20 +132,25 @@ static int by_expr(const void *a, const void *b) {
 
 static void ill_init(Ill *w, AstModule *m) {
   memset(w, 0, sizeof *w);
-  for (size_t i = 0; i < m->ndefs; i++) {
-    if (m->defs[i]->kind != AST_DEF_FN) continue;
-    w->def = m->defs[i];
-    w->in_main = !strcmp(w->def->name, "main");
-    walk_fn(w, w->def->fn);
-  }
+  red_scoped_walk(m, visit, w);
   if (w->uses.len) qsort(w->uses.items, w->uses.len, sizeof *w->uses.items, by_expr);
 }
 
 static void ill_free(Ill *w) {
   free(w->sites.items);
   free(w->uses.items);
-  free(w->names.items);
-  free(w->scope.items);
+}
+
+/* Whether any function binds or mentions the local `name`: a fresh name must be neither. */
+static bool local_taken(const AstModule *m, const char *name) {
+  for (size_t i = 0; i < m->ndefs; i++) {
+    const AstFunc *f = m->defs[i]->kind == AST_DEF_FN ? m->defs[i]->fn : NULL;
+    if (!f) continue;
+    for (size_t k = 0; k < f->nparams; k++)
+      if (!strcmp(f->params[k]->name, name)) return true;
+    if (red_binds(f->body, name) || red_uses(f->body, AST_LOCAL, name)) return true;
+  }
+  return false;
 }
 
 /* An expression's type: its own, or its variable's. */
@@ -479,9 +448,7 @@ static bool unbound(MutContext *c, const Ill *w) {
     char name[48];
     for (unsigned n = (unsigned)rng_index(c->rng, 100);; n++) {
       snprintf(name, sizeof name, "undefined_%u", n);
-      bool taken = false;
-      for (size_t j = 0; j < w->names.len && !taken; j++) taken = !strcmp(w->names.items[j], name);
-      if (!taken) break;
+      if (!local_taken(c->m, name)) break;
     }
     AstExpr *old = *k->site->slot, *now = ast_new_atom(c->m, AST_LOCAL, name);
     *k->site->slot = now;

@@ -60,7 +60,6 @@ typedef struct MutSite {
   AstExpr **slot;            /* the expression's place: *slot may be replaced */
   AstDef *def;               /* the global function it is in */
   bool in_main;              /* in @main, not inside a function with attributes (a fused primitive) */
-  bool is_callee;            /* the callee of a call (not a value to replace) */
 } MutSite;
 typedef VEC(MutSite) MutSites;
 

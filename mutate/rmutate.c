@@ -344,15 +344,9 @@ static int run_oracle(const char *dir, const char *test, const char *server, con
 static bool typed(const char *path, const char *text, AstModule **m, TyTable **types, bool quiet) {
   Diag d;
   diag_init(&d, path, text, strlen(text));
-  *m = ast_parse(text, strlen(text), &d);
-  *types = ty_table_new();
-  bool ok = *m && !(*m)->body && infer_module(*m, *types, &d);
+  bool ok = check_text(text, strlen(text), false, m, types, &d);
   if (!ok && !quiet) fprintf(stderr, "%s", d.out.data ? d.out.data : "");
   diag_free(&d);
-  if (!ok) {
-    ast_free(*m);
-    ty_table_free(*types);
-  }
   return ok;
 }
 
@@ -512,8 +506,6 @@ int main(int argc, char **argv) {
   strset_init(&run.seen);
   if (!typed(seed_path, seed_text, &sm, &st, false)) {
     fprintf(stderr, "rmutate: %s is not a well-typed Relay module, which rmutate needs\n", seed_path);
-    sm = NULL; /* typed() freed them */
-    st = NULL;
     status = 1;
     goto done;
   }

@@ -41,6 +41,20 @@ static const char *as_block_comment(Arena *arena, const char *src, uint32_t s, u
   return out;
 }
 
+size_t block_comment_length(const char *src, size_t len) {
+  size_t depth = 0;
+  for (size_t i = 0; i + 1 < len; i++) {
+    if (src[i] == '/' && src[i + 1] == '*') {
+      depth++;
+      i++;
+    } else if (src[i] == '*' && src[i + 1] == '/') {
+      i++;
+      if (--depth == 0) return i + 1;
+    }
+  }
+  return 0;
+}
+
 static void append(AstComment **list, AstComment *c) {
   while (*list) list = &(*list)->next;
   *list = c;
@@ -60,7 +74,7 @@ bool attach_comments(AstModule *m, TSNode root, const char *src, Diag *diag, Ast
     bool block = !strcmp(type, "block_comment"), line = !strcmp(type, "line_comment");
     if (block || line) {
       uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-      if (block && (e - s < 4 || memcmp(src + e - 2, "*/", 2) != 0)) {
+      if (block && block_comment_length(src + s, e - s) != e - s) {
         diag_error(diag, s, "unterminated comment: '/*' is never closed (comments nest in Relay)");
         ok = false;
       }

@@ -20,6 +20,11 @@ enum { AST_MAX_DEPTH = 2000 };
 /* Fills `m` from the error-free tree of `src`; returns false after reporting to `diag`. */
 bool lower_module(AstModule *m, TSNode root, const char *src, size_t len, Diag *diag, AstNodeList *nodes);
 
+/* Length of the block comment starting at `src` (which begins with the opening slash-star), up to
+   and including its matching close; 0 when it is never closed.  Comments nest (§2.2), so a text
+   that merely ends in star-slash may still be open: the close it ends with can be an inner one. */
+size_t block_comment_length(const char *src, size_t len);
+
 /* Attaches the comments of the tree to the nodes they follow (comments.c). */
 bool attach_comments(AstModule *m, TSNode root, const char *src, Diag *diag, AstNodeList *nodes);
 

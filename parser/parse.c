@@ -69,20 +69,12 @@ static bool report_unterminated(const char *src, size_t len, Diag *diag) {
     if (src[i] == '/' && i + 1 < len && src[i + 1] == '/') {
       while (i < len && src[i] != '\n') i++;
     } else if (src[i] == '/' && i + 1 < len && src[i + 1] == '*') {
-      size_t start = i, depth = 0;
-      for (; i + 1 < len; i++) {
-        if (src[i] == '/' && src[i + 1] == '*') {
-          depth++;
-          i++;
-        } else if (src[i] == '*' && src[i + 1] == '/') {
-          i++;
-          if (--depth == 0) break;
-        }
-      }
-      if (depth != 0) {
-        diag_error(diag, start, "unterminated comment: '/*' is never closed (comments nest in Relay)");
+      size_t n = block_comment_length(src + i, len - i);
+      if (n == 0) {
+        diag_error(diag, i, "unterminated comment: '/*' is never closed (comments nest in Relay)");
         return true;
       }
+      i += n - 1;
     } else if (src[i] == '"') {
       size_t start = i++;
       while (i < len && src[i] != '"') i += src[i] == '\\' ? 2 : 1;

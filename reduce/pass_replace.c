@@ -24,22 +24,13 @@
 
 enum { OPT_CONSTANT, OPT_VARIABLE, OPT_HOIST, OPT_PARAM, OPT_SMALLEST, NOPTIONS };
 
-typedef struct ScopeVar {
-  AstExprKind kind; /* AST_LOCAL or AST_GRAPH */
-  const char *name;
-  const Type *type;
-} ScopeVar;
-
-/* A walk over the replaceable expressions of every function, with the variables in scope. */
+/* The wanted expression of a scoped walk over the replaceable ones. */
 typedef struct Visit {
   size_t target;        /* the index of the expression wanted (SIZE_MAX: count them all) */
   size_t seen;
   AstExpr **found;      /* the wanted slot */
-  VEC(ScopeVar) scope;
-  VEC(ScopeVar) found_scope; /* the variables visible at the found slot (a copy: the walk goes on
-                                popping and pushing after it) */
-  bool in_main, in_attr_fn;
-  bool found_in_main;   /* and not inside a function with attributes (a fused primitive) */
+  VEC(ScopeVar) found_scope; /* the variables visible at the found slot (a copy) */
+  bool found_in_main;
 } Visit;
 
 static bool is_atom(const AstExpr *e) {
@@ -97,79 +88,22 @@ static bool smallest_type(const Type *t) {
   }
 }
 
-static void visit(Visit *v, AstExpr **slot);
-
-static void push(Visit *v, AstExprKind kind, const char *name, const Type *t) {
-  if (t) VEC_PUSH(v->scope, ((ScopeVar){kind, name, t}));
+static bool replaceable(const AstExpr *e) {
+  return !is_atom(e) && e->kind != AST_PAREN && e->kind != AST_BLOCK && e->node.type && cost_of((AstExpr *)e).nodes > 1;
 }
 
-static void visit_fn(Visit *v, AstFunc *f) {
-  size_t mark = v->scope.len;
-  bool outer = v->in_attr_fn;
-  v->in_attr_fn |= f->attrs.len > 0;
-  for (size_t k = 0; k < f->nparams; k++)
-    push(v, AST_LOCAL, f->params[k]->name, f->type && f->type->kind == TY_FUNC && k < f->type->nargs ? f->type->args[k] : NULL);
-  visit(v, &f->body);
-  v->in_attr_fn = outer;
-  v->scope.len = mark;
-}
-
-static void visit(Visit *v, AstExpr **slot) {
-  AstExpr *e = *slot;
-  if (!e || v->found) return;
-  if (!is_atom(e) && e->kind != AST_PAREN && e->kind != AST_BLOCK && e->node.type && cost_of(e).nodes > 1) {
-    if (v->seen++ == v->target) {
-      v->found = slot;
-      for (size_t k = 0; k < v->scope.len; k++) VEC_PUSH(v->found_scope, v->scope.items[k]);
-      v->found_in_main = v->in_main && !v->in_attr_fn;
-      return;
-    }
-  }
-  switch (e->kind) {
-  case AST_CALL: /* the callee is not a value to replace, unless it is itself an expression */
-    if (!is_atom(e->a)) visit(v, &e->a);
-    for (size_t i = 0; i < e->nitems; i++) visit(v, &e->items[i]);
-    return;
-  case AST_FN: visit_fn(v, e->fn); return;
-  case AST_SEQ: {
-    size_t mark = v->scope.len;
-    for (size_t i = 0; i < e->nstmts; i++) {
-      AstStmt *s = e->stmts[i];
-      visit(v, &s->value);
-      if (s->kind == AST_STMT_LET) push(v, AST_LOCAL, s->binder->name, s->value_type);
-      if (s->kind == AST_STMT_GRAPH) push(v, AST_GRAPH, s->graph, s->value_type);
-    }
-    visit(v, &e->a);
-    v->scope.len = mark;
-    return;
-  }
-  case AST_MATCH: /* pattern variables are not tracked: arm bodies see the outer scope only */
-    visit(v, &e->a);
-    for (size_t i = 0; i < e->narms; i++) visit(v, &e->arms[i]->body);
-    return;
-  default:
-    visit(v, &e->a);
-    visit(v, &e->b);
-    for (size_t i = 0; i < e->nitems; i++) visit(v, &e->items[i]);
-    visit(v, &e->then_);
-    visit(v, &e->else_);
-    return;
-  }
-}
-
-static void walk_module(Visit *v, AstModule *m) {
-  for (size_t i = 0; i < m->ndefs && !v->found; i++) {
-    AstDef *d = m->defs[i];
-    if (d->kind != AST_DEF_FN) continue;
-    v->in_main = !strcmp(d->name, "main");
-    visit_fn(v, d->fn);
-  }
+static bool visit(const ScopedSite *site, void *ctx) {
+  Visit *v = ctx;
+  if (!replaceable(*site->slot) || v->seen++ != v->target) return false;
+  v->found = site->slot;
+  for (size_t k = 0; k < site->nscope; k++) VEC_PUSH(v->found_scope, site->scope[k]);
+  v->found_in_main = site->in_main;
+  return true;
 }
 
 static size_t count(const RedProgram *p) {
   Visit v = {.target = SIZE_MAX};
-  walk_module(&v, p->m);
-  free(v.scope.items);
+  red_scoped_walk(p->m, visit, &v);
   return v.seen * NOPTIONS;
 }
 
@@ -211,7 +145,7 @@ static AstExpr *smallest(RedProgram *out, const Type *t, const ScopeVar *vars, s
 
 static bool apply(RedProgram *out, size_t i) {
   Visit v = {.target = i / NOPTIONS};
-  walk_module(&v, out->m);
+  red_scoped_walk(out->m, visit, &v);
   AstExpr *e = v.found ? *v.found : NULL;
   const Type *t = e ? e->node.type : NULL;
   AstExpr *with = NULL;
@@ -245,7 +179,6 @@ static bool apply(RedProgram *out, size_t i) {
       break;
     }
   bool ok = with && smaller(cost_of(with), cost_of(e));
-  free(v.scope.items);
   free(v.found_scope.items);
   if (!ok) return false;
   /* The replacement has the expression's inferred type, but an unannotated closure parameter may

@@ -10,13 +10,8 @@ bool red_program_load(RedProgram *p, const char *text, char *err, size_t errlen)
   memset(p, 0, sizeof *p);
   Diag d;
   diag_init(&d, "candidate", text, strlen(text));
-  p->m = ast_parse(text, strlen(text), &d);
-  p->types = ty_table_new();
-  bool ok = p->m && (p->m->body ? scope_check_module(p->m, &d) : infer_module(p->m, p->types, &d));
-  if (!ok) {
-    snprintf(err, errlen, "%s", d.out.data ? d.out.data : "rejected");
-    red_program_free(p);
-  }
+  bool ok = check_text(text, strlen(text), true, &p->m, &p->types, &d);
+  if (!ok) snprintf(err, errlen, "%s", d.out.data ? d.out.data : "rejected");
   diag_free(&d);
   return ok;
 }

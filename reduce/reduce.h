@@ -121,6 +121,29 @@ size_t red_count_calls(const AstExpr *e);
 /* A name for a new parameter that no local of the module uses yet. */
 const char *red_fresh_name(AstModule *m, const char *stem);
 
+/* ------------------------------------------------------------------ scoped_walk.c */
+/* A variable visible at an expression: a parameter, an earlier let or graph binding, an enclosing
+   closure's parameter (pattern variables are not tracked). */
+typedef struct ScopeVar {
+  AstExprKind kind; /* AST_LOCAL or AST_GRAPH */
+  const char *name;
+  const Type *type;
+} ScopeVar;
+/* One expression of a scoped walk. */
+typedef struct ScopedSite {
+  AstExpr **slot;       /* *slot may be replaced (the walk then descends into the replacement) */
+  AstDef *def;          /* the global function it is in */
+  bool in_main;         /* in @main, not inside a function with attributes (a fused primitive) */
+  bool is_callee;       /* the callee of a call, not a value */
+  const ScopeVar *scope; /* the variables visible here, outermost first; valid during the call */
+  size_t nscope;
+} ScopedSite;
+/* Returns true to stop the walk. */
+typedef bool (*RedScopedFn)(const ScopedSite *site, void *ctx);
+/* Visits every expression of every global function in pre-order (a callee before its arguments);
+   returns whether `f` stopped it. */
+bool red_scoped_walk(AstModule *m, RedScopedFn f, void *ctx);
+
 /* ------------------------------------------------------------------ scope.c */
 /* Does e bind `name` anywhere (let, free_var, function parameter, pattern variable)? */
 bool red_binds(const AstExpr *e, const char *name);

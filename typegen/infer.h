@@ -21,4 +21,10 @@ bool infer_module(AstModule *m, TyTable *types, Diag *diag);
    in scope, names and meta references that resolve (scope.c).  False after reporting. */
 bool scope_check_module(const AstModule *m, Diag *diag);
 
+/* Parses `text` and checks it as TVM's parser does: a module is type-checked (types made in a new
+   table), a bare expression only scope-checked, or refused when !expressions_ok (the reducer and
+   the mutator need a typed @main).  On failure *m and *types are NULL and diag holds the first
+   error (check_text.c). */
+bool check_text(const char *text, size_t len, bool expressions_ok, AstModule **m, TyTable **types, Diag *diag);
+
 #endif

@@ -94,11 +94,10 @@ static int check_file(const char *path, bool annotate, json_t *report) {
   if (!text) return 2;
   Diag diag;
   diag_init(&diag, strcmp(path, "-") ? path : "<stdin>", text, len);
-  AstModule *m = ast_parse(text, len, &diag);
-  TyTable *types = ty_table_new();
+  AstModule *m;
+  TyTable *types;
   int status = 0;
-  /* Module mode is type-checked, as TVM's parser does; a parsed expression only scope-checked. */
-  if (!m || !(m->body ? scope_check_module(m, &diag) : infer_module(m, types, &diag))) {
+  if (!check_text(text, len, true, &m, &types, &diag)) {
     fputs(diag.out.data ? diag.out.data : "rcheck: rejected\n", stderr);
     status = 1;
   } else if (annotate) {

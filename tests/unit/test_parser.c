@@ -293,6 +293,9 @@ static void test_hostile_inputs_are_rejected(void **state) {
   (void)state;
   assert_error("1 /* never closed", "t.relay:1:3: error:", "unterminated comment");
   assert_error("def @main() {\n  /* a /* b */ c\n}", "t.relay:2:3: error:", "unterminated comment");
+  /* Found by libFuzzer: the text ends in star-slash, but that closes only the inner comment. */
+  assert_error("/* outer\n   /* inner */", "t.relay:1:1: error:", "unterminated comment");
+  assert_error("1 /* a /* b */ c */ /* d /* e */", "t.relay:1:21: error:", "unterminated comment");
   assert_error("f(%x, s=\"never closed)", "t.relay:1:9: error:", "unterminated string");
   assert_error("#[foo]\n1", "t.relay:1:1: error:", "unsupported attribute");
   const char bad_utf8[] = "let %x = 1; \xff\xfe";

@@ -191,6 +191,51 @@ static void test_globals_leaves_recursive_polymorphic_and_main(void **state) {
 /* ------------------------------------------------------------------ the corpus */
 
 /* Every candidate of the three passes on real programs: rt_apply aborts on an ill-typed one. */
+/* What red_scoped_walk reports at each expression: "kind:scope names:flags", one per line. */
+static bool describe_site(const ScopedSite *site, void *ctx) {
+  StrBuf *out = ctx;
+  const AstExpr *e = *site->slot;
+  sb_printf(out, "%s:", e->kind == AST_CALL ? "call" : e->kind == AST_NAME ? e->text : e->kind == AST_FN ? "fn" : e->kind == AST_SEQ ? "seq" : e->kind == AST_LOCAL ? "%" : e->kind == AST_GRAPH ? "%g" : "other");
+  for (size_t i = 0; i < site->nscope; i++) sb_printf(out, "%s%s", i ? "," : "", site->scope[i].name);
+  sb_printf(out, ":%s%s|%s\n", site->in_main ? "main" : "-", site->is_callee ? ",callee" : "", site->def->name);
+  return false;
+}
+
+static void test_scoped_walk_reports_the_variables_in_scope(void **state) {
+  (void)state;
+  RedProgram p;
+  char err[512];
+  const char *text = RT_V "def @f(%a: float32) -> float32 { %a }\n"
+                     "def @main(%x: float32) -> float32 {\n"
+                     "  let %y = add(%x, %x);\n"
+                     "  let %g = fn (%z: float32) -> float32 { multiply(%z, %y) };\n"
+                     "  %g(@f(%y))\n"
+                     "}\n";
+  if (!red_program_load(&p, text, err, sizeof err)) fail_msg("%s", err);
+  StrBuf out = {0};
+  assert_false(red_scoped_walk(p.m, describe_site, &out));
+  /* A binding is in scope after its value, not inside it; a closure's parameter only in its body;
+     callees are flagged; @f's parameter is not visible in @main. */
+  assert_string_equal(out.data, "%:a:-|f\n"
+                                "seq:x:main|main\n"
+                                "call:x:main|main\n"
+                                "add:x:main,callee|main\n"
+                                "%:x:main|main\n"
+                                "%:x:main|main\n"
+                                "fn:x,y:main|main\n"
+                                "call:x,y,z:main|main\n"
+                                "multiply:x,y,z:main,callee|main\n"
+                                "%:x,y,z:main|main\n"
+                                "%:x,y,z:main|main\n"
+                                "call:x,y,g:main|main\n"
+                                "%:x,y,g:main,callee|main\n"
+                                "call:x,y,g:main|main\n"
+                                "other:x,y,g:main,callee|main\n"
+                                "%:x,y,g:main|main\n");
+  free(out.data);
+  red_program_free(&p);
+}
+
 static void test_structure_passes_on_the_corpus(void **state) {
   (void)state;
   static const char *const files[] = {
@@ -236,6 +281,7 @@ int main(void) {
       cmocka_unit_test(test_globals_inlines_a_call),
       cmocka_unit_test(test_globals_renames_clashing_parameters),
       cmocka_unit_test(test_globals_leaves_recursive_polymorphic_and_main),
+      cmocka_unit_test(test_scoped_walk_reports_the_variables_in_scope),
       cmocka_unit_test(test_structure_passes_on_the_corpus),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,89 @@
+/*
+ * The walk that knows what is in scope: every expression of every global function, in pre-order,
+ * with the variables visible there.  The reducer's replace pass offers those variables as smaller
+ * replacements; the mutator hands them to the generator.  One walk, so both agree on scoping.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "reduce.h"
+
+typedef struct Walk {
+  RedScopedFn visit;
+  void *ctx;
+  VEC(ScopeVar) scope;
+  AstDef *def;
+  bool in_main, in_attr_fn;
+  bool stopped;
+} Walk;
+
+static void push(Walk *w, AstExprKind kind, const char *name, const Type *t) {
+  if (t) VEC_PUSH(w->scope, ((ScopeVar){kind, name, t}));
+}
+
+static void visit(Walk *w, AstExpr **slot, bool callee);
+
+static void visit_fn(Walk *w, AstFunc *f) {
+  size_t mark = w->scope.len;
+  bool outer = w->in_attr_fn;
+  w->in_attr_fn |= f->attrs.len > 0;
+  for (size_t k = 0; k < f->nparams; k++)
+    push(w, AST_LOCAL, f->params[k]->name,
+         f->type && f->type->kind == TY_FUNC && k < f->type->nargs ? f->type->args[k] : NULL);
+  visit(w, &f->body, false);
+  w->in_attr_fn = outer;
+  w->scope.len = mark;
+}
+
+static void visit(Walk *w, AstExpr **slot, bool callee) {
+  AstExpr *e = *slot;
+  if (!e || w->stopped) return;
+  ScopedSite site = {slot, w->def, w->in_main && !w->in_attr_fn, callee, w->scope.items, w->scope.len};
+  if (w->visit(&site, w->ctx)) {
+    w->stopped = true;
+    return;
+  }
+  switch (e->kind) {
+  case AST_CALL:
+    visit(w, &e->a, true);
+    for (size_t i = 0; i < e->nitems; i++) visit(w, &e->items[i], false);
+    return;
+  case AST_FN: visit_fn(w, e->fn); return;
+  case AST_SEQ: {
+    size_t mark = w->scope.len;
+    for (size_t i = 0; i < e->nstmts && !w->stopped; i++) {
+      AstStmt *s = e->stmts[i];
+      visit(w, &s->value, false); /* a binding is in scope after its value, not inside it */
+      if (s->kind == AST_STMT_LET) push(w, AST_LOCAL, s->binder->name, s->value_type);
+      if (s->kind == AST_STMT_GRAPH) push(w, AST_GRAPH, s->graph, s->value_type);
+    }
+    visit(w, &e->a, false);
+    w->scope.len = mark;
+    return;
+  }
+  case AST_MATCH: /* pattern variables are not tracked: arm bodies see the outer scope */
+    visit(w, &e->a, false);
+    for (size_t i = 0; i < e->narms; i++) visit(w, &e->arms[i]->body, false);
+    return;
+  default:
+    visit(w, &e->a, false);
+    visit(w, &e->b, false);
+    for (size_t i = 0; i < e->nitems; i++) visit(w, &e->items[i], false);
+    visit(w, &e->then_, false);
+    visit(w, &e->else_, false);
+    return;
+  }
+}
+
+bool red_scoped_walk(AstModule *m, RedScopedFn f, void *ctx) {
+  Walk w = {.visit = f, .ctx = ctx};
+  for (size_t i = 0; i < m->ndefs && !w.stopped; i++) {
+    AstDef *d = m->defs[i];
+    if (d->kind != AST_DEF_FN) continue;
+    w.def = d;
+    w.in_main = !strcmp(d->name, "main");
+    visit_fn(&w, d->fn);
+  }
+  free(w.scope.items);
+  return w.stopped;
+}
