@@ -101,11 +101,11 @@ grammar-check:
 	@bash tests/grammar_check.sh
 
 # ---------------------------------------------------------------- fuzzing (clang + libFuzzer)
-fuzz: build/fuzz/fuzz_parse
-build/fuzz/fuzz_parse: tests/fuzz/fuzz_parse.c $(LIB_SRC) $(GRAMMAR_SRC)
+fuzz: build/fuzz/fuzz_parse build/fuzz/fuzz_check
+build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(GRAMMAR_SRC)
 	@mkdir -p $(dir $@)
 	clang $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS) -Iparser/src \
-	  -o $@ tests/fuzz/fuzz_parse.c $(LIB_SRC) $(GRAMMAR_SRC) $(PKG_LIBS)
+	  -o $@ $< $(LIB_SRC) $(GRAMMAR_SRC) $(PKG_LIBS)
 
 # ---------------------------------------------------------------- bench
 bench: all

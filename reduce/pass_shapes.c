@@ -6,6 +6,8 @@
  * the program follows by inference, so operators re-derive their result types; the type checker
  * decides on a copy whether the operators still accept the new shapes (a convolution's kernel no
  * larger than its input, matching channels, ...), and only a well-typed program is proposed.
+ * A size the program pins elsewhere (a closure parameter's annotation, `newshape=[-1, 1024, 4, 4]`,
+ * `units=1000`) is first changed there too; when that does not type-check, in the inputs alone.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +50,49 @@ static void squeeze(AstType *t) {
   if (!k) t->kind = AST_TY_NAME; /* a scalar is written as its dtype, as TVM prints it */
 }
 
+/* Adopts trial when it type-checks without a `?` dimension the program did not have (an
+   impossible shape, such as a kernel larger than its input).  Consumes trial. */
+static bool adopt_if_shapes_known(RedProgram *out, RedProgram *trial) {
+  bool had_unknown = red_has_unknown_dims(out->m);
+  RedProgram checked;
+  bool typed = red_program_copy(trial, &checked);
+  red_program_free(trial);
+  if (!typed) return false;
+  if (!had_unknown && red_has_unknown_dims(checked.m)) {
+    red_program_free(&checked);
+    return false;
+  }
+  red_program_free(out);
+  *out = checked;
+  return true;
+}
+
+/* Size from -> to everywhere the program states it; when that does not type-check (an axis or a
+   stride that happened to equal the size), in @main's inputs alone.  Consumes trial (a copy of out). */
+static bool resize(RedProgram *out, RedProgram *trial, long long from, long long to) {
+  RedProgram inputs_only;
+  if (!red_program_copy(trial, &inputs_only)) {
+    red_program_free(trial);
+    return false;
+  }
+  AstFunc *f = red_main(inputs_only.m)->fn;
+  if (red_resize_inputs(f, &inputs_only.m->arena, from, to) == f->nparams) { /* not an input size */
+    red_program_free(&inputs_only);
+    red_program_free(trial);
+    return false;
+  }
+  size_t elsewhere = red_resize_everywhere(trial->m, from, to);
+  if (adopt_if_shapes_known(out, trial)) {
+    red_program_free(&inputs_only);
+    return true;
+  }
+  if (!elsewhere) { /* the same program as the one just refused */
+    red_program_free(&inputs_only);
+    return false;
+  }
+  return adopt_if_shapes_known(out, &inputs_only);
+}
+
 static size_t count(const RedProgram *p) {
   AstDef *main = red_main(p->m);
   if (!main) return 0;
@@ -67,7 +112,12 @@ static bool apply(RedProgram *out, size_t i) {
   bool changed = false;
   if (i < 2 * s.len) {
     long long from = s.items[i / 2], to = i % 2 == 0 ? 1 : from / 2;
-    if (to != from && (i % 2 == 0 || to > 1)) changed = red_resize_inputs(f, &trial.m->arena, from, to) < f->nparams;
+    free(s.items);
+    if (to == from || (i % 2 == 1 && to <= 1)) {
+      red_program_free(&trial);
+      return false;
+    }
+    return resize(out, &trial, from, to);
   } else if (i - 2 * s.len >= (non_f32_params(f) ? 1 + non_f32_params(f) : 0)) {
     size_t which = i - 2 * s.len - (non_f32_params(f) ? 1 + non_f32_params(f) : 0); /* the which-th squeezable */
     for (size_t k = 0, seen = 0; k < f->nparams && !changed; k++)
@@ -90,19 +140,7 @@ static bool apply(RedProgram *out, size_t i) {
     red_program_free(&trial);
     return false;
   }
-  bool had_unknown = red_has_unknown_dims(out->m);
-  RedProgram checked;
-  bool typed = red_program_copy(&trial, &checked);
-  red_program_free(&trial);
-  if (!typed) return false;
-  if (!had_unknown && red_has_unknown_dims(checked.m)) { /* an impossible shape: keep the old program */
-    red_program_free(&checked);
-    return false;
-  }
-  red_program_free(out);
-  *out = checked;
-  return true;
+  return adopt_if_shapes_known(out, &trial);
 }
-
 const RedPass red_pass_shapes = {"shapes", "shrink @main's input shapes (a size to 1 or half, unit dims dropped) and dtypes (to float32)",
                                  count, apply};

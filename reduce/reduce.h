@@ -82,6 +82,11 @@ void red_input_sizes(AstFunc *f, long long min, RedSizes *out);
 /* Replaces every dimension `from` in f's parameter types by `to` (text in `arena`); returns the index
    of the first parameter changed, f->nparams when none was. */
 size_t red_resize_inputs(AstFunc *f, Arena *arena, long long from, long long to);
+/* The same in @main's inputs and also in every other type annotation of m (parameters, results,
+   let binders, closures) and every integer attribute of a call equal to `from`: a size pinned by
+   `newshape=[-1, 1024, 4, 4]`, a closure parameter's type or `units=1000` follows the inputs.
+   Returns how many places beyond @main's inputs changed. */
+size_t red_resize_everywhere(AstModule *m, long long from, long long to);
 /* Whether any typed expression of m has a `?` dimension: after the inputs changed, a shape that
    became impossible (a kernel larger than its input) shows up as one. */
 bool red_has_unknown_dims(const AstModule *m);

@@ -2,7 +2,7 @@
 # Runs every test suite and ends with one line: "N passed, N failed".
 #   tests/run.sh            unit + CLI tests of the normal build, and tree-sitter's corpus tests
 #   tests/run.sh --full     also: the same under ASan+UBSan, the grammar staleness check, and
-#                           60 s of libFuzzer (what CI runs)
+#                           60 s of libFuzzer on each harness (what CI runs)
 # Each suite's own output is shown; a suite that cannot run counts as failed.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -76,15 +76,16 @@ corpus_tests() { # tree-sitter's own corpus format, parser/test/corpus/*.txt
   if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then failed=$((failed + 1)); fi
 }
 
-# libFuzzer from a seed corpus of real programs plus every input that once broke the parser
+# libFuzzer on one harness (tests/fuzz/NAME.c: fuzz_parse for the parser and printer, fuzz_check
+# for the type checker) from a seed corpus of real programs plus every input that once broke us
 # (tests/fuzz/regressions).  CI uses a fixed seed so a run is reproducible; set FUZZ_SEED=0 for a
 # random one and FUZZ_SECONDS for a longer campaign.
-fuzz_smoke() {
+fuzz_smoke() { # harness
   make -s fuzz || return 1
   local seeds
   seeds=$(mktemp -d)
   cp ../shared/corpus/tvm-tests/*.relay ../shared/corpus/features/*.relay "$seeds"/ 2>/dev/null
-  build/fuzz/fuzz_parse -seed="${FUZZ_SEED:-1}" -max_total_time="${FUZZ_SECONDS:-60}" -max_len=4096 \
+  build/fuzz/"$1" -seed="${FUZZ_SEED:-1}" -max_total_time="${FUZZ_SECONDS:-60}" -max_len=4096 \
     -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="${FUZZ_ARTIFACTS:-./}" \
     "$seeds" tests/fuzz/regressions > "$log" 2>&1
   local rc=$?
@@ -107,7 +108,8 @@ if [ $full -eq 1 ]; then
     failed=$((failed + 1)); echo "FAILED: sanitizer build"
   fi
   run_one "grammar is up to date" bash tests/grammar_check.sh
-  run_one "libFuzzer smoke run" fuzz_smoke
+  run_one "libFuzzer smoke run: parser" fuzz_smoke fuzz_parse
+  run_one "libFuzzer smoke run: type checker" fuzz_smoke fuzz_check
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

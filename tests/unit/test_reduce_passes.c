@@ -182,6 +182,43 @@ static void test_shapes_shrink_shared_sizes_together(void **state) {
   free(c);
 }
 
+static void test_shapes_follow_sizes_the_program_pins(void **state) {
+  (void)state;
+  const char *p = RT_V
+      "def @main(%x: Tensor[(2, 1024), float32], %w: Tensor[(8, 256), float32]) {\n"
+      "  %0 = fn (%p: Tensor[(2, 1024), float32], Primitive=1) -> Tensor[(2, 4, 256), float32] {\n"
+      "    reshape(%p, newshape=[-1, 4, 256])\n"
+      "  };\n"
+      "  nn.dense(%0(%x), %w, units=8)\n"
+      "}\n";
+  /* sizes 1024, 256, 8, 2: index 4 is 8 -> 1, which `units=8` pins */
+  char *c = rt_apply(&red_pass_shapes, p, 4);
+  assert_non_null(c);
+  assert_non_null(strstr(c, "%w: Tensor[(1, 256), float32]"));
+  assert_non_null(strstr(c, "units=1"));
+  free(c);
+  /* 2 -> 1, which the closure's parameter and result annotations pin */
+  c = rt_apply(&red_pass_shapes, p, 6);
+  assert_non_null(c);
+  assert_non_null(strstr(c, "%x: Tensor[(1, 1024), float32]"));
+  assert_non_null(strstr(c, "%p: Tensor[(1, 1024), float32]"));
+  assert_non_null(strstr(c, "-> Tensor[(1, 4, 256), float32]"));
+  free(c);
+  /* 1024 -> 512: newshape's 256 and 4 stay, so the closure's result cannot follow: refused */
+  assert_null(rt_apply(&red_pass_shapes, p, 1));
+  /* An attribute that only happens to equal the size: changing it too is ill-typed (sum over
+     axis 1 then leaves (1, 5), which does not add to %y), so the inputs change alone. */
+  const char *axis = RT_V
+      "def @main(%x: Tensor[(2, 3, 5), float32], %y: Tensor[(2, 3), float32]) {\n"
+      "  add(sum(%x, axis=[2]), %y)\n"
+      "}\n";
+  c = rt_apply(&red_pass_shapes, axis, 4); /* sizes 5, 3, 2: 2 -> 1 */
+  assert_non_null(c);
+  assert_non_null(strstr(c, "%x: Tensor[(1, 3, 5), float32], %y: Tensor[(1, 3), float32]"));
+  assert_non_null(strstr(c, "axis=[2]"));
+  free(c);
+}
+
 static void test_fields_deletes_an_unread_tuple_field(void **state) {
   (void)state;
   const char *p = RT_V
@@ -208,6 +245,7 @@ int main(void) {
       cmocka_unit_test(test_annot_drops_inferable_annotations),
       cmocka_unit_test(test_dce_deletes_dead_items_in_chunks),
       cmocka_unit_test(test_shapes_shrink_shared_sizes_together),
+      cmocka_unit_test(test_shapes_follow_sizes_the_program_pins),
       cmocka_unit_test(test_fields_deletes_an_unread_tuple_field),
       cmocka_unit_test(test_replace_never_grows_or_escapes_binders),
   };
