@@ -1,11 +1,13 @@
 /* Shape: change @main's input types and let the program follow by inference.  One choice: a size v
    occurring in the parameters' tensor types becomes 2v, v+1 or v/2 everywhere in them (data, weights
    and biases together, so matching dimensions stay matched), or every float32 input becomes float16
-   (float16 ones float32 when there is no float32).  Attributes that pin shapes (a reshape's
-   newshape, a conv's channels, a dense's units) make some choices ill-typed (@main's result
-   annotation does not: it is dropped with the change).  Each choice is tried on a copy (printed,
-   re-parsed, re-typed) and refused when ill-typed or when it leaves an unknown `?` dimension the
-   program did not have; after a few failed choices the program is left alone. */
+   (float16 ones float32 when there is no float32), or every size doubles or (when even) halves at
+   once, which keeps sizes tied by arithmetic in ratio (an LSTM's 4 x 128 gates).  A size the program pins elsewhere (a reshape's
+   newshape, a dense's units, a fused function's parameter types) changes there too when that
+   type-checks, else in the inputs alone (@main's result annotation is dropped with the change).
+   Each choice is tried on a copy (printed, re-parsed, re-typed) and refused when ill-typed or when
+   it leaves an unknown `?` dimension the program did not have; after a few failed choices the
+   program is left alone. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +27,24 @@ static bool has_input(AstFunc *f, const char *dtype) {
   return false;
 }
 
-static size_t change_inputs(AstFunc *f, Arena *arena, const RedSizes *sizes, size_t i, char *what, size_t len) {
+static size_t change_inputs(AstModule *m, AstFunc *f, const RedSizes *sizes, size_t i, bool everywhere, char *what,
+                            size_t len) {
   if (i < 3 * sizes->len) {
     long long v = sizes->items[i / 3], to = i % 3 == 0 ? 2 * v : i % 3 == 1 ? v + 1 : v / 2;
     if (to < 1 || to == v) return f->nparams;
-    snprintf(what, len, "shape %lld -> %lld in @main's inputs", v, to);
-    return red_resize_inputs(f, arena, v, to);
+    size_t first = red_resize_inputs(f, &m->arena, v, to);
+    size_t elsewhere = everywhere && first < f->nparams ? red_resize_everywhere(m, v, to) : 0;
+    if (elsewhere) snprintf(what, len, "shape %lld -> %lld in @main's inputs and %zu other place%s", v, to, elsewhere, elsewhere == 1 ? "" : "s");
+    else snprintf(what, len, "shape %lld -> %lld in @main's inputs", v, to);
+    return first;
+  }
+  if (sizes->len && i < 3 * sizes->len + 2) { /* every size doubled, or every even one halved, at once */
+    bool twice = i == 3 * sizes->len;
+    size_t first;
+    size_t elsewhere = red_scale_everywhere(m, twice ? 2 : 1, twice ? 1 : 2, &first);
+    snprintf(what, len, "shape %s in @main's inputs and %zu other place%s", twice ? "every size x2" : "every even size /2",
+             elsewhere, elsewhere == 1 ? "" : "s");
+    return first;
   }
   const char *from = has_input(f, "float32") ? "float32" : "float16";
   const char *to = from[5] == '3' ? "float16" : "float32";
@@ -44,22 +58,24 @@ static size_t change_inputs(AstFunc *f, Arena *arena, const RedSizes *sizes, siz
   return first;
 }
 
-/* Whether choice i gives a well-typed program without new unknown dimensions (tried on a copy). */
-/* Applies choice i to f: i < 3 * sizes->len resizes, else the dtype change.  Returns the index of
-   the first parameter changed (f->nparams when none was); `what` describes it.  @main's result
-   annotation, which would pin the old result type, goes with any change: inference gives the new. */
-static size_t change(AstFunc *f, Arena *arena, const RedSizes *sizes, size_t i, char *what, size_t len) {
-  size_t first = change_inputs(f, arena, sizes, i, what, len);
+/* Applies choice i to @main of m: i < 3 * sizes->len resizes one size (also where the program pins
+   it, when `everywhere`), the next two scale every size, the last changes the dtype.  Returns the index of the first parameter changed
+   (nparams when none was); `what` describes it.  @main's result annotation, which would pin the old
+   result type, goes with any change: inference gives the new. */
+static size_t change(AstModule *m, const RedSizes *sizes, size_t i, bool everywhere, char *what, size_t len) {
+  AstFunc *f = red_main(m)->fn;
+  size_t first = change_inputs(m, f, sizes, i, everywhere, what, len);
   if (first < f->nparams) f->ret = NULL;
   return first;
 }
 
-static bool typed_with(const char *text, const RedSizes *sizes, size_t i, bool had_unknown) {
+/* Whether choice i gives a well-typed program without new unknown dimensions (tried on a copy). */
+static bool typed_with(const char *text, const RedSizes *sizes, size_t i, bool everywhere, bool had_unknown) {
   RedProgram trial, checked;
-  char err[256], what[128];
+  char err[256], what[160];
   if (!red_program_load(&trial, text, err, sizeof err)) return false;
   AstFunc *f = red_main(trial.m)->fn;
-  bool changed = change(f, &trial.m->arena, sizes, i, what, sizeof what) < f->nparams;
+  bool changed = change(trial.m, sizes, i, everywhere, what, sizeof what) < f->nparams;
   bool ok = changed && red_program_copy(&trial, &checked);
   red_program_free(&trial);
   if (ok) {
@@ -75,7 +91,7 @@ static bool apply(MutContext *c) {
   AstFunc *f = main->fn;
   RedSizes sizes = {0};
   red_input_sizes(f, 1, &sizes);
-  size_t n = 3 * sizes.len + (has_input(f, "float32") || has_input(f, "float16"));
+  size_t n = 3 * sizes.len + (sizes.len ? 2 : 0) + (has_input(f, "float32") || has_input(f, "float16"));
   bool ok = false;
   if (n > 0) {
     bool had_unknown = red_has_unknown_dims(c->m);
@@ -83,9 +99,10 @@ static bool apply(MutContext *c) {
     char *text = ast_print(c->m, &po);
     for (int tries = 0; tries < MAX_TRIES && !ok; tries++) {
       size_t i = rng_index(c->rng, n);
-      if (!typed_with(text, &sizes, i, had_unknown)) continue;
-      char what[128];
-      size_t first = change(f, &c->m->arena, &sizes, i, what, sizeof what);
+      bool everywhere = typed_with(text, &sizes, i, true, had_unknown);
+      if (!everywhere && !typed_with(text, &sizes, i, false, had_unknown)) continue;
+      char what[160];
+      size_t first = change(c->m, &sizes, i, everywhere, what, sizeof what);
       AstBinder *b = f->params[first];
       mut_note(c, &b->node, &b->node, "%s (first %%%s) at %u:%u", what, b->name, b->node.span.line, b->node.span.col);
       ok = true;

@@ -39,34 +39,48 @@ void red_input_sizes(AstFunc *f, long long min, RedSizes *out) {
   if (out->len) qsort(out->items, out->len, sizeof *out->items, descending);
 }
 
+/* A size map: every dimension (or pinned attribute value) equal to from[i] becomes to[i], all at once
+   (so 256 -> 128 and 128 -> 64 do not chain). */
 typedef struct Resize {
   Arena *arena;
-  long long from, to;
-  bool changed;
+  const long long *from, *to;
+  size_t n;
   size_t changes;
 } Resize;
 
+static bool mapped(const Resize *r, long long v, long long *to) {
+  for (size_t i = 0; i < r->n; i++)
+    if (r->from[i] == v) return *to = r->to[i], true;
+  return false;
+}
+
 static void resize(AstType *t, void *ctx) {
   Resize *r = ctx;
+  long long to;
   for (size_t d = 0; d < t->ndims; d++)
-    if (t->dims[d].kind == AST_DIM_INT && strtoll(t->dims[d].text, NULL, 10) == r->from) {
-      t->dims[d].text = arena_printf(r->arena, "%lld", r->to);
-      r->changed = true;
+    if (t->dims[d].kind == AST_DIM_INT && mapped(r, strtoll(t->dims[d].text, NULL, 10), &to)) {
+      t->dims[d].text = arena_printf(r->arena, "%lld", to);
       r->changes++;
     }
 }
 
-size_t red_resize_inputs(AstFunc *f, Arena *arena, long long from, long long to) {
+/* Returns the index of the first parameter changed (f->nparams: none). */
+static size_t resize_params(AstFunc *f, Resize *r) {
   size_t first = f->nparams;
   for (size_t k = 0; k < f->nparams; k++) {
-    Resize r = {arena, from, to, false, 0};
-    each_tensor(f->params[k]->type, resize, &r);
-    if (r.changed && first == f->nparams) first = k;
+    size_t before = r->changes;
+    each_tensor(f->params[k]->type, resize, r);
+    if (r->changes > before && first == f->nparams) first = k;
   }
   return first;
 }
 
-/* An integer attribute value (or list element) equal to r->from becomes r->to, suffix kept. */
+size_t red_resize_inputs(AstFunc *f, Arena *arena, long long from, long long to) {
+  Resize r = {arena, &from, &to, 1, 0};
+  return resize_params(f, &r);
+}
+
+/* An integer attribute value (or list element) the map knows changes, its suffix kept. */
 static void resize_value(AstExpr *v, Resize *r) {
   if (!v) return;
   if (v->kind == AST_LIST || v->kind == AST_PAREN) {
@@ -76,10 +90,9 @@ static void resize_value(AstExpr *v, Resize *r) {
   }
   if (v->kind != AST_INT) return;
   char *end;
-  long long value = strtoll(v->text, &end, 10);
-  if (value != r->from) return;
-  v->text = arena_printf(r->arena, "%lld%s", r->to, end);
-  r->changed = true;
+  long long to;
+  if (!mapped(r, strtoll(v->text, &end, 10), &to)) return;
+  v->text = arena_printf(r->arena, "%lld%s", to, end);
   r->changes++;
 }
 
@@ -96,18 +109,45 @@ static void resize_expr(AstExpr **slot, void *ctx) {
     for (size_t i = 0; i < e->attrs.len; i++) resize_value(e->attrs.items[i]->value, r);
 }
 
-size_t red_resize_everywhere(AstModule *m, long long from, long long to) {
+/* The map applied to @main's inputs (the index of the first changed is returned in *first) and
+   everywhere else; returns the number of changes beyond the inputs. */
+static size_t resize_module(AstModule *m, Resize *r, size_t *first) {
   AstDef *main = red_main(m);
-  if (main) red_resize_inputs(main->fn, &m->arena, from, to);
-  Resize r = {&m->arena, from, to, false, 0};
+  *first = main ? resize_params(main->fn, r) : 0;
+  r->changes = 0;
   for (size_t i = 0; i < m->ndefs; i++) {
     AstDef *d = m->defs[i];
     if (d->kind != AST_DEF_FN) continue;
-    for (size_t k = 0; d != main && k < d->fn->nparams; k++) each_tensor(d->fn->params[k]->type, resize, &r);
-    each_tensor(d->fn->ret, resize, &r);
-    red_walk(&d->fn->body, resize_expr, &r);
+    if (d != main) resize_params(d->fn, r);
+    each_tensor(d->fn->ret, resize, r);
+    red_walk(&d->fn->body, resize_expr, r);
   }
-  return r.changes;
+  return r->changes;
+}
+
+size_t red_resize_everywhere(AstModule *m, long long from, long long to) {
+  Resize r = {&m->arena, &from, &to, 1, 0};
+  size_t first;
+  return resize_module(m, &r, &first);
+}
+
+size_t red_scale_everywhere(AstModule *m, long long num, long long den, size_t *first) {
+  AstDef *main = red_main(m);
+  *first = main ? main->fn->nparams : 0;
+  if (!main) return 0;
+  RedSizes from = {0}, to = {0};
+  red_input_sizes(main->fn, 2, &from);
+  size_t k = 0;
+  for (size_t i = 0; i < from.len; i++)
+    if (from.items[i] * num % den == 0) {
+      from.items[k++] = from.items[i];
+      VEC_PUSH(to, from.items[i] * num / den);
+    }
+  Resize r = {&m->arena, from.items, to.items, k, 0};
+  size_t elsewhere = k ? resize_module(m, &r, first) : 0;
+  free(from.items);
+  free(to.items);
+  return elsewhere;
 }
 
 /* Whether a type has a dimension inference could not determine. */

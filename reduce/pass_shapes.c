@@ -8,6 +8,8 @@
  * larger than its input, matching channels, ...), and only a well-typed program is proposed.
  * A size the program pins elsewhere (a closure parameter's annotation, `newshape=[-1, 1024, 4, 4]`,
  * `units=1000`) is first changed there too; when that does not type-check, in the inputs alone.
+ * The last candidate halves every even size at once, for sizes tied by arithmetic (an LSTM's
+ * 512-wide gates split into four of its 128-wide state).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -100,7 +102,8 @@ static size_t count(const RedProgram *p) {
   sizes_of(main->fn, &s);
   size_t n = 2 * s.len, f = non_f32_params(main->fn);
   free(s.items);
-  return n + (f ? 1 + f : 0) + squeezable_params(main->fn);
+  /* the last candidate halves every even size at once */
+  return n + (f ? 1 + f : 0) + squeezable_params(main->fn) + (n > 0);
 }
 
 static bool apply(RedProgram *out, size_t i) {
@@ -118,6 +121,15 @@ static bool apply(RedProgram *out, size_t i) {
       return false;
     }
     return resize(out, &trial, from, to);
+  } else if (i - 2 * s.len == (non_f32_params(f) ? 1 + non_f32_params(f) : 0) + squeezable_params(f)) {
+    free(s.items);
+    size_t first;
+    red_scale_everywhere(trial.m, 1, 2, &first);
+    if (first == f->nparams) {
+      red_program_free(&trial);
+      return false;
+    }
+    return adopt_if_shapes_known(out, &trial);
   } else if (i - 2 * s.len >= (non_f32_params(f) ? 1 + non_f32_params(f) : 0)) {
     size_t which = i - 2 * s.len - (non_f32_params(f) ? 1 + non_f32_params(f) : 0); /* the which-th squeezable */
     for (size_t k = 0, seen = 0; k < f->nparams && !changed; k++)

@@ -87,6 +87,10 @@ size_t red_resize_inputs(AstFunc *f, Arena *arena, long long from, long long to)
    `newshape=[-1, 1024, 4, 4]`, a closure parameter's type or `units=1000` follows the inputs.
    Returns how many places beyond @main's inputs changed. */
 size_t red_resize_everywhere(AstModule *m, long long from, long long to);
+/* Every input size (>= 2) v with v * num divisible by den becomes v * num / den, all at once and
+   everywhere as above: sizes tied by arithmetic (an LSTM's 512 gates of 128-wide state) keep their
+   ratio.  *first is the first input changed (@main's nparams: none); returns the changes beyond. */
+size_t red_scale_everywhere(AstModule *m, long long num, long long den, size_t *first);
 /* Whether any typed expression of m has a `?` dimension: after the inputs changed, a shape that
    became impossible (a kernel larger than its input) shows up as one. */
 bool red_has_unknown_dims(const AstModule *m);

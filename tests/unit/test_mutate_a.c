@@ -222,6 +222,23 @@ static void test_shape_refuses_pinned_shapes(void **state) {
   assert_int_equal(applied(&mut_shape, V "def @main(%x: Tensor[(2, 3), int32]) { reshape(%x, newshape=[6]) }\n", 20), 0);
 }
 
+/* Sizes the reshape states again (newshape=[2, 3, 1]) change there too, so the program follows. */
+static void test_shape_changes_sizes_the_program_pins(void **state) {
+  (void)state;
+  const char *p = V "def @main(%x: Tensor[(2, 3), int32]) { reshape(%x, newshape=[2, 3, 1]) }\n";
+  unsigned pinned = 0;
+  for (uint64_t s = 0; s < 20; s++) {
+    Outcome o = run(&mut_shape, p, s);
+    if (o.applied) {
+      check(&mut_shape, &o);
+      assert_non_null(strstr(o.what, "other place"));
+      pinned++;
+    }
+    outcome_free(&o);
+  }
+  assert_true(pinned > 10);
+}
+
 /* ------------------------------------------------------------------ real models */
 
 static void each_seed_on(const char *name, uint64_t seeds, unsigned *ok_counts) {
@@ -255,6 +272,7 @@ int main(void) {
       cmocka_unit_test(test_opswap_changes_the_op),      cmocka_unit_test(test_opswap_refuses_without_calls),
       cmocka_unit_test(test_attrs_keep_every_type),      cmocka_unit_test(test_attrs_refuses_type_changes),
       cmocka_unit_test(test_shape_changes_an_input),     cmocka_unit_test(test_shape_refuses_pinned_shapes),
+      cmocka_unit_test(test_shape_changes_sizes_the_program_pins),
       cmocka_unit_test(test_resnet18_200_seeds),         cmocka_unit_test(test_other_models),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -157,8 +157,9 @@ static void test_shapes_shrink_shared_sizes_together(void **state) {
       "def @main(%x: Tensor[(1, 8, 16, 16), float16], %w: Tensor[(4, 8, 3, 3), float16]) {\n"
       "  nn.conv2d(%x, %w)\n"
       "}\n";
-  /* sizes 16, 8, 4, 3 (each to 1 or half), the float16 inputs to float32, %x's unit dim */
-  assert_int_equal(rt_count(&red_pass_shapes, p), 2 * 4 + 1 + 2 + 1);
+  /* sizes 16, 8, 4, 3 (each to 1 or half), the float16 inputs to float32, %x's unit dim, and
+     every even size halved */
+  assert_int_equal(rt_count(&red_pass_shapes, p), 2 * 4 + 1 + 2 + 1 + 1);
   char *c = rt_apply(&red_pass_shapes, p, 0); /* 16 -> 1: smaller than the 3x3 kernel: refused */
   assert_null(c);
   c = rt_apply(&red_pass_shapes, p, 1); /* 16 -> 8: the channels (8) stay, the image halves */
@@ -177,8 +178,11 @@ static void test_shapes_shrink_shared_sizes_together(void **state) {
   free(c);
   assert_null(rt_apply(&red_pass_shapes, p, 11)); /* conv2d needs its rank-4 data */
   const char *bias = RT_V "def @main(%x: Tensor[(1, 8, 1, 1), float32], %b: Tensor[(8, 1, 1), float32]) { add(%x, %b) }\n";
-  c = rt_apply(&red_pass_shapes, bias, rt_count(&red_pass_shapes, bias) - 1); /* %b's unit dims go */
+  c = rt_apply(&red_pass_shapes, bias, rt_count(&red_pass_shapes, bias) - 2); /* %b's unit dims go */
   assert_non_null(strstr(c, "%b: Tensor[(8), float32]"));
+  free(c);
+  c = rt_apply(&red_pass_shapes, p, 12); /* every even size halved: 16, 8, 4 at once, not the 3 */
+  assert_non_null(strstr(c, "%x: Tensor[(1, 4, 8, 8), float16], %w: Tensor[(2, 4, 3, 3), float16]"));
   free(c);
 }
 
@@ -219,6 +223,28 @@ static void test_shapes_follow_sizes_the_program_pins(void **state) {
   free(c);
 }
 
+/* Sizes tied by arithmetic: the 8 gates split into four of the 2-wide state.  Neither 8 nor 2 can
+   change alone; halving every even size at once keeps the ratio (the odd batch stays). */
+static void test_shapes_halve_sizes_tied_by_arithmetic(void **state) {
+  (void)state;
+  const char *p = RT_V
+      "def @main(%h: Tensor[(3, 2), float32], %w: Tensor[(8, 2), float32]) {\n"
+      "  %0 = nn.dense(%h, %w, units=8);\n"
+      "  %1 = split(%0, indices_or_sections=4, axis=1);\n"
+      "  concatenate((%1.0, %h))\n"
+      "}\n";
+  /* sizes 8, 3, 2: 8 -> 1, 8 -> 4, 2 -> 1 are each ill-typed */
+  assert_null(rt_apply(&red_pass_shapes, p, 0));
+  assert_null(rt_apply(&red_pass_shapes, p, 1));
+  assert_null(rt_apply(&red_pass_shapes, p, 4));
+  char *c = rt_apply(&red_pass_shapes, p, rt_count(&red_pass_shapes, p) - 1);
+  assert_non_null(c);
+  assert_non_null(strstr(c, "%h: Tensor[(3, 1), float32], %w: Tensor[(4, 1), float32]"));
+  assert_non_null(strstr(c, "units=4"));
+  assert_non_null(strstr(c, "indices_or_sections=4")); /* not a size of an input: unchanged */
+  free(c);
+}
+
 static void test_fields_deletes_an_unread_tuple_field(void **state) {
   (void)state;
   const char *p = RT_V
@@ -246,6 +272,7 @@ int main(void) {
       cmocka_unit_test(test_dce_deletes_dead_items_in_chunks),
       cmocka_unit_test(test_shapes_shrink_shared_sizes_together),
       cmocka_unit_test(test_shapes_follow_sizes_the_program_pins),
+      cmocka_unit_test(test_shapes_halve_sizes_tied_by_arithmetic),
       cmocka_unit_test(test_fields_deletes_an_unread_tuple_field),
       cmocka_unit_test(test_replace_never_grows_or_escapes_binders),
   };
