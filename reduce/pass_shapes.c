@@ -154,5 +154,5 @@ static bool apply(RedProgram *out, size_t i) {
   }
   return adopt_if_shapes_known(out, &trial);
 }
-const RedPass red_pass_shapes = {"shapes", "shrink @main's input shapes (a size to 1 or half, unit dims dropped) and dtypes (to float32)",
+const RedPass red_pass_shapes = {"shapes", "shrink @main's input shapes (a size to 1 or half, every even size halved, unit dims dropped) and dtypes (to float32)",
                                  count, apply};

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,6 +171,8 @@ static void not_interesting(const char *file, const char *test, const RedOptions
     fprintf(stderr, "rreduce: the test does not find %s interesting (killed by signal %d).", file, r->signal);
   else
     fprintf(stderr, "rreduce: the test does not find %s interesting (exit status %d).", file, r->status);
+  char abs_test[PATH_MAX]; /* the recipe changes directory before it runs the test */
+  if (test && realpath(test, abs_test)) test = abs_test;
   if (test)
     fprintf(stderr, "  Reproduce it with:\n  d=$(mktemp -d); cp '%s' \"$d/%s\"; cd \"$d\"; '%s' '%s'; echo $?\n", file,
             o->basename, test, o->basename);
@@ -297,7 +300,11 @@ int main(int argc, char **argv) {
   o.oracle.test = test;
   const char *slash = strrchr(file, '/');
   o.basename = slash ? slash + 1 : file;
-  o.out_path = out ? out : file;
+  /* Reducing through a symlink updates the file it points to and keeps the link. */
+  char *target = out ? NULL : realpath(file, NULL);
+  struct stat link_st;
+  bool via_link = target && lstat(file, &link_st) == 0 && S_ISLNK(link_st.st_mode);
+  o.out_path = out ? out : via_link ? target : file;
   o.progress = isatty(STDERR_FILENO) && !o.verbose;
   char *also_dir = xmalloc(strlen(o.out_path) + 32);
   sprintf(also_dir, "%s.also-interesting", o.out_path);
@@ -329,7 +336,7 @@ int main(int argc, char **argv) {
     status = 1;
     goto done;
   }
-  if (!out && !tidy && !backup(file, text, len)) goto done;
+  if (!out && !tidy && !backup(o.out_path, text, len)) goto done;
   if (history && !(o.history = red_history_open(history, o.basename, text, err, sizeof err))) {
     fprintf(stderr, "rreduce: --history %s\n", err);
     goto done;
@@ -351,7 +358,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "rreduce: %zu -> %zu bytes, %zu -> %zu operator calls; %lu tests (%lu cached), %lu accepted, %.1f s\n",
             st.bytes_before, st.bytes_after, st.calls_before, st.calls_after, st.tests_run, st.cache_hits, st.accepted,
             st.seconds);
-  if (!out && !tidy) record_last(file, text);
+  if (!out && !tidy) record_last(o.out_path, text);
   status = ok ? 0 : 2;
   if (st.interrupted) {
     fprintf(stderr, "rreduce: interrupted; %s holds the smallest interesting program found; run the same command to "
@@ -379,5 +386,6 @@ done:
   free(st.per_pass);
   free(text);
   free(also_dir);
+  free(target);
   return status;
 }

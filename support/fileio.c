@@ -57,7 +57,13 @@ bool file_replace(const char *path, const char *data, size_t len) {
     return false;
   }
   struct stat st;
-  if (stat(path, &st) == 0) fchmod(fd, st.st_mode & 07777);
+  if (stat(path, &st) == 0) {
+    fchmod(fd, st.st_mode & 07777);
+  } else { /* a new file gets the mode open(2) would give it, not mkstemp's 0600 */
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+  }
   bool ok = fd_write_all(fd, data, len);
   if (ok && fsync(fd) != 0) ok = false;
   if (close(fd) != 0) ok = false;

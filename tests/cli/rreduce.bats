@@ -88,6 +88,34 @@ calls() { grep -oE '(^|[^%@a-zA-Z0-9_.])[a-z_][a-z0-9_]*(\.[a-z0-9_]+)*\(' "$1" 
   cmp "$T/m.relay.orig.1" "$CORPUS/models/mlp.relay"
 }
 
+@test "through a symlink: the file it points to is reduced and backed up, the link stays" {
+  cp "$CORPUS/models/mlp.relay" "$T/target.relay"
+  chmod 644 "$T/target.relay"
+  ln -s target.relay "$T/link.relay"
+  printf '#!/bin/sh\ngrep -q "nn.dense(" "$1"\n' > "$T/dense.sh"
+  chmod +x "$T/dense.sh"
+  (umask 022 && "$RREDUCE" "$T/link.relay" "$T/dense.sh")
+  [ -L "$T/link.relay" ]
+  grep -q 'nn.dense(' "$T/target.relay"
+  [ "$(wc -c < "$T/target.relay")" -lt "$(wc -c < "$CORPUS/models/mlp.relay")" ]
+  cmp "$T/target.relay.orig" "$CORPUS/models/mlp.relay"
+  [ "$(stat -c %a "$T/target.relay")" = 644 ]
+  [ "$(stat -c %a "$T/target.relay.orig")" = 644 ]   # a new file gets the usual mode, not 0600
+}
+
+@test "the recipe for an uninteresting input names the test by an absolute path (it runs after cd)" {
+  printf '#!/bin/sh\nexit 1\n' > "$T/false.sh"
+  chmod +x "$T/false.sh"
+  cp "$CORPUS/models/mlp.relay" "$T/u.relay"
+  cd "$T"
+  run "$RREDUCE" u.relay ./false.sh
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"'$T/false.sh' 'u.relay'"* ]]
+  recipe=$(printf '%s\n' "$output" | grep 'mktemp -d')
+  run sh -c "$recipe"
+  [ "$output" = 1 ]
+}
+
 @test "a hanging, forking test is killed at the timeout and counted" {
   printf '#!/bin/sh\nif ! grep -q "nn.dense(" "$1"; then sleep 1000.5151 & sleep 1000.5151; fi\n"%s" "$1" >/dev/null 2>&1 && grep -q "nn.conv2d(" "$1"\n' "$RCHECK" > "$T/hang.sh"
   chmod +x "$T/hang.sh"
