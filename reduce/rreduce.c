@@ -80,7 +80,7 @@ static void on_signal(int sig) {
 
 enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_CPU, OPT_NOCACHE, OPT_PASSES, OPT_SKIP, OPT_LIST, OPT_FAST, OPT_SLOW,
        OPT_KEEP, OPT_TEMPS, OPT_JSON, OPT_TIDY, OPT_MATCH, OPT_ALSO, OPT_HISTORY, OPT_REPORT, OPT_TRIVIAL, OPT_STUCK,
-       OPT_STUCK_TIMEOUTS, OPT_VERSION, OPT_SERVER };
+       OPT_STUCK_TIMEOUTS, OPT_VERSION, OPT_SERVER, OPT_STATS };
 
 /*
  * The backup.  FILE.orig keeps the input.  A rerun on a file rreduce itself left (its hash is in
@@ -130,6 +130,24 @@ static void record_last(const char *file, const char *text) {
   snprintf(last, n, "%s.rreduce-last", file);
   file_replace(last, hash, strlen(hash));
   free(last);
+}
+
+/* --stats: the numbers --json gives, as a table on standard error. */
+static void print_stats(const RedStats *st, const RedOptions *o) {
+  fprintf(stderr, "rreduce statistics:\n"
+                  "  tests run %lu, cache hits %lu, timeouts %lu, accepted %lu, cancelled (speculative) %lu\n"
+                  "  guard rejections %lu (candidates a pass proposed that did not parse or type-check)\n"
+                  "  %zu -> %zu bytes, %zu -> %zu operator calls, %.1f s\n"
+                  "  %-10s %8s %10s %9s %8s %7s\n",
+          st->tests_run, st->cache_hits, st->timeouts, st->accepted, st->cancelled, st->guard_rejections,
+          st->bytes_before, st->bytes_after, st->calls_before, st->calls_after, st->seconds, "pass", "tried",
+          "successes", "failures", "guard", "paused");
+  for (size_t i = 0; i < o->npasses; i++) {
+    const RedPassStats *p = &st->per_pass[i];
+    fprintf(stderr, "  %-10s %8lu %10lu %9lu %8lu %7lu\n", o->passes[i]->name, p->tried,
+            p->accepted, p->tried - p->accepted - p->rejected_by_guard,
+            p->rejected_by_guard, p->stuck);
+  }
 }
 
 static void print_json(const RedStats *st, const RedOptions *o) {
@@ -188,7 +206,7 @@ int main(int argc, char **argv) {
       {"limit-cpu", required_argument, NULL, OPT_CPU},   {"no-cache", no_argument, NULL, OPT_NOCACHE},
       {"passes", required_argument, NULL, OPT_PASSES},   {"skip-passes", required_argument, NULL, OPT_SKIP},
       {"list-passes", no_argument, NULL, OPT_LIST},      {"fast", no_argument, NULL, OPT_FAST},
-      {"slow", no_argument, NULL, OPT_SLOW},             {"keep-comments", no_argument, NULL, OPT_KEEP},
+      {"slow", no_argument, NULL, OPT_SLOW},             {"stats", no_argument, NULL, OPT_STATS},             {"keep-comments", no_argument, NULL, OPT_KEEP},
       {"save-temps", no_argument, NULL, OPT_TEMPS},      {"json", no_argument, NULL, OPT_JSON},
       {"tidy", no_argument, NULL, OPT_TIDY},             {"help", no_argument, NULL, 'h'},
       {"match", required_argument, NULL, OPT_MATCH},     {"also-interesting", required_argument, NULL, OPT_ALSO},
@@ -208,7 +226,7 @@ int main(int argc, char **argv) {
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   o.jobs = cores < 1 ? 1 : cores > RED_MAX_JOBS ? RED_MAX_JOBS : (unsigned)cores;
   const char *only = NULL, *skip = NULL, *out = NULL, *match = NULL, *history = NULL, *report = NULL;
-  bool json = false, tidy = false, trivial_is_error = false;
+  bool json = false, stats = false, tidy = false, trivial_is_error = false;
   long v;
   int c;
   while ((c = getopt_long(argc, argv, "o:j:vh", longopts, NULL)) != -1) {
@@ -243,6 +261,7 @@ int main(int argc, char **argv) {
     case OPT_KEEP: o.keep_comments = true; break;
     case OPT_TEMPS: o.oracle.run.keep_temps = true; break;
     case OPT_JSON: json = true; break;
+    case OPT_STATS: stats = true; break;
     case OPT_TIDY: tidy = true; break;
     case OPT_MATCH: match = optarg; break;
     case OPT_ALSO:
@@ -353,8 +372,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "rreduce: cannot write %s\n", out);
     ok = false;
   }
+  if (stats) print_stats(&st, &o);
   if (json) print_json(&st, &o);
-  else if (!st.interrupted)
+  else if (!st.interrupted && !stats)
     fprintf(stderr, "rreduce: %zu -> %zu bytes, %zu -> %zu operator calls; %lu tests (%lu cached), %lu accepted, %.1f s\n",
             st.bytes_before, st.bytes_after, st.calls_before, st.calls_after, st.tests_run, st.cache_hits, st.accepted,
             st.seconds);

@@ -130,3 +130,17 @@ load rreduce_helpers
   "$RCHECK" "$T/out.relay"
   [ ! -e "$T/tiny.relay.orig" ]
 }
+
+@test "--stats prints the guard's rejections and each pass's successes and failures" {
+  cp "$CORPUS/models/mlp.relay" "$T/st.relay"
+  printf '#!/bin/sh\ngrep -q "nn.dense(" "$1"\n' > "$T/dense.sh"
+  chmod +x "$T/dense.sh"
+  run "$RREDUCE" -j1 --tidy --stats "$T/st.relay" "$T/dense.sh"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"guard rejections 0"* ]]
+  printf '%s\n' "$output" | grep -Eq '^  replace +[0-9]+ +[0-9]+ +[0-9]+ +0 +[0-9]+$'
+  # the table agrees with --json (-j1: speculative runs vary with timing)
+  cp "$CORPUS/models/mlp.relay" "$T/st2.relay"
+  tests=$("$RREDUCE" -j1 --tidy --json "$T/st2.relay" "$T/dense.sh" | python3 -c 'import json,sys; print(json.load(sys.stdin)["tests_run"])')
+  [[ "$output" == *"tests run $tests,"* ]]
+}
