@@ -101,7 +101,7 @@ grammar-check:
 	@bash tests/grammar_check.sh
 
 # ---------------------------------------------------------------- fuzzing (clang + libFuzzer)
-fuzz: build/fuzz/fuzz_parse build/fuzz/fuzz_check
+fuzz: build/fuzz/fuzz_parse build/fuzz/fuzz_check build/fuzz/fuzz_reduce
 build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(GRAMMAR_SRC)
 	@mkdir -p $(dir $@)
 	clang $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS) -Iparser/src \

@@ -48,6 +48,10 @@ echo "rmutate: mutants per second (bench/mutate.sh):"
 bash bench/mutate.sh
 
 echo
+echo "time against program size, generated chains of 10,000 and 50,000 bindings (bench/scale.sh):"
+bash bench/scale.sh
+
+echo
 echo "rreduce --server against a command test that costs 1 s to start (bench/server.sh):"
 bash bench/server.sh
 

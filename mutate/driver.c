@@ -78,50 +78,38 @@ static const Mutator *choose(const MutOptions *o, Rng *rng, const bool *tried) {
   return NULL;
 }
 
-/* Where the node carrying the comment `needle` starts, in a parsed mutant. */
-typedef struct Find {
-  const char *needle;
-  unsigned line, col;
-} Find;
+/* Where each step's marked node starts in a printed mutant: the printer reports the nodes with
+   comments as it prints them (no parse of the output needed), the first one carrying a step's
+   `rmutate-step-N` comment is that step's. */
+typedef struct Where {
+  size_t *offsets; /* per step, + 1 (0: not seen) */
+  size_t nsteps;
+} Where;
 
-static bool has(const AstNode *n, Find *f) {
-  for (const AstComment *c = n->comments; c; c = c->next)
-    if (strstr(c->text, f->needle)) {
-      f->line = n->span.line;
-      f->col = n->span.col;
-      return true;
-    }
-  return false;
-}
-
-static void find_in_expr(const AstExpr *e, Find *f);
-
-static void find_in_func(const AstFunc *fn, Find *f) {
-  for (size_t i = 0; i < fn->nparams && !f->line; i++) has(&fn->params[i]->node, f);
-  find_in_expr(fn->body, f);
-}
-
-static void find_in_expr(const AstExpr *e, Find *f) {
-  if (!e || f->line || has(&e->node, f)) return;
-  find_in_expr(e->a, f);
-  find_in_expr(e->b, f);
-  for (size_t i = 0; i < e->nitems; i++) find_in_expr(e->items[i], f);
-  find_in_expr(e->then_, f);
-  find_in_expr(e->else_, f);
-  for (size_t i = 0; i < e->narms; i++) find_in_expr(e->arms[i]->body, f);
-  for (size_t i = 0; i < e->nstmts && !f->line; i++) {
-    if (has(&e->stmts[i]->node, f) || (e->stmts[i]->binder && has(&e->stmts[i]->binder->node, f))) return;
-    find_in_expr(e->stmts[i]->value, f);
+static void note_start(const AstNode *n, size_t offset, void *ctx) {
+  Where *w = ctx;
+  for (const AstComment *c = n->comments; c; c = c->next) {
+    const char *tag = strstr(c->text, "rmutate-step-");
+    unsigned step;
+    if (tag && sscanf(tag, "rmutate-step-%u", &step) == 1 && step < w->nsteps && !w->offsets[step])
+      w->offsets[step] = offset + 1;
   }
-  if (e->kind == AST_FN) find_in_func(e->fn, f);
 }
 
-static void locate(const AstModule *m, const char *needle, unsigned *line, unsigned *col) {
-  Find f = {needle, 0, 0};
-  for (size_t i = 0; i < m->ndefs && !f.line; i++)
-    if (m->defs[i]->kind == AST_DEF_FN) find_in_func(m->defs[i]->fn, &f);
-  *line = f.line;
-  *col = f.col;
+/* Prints m with options o and fills the steps' line:col in the printed text. */
+static char *print_located(const AstModule *m, AstPrintOptions o, MutStep *steps, size_t nsteps) {
+  Where w = {xcalloc(nsteps ? nsteps : 1, sizeof *w.offsets), nsteps};
+  o.node_start = note_start;
+  o.node_ctx = &w;
+  char *text = ast_print(m, &o);
+  for (size_t i = 0; i < nsteps; i++) {
+    uint32_t line = 0, col = 0;
+    if (w.offsets[i]) diag_line_col(text, strlen(text), w.offsets[i] - 1, &line, &col);
+    steps[i].line = line;
+    steps[i].col = col;
+  }
+  free(w.offsets);
+  return text;
 }
 
 bool mut_make(const char *seed_text, const MutOptions *o, uint64_t index, uint64_t attempt, MutResult *out, char *err,
@@ -163,7 +151,7 @@ bool mut_make(const char *seed_text, const MutOptions *o, uint64_t index, uint64
       }
       mark(l.m, c.marked, o->seed_name, step, c.where);
       AstPrintOptions po = {.strip_types = true, .keep_spans = true};
-      char *text = ast_print(l.m, &po);
+      char *text = print_located(l.m, po, out->steps, step + 1);
       unload(&l);
       Loaded check;
       char msg[1024] = "";
@@ -184,7 +172,7 @@ bool mut_make(const char *seed_text, const MutOptions *o, uint64_t index, uint64
       } else {
         AstPrintOptions ao = {.type_text = type_text};
         free(text);
-        text = ast_print(check.m, &ao);
+        text = print_located(check.m, ao, out->steps, step + 1);
         unload(&check);
       }
       MutStep *s = &out->steps[out->nsteps++];
@@ -207,17 +195,6 @@ bool mut_make(const char *seed_text, const MutOptions *o, uint64_t index, uint64
     mut_result_free(out);
     return false;
   }
-  /* where each change ended up in the final text (parsing is enough: ill-typed mutants parse) */
-  Diag d;
-  diag_init(&d, "mutant", current, strlen(current));
-  AstModule *fin = ast_parse(current, strlen(current), &d);
-  diag_free(&d);
-  for (size_t i = 0; fin && i < out->nsteps; i++) {
-    char needle[64];
-    snprintf(needle, sizeof needle, "rmutate-step-%zu */", i);
-    locate(fin, needle, &out->steps[i].line, &out->steps[i].col);
-  }
-  ast_free(fin);
   out->text = current;
   return true;
 }

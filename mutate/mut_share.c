@@ -83,41 +83,47 @@ typedef struct Cand {
 } Cand;
 typedef VEC(Cand) Cands;
 
-/* Bindings with a later use, in sequences outside functions with attributes. */
-static void find_bindings(AstExpr *e, Cands *out, Uses *u) {
+/* Bindings in sequences outside functions with attributes.  Whether one has a later use is asked
+   only of the ones tried: asking all of them costs a scan of the rest of the sequence each, which
+   is quadratic on a 50,000-binding model. */
+static void find_bindings(AstExpr *e, Cands *out) {
   if (!e) return;
   if (e->kind == AST_FN) {
-    if (!e->fn->attrs.len) find_bindings(e->fn->body, out, u);
+    if (!e->fn->attrs.len) find_bindings(e->fn->body, out);
     return;
   }
   for (size_t k = 0; k < e->nstmts; k++) {
     AstStmt *s = e->stmts[k];
-    find_bindings(s->value, out, u);
-    if (s->kind != AST_STMT_GRAPH && !(s->kind == AST_STMT_LET && s->binder)) continue;
-    later_uses(e, k, u);
-    if (u->slots.len) VEC_PUSH(*out, ((Cand){e, k}));
+    find_bindings(s->value, out);
+    if (s->kind == AST_STMT_GRAPH || (s->kind == AST_STMT_LET && s->binder)) VEC_PUSH(*out, ((Cand){e, k}));
   }
-  find_bindings(e->a, out, u);
-  find_bindings(e->b, out, u);
-  for (size_t i = 0; i < e->nitems; i++) find_bindings(e->items[i], out, u);
-  find_bindings(e->then_, out, u);
-  find_bindings(e->else_, out, u);
-  for (size_t i = 0; i < e->narms; i++) find_bindings(e->arms[i]->body, out, u);
+  find_bindings(e->a, out);
+  find_bindings(e->b, out);
+  for (size_t i = 0; i < e->nitems; i++) find_bindings(e->items[i], out);
+  find_bindings(e->then_, out);
+  find_bindings(e->else_, out);
+  for (size_t i = 0; i < e->narms; i++) find_bindings(e->arms[i]->body, out);
 }
+
+enum { MAX_BINDINGS_TRIED = 32 };
 
 static bool duplicate_binding(MutContext *c) {
   Cands cands = {0};
   Uses u = {0};
   for (size_t i = 0; i < c->m->ndefs; i++) {
     AstDef *d = c->m->defs[i];
-    if (d->kind == AST_DEF_FN && !d->fn->attrs.len) find_bindings(d->fn->body, &cands, &u);
+    if (d->kind == AST_DEF_FN && !d->fn->attrs.len) find_bindings(d->fn->body, &cands);
   }
-  bool ok = cands.len > 0;
-  if (ok) {
-    Cand cd = cands.items[rng_index(c->rng, cands.len)];
+  bool ok = false;
+  for (size_t tries = 0; tries < MAX_BINDINGS_TRIED && cands.len && !ok; tries++) {
+    size_t k = rng_index(c->rng, cands.len);
+    Cand cd = cands.items[k];
+    cands.items[k] = cands.items[--cands.len]; /* not tried again */
+    later_uses(cd.seq, cd.stmt, &u);
+    if (!u.slots.len) continue;
+    ok = true;
     AstExpr *seq = cd.seq;
     AstStmt *orig = seq->stmts[cd.stmt];
-    later_uses(seq, cd.stmt, &u);
     AstExpr **use = u.slots.items[rng_index(c->rng, u.slots.len)];
     bool alias = rng_chance(c->rng, 1, 2) || orig->value->kind == AST_FN;
     const char *fresh = mut_fresh(c->m, "md");

@@ -282,6 +282,11 @@ typedef struct AstPrintOptions {
      any ty comment they had and merging with their span comment: `/ * ty=T span=S * /`.
      Returns the spelling of a type, malloc'd. */
   char *(*type_text)(const struct Type *type);
+  /* When set, called as each expression, binder or statement that has comments starts to be
+     printed, with its byte offset in the output: where a marked node ended up, without parsing
+     the output again. */
+  void (*node_start)(const AstNode *node, size_t offset, void *ctx);
+  void *node_ctx;
 } AstPrintOptions;
 
 /* Canonical text of a module, in TVM's layout; free() the result. */

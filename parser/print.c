@@ -21,6 +21,10 @@ static void braced(Printer *p, const AstExpr *body);
 
 static void put(Printer *p, const char *s) { sb_puts(&p->out, s); }
 
+static void starts(Printer *p, const AstNode *n) {
+  if (p->opts->node_start && n->comments) p->opts->node_start(n, p->out.len, p->opts->node_ctx);
+}
+
 static void newline(Printer *p) {
   sb_putc(&p->out, '\n');
   for (unsigned i = 0; i < p->indent; i++) sb_putc(&p->out, ' ');
@@ -143,6 +147,7 @@ static void attr_list(Printer *p, const AstAttrs *as, bool leading_comma) {
 }
 
 static void binder(Printer *p, const AstBinder *b) {
+  starts(p, &b->node);
   put(p, "%");
   put(p, b->name);
   if (b->attrs.len) {
@@ -220,6 +225,7 @@ static void pattern(Printer *p, const AstPattern *pt) {
 /* ------------------------------------------------------------------ expressions */
 
 static void stmt(Printer *p, const AstStmt *s) {
+  starts(p, &s->node);
   switch (s->kind) {
   case AST_STMT_LET:
     put(p, "let ");
@@ -267,6 +273,7 @@ static void expr_list(Printer *p, AstExpr *const *es, size_t n) {
 }
 
 static void expr(Printer *p, const AstExpr *e) {
+  starts(p, &e->node);
   switch (e->kind) {
   case AST_INT:
   case AST_FLOAT:

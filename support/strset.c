@@ -19,26 +19,26 @@ void strset_free(StrSet *s) {
   s->cap = s->len = 0;
 }
 
-static uint64_t hash(const char *str) {
+uint64_t str_hash(const char *str) {
   uint64_t h = 1469598103934665603ULL; /* FNV-1a */
   for (; *str; str++) h = (h ^ (unsigned char)*str) * 1099511628211ULL;
   return h;
 }
 
 static void insert(char **slots, size_t cap, char *str) {
-  size_t i = hash(str) & (cap - 1);
+  size_t i = str_hash(str) & (cap - 1);
   while (slots[i]) i = (i + 1) & (cap - 1);
   slots[i] = str;
 }
 
 bool strset_contains(const StrSet *s, const char *str) {
-  for (size_t i = hash(str) & (s->cap - 1); s->slots[i]; i = (i + 1) & (s->cap - 1))
+  for (size_t i = str_hash(str) & (s->cap - 1); s->slots[i]; i = (i + 1) & (s->cap - 1))
     if (!strcmp(s->slots[i], str)) return true;
   return false;
 }
 
 bool strset_add(StrSet *s, const char *str) {
-  size_t i = hash(str) & (s->cap - 1);
+  size_t i = str_hash(str) & (s->cap - 1);
   for (; s->slots[i]; i = (i + 1) & (s->cap - 1))
     if (!strcmp(s->slots[i], str)) return false;
   if ((s->len + 1) * 2 > s->cap) {

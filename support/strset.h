@@ -3,11 +3,15 @@
 #define RELAYKIT_STRSET_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct StrSet {
   char **slots;
   size_t cap, len;
 } StrSet;
+
+/* FNV-1a of a string: the hash of every string table here. */
+uint64_t str_hash(const char *str);
 
 void strset_init(StrSet *s);
 void strset_free(StrSet *s);

@@ -77,7 +77,7 @@ corpus_tests() { # tree-sitter's own corpus format, parser/test/corpus/*.txt
 }
 
 # libFuzzer on one harness (tests/fuzz/NAME.c: fuzz_parse for the parser and printer, fuzz_check
-# for the type checker) from a seed corpus of real programs plus every input that once broke us
+# for the type checker, fuzz_reduce for the reduction passes' contract) from a seed corpus of real programs plus every input that once broke us
 # (tests/fuzz/regressions).  CI uses a fixed seed so a run is reproducible; set FUZZ_SEED=0 for a
 # random one and FUZZ_SECONDS for a longer campaign.
 fuzz_smoke() { # harness
@@ -110,6 +110,7 @@ if [ $full -eq 1 ]; then
   run_one "grammar is up to date" bash tests/grammar_check.sh
   run_one "libFuzzer smoke run: parser" fuzz_smoke fuzz_parse
   run_one "libFuzzer smoke run: type checker" fuzz_smoke fuzz_check
+  run_one "libFuzzer smoke run: reduction passes" fuzz_smoke fuzz_reduce
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

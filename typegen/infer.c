@@ -17,15 +17,11 @@
 #include "exhaust.h"
 #include "metadata.h"
 #include "op.h"
+#include "../support/scoped_names.h"
 #include "type_ast.h"
 #include "unify.h"
 
 /* ------------------------------------------------------------------ state */
-
-typedef struct Binding {
-  const char *name;
-  const Type *type;
-} Binding;
 
 typedef struct CtorInfo {
   const AstDef *adt;      /* the type definition */
@@ -40,9 +36,9 @@ typedef struct Infer {
   Diag *diag;
   AstModule *m;
   Arena *arena;
-  VEC(Binding) locals;          /* innermost last */
-  VEC(Binding) graph;           /* %N: one table for the whole text; the first binding wins */
-  VEC(Binding) globals;         /* @f: its (possibly polymorphic) function type */
+  ScopedNames locals;           /* %x: innermost wins */
+  ScopedNames graph;            /* %N: one table for the whole text; the first binding wins */
+  ScopedNames globals;          /* @f: its (possibly polymorphic) function type */
   VEC(CtorInfo) ctors;
   VEC(const char *) adts;       /* defined type names */
   VEC(AstNode *) typed;         /* nodes to resolve at the end */
@@ -106,19 +102,13 @@ static void widen_to(Infer *in, AstExpr *e, const Type *want) {
   if (changed && got->ndims <= 64) e->node.type = ty_tensor(in->types, got->dtype, dims, got->ndims);
 }
 
-static const Type *lookup(const Binding *items, size_t len, const char *name, bool first_wins) {
-  if (first_wins) {
-    for (size_t i = 0; i < len; i++)
-      if (!strcmp(items[i].name, name)) return items[i].type;
-  } else {
-    for (size_t i = len; i > 0; i--)
-      if (!strcmp(items[i - 1].name, name)) return items[i - 1].type;
-  }
-  return NULL;
+static const Type *find(const ScopedNames *names, const char *name) {
+  bool bound;
+  return names_find(names, name, &bound);
 }
 
 static void bind_local(Infer *in, const char *name, const Type *t) {
-  VEC_PUSH(in->locals, ((Binding){name, t}));
+  names_bind(&in->locals, name, t);
 }
 
 static const Type *annotation(Infer *in, const AstType *a) {
@@ -270,7 +260,7 @@ static const Type *call(Infer *in, AstExpr *e) {
   const Type *ftype;
   const char *what = "this expression";
   if (callee->kind == AST_GLOBAL) {
-    ftype = lookup(in->globals.items, in->globals.len, callee->text, false);
+    ftype = find(&in->globals, callee->text);
     if (!ftype) return error_at(in, &callee->node, "unknown global function @%s", callee->text), NULL;
     what = callee->text;
   } else {
@@ -321,7 +311,9 @@ static const Type *seq(Infer *in, AstExpr *e) {
     case AST_STMT_GRAPH: {
       const Type *v = expr(in, s->value);
       if (!v) return NULL;
-      if (!lookup(in->graph.items, in->graph.len, s->graph, true)) VEC_PUSH(in->graph, ((Binding){s->graph, v}));
+      bool bound;
+      names_find(&in->graph, s->graph, &bound);
+      if (!bound) names_bind(&in->graph, s->graph, v);
       record(in, &s->value_type, v);
       break;
     }
@@ -339,7 +331,7 @@ static const Type *seq(Infer *in, AstExpr *e) {
     }
   }
   const Type *r = expr(in, e->a);
-  in->locals.len = mark;
+  names_truncate(&in->locals, mark);
   return r;
 }
 
@@ -375,7 +367,7 @@ static const Type *match(Infer *in, AstExpr *e) {
     if (!bind_pattern(in, e->arms[i]->pattern, scrut)) return NULL;
     const Type *b = expr(in, e->arms[i]->body);
     if (!b || !expect(in, &e->arms[i]->body->node, result, b, "a match arm")) return NULL;
-    in->locals.len = mark;
+    names_truncate(&in->locals, mark);
   }
   if (!strcmp(e->text, "match")) {
     char missing[256];
@@ -436,15 +428,15 @@ static const Type *expr(Infer *in, AstExpr *e) {
   case AST_FLOAT:
   case AST_BOOL: t = literal(in, e); break;
   case AST_LOCAL:
-    t = lookup(in->locals.items, in->locals.len, e->text, false);
+    t = find(&in->locals, e->text);
     if (!t) return error_at(in, &e->node, "unbound variable %%%s", e->text), NULL;
     return t; /* uses of variables carry no type comment */
   case AST_GRAPH:
-    t = lookup(in->graph.items, in->graph.len, e->text, true);
+    t = find(&in->graph, e->text);
     if (!t) return error_at(in, &e->node, "%%%s is used before it is bound", e->text), NULL;
     return t;
   case AST_GLOBAL:
-    t = lookup(in->globals.items, in->globals.len, e->text, false);
+    t = find(&in->globals, e->text);
     if (!t) return error_at(in, &e->node, "unknown global function @%s", e->text), NULL;
     return instantiate(in, t); /* a polymorphic global used as a value is used at some type */
   case AST_NAME:
@@ -560,7 +552,7 @@ static const Type *func(Infer *in, AstFunc *f, const Type *known) {
   record(in, &f->type, result);
 out:
   free(params);
-  in->locals.len = mark;
+  names_truncate(&in->locals, mark);
   in->scope = saved_scope;
   return result;
 }
@@ -607,7 +599,7 @@ static bool declare_globals(Infer *in) {
   for (size_t d = 0; d < in->m->ndefs; d++) {
     AstDef *def = in->m->defs[d];
     if (def->kind != AST_DEF_FN) continue;
-    if (lookup(in->globals.items, in->globals.len, def->name, false))
+    if (find(&in->globals, def->name))
       return error_at(in, &def->node, "duplicate definition of @%s", def->name);
     AstFunc *f = def->fn;
     TyScope scope = {f->type_params, f->ntype_params, NULL};
@@ -625,7 +617,7 @@ static bool declare_globals(Infer *in) {
     const Type *tp[16];
     size_t ntp = f->ntype_params < 16 ? f->ntype_params : 16;
     for (size_t i = 0; i < ntp; i++) tp[i] = ty_var(in->types, f->type_params[i]);
-    VEC_PUSH(in->globals, ((Binding){def->name, ty_func(in->types, params, f->nparams, ret, tp, ntp)}));
+    names_bind(&in->globals, def->name, ty_func(in->types, params, f->nparams, ret, tp, ntp));
     free(params);
   }
   return true;
@@ -646,7 +638,7 @@ bool infer_module(AstModule *m, TyTable *types, Diag *diag) {
   for (size_t d = 0; ok && d < m->ndefs; d++) {
     AstDef *def = m->defs[d];
     if (def->kind != AST_DEF_FN) continue;
-    const Type *sig = lookup(in.globals.items, in.globals.len, def->name, false);
+    const Type *sig = find(&in.globals, def->name);
     ok = func(&in, def->fn, sig) != NULL;
   }
   if (ok && m->body) ok = expr(&in, m->body) != NULL;
@@ -655,9 +647,9 @@ bool infer_module(AstModule *m, TyTable *types, Diag *diag) {
   for (size_t i = 0; i < in.typed.len; i++) in.typed.items[i]->type = subst_resolve(&in.subst, in.typed.items[i]->type);
   for (size_t i = 0; i < in.slots.len; i++) *in.slots.items[i] = subst_resolve(&in.subst, *in.slots.items[i]);
   free(in.slots.items);
-  free(in.locals.items);
-  free(in.graph.items);
-  free(in.globals.items);
+  names_free(&in.locals);
+  names_free(&in.graph);
+  names_free(&in.globals);
   free(in.ctors.items);
   free(in.adts.items);
   free(in.typed.items);
