@@ -96,6 +96,7 @@ static uint64_t hash_str(uint64_t h, const char *s) {
 static uint64_t hash_of(const Type *ty) {
   uint64_t h = mix(ty->kind + 1, ((uint64_t)ty->dtype.code << 32) | ((uint64_t)ty->dtype.bits << 16) | ty->dtype.lanes);
   h = mix(h, ty->ndims);
+  h = mix(h, ty->id); /* every incomplete type is distinct: unhashed, they all probe one cluster */
   for (uint32_t i = 0; i < ty->ndims; i++) h = mix(h, (uint64_t)ty->dims[i]);
   h = mix(h, ty->nargs);
   for (uint32_t i = 0; i < ty->nargs; i++) h = mix(h, (uint64_t)(uintptr_t)ty->args[i]);
