@@ -7,30 +7,59 @@
  * a dead binding calls), so the following candidates delete the dead items delta-debugging's
  * way: halves, then quarters, ... then one at a time.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../support/scoped_names.h"
+#include "../support/strset.h"
 #include "../support/xalloc.h"
 #include "reduce.h"
 
-/* Removes dead statements from every sequence in e; true if anything went. */
+/* References to variables, counted by name (locals and graph values apart): how often the rest of
+   a sequence reads each binding.  Counting the suffix once, from the last statement back, keeps
+   this linear; asking each binding for its uses in the statements after it was quadratic. */
+typedef struct Refs {
+  StrCounts locals, graph;
+} Refs;
+
+static void count_ref(AstExpr **slot, void *ctx) {
+  Refs *r = ctx;
+  const AstExpr *e = *slot;
+  if (e->kind == AST_LOCAL) strcounts_add(&r->locals, e->text, 1);
+  if (e->kind == AST_GRAPH) strcounts_add(&r->graph, e->text, 1);
+}
+
+static void refs_free(Refs *r) {
+  strcounts_free(&r->locals);
+  strcounts_free(&r->graph);
+}
+
+/* Whether statement s binds a variable that `later` never reads. */
+static bool unread(const AstStmt *s, const Refs *later) {
+  if (s->kind == AST_STMT_EXPR || s->kind == AST_STMT_FREE) return false;
+  return s->kind == AST_STMT_GRAPH ? !strcounts_get(&later->graph, s->graph) : !strcounts_get(&later->locals, s->binder->name);
+}
+
+/* Removes dead statements from every sequence in e; true if anything went.  A statement deleted
+   here does not count as a reader of the ones before it (one sweep removes a dead chain). */
 static bool sweep(AstExpr *e) {
   if (!e) return false;
   bool changed = false;
   if (e->kind == AST_SEQ) {
+    Refs later = {0};
+    red_walk(&e->a, count_ref, &later);
     for (size_t i = e->nstmts; i > 0; i--) {
       AstStmt *s = e->stmts[i - 1];
-      if (s->kind == AST_STMT_EXPR || s->kind == AST_STMT_FREE) continue;
-      AstExprKind kind = s->kind == AST_STMT_GRAPH ? AST_GRAPH : AST_LOCAL;
-      const char *name = s->kind == AST_STMT_GRAPH ? s->graph : s->binder->name;
-      /* used after its binding? (a recursive closure's calls of itself do not count) */
-      size_t uses = red_uses(e->a, kind, name);
-      for (size_t j = i; j < e->nstmts; j++) uses += red_uses(e->stmts[j]->value, kind, name);
-      if (uses > 0) continue;
+      if (!unread(s, &later)) { /* its own value is not a reader: a closure calling itself is dead */
+        red_walk(&s->value, count_ref, &later);
+        continue;
+      }
       memmove(&e->stmts[i - 1], &e->stmts[i], (e->nstmts - i) * sizeof *e->stmts);
       e->nstmts--;
       changed = true;
     }
+    refs_free(&later);
   }
   changed |= sweep(e->a) | sweep(e->b) | sweep(e->then_) | sweep(e->else_);
   for (size_t i = 0; i < e->nitems; i++) changed |= sweep(e->items[i]);
@@ -111,22 +140,131 @@ static bool delete_unused_types(AstModule *m) {
   return changed;
 }
 
+/* ------------------------------------------------------------------ global functions
+   A global function is dead when @main does not reach it through references, however the dead
+   ones call each other (a chain of 10,000 globals goes in one step, not one per round).  Without
+   @main every global is a root: nothing is deleted. */
+typedef VEC(size_t) Indices;
+
+typedef struct CallGraph {
+  size_t n;      /* m->ndefs */
+  Indices *refs; /* per definition: the definitions its body references (function definitions) */
+  bool *live;    /* reached from @main */
+} CallGraph;
+
+typedef struct RefCtx {
+  const ScopedNames *index; /* global name -> definition index + 1 */
+  Indices *out;
+} RefCtx;
+
+static void note_ref(AstExpr **slot, void *ctx) {
+  RefCtx *r = ctx;
+  bool found;
+  const void *at = (*slot)->kind == AST_GLOBAL ? names_find(r->index, (*slot)->text, &found) : NULL;
+  if (at) VEC_PUSH(*r->out, (size_t)(uintptr_t)at - 1);
+}
+
+/* Marks what the definitions with keep[i] set reach (keep is the seed and the result). */
+static void reach(const CallGraph *g, bool *keep) {
+  Indices stack = {0};
+  for (size_t i = 0; i < g->n; i++)
+    if (keep[i]) VEC_PUSH(stack, i);
+  while (stack.len) {
+    size_t i = stack.items[--stack.len];
+    for (size_t k = 0; k < g->refs[i].len; k++)
+      if (!keep[g->refs[i].items[k]]) {
+        keep[g->refs[i].items[k]] = true;
+        VEC_PUSH(stack, g->refs[i].items[k]);
+      }
+  }
+  free(stack.items);
+}
+
+static void call_graph(const AstModule *m, CallGraph *g) {
+  g->n = m->ndefs;
+  g->refs = xcalloc(g->n ? g->n : 1, sizeof *g->refs);
+  g->live = xcalloc(g->n ? g->n : 1, sizeof *g->live);
+  ScopedNames index = {0};
+  for (size_t i = 0; i < m->ndefs; i++)
+    if (m->defs[i]->kind == AST_DEF_FN) names_bind(&index, m->defs[i]->name, (const void *)(uintptr_t)(i + 1));
+  AstDef *main = red_main(m);
+  for (size_t i = 0; i < m->ndefs; i++) {
+    if (m->defs[i]->kind != AST_DEF_FN) {
+      g->live[i] = true; /* type definitions: decided elsewhere */
+      continue;
+    }
+    RefCtx r = {&index, &g->refs[i]};
+    red_walk(&m->defs[i]->fn->body, note_ref, &r);
+    g->live[i] = !main || m->defs[i] == main;
+  }
+  names_free(&index);
+  reach(g, g->live);
+}
+
+static void call_graph_free(CallGraph *g) {
+  for (size_t i = 0; i < g->n; i++) free(g->refs[i].items);
+  free(g->refs);
+  free(g->live);
+}
+
+/* Deletes the definitions with gone[i] set. */
+static bool delete_defs(AstModule *m, const bool *gone) {
+  size_t k = 0;
+  for (size_t i = 0; i < m->ndefs; i++)
+    if (!gone[i]) m->defs[k++] = m->defs[i];
+  bool changed = k < m->ndefs;
+  m->ndefs = k;
+  return changed;
+}
+
+static bool delete_dead_globals(AstModule *m) {
+  CallGraph g;
+  call_graph(m, &g);
+  bool *gone = xcalloc(g.n ? g.n : 1, sizeof *gone);
+  for (size_t i = 0; i < g.n; i++) gone[i] = !g.live[i];
+  bool changed = delete_defs(m, gone);
+  free(gone);
+  call_graph_free(&g);
+  return changed;
+}
+
+/* The dead globals callers first (a definition before the ones only it references), so that
+   deleting any prefix leaves nothing referring to what went; mutually recursive ones last. */
+static void dead_globals_in_order(const CallGraph *g, Indices *out) {
+  size_t *callers = xcalloc(g->n ? g->n : 1, sizeof *callers);
+  for (size_t i = 0; i < g->n; i++)
+    for (size_t k = 0; !g->live[i] && k < g->refs[i].len; k++)
+      if (g->refs[i].items[k] != i) callers[g->refs[i].items[k]]++;
+  bool *placed = xcalloc(g->n ? g->n : 1, sizeof *placed);
+  size_t first = out->len;
+  for (size_t i = 0; i < g->n; i++)
+    if (!g->live[i] && !callers[i]) {
+      VEC_PUSH(*out, i);
+      placed[i] = true;
+    }
+  for (size_t q = first; q < out->len; q++) {
+    size_t i = out->items[q];
+    for (size_t k = 0; k < g->refs[i].len; k++) {
+      size_t j = g->refs[i].items[k];
+      if (j != i && !placed[j] && --callers[j] == 0) {
+        VEC_PUSH(*out, j);
+        placed[j] = true;
+      }
+    }
+  }
+  for (size_t i = 0; i < g->n; i++)
+    if (!g->live[i] && !placed[i]) VEC_PUSH(*out, i);
+  free(placed);
+  free(callers);
+}
+
 static bool dce(AstModule *m) {
   bool changed = false;
   for (bool again = true; again;) {
     again = false;
     for (size_t i = 0; i < m->ndefs; i++)
       if (m->defs[i]->kind == AST_DEF_FN) again |= sweep(m->defs[i]->fn->body);
-    /* unused globals (never @main) */
-    for (size_t i = m->ndefs; i > 0; i--) {
-      AstDef *d = m->defs[i - 1];
-      if (d->kind != AST_DEF_FN || !strcmp(d->name, "main")) continue;
-      size_t uses = red_uses_in_module(m, AST_GLOBAL, d->name) - red_uses(d->fn->body, AST_GLOBAL, d->name);
-      if (uses) continue;
-      memmove(&m->defs[i - 1], &m->defs[i], (m->ndefs - i) * sizeof *m->defs);
-      m->ndefs--;
-      again = true;
-    }
+    again |= delete_dead_globals(m);
     again |= delete_unused_types(m); /* after the functions: deleting one may free a type */
     changed |= again;
   }
@@ -134,12 +272,14 @@ static bool dce(AstModule *m) {
   AstDef *main = red_main(m);
   if (main) {
     AstFunc *f = main->fn;
-    for (size_t i = f->nparams; i > 0; i--) {
-      if (red_uses(f->body, AST_LOCAL, f->params[i - 1]->name)) continue;
-      memmove(&f->params[i - 1], &f->params[i], (f->nparams - i) * sizeof *f->params);
-      f->nparams--;
-      changed = true;
-    }
+    Refs body = {0};
+    red_walk(&f->body, count_ref, &body);
+    size_t k = 0;
+    for (size_t i = 0; i < f->nparams; i++)
+      if (strcounts_get(&body.locals, f->params[i]->name)) f->params[k++] = f->params[i];
+    changed |= k < f->nparams;
+    f->nparams = k;
+    refs_free(&body);
   }
   return changed;
 }
@@ -150,21 +290,28 @@ typedef struct Dead {
   void **array;  /* the array holding it (statements, parameters or definitions) */
   size_t *len;
   void *item;
+  size_t def;    /* a definition's index in m->defs; SIZE_MAX for other items */
 } Dead;
 typedef VEC(Dead) DeadList;
 
 static void dead_stmts(AstExpr *e, DeadList *out) {
   if (!e) return;
-  if (e->kind == AST_SEQ)
-    for (size_t i = 0; i < e->nstmts; i++) {
-      AstStmt *s = e->stmts[i];
-      if (s->kind == AST_STMT_EXPR || s->kind == AST_STMT_FREE) continue;
-      AstExprKind kind = s->kind == AST_STMT_GRAPH ? AST_GRAPH : AST_LOCAL;
-      const char *name = s->kind == AST_STMT_GRAPH ? s->graph : s->binder->name;
-      size_t uses = red_uses(e->a, kind, name);
-      for (size_t j = i + 1; j < e->nstmts; j++) uses += red_uses(e->stmts[j]->value, kind, name);
-      if (!uses) VEC_PUSH(*out, ((Dead){(void **)e->stmts, &e->nstmts, s}));
+  if (e->kind == AST_SEQ) {
+    Refs later = {0};
+    red_walk(&e->a, count_ref, &later);
+    size_t first = out->len;
+    for (size_t i = e->nstmts; i > 0; i--) {
+      AstStmt *s = e->stmts[i - 1];
+      if (unread(s, &later)) VEC_PUSH(*out, ((Dead){(void **)e->stmts, &e->nstmts, s, SIZE_MAX}));
+      red_walk(&s->value, count_ref, &later);
     }
+    refs_free(&later);
+    for (size_t a = first, b = out->len; a + 1 < b; a++, b--) { /* in statement order */
+      Dead t = out->items[a];
+      out->items[a] = out->items[b - 1];
+      out->items[b - 1] = t;
+    }
+  }
   dead_stmts(e->a, out);
   dead_stmts(e->b, out);
   dead_stmts(e->then_, out);
@@ -175,22 +322,31 @@ static void dead_stmts(AstExpr *e, DeadList *out) {
   if (e->kind == AST_FN) dead_stmts(e->fn->body, out);
 }
 
-/* What is dead now (without the cascade), in a fixed order. */
-static void collect(AstModule *m, DeadList *out) {
+/* What is dead now, in a fixed order: bindings and type definitions nothing uses (their cascade
+   waits for the next round), the globals @main does not reach (callers first), @main's unused
+   parameters.  `graph` is m's call graph. */
+static void collect(AstModule *m, const CallGraph *graph, DeadList *out) {
   for (size_t i = 0; i < m->ndefs; i++)
     if (m->defs[i]->kind == AST_DEF_FN) dead_stmts(m->defs[i]->fn->body, out);
-  for (size_t i = 0; i < m->ndefs; i++) {
-    AstDef *d = m->defs[i];
-    bool dead = d->kind == AST_DEF_TYPE ? type_uses(m, d) == 0
-                : d->kind == AST_DEF_FN && strcmp(d->name, "main") != 0 &&
-                      red_uses_in_module(m, AST_GLOBAL, d->name) == red_uses(d->fn->body, AST_GLOBAL, d->name);
-    if (dead) VEC_PUSH(*out, ((Dead){(void **)m->defs, &m->ndefs, d}));
+  for (size_t i = 0; i < m->ndefs; i++)
+    if (m->defs[i]->kind == AST_DEF_TYPE && type_uses(m, m->defs[i]) == 0)
+      VEC_PUSH(*out, ((Dead){(void **)m->defs, &m->ndefs, m->defs[i], i}));
+  if (graph) {
+    Indices order = {0};
+    dead_globals_in_order(graph, &order);
+    for (size_t k = 0; k < order.len; k++)
+      VEC_PUSH(*out, ((Dead){(void **)m->defs, &m->ndefs, m->defs[order.items[k]], order.items[k]}));
+    free(order.items);
   }
   AstDef *main = red_main(m);
-  if (main)
+  if (main) {
+    Refs body = {0};
+    red_walk(&main->fn->body, count_ref, &body);
     for (size_t i = 0; i < main->fn->nparams; i++)
-      if (!red_uses(main->fn->body, AST_LOCAL, main->fn->params[i]->name))
-        VEC_PUSH(*out, ((Dead){(void **)main->fn->params, &main->fn->nparams, main->fn->params[i]}));
+      if (!strcounts_get(&body.locals, main->fn->params[i]->name))
+        VEC_PUSH(*out, ((Dead){(void **)main->fn->params, &main->fn->nparams, main->fn->params[i], SIZE_MAX}));
+    refs_free(&body);
+  }
 }
 
 static void delete_item(const Dead *d) {
@@ -214,17 +370,46 @@ static size_t chunks(size_t n) {
 }
 
 static size_t count(const RedProgram *p) {
+  CallGraph g;
+  call_graph(p->m, &g);
   DeadList dead = {0};
-  collect(p->m, &dead);
+  collect(p->m, &g, &dead);
   size_t n = dead.len;
   free(dead.items);
+  call_graph_free(&g);
   return n ? 1 + chunks(n) : 0;
+}
+
+/* Deletes dead items lo..hi-1.  A dead global some definition that stays refers to stays too (the
+   chunk may hold a callee without its caller): what is deleted is always well-formed. */
+static bool delete_chunk(AstModule *m, const CallGraph *g, const DeadList *dead, size_t lo, size_t hi) {
+  bool *gone = xcalloc(g->n ? g->n : 1, sizeof *gone), *kept = xcalloc(g->n ? g->n : 1, sizeof *kept);
+  for (size_t j = lo; j < hi; j++)
+    if (dead->items[j].def != SIZE_MAX) gone[dead->items[j].def] = true;
+  for (size_t i = 0; i < g->n; i++) kept[i] = !gone[i] && m->defs[i]->kind == AST_DEF_FN;
+  reach(g, kept);
+  bool changed = false;
+  for (size_t j = lo; j < hi; j++) {
+    const Dead *d = &dead->items[j];
+    if (d->def == SIZE_MAX) {
+      delete_item(d);
+      changed = true;
+    } else if (kept[d->def]) {
+      gone[d->def] = false;
+    }
+  }
+  changed |= delete_defs(m, gone);
+  free(gone);
+  free(kept);
+  return changed;
 }
 
 static bool apply(RedProgram *out, size_t i) {
   if (i == 0) return dce(out->m);
+  CallGraph g;
+  call_graph(out->m, &g);
   DeadList dead = {0};
-  collect(out->m, &dead);
+  collect(out->m, &g, &dead);
   size_t n = dead.len, k = i - 1, lo = 0, hi = 0;
   bool found = false;
   for (size_t parts = 2; n >= 2 && !found; parts *= 2) {
@@ -237,10 +422,10 @@ static bool apply(RedProgram *out, size_t i) {
     k -= here;
     if (size == 1) break;
   }
-  if (found)
-    for (size_t j = lo; j < hi; j++) delete_item(&dead.items[j]);
+  bool changed = found && delete_chunk(out->m, &g, &dead, lo, hi);
   free(dead.items);
-  return found;
+  call_graph_free(&g);
+  return changed;
 }
 
 const RedPass red_pass_dce = {"dce", "delete unused bindings, parameters of @main, global functions and type definitions",

@@ -54,3 +54,47 @@ bool strset_add(StrSet *s, const char *str) {
   s->len++;
   return true;
 }
+
+/* The slot of key, or the empty slot where it would go. */
+static size_t count_slot(const char *const *keys, size_t cap, const char *key) {
+  size_t i = str_hash(key) & (cap - 1);
+  while (keys[i] && strcmp(keys[i], key) != 0) i = (i + 1) & (cap - 1);
+  return i;
+}
+
+void strcounts_add(StrCounts *c, const char *key, size_t n) {
+  if ((c->len + 1) * 2 > c->cap) {
+    size_t cap = c->cap ? 2 * c->cap : 64;
+    const char **keys = xcalloc(cap, sizeof *keys);
+    size_t *counts = xcalloc(cap, sizeof *counts);
+    for (size_t i = 0; i < c->cap; i++)
+      if (c->keys[i]) {
+        size_t k = count_slot(keys, cap, c->keys[i]);
+        keys[k] = c->keys[i];
+        counts[k] = c->counts[i];
+      }
+    free(c->keys);
+    free(c->counts);
+    c->keys = keys;
+    c->counts = counts;
+    c->cap = cap;
+  }
+  size_t i = count_slot(c->keys, c->cap, key);
+  if (!c->keys[i]) {
+    c->keys[i] = key;
+    c->len++;
+  }
+  c->counts[i] += n;
+}
+
+size_t strcounts_get(const StrCounts *c, const char *key) {
+  if (!c->cap) return 0;
+  size_t i = count_slot(c->keys, c->cap, key);
+  return c->keys[i] ? c->counts[i] : 0;
+}
+
+void strcounts_free(StrCounts *c) {
+  free(c->keys);
+  free(c->counts);
+  memset(c, 0, sizeof *c);
+}

@@ -151,6 +151,41 @@ static void test_dce_deletes_dead_items_in_chunks(void **state) {
   free(single);
 }
 
+/* Globals @main does not reach are dead however they call each other; a chunk keeps a callee
+   whose caller stays, so every candidate is well-formed. */
+static void test_dce_deletes_unreached_globals_callers_first(void **state) {
+  (void)state;
+  const char *p = RT_V
+      "def @f0(%x: float32) { add(%x, %x) }\n"
+      "def @f1(%x: float32) { @f0(%x) }\n"
+      "def @f2(%x: float32) { @f1(%x) }\n"
+      "def @f3(%x: float32) { @f2(%x) }\n"
+      "def @g(%x: float32) -> float32 { @h(%x) }\n"
+      "def @h(%x: float32) -> float32 { @g(%x) }\n"
+      "def @main(%x: float32) { %x }\n";
+  /* dead: f3, f2, f1, f0 (callers first), then the cycle g, h: all, halves, quarters, singles */
+  assert_int_equal(rt_count(&red_pass_dce, p), 1 + 2 + 3 + 6);
+  char *c = rt_apply(&red_pass_dce, p, 0);
+  assert_null(strstr(c, "@f"));
+  assert_null(strstr(c, "@g"));
+  free(c);
+  c = rt_apply(&red_pass_dce, p, 1); /* f3, f2, f1: f0 stays (nothing of the chunk calls it any more) */
+  assert_null(strstr(c, "def @f3"));
+  assert_null(strstr(c, "def @f1"));
+  assert_non_null(strstr(c, "def @f0"));
+  free(c);
+  c = rt_apply(&red_pass_dce, p, 2); /* f0, g, h: f0 stays (f1 calls it); g and h only call each other */
+  assert_non_null(strstr(c, "def @f0"));
+  assert_null(strstr(c, "def @g"));
+  assert_null(strstr(c, "def @h"));
+  free(c);
+  c = rt_apply(&red_pass_dce, p, 3); /* quarters: f3, f2 */
+  assert_null(strstr(c, "def @f2"));
+  assert_non_null(strstr(c, "def @f1"));
+  free(c);
+  assert_null(rt_apply(&red_pass_dce, p, 4)); /* f1, f0: f2 calls f1 */
+}
+
 static void test_shapes_shrink_shared_sizes_together(void **state) {
   (void)state;
   const char *p = RT_V
@@ -270,6 +305,7 @@ int main(void) {
       cmocka_unit_test(test_replace_options_in_order),
       cmocka_unit_test(test_annot_drops_inferable_annotations),
       cmocka_unit_test(test_dce_deletes_dead_items_in_chunks),
+      cmocka_unit_test(test_dce_deletes_unreached_globals_callers_first),
       cmocka_unit_test(test_shapes_shrink_shared_sizes_together),
       cmocka_unit_test(test_shapes_follow_sizes_the_program_pins),
       cmocka_unit_test(test_shapes_halve_sizes_tied_by_arithmetic),
