@@ -1,7 +1,7 @@
 /*
  * Delete what nothing uses: bindings whose variable is never read (in every function body, to a
- * fixpoint), @main's unused parameters, global functions nobody calls, and type definitions
- * whose type and constructors nobody names.  The types of what remains do not change.
+ * fixpoint), @main's unused parameters, global functions @main does not reach, and type
+ * definitions whose type and constructors nobody names.  The types of what remains do not change.
  *
  * Candidate 0 deletes all of it.  A test may need some of the dead code (it greps for an operator
  * a dead binding calls), so the following candidates delete the dead items delta-debugging's

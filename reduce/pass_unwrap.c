@@ -29,7 +29,7 @@ static bool apply(RedProgram *out, size_t i) {
   for (size_t k = 0; k < fn->nparams; k++)
     if (has_param(main, fn->params[k]->name)) return false; /* would clash: leave it to other passes */
   AstBinder **params = arena_alloc(&out->m->arena, (main->nparams + fn->nparams + 1) * sizeof *params);
-  memcpy(params, main->params, main->nparams * sizeof *params);
+  if (main->nparams) memcpy(params, main->params, main->nparams * sizeof *params);
   for (size_t k = 0; k < fn->nparams; k++) {
     params[main->nparams + k] = fn->params[k];
     if (!params[main->nparams + k]->type)
