@@ -116,12 +116,8 @@ static bool visit(const ScopedSite *site, void *ctx) {
   Ill *w = ctx;
   AstExpr *e = *site->slot;
   VEC_PUSH(w->sites, ((MutSite){site->slot, site->def, site->in_main}));
-  if (e->kind == AST_LOCAL || e->kind == AST_GRAPH)
-    for (size_t i = site->nscope; i-- > 0;)
-      if (site->scope[i].kind == e->kind && !strcmp(site->scope[i].name, e->text)) {
-        VEC_PUSH(w->uses, ((Use){e, site->scope[i].type}));
-        break;
-      }
+  const ScopeVar *v = e->kind == AST_LOCAL || e->kind == AST_GRAPH ? red_scope_find(site, e->kind, e->text) : NULL;
+  if (v) VEC_PUSH(w->uses, ((Use){e, v->type}));
   return false;
 }
 

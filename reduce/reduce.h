@@ -28,6 +28,7 @@
 #define RELAYKIT_REDUCE_H
 
 #include "../parser/ast.h"
+#include "../support/scoped_names.h"
 #include "../support/xalloc.h"
 #include "../typegen/type.h"
 
@@ -146,12 +147,16 @@ typedef struct ScopedSite {
   bool is_callee;       /* the callee of a call, not a value */
   const ScopeVar *scope; /* the variables visible here, outermost first; valid during the call */
   size_t nscope;
+  const ScopedNames *index; /* for red_scope_find */
 } ScopedSite;
 /* Returns true to stop the walk. */
 typedef bool (*RedScopedFn)(const ScopedSite *site, void *ctx);
 /* Visits every expression of every global function in pre-order (a callee before its arguments);
    returns whether `f` stopped it. */
 bool red_scoped_walk(AstModule *m, RedScopedFn f, void *ctx);
+/* The innermost variable in scope at the site named `name` (kind AST_LOCAL or AST_GRAPH), or NULL:
+   what a use of that variable there refers to, in constant time. */
+const ScopeVar *red_scope_find(const ScopedSite *site, AstExprKind kind, const char *name);
 
 /* ------------------------------------------------------------------ scope.c */
 /* Does e bind `name` anywhere (let, free_var, function parameter, pattern variable)? */

@@ -3,6 +3,7 @@
  * with the variables visible there.  The reducer's replace pass offers those variables as smaller
  * replacements; the mutator hands them to the generator.  One walk, so both agree on scoping.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,13 +13,21 @@ typedef struct Walk {
   RedScopedFn visit;
   void *ctx;
   VEC(ScopeVar) scope;
+  ScopedNames index; /* name -> position in scope + 1, in step with it: a use resolves in O(1) */
   AstDef *def;
   bool in_main, in_attr_fn;
   bool stopped;
 } Walk;
 
 static void push(Walk *w, AstExprKind kind, const char *name, const Type *t) {
-  if (t) VEC_PUSH(w->scope, ((ScopeVar){kind, name, t}));
+  if (!t) return;
+  VEC_PUSH(w->scope, ((ScopeVar){kind, name, t}));
+  names_bind(&w->index, name, (const void *)(uintptr_t)w->scope.len);
+}
+
+static void pop_to(Walk *w, size_t mark) {
+  w->scope.len = mark;
+  names_truncate(&w->index, mark);
 }
 
 static void visit(Walk *w, AstExpr **slot, bool callee);
@@ -32,13 +41,13 @@ static void visit_fn(Walk *w, AstFunc *f) {
          f->type && f->type->kind == TY_FUNC && k < f->type->nargs ? f->type->args[k] : NULL);
   visit(w, &f->body, false);
   w->in_attr_fn = outer;
-  w->scope.len = mark;
+  pop_to(w, mark);
 }
 
 static void visit(Walk *w, AstExpr **slot, bool callee) {
   AstExpr *e = *slot;
   if (!e || w->stopped) return;
-  ScopedSite site = {slot, w->def, w->in_main && !w->in_attr_fn, callee, w->scope.items, w->scope.len};
+  ScopedSite site = {slot, w->def, w->in_main && !w->in_attr_fn, callee, w->scope.items, w->scope.len, &w->index};
   if (w->visit(&site, w->ctx)) {
     w->stopped = true;
     return;
@@ -58,7 +67,7 @@ static void visit(Walk *w, AstExpr **slot, bool callee) {
       if (s->kind == AST_STMT_GRAPH) push(w, AST_GRAPH, s->graph, s->value_type);
     }
     visit(w, &e->a, false);
-    w->scope.len = mark;
+    pop_to(w, mark);
     return;
   }
   case AST_MATCH: /* pattern variables are not tracked: arm bodies see the outer scope */
@@ -85,5 +94,13 @@ bool red_scoped_walk(AstModule *m, RedScopedFn f, void *ctx) {
     visit_fn(&w, d->fn);
   }
   free(w.scope.items);
+  names_free(&w.index);
   return w.stopped;
+}
+
+const ScopeVar *red_scope_find(const ScopedSite *site, AstExprKind kind, const char *name) {
+  bool found;
+  size_t at = (size_t)(uintptr_t)names_find(site->index, name, &found);
+  const ScopeVar *v = found && at && at <= site->nscope ? &site->scope[at - 1] : NULL;
+  return v && v->kind == kind ? v : NULL;
 }
