@@ -201,6 +201,21 @@ static bool describe_site(const ScopedSite *site, void *ctx) {
   return false;
 }
 
+/* Every use of a local resolves to the innermost binding of its name; a graph kind does not. */
+static bool resolve_uses(const ScopedSite *site, void *ctx) {
+  size_t *resolved = ctx;
+  const AstExpr *e = *site->slot;
+  if (e->kind != AST_LOCAL || site->is_callee) return false;
+  const ScopeVar *v = red_scope_find(site, AST_LOCAL, e->text);
+  assert_non_null(v);
+  assert_string_equal(v->name, e->text);
+  for (const ScopeVar *later = v + 1; later < site->scope + site->nscope; later++)
+    assert_string_not_equal(later->name, e->text); /* nothing inner shadows it */
+  assert_null(red_scope_find(site, AST_GRAPH, e->text));
+  ++*resolved;
+  return false;
+}
+
 static void test_scoped_walk_reports_the_variables_in_scope(void **state) {
   (void)state;
   RedProgram p;
@@ -233,6 +248,9 @@ static void test_scoped_walk_reports_the_variables_in_scope(void **state) {
                                 "other:x,y,g:main,callee|main\n"
                                 "%:x,y,g:main|main\n");
   free(out.data);
+  size_t resolved = 0;
+  red_scoped_walk(p.m, resolve_uses, &resolved);
+  assert_int_equal(resolved, 6); /* %a; add's %x, %x; the closure's %z, %y; @f's argument %y */
   red_program_free(&p);
 }
 
