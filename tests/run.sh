@@ -2,7 +2,7 @@
 # Runs every test suite and ends with one line: "N passed, N failed".
 #   tests/run.sh            unit + CLI tests of the normal build, and tree-sitter's corpus tests
 #   tests/run.sh --full     also: the same under ASan+UBSan, the grammar staleness check, and
-#                           60 s of libFuzzer on each harness (what CI runs)
+#                           a fixed libFuzzer run on each harness (what CI runs)
 # Each suite's own output is shown; a suite that cannot run counts as failed.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -77,15 +77,17 @@ corpus_tests() { # tree-sitter's own corpus format, parser/test/corpus/*.txt
 }
 
 # libFuzzer on one harness (tests/fuzz/NAME.c: fuzz_parse for the parser and printer, fuzz_check
-# for the type checker, fuzz_reduce for the reduction passes' contract) from a seed corpus of real programs plus every input that once broke us
-# (tests/fuzz/regressions).  CI uses a fixed seed so a run is reproducible; set FUZZ_SEED=0 for a
-# random one and FUZZ_SECONDS for a longer campaign.
-fuzz_smoke() { # harness
+# for the type checker, fuzz_reduce for the reduction passes' contract) from a seed corpus of real
+# programs plus every input that once broke us (tests/fuzz/regressions).  CI runs a fixed number
+# of inputs from a fixed seed (about 60 s each here), so every machine runs the same inputs: a
+# fuzz failure in CI is reproducible, never luck.  FUZZ_SEED=0 (random) and a larger FUZZ_RUNS
+# make a real campaign.
+fuzz_smoke() { # harness runs
   make -s fuzz || return 1
   local seeds
   seeds=$(mktemp -d)
   cp ../shared/corpus/tvm-tests/*.relay ../shared/corpus/features/*.relay "$seeds"/ 2>/dev/null
-  build/fuzz/"$1" -seed="${FUZZ_SEED:-1}" -max_total_time="${FUZZ_SECONDS:-60}" -max_len=4096 \
+  build/fuzz/"$1" -seed="${FUZZ_SEED:-1}" -runs="${FUZZ_RUNS:-$2}" -max_total_time=600 -max_len=4096 \
     -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="${FUZZ_ARTIFACTS:-./}" \
     "$seeds" tests/fuzz/regressions > "$log" 2>&1
   local rc=$?
@@ -108,9 +110,9 @@ if [ $full -eq 1 ]; then
     failed=$((failed + 1)); echo "FAILED: sanitizer build"
   fi
   run_one "grammar is up to date" bash tests/grammar_check.sh
-  run_one "libFuzzer smoke run: parser" fuzz_smoke fuzz_parse
-  run_one "libFuzzer smoke run: type checker" fuzz_smoke fuzz_check
-  run_one "libFuzzer smoke run: reduction passes" fuzz_smoke fuzz_reduce
+  run_one "libFuzzer smoke run: parser" fuzz_smoke fuzz_parse 200000
+  run_one "libFuzzer smoke run: type checker" fuzz_smoke fuzz_check 150000
+  run_one "libFuzzer smoke run: reduction passes" fuzz_smoke fuzz_reduce 60000
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
