@@ -32,8 +32,9 @@ static size_t change_inputs(AstModule *m, AstFunc *f, const RedSizes *sizes, siz
   if (i < 3 * sizes->len) {
     long long v = sizes->items[i / 3], to = i % 3 == 0 ? 2 * v : i % 3 == 1 ? v + 1 : v / 2;
     if (to < 1 || to == v) return f->nparams;
-    size_t first = red_resize_inputs(f, &m->arena, v, to);
-    size_t elsewhere = everywhere && first < f->nparams ? red_resize_everywhere(m, v, to) : 0;
+    size_t first, elsewhere = 0;
+    if (everywhere) elsewhere = red_resize_everywhere(m, v, to, &first);
+    else first = red_resize_inputs(f, &m->arena, v, to);
     if (elsewhere) snprintf(what, len, "shape %lld -> %lld in @main's inputs and %zu other place%s", v, to, elsewhere, elsewhere == 1 ? "" : "s");
     else snprintf(what, len, "shape %lld -> %lld in @main's inputs", v, to);
     return first;
@@ -99,8 +100,9 @@ static bool apply(MutContext *c) {
     char *text = ast_print(c->m, &po);
     for (int tries = 0; tries < MAX_TRIES && !ok; tries++) {
       size_t i = rng_index(c->rng, n);
+      /* only a single size has an inputs-alone variant; for the other choices it is the same test */
       bool everywhere = typed_with(text, &sizes, i, true, had_unknown);
-      if (!everywhere && !typed_with(text, &sizes, i, false, had_unknown)) continue;
+      if (!everywhere && (i >= 3 * sizes.len || !typed_with(text, &sizes, i, false, had_unknown))) continue;
       char what[160];
       size_t first = change(c->m, &sizes, i, everywhere, what, sizeof what);
       AstBinder *b = f->params[first];

@@ -113,7 +113,8 @@ static void resize_expr(AstExpr **slot, void *ctx) {
    everywhere else; returns the number of changes beyond the inputs. */
 static size_t resize_module(AstModule *m, Resize *r, size_t *first) {
   AstDef *main = red_main(m);
-  *first = main ? resize_params(main->fn, r) : 0;
+  size_t changed = main ? resize_params(main->fn, r) : 0;
+  if (first) *first = changed;
   r->changes = 0;
   for (size_t i = 0; i < m->ndefs; i++) {
     AstDef *d = m->defs[i];
@@ -125,10 +126,9 @@ static size_t resize_module(AstModule *m, Resize *r, size_t *first) {
   return r->changes;
 }
 
-size_t red_resize_everywhere(AstModule *m, long long from, long long to) {
+size_t red_resize_everywhere(AstModule *m, long long from, long long to, size_t *first) {
   Resize r = {&m->arena, &from, &to, 1, 0};
-  size_t first;
-  return resize_module(m, &r, &first);
+  return resize_module(m, &r, first);
 }
 
 size_t red_scale_everywhere(AstModule *m, long long num, long long den, size_t *first) {

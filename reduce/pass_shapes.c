@@ -70,28 +70,15 @@ static bool adopt_if_shapes_known(RedProgram *out, RedProgram *trial) {
 }
 
 /* Size from -> to everywhere the program states it; when that does not type-check (an axis or a
-   stride that happened to equal the size), in @main's inputs alone.  Consumes trial (a copy of out). */
+   stride that happened to equal the size), in @main's inputs alone.  `from` is an input size.
+   Consumes trial (a copy of out); out is untouched unless a variant is adopted. */
 static bool resize(RedProgram *out, RedProgram *trial, long long from, long long to) {
+  size_t elsewhere = red_resize_everywhere(trial->m, from, to, NULL);
+  if (adopt_if_shapes_known(out, trial)) return true;
+  if (!elsewhere) return false; /* the inputs-only program is the one just refused */
   RedProgram inputs_only;
-  if (!red_program_copy(trial, &inputs_only)) {
-    red_program_free(trial);
-    return false;
-  }
-  AstFunc *f = red_main(inputs_only.m)->fn;
-  if (red_resize_inputs(f, &inputs_only.m->arena, from, to) == f->nparams) { /* not an input size */
-    red_program_free(&inputs_only);
-    red_program_free(trial);
-    return false;
-  }
-  size_t elsewhere = red_resize_everywhere(trial->m, from, to);
-  if (adopt_if_shapes_known(out, trial)) {
-    red_program_free(&inputs_only);
-    return true;
-  }
-  if (!elsewhere) { /* the same program as the one just refused */
-    red_program_free(&inputs_only);
-    return false;
-  }
+  if (!red_program_copy(out, &inputs_only)) return false;
+  red_resize_inputs(red_main(inputs_only.m)->fn, &inputs_only.m->arena, from, to);
   return adopt_if_shapes_known(out, &inputs_only);
 }
 
@@ -154,5 +141,6 @@ static bool apply(RedProgram *out, size_t i) {
   }
   return adopt_if_shapes_known(out, &trial);
 }
+
 const RedPass red_pass_shapes = {"shapes", "shrink @main's input shapes (a size to 1 or half, every even size halved, unit dims dropped) and dtypes (to float32)",
                                  count, apply};

@@ -86,8 +86,9 @@ size_t red_resize_inputs(AstFunc *f, Arena *arena, long long from, long long to)
 /* The same in @main's inputs and also in every other type annotation of m (parameters, results,
    let binders, closures) and every integer attribute of a call equal to `from`: a size pinned by
    `newshape=[-1, 1024, 4, 4]`, a closure parameter's type or `units=1000` follows the inputs.
-   Returns how many places beyond @main's inputs changed. */
-size_t red_resize_everywhere(AstModule *m, long long from, long long to);
+   Returns how many places beyond @main's inputs changed; *first (when given) is the first input
+   changed, as red_resize_inputs returns it. */
+size_t red_resize_everywhere(AstModule *m, long long from, long long to, size_t *first);
 /* Every input size (>= 2) v with v * num divisible by den becomes v * num / den, all at once and
    everywhere as above: sizes tied by arithmetic (an LSTM's 512 gates of 128-wide state) keep their
    ratio.  *first is the first input changed (@main's nparams: none); returns the changes beyond. */
