@@ -132,6 +132,9 @@ static void record_last(const char *file, const char *text) {
   free(last);
 }
 
+/* Candidates the test found uninteresting (the guard's rejections never reached it). */
+static unsigned long failures(const RedPassStats *p) { return p->tried - p->accepted - p->rejected_by_guard; }
+
 /* --stats: the numbers --json gives, as a table on standard error. */
 static void print_stats(const RedStats *st, const RedOptions *o) {
   fprintf(stderr, "rreduce statistics:\n"
@@ -144,8 +147,7 @@ static void print_stats(const RedStats *st, const RedOptions *o) {
           "successes", "failures", "guard", "paused");
   for (size_t i = 0; i < o->npasses; i++) {
     const RedPassStats *p = &st->per_pass[i];
-    fprintf(stderr, "  %-10s %8lu %10lu %9lu %8lu %7lu\n", o->passes[i]->name, p->tried,
-            p->accepted, p->tried - p->accepted - p->rejected_by_guard,
+    fprintf(stderr, "  %-10s %8lu %10lu %9lu %8lu %7lu\n", o->passes[i]->name, p->tried, p->accepted, failures(p),
             p->rejected_by_guard, p->stuck);
   }
 }
@@ -156,8 +158,7 @@ static void print_json(const RedStats *st, const RedOptions *o) {
     json_object_set_new(passes, o->passes[i]->name,
                         json_pack("{s:I, s:I, s:I, s:I, s:I}", "tried", (json_int_t)st->per_pass[i].tried,
                                   "successes", (json_int_t)st->per_pass[i].accepted, "failures",
-                                  (json_int_t)(st->per_pass[i].tried - st->per_pass[i].accepted -
-                                               st->per_pass[i].rejected_by_guard),
+                                  (json_int_t)failures(&st->per_pass[i]),
                                   "guard_rejections", (json_int_t)st->per_pass[i].rejected_by_guard, "paused",
                                   (json_int_t)st->per_pass[i].stuck));
   json_t *j = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:b, s:o}", "tests_run",
@@ -206,7 +207,8 @@ int main(int argc, char **argv) {
       {"limit-cpu", required_argument, NULL, OPT_CPU},   {"no-cache", no_argument, NULL, OPT_NOCACHE},
       {"passes", required_argument, NULL, OPT_PASSES},   {"skip-passes", required_argument, NULL, OPT_SKIP},
       {"list-passes", no_argument, NULL, OPT_LIST},      {"fast", no_argument, NULL, OPT_FAST},
-      {"slow", no_argument, NULL, OPT_SLOW},             {"stats", no_argument, NULL, OPT_STATS},             {"keep-comments", no_argument, NULL, OPT_KEEP},
+      {"slow", no_argument, NULL, OPT_SLOW},             {"keep-comments", no_argument, NULL, OPT_KEEP},
+      {"stats", no_argument, NULL, OPT_STATS},
       {"save-temps", no_argument, NULL, OPT_TEMPS},      {"json", no_argument, NULL, OPT_JSON},
       {"tidy", no_argument, NULL, OPT_TIDY},             {"help", no_argument, NULL, 'h'},
       {"match", required_argument, NULL, OPT_MATCH},     {"also-interesting", required_argument, NULL, OPT_ALSO},
