@@ -74,6 +74,9 @@ bool red_program_adopt_if_typed(RedProgram *out, RedProgram *trial);
 extern const RedPass red_pass_comments, red_pass_dce, red_pass_truncate, red_pass_cut, red_pass_body,
     red_pass_unwrap, red_pass_replace, red_pass_inline, red_pass_fold, red_pass_globals, red_pass_meta,
     red_pass_attrs, red_pass_literals, red_pass_annot, red_pass_shapes, red_pass_fields;
+/* All of them, in the order rreduce runs them (passes.c). */
+enum { RED_NPASSES = 16 };
+extern const RedPass *const red_passes[RED_NPASSES];
 
 /* ------------------------------------------------------------------ inputs.c */
 typedef VEC(long long) RedSizes;

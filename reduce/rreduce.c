@@ -62,15 +62,6 @@ static const char usage[] =
     "             3 trivial result with --trivial-is-error, 130 interrupted (FILE holds the best\n"
     "             program found so far; run the same command again to continue)\n";
 
-/* Largest cuts first: whole bodies, then suffixes, then unwrapped closures, then single values;
-   then simplification of what is left, and tidying (annotations, attributes, literals) last. */
-static const RedPass *const all_passes[] = {
-    &red_pass_comments, &red_pass_body,   &red_pass_truncate, &red_pass_unwrap, &red_pass_dce,
-    &red_pass_cut,      &red_pass_replace, &red_pass_fold,    &red_pass_globals, &red_pass_inline,
-    &red_pass_fields,   &red_pass_meta,   &red_pass_annot,    &red_pass_attrs,   &red_pass_shapes,
-    &red_pass_literals,
-};
-enum { NPASSES = sizeof all_passes / sizeof all_passes[0] };
 
 static volatile sig_atomic_t stop_flag = 0;
 static void on_signal(int sig) {
@@ -256,7 +247,7 @@ int main(int argc, char **argv) {
     case OPT_PASSES: only = optarg; break;
     case OPT_SKIP: skip = optarg; break;
     case OPT_LIST:
-      for (size_t i = 0; i < NPASSES; i++) printf("%-10s %s\n", all_passes[i]->name, all_passes[i]->description);
+      for (size_t i = 0; i < RED_NPASSES; i++) printf("%-10s %s\n", red_passes[i]->name, red_passes[i]->description);
       return 0;
     case OPT_FAST: o.fast = true; break;
     case OPT_SLOW: o.fast = false; o.max_failures = o.max_timeouts = 0; break;
@@ -311,11 +302,11 @@ int main(int argc, char **argv) {
     }
     o.match = &re;
   }
-  const RedPass *passes[NPASSES];
-  for (size_t i = 0; i < NPASSES; i++) {
-    if ((only && !cli_in_list(only, all_passes[i]->name)) || (skip && cli_in_list(skip, all_passes[i]->name))) continue;
-    if (o.keep_comments && all_passes[i] == &red_pass_comments) continue;
-    passes[o.npasses++] = all_passes[i];
+  const RedPass *passes[RED_NPASSES];
+  for (size_t i = 0; i < RED_NPASSES; i++) {
+    if ((only && !cli_in_list(only, red_passes[i]->name)) || (skip && cli_in_list(skip, red_passes[i]->name))) continue;
+    if (o.keep_comments && red_passes[i] == &red_pass_comments) continue;
+    passes[o.npasses++] = red_passes[i];
   }
   o.passes = passes;
   o.oracle.test = test;

@@ -11,11 +11,6 @@
 
 #include "../../reduce/reduce.h"
 
-static const RedPass *const passes[] = {
-    &red_pass_comments, &red_pass_dce,    &red_pass_truncate, &red_pass_cut,     &red_pass_body,   &red_pass_unwrap,
-    &red_pass_replace,  &red_pass_inline, &red_pass_fold,     &red_pass_globals, &red_pass_meta,   &red_pass_attrs,
-    &red_pass_literals, &red_pass_annot,  &red_pass_shapes,   &red_pass_fields,
-};
 enum { SAMPLES = 12 };
 
 static void try_candidate(const RedPass *pass, const char *text, size_t i) {
@@ -49,9 +44,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (strlen(text) == size && red_program_load(&p, text, err, sizeof err)) {
     bool module = p.m->body == NULL;
     char *canonical = red_program_print(&p, false);
-    for (size_t k = 0; module && k < sizeof passes / sizeof passes[0]; k++) {
-      size_t n = passes[k]->count(&p);
-      for (size_t s = 0; s < n && s < SAMPLES; s++) try_candidate(passes[k], canonical, n <= SAMPLES ? s : s * n / SAMPLES);
+    for (size_t k = 0; module && k < RED_NPASSES; k++) {
+      size_t n = red_passes[k]->count(&p);
+      for (size_t s = 0; s < n && s < SAMPLES; s++) try_candidate(red_passes[k], canonical, n <= SAMPLES ? s : s * n / SAMPLES);
     }
     free(canonical);
     red_program_free(&p);
