@@ -27,13 +27,14 @@ CFLAGS_ALL := $(CSTD) $(WARN) $(OPT) $(PKG_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL := $(OPT) $(LDFLAGS)
 
 SUPPORT_SRC := $(wildcard support/*.c)
-PARSER_SRC  := parser/parse.c parser/lower.c parser/comments.c parser/print.c parser/dump.c parser/literal.c parser/build.c parser/clone.c
+PARSER_SRC  := parser/parse.c parser/lower.c parser/comments.c parser/print.c parser/dump.c parser/literal.c parser/build.c parser/clone.c parser/children.c
 GRAMMAR_SRC := parser/src/parser.c parser/src/scanner.c
 TYPEGEN_SRC := $(filter-out typegen/rcheck.c typegen/rgen.c,$(wildcard typegen/*.c typegen/ops/*.c))
 RUN_SRC     := $(filter-out interestingness/roracle.c,$(wildcard interestingness/*.c))
+PROGRAM_SRC := $(wildcard program/*.c)
 REDUCE_SRC  := $(filter-out reduce/rreduce.c,$(wildcard reduce/*.c))
 MUTATE_SRC  := $(filter-out mutate/rmutate.c,$(wildcard mutate/*.c))
-LIB_SRC     := $(SUPPORT_SRC) $(PARSER_SRC) $(TYPEGEN_SRC) $(RUN_SRC) $(REDUCE_SRC) $(MUTATE_SRC)
+LIB_SRC     := $(SUPPORT_SRC) $(PARSER_SRC) $(TYPEGEN_SRC) $(PROGRAM_SRC) $(RUN_SRC) $(REDUCE_SRC) $(MUTATE_SRC)
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GRAMMAR_SRC:%.c=$(BUILD)/%.o)
 PROGRAMS    := rfmt rcheck rgen rreduce roracle rmutate
 UNIT_TESTS  := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))

@@ -4,7 +4,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "../reduce/reduce.h"
+#include "../program/program.h"
 
 AstExpr *mut_var_ref(AstModule *m, const char *name) {
   return ast_new_atom(m, isdigit((unsigned char)name[0]) ? AST_GRAPH : AST_LOCAL, name);
@@ -30,13 +30,13 @@ bool mut_closed_type(const Type *t) {
 }
 
 bool mut_name_taken(const AstModule *m, const char *name) {
-  if (red_uses_in_module(m, AST_LOCAL, name)) return true;
+  if (prog_uses_in_module(m, AST_LOCAL, name)) return true;
   for (size_t i = 0; i < m->ndefs; i++) {
     const AstFunc *f = m->defs[i]->kind == AST_DEF_FN ? m->defs[i]->fn : NULL;
     if (!f) continue;
     for (size_t j = 0; j < f->nparams; j++)
       if (!strcmp(f->params[j]->name, name)) return true;
-    if (red_binds(f->body, name)) return true;
+    if (prog_binds(f->body, name)) return true;
   }
   return false;
 }

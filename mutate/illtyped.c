@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../reduce/reduce.h"
+#include "../program/program.h"
 #include "../typegen/op.h"
 #include "../typegen/to_ast.h"
 #include "../typegen/unify.h"
@@ -116,7 +116,7 @@ static bool visit(const ScopedSite *site, void *ctx) {
   Ill *w = ctx;
   AstExpr *e = *site->slot;
   VEC_PUSH(w->sites, ((MutSite){site->slot, site->def, site->in_main}));
-  const ScopeVar *v = e->kind == AST_LOCAL || e->kind == AST_GRAPH ? red_scope_find(site, e->kind, e->text) : NULL;
+  const ScopeVar *v = e->kind == AST_LOCAL || e->kind == AST_GRAPH ? prog_scope_find(site, e->kind, e->text) : NULL;
   if (v) VEC_PUSH(w->uses, ((Use){e, v->type}));
   return false;
 }
@@ -128,7 +128,7 @@ static int by_expr(const void *a, const void *b) {
 
 static void ill_init(Ill *w, AstModule *m) {
   memset(w, 0, sizeof *w);
-  red_scoped_walk(m, visit, w);
+  prog_scoped_walk(m, visit, w);
   if (w->uses.len) qsort(w->uses.items, w->uses.len, sizeof *w->uses.items, by_expr);
 }
 
@@ -144,7 +144,7 @@ static bool local_taken(const AstModule *m, const char *name) {
     if (!f) continue;
     for (size_t k = 0; k < f->nparams; k++)
       if (!strcmp(f->params[k]->name, name)) return true;
-    if (red_binds(f->body, name) || red_uses(f->body, AST_LOCAL, name)) return true;
+    if (prog_binds(f->body, name) || prog_uses(f->body, AST_LOCAL, name)) return true;
   }
   return false;
 }

@@ -88,7 +88,7 @@ static void expand(MutContext *c, AstExpr **slot, const GenVars *dscope, const A
       const AstStmt *st = seq->stmts[i];
       if (st->kind != AST_STMT_GRAPH || strcmp(st->graph, e->text)) continue;
       if (want && st->value_type == want && movable(st->value)) {
-        *slot = ast_expr_copy(c->m, st->value);
+        *slot = ast_expr_copy(c->m, st->value, false);
         expand(c, slot, dscope, seq, depth - 1);
       }
       return;
@@ -176,7 +176,7 @@ static bool transplant(MutContext *c, const MutSite *s, const Piece *p) {
   GenVars dscope = {0};
   mut_scope_at(p->donor->m, &p->site, &dscope);
   const AstExpr *body = p->site.def->fn->body;
-  AstExpr *tree = ast_expr_copy(c->m, p->e);
+  AstExpr *tree = ast_expr_copy(c->m, p->e, false);
   expand(c, &tree, &dscope, body->kind == AST_SEQ ? body : NULL, (unsigned)rng_index(c->rng, 4));
   Frees fv = {0};
   free_vars(tree, &fv);
@@ -184,7 +184,7 @@ static bool transplant(MutContext *c, const MutSite *s, const Piece *p) {
   free(dscope.items);
   bool ok = resolve(c, s, &fv);
   if (ok) { /* the change must show: new parameters (still unnamed) are placeholders here */
-    AstExpr *probe = ast_expr_copy(c->m, tree);
+    AstExpr *probe = ast_expr_copy(c->m, tree, false);
     for (size_t i = 0; i < fv.len; i++)
       if (!fv.items[i].to) fv.items[i].to = "";
     rename_vars(c->m, &probe, &fv);

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../reduce/reduce.h"
+#include "../program/program.h"
 #include "mutate.h"
 
 enum { MAX_TRIES = 6 };
@@ -27,14 +27,14 @@ static bool has_input(AstFunc *f, const char *dtype) {
   return false;
 }
 
-static size_t change_inputs(AstModule *m, AstFunc *f, const RedSizes *sizes, size_t i, bool everywhere, char *what,
+static size_t change_inputs(AstModule *m, AstFunc *f, const ProgSizes *sizes, size_t i, bool everywhere, char *what,
                             size_t len) {
   if (i < 3 * sizes->len) {
     long long v = sizes->items[i / 3], to = i % 3 == 0 ? 2 * v : i % 3 == 1 ? v + 1 : v / 2;
     if (to < 1 || to == v) return f->nparams;
     size_t first, elsewhere = 0;
-    if (everywhere) elsewhere = red_resize_everywhere(m, v, to, &first);
-    else first = red_resize_inputs(f, &m->arena, v, to);
+    if (everywhere) elsewhere = prog_resize_everywhere(m, v, to, &first);
+    else first = prog_resize_inputs(f, &m->arena, v, to);
     if (elsewhere) snprintf(what, len, "shape %lld -> %lld in @main's inputs and %zu other place%s", v, to, elsewhere, elsewhere == 1 ? "" : "s");
     else snprintf(what, len, "shape %lld -> %lld in @main's inputs", v, to);
     return first;
@@ -42,7 +42,7 @@ static size_t change_inputs(AstModule *m, AstFunc *f, const RedSizes *sizes, siz
   if (sizes->len && i < 3 * sizes->len + 2) { /* every size doubled, or every even one halved, at once */
     bool twice = i == 3 * sizes->len;
     size_t first;
-    size_t elsewhere = red_scale_everywhere(m, twice ? 2 : 1, twice ? 1 : 2, &first);
+    size_t elsewhere = prog_scale_everywhere(m, twice ? 2 : 1, twice ? 1 : 2, &first);
     snprintf(what, len, "shape %s in @main's inputs and %zu other place%s", twice ? "every size x2" : "every even size /2",
              elsewhere, elsewhere == 1 ? "" : "s");
     return first;
@@ -63,39 +63,39 @@ static size_t change_inputs(AstModule *m, AstFunc *f, const RedSizes *sizes, siz
    it, when `everywhere`), the next two scale every size, the last changes the dtype.  Returns the index of the first parameter changed
    (nparams when none was); `what` describes it.  @main's result annotation, which would pin the old
    result type, goes with any change: inference gives the new. */
-static size_t change(AstModule *m, const RedSizes *sizes, size_t i, bool everywhere, char *what, size_t len) {
-  AstFunc *f = red_main(m)->fn;
+static size_t change(AstModule *m, const ProgSizes *sizes, size_t i, bool everywhere, char *what, size_t len) {
+  AstFunc *f = prog_main(m)->fn;
   size_t first = change_inputs(m, f, sizes, i, everywhere, what, len);
   if (first < f->nparams) f->ret = NULL;
   return first;
 }
 
 /* Whether choice i gives a well-typed program without new unknown dimensions (tried on a copy). */
-static bool typed_with(const char *text, const RedSizes *sizes, size_t i, bool everywhere, bool had_unknown) {
-  RedProgram trial, checked;
+static bool typed_with(const char *text, const ProgSizes *sizes, size_t i, bool everywhere, bool had_unknown) {
+  Program trial, checked;
   char err[256], what[160];
-  if (!red_program_load(&trial, text, err, sizeof err)) return false;
-  AstFunc *f = red_main(trial.m)->fn;
+  if (!prog_load(&trial, "candidate", text, true, err, sizeof err)) return false;
+  AstFunc *f = prog_main(trial.m)->fn;
   bool changed = change(trial.m, sizes, i, everywhere, what, sizeof what) < f->nparams;
-  bool ok = changed && red_program_copy(&trial, &checked);
-  red_program_free(&trial);
+  bool ok = changed && prog_copy(&trial, &checked);
+  prog_free(&trial);
   if (ok) {
-    ok = had_unknown || !red_has_unknown_dims(checked.m);
-    red_program_free(&checked);
+    ok = had_unknown || !prog_has_unknown_dims(checked.m);
+    prog_free(&checked);
   }
   return ok;
 }
 
 static bool apply(MutContext *c) {
-  AstDef *main = red_main(c->m);
+  AstDef *main = prog_main(c->m);
   if (!main || main->fn->nparams == 0) return false;
   AstFunc *f = main->fn;
-  RedSizes sizes = {0};
-  red_input_sizes(f, 1, &sizes);
+  ProgSizes sizes = {0};
+  prog_input_sizes(f, 1, &sizes);
   size_t n = 3 * sizes.len + (sizes.len ? 2 : 0) + (has_input(f, "float32") || has_input(f, "float16"));
   bool ok = false;
   if (n > 0) {
-    bool had_unknown = red_has_unknown_dims(c->m);
+    bool had_unknown = prog_has_unknown_dims(c->m);
     AstPrintOptions po = {.strip_types = true, .keep_spans = true};
     char *text = ast_print(c->m, &po);
     for (int tries = 0; tries < MAX_TRIES && !ok; tries++) {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../reduce/reduce.h"
+#include "../program/program.h"
 #include "edit.h"
 
 /* ------------------------------------------------------------------ an expression -> a variable */
@@ -70,9 +70,9 @@ static void later_uses(AstExpr *seq, size_t i, Uses *u) {
   u->slots.len = 0;
   for (size_t j = i + 1; j < seq->nstmts; j++) {
     const AstStmt *t = seq->stmts[j];
-    if ((t->binder && !strcmp(t->binder->name, u->name)) || red_binds(t->value, u->name)) return;
+    if ((t->binder && !strcmp(t->binder->name, u->name)) || prog_binds(t->value, u->name)) return;
   }
-  if (red_binds(seq->a, u->name)) return;
+  if (prog_binds(seq->a, u->name)) return;
   for (size_t j = i + 1; j < seq->nstmts; j++) collect_use(&seq->stmts[j]->value, u);
   collect_use(&seq->a, u);
 }
@@ -127,7 +127,7 @@ static bool duplicate_binding(MutContext *c) {
     AstExpr **use = u.slots.items[rng_index(c->rng, u.slots.len)];
     bool alias = rng_chance(c->rng, 1, 2) || orig->value->kind == AST_FN;
     const char *fresh = mut_fresh(c->m, "md");
-    AstExpr *value = alias ? mut_var_ref(c->m, u.name) : ast_expr_copy(c->m, orig->value);
+    AstExpr *value = alias ? mut_var_ref(c->m, u.name) : ast_expr_copy(c->m, orig->value, false);
     AstStmt *twin = ast_new_let(c->m, ast_new_binder(c->m, fresh, NULL), value);
     AstStmt **stmts = arena_alloc(&c->m->arena, (seq->nstmts + 1) * sizeof *stmts);
     memcpy(stmts, seq->stmts, (cd.stmt + 1) * sizeof *stmts);

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../reduce/reduce.h"
+#include "../program/program.h"
 #include "mutate.h"
 
 static bool is_atom_kind(AstExprKind k) {
@@ -20,7 +20,7 @@ static bool collect(const ScopedSite *site, void *ctx) {
   return false;
 }
 
-void mut_sites(AstModule *m, MutSites *out) { red_scoped_walk(m, collect, out); }
+void mut_sites(AstModule *m, MutSites *out) { prog_scoped_walk(m, collect, out); }
 
 const MutSite *mut_pick(MutContext *c, const MutSites *sites, bool (*want)(const AstExpr *e, void *ctx), void *ctx) {
   size_t n = 0;
@@ -46,7 +46,7 @@ static bool scope_at(const ScopedSite *site, void *ctx) {
 
 void mut_scope_at(AstModule *m, const MutSite *site, GenVars *out) {
   ScopeAt at = {site->slot, out};
-  red_scoped_walk(m, scope_at, &at);
+  prog_scoped_walk(m, scope_at, &at);
 }
 
 /* The largest graph number the program uses, so generated bindings continue after it. */
@@ -70,7 +70,7 @@ void mut_gen_at(MutContext *c, const MutSite *site, Gen *g, GenStmts *block) {
   mut_scope_at(c->m, site, &g->scope);
   unsigned max = 0;
   for (size_t i = 0; i < c->m->ndefs; i++)
-    if (c->m->defs[i]->kind == AST_DEF_FN) red_walk(&c->m->defs[i]->fn->body, max_graph, &max);
+    if (c->m->defs[i]->kind == AST_DEF_FN) prog_walk(&c->m->defs[i]->fn->body, max_graph, &max);
   g->next_graph = max + 1;
   g->next_local = 1000 + (unsigned)rng_index(c->rng, 1000) * 10; /* locals: %x1000.. beside the program's */
   block->len = 0;

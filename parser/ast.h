@@ -3,10 +3,17 @@
  * source span and the comments attached to it.  This header is the map of the parser library:
  *
  *   parse.c     text -> tree-sitter tree -> AST (syntax errors, input checks)
- *   lower.c     tree-sitter tree -> AST (literal checks)
+ *   lower.c     tree-sitter tree -> AST (lower.h)
+ *   literal.c   literal spellings -> values, and their checks (literal.h)
  *   comments.c  attaches `/ * ty=... * /` and other comments to the node they follow
+ *   build.c     making nodes in a program (the generator, the reducer, the mutator)
+ *   clone.c     deep copies of a module or an expression
+ *   children.c  an expression's sub-expressions, in one order (ast_children)
  *   print.c     AST -> canonical text (TVM's layout)
  *   dump.c      AST -> S-expression without spans (for diffing two ASTs)
+ *   rfmt.c      the rfmt command
+ *   grammar.js, src/  the tree-sitter grammar and the parser generated from it (src/scanner.c:
+ *               nested comments and #[metadata])
  *
  * The AST keeps what the text says, not what it means: parentheses, graph numbers (`%3`),
  * literal spellings (`1e-05f`) and name spellings survive, so printing a parsed file gives the
@@ -95,7 +102,7 @@ struct AstType {
 /* ------------------------------------------------------------------ expressions */
 typedef enum AstExprKind {
   /* atoms */
-  AST_INT,       /* text: "1", "-42i64"; see ast_literal.h for the value */
+  AST_INT,       /* text: "1", "-42i64"; see literal.h for the value */
   AST_FLOAT,     /* text: "1e-05f", "3f16", "-inff" */
   AST_BOOL,      /* text: "True" / "False" */
   AST_STRING,    /* text with quotes (attribute values only) */
@@ -269,9 +276,24 @@ void ast_free(AstModule *m);
    copied; the inferred `type`/`value_type`/`fn->type` pointers are kept as they are, so they still
    point into the TyTable m was typed with, which must outlive the copy.  ast_free() the result. */
 AstModule *ast_module_clone(const AstModule *m);
-/* A deep copy of e into `into`'s arena without comments or inferred types: code moved from one
-   module into another (rmutate's crossover, duplicated bindings). */
-AstExpr *ast_expr_copy(AstModule *into, const AstExpr *e);
+/* A deep copy of e into `into`'s arena.  With keep_annotations its comments and inferred types
+   come along (code duplicated inside one typed module: an inlined global); without, they are
+   dropped (code moved from one module into another: rmutate's crossover). */
+AstExpr *ast_expr_copy(AstModule *into, const AstExpr *e, bool keep_annotations);
+
+/* An expression's sub-expressions that are values (not attribute values, types or patterns), one
+   slot at a time, in one fixed order: a, b, items, then_, else_, match arm bodies, statement
+   values, a closure's body.  A sequence's result (a) thus comes before its bindings: the order the
+   reducer numbers its opportunities in (changing it would renumber them); walks that need the
+   bindings first (the scoped walk) handle sequences themselves.  Empty slots are skipped.
+     for (AstChildren it = ast_children(e); (slot = ast_next_child(&it));) ...  */
+typedef struct AstChildren {
+  AstExpr *e;
+  unsigned part;
+  size_t i;
+} AstChildren;
+AstChildren ast_children(AstExpr *e);
+AstExpr **ast_next_child(AstChildren *it);
 
 /* Options of the printer. */
 typedef struct AstPrintOptions {

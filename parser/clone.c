@@ -1,6 +1,6 @@
 /* Deep copies (see ast_module_clone and ast_expr_copy in ast.h): every node, array and string is
    copied into the new module's arena; a module clone keeps spans, comments and the inferred `type`
-   pointers, an expression copied into another module keeps only the spans. */
+   pointers, an expression copy keeps them only when asked to (keep_annotations). */
 #include <string.h>
 
 #include "../support/xalloc.h"
@@ -197,7 +197,7 @@ AstModule *ast_module_clone(const AstModule *m) {
   return n;
 }
 
-AstExpr *ast_expr_copy(AstModule *into, const AstExpr *e) {
-  Cloner c = {&into->arena, true};
+AstExpr *ast_expr_copy(AstModule *into, const AstExpr *e, bool keep_annotations) {
+  Cloner c = {&into->arena, !keep_annotations};
   return expr(&c, e);
 }

@@ -29,20 +29,12 @@ static double now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static size_t calls_in(const RedProgram *p) {
-  size_t n = 0;
-  for (size_t i = 0; i < p->m->ndefs; i++)
-    if (p->m->defs[i]->kind == AST_DEF_FN) n += red_count_calls(p->m->defs[i]->fn->body);
-  if (p->m->body) n += red_count_calls(p->m->body);
-  return n;
-}
-
 static size_t calls_of(const char *text) {
-  RedProgram p;
+  Program p;
   char err[256];
-  if (!red_program_load(&p, text, err, sizeof err)) return 0;
-  size_t n = calls_in(&p);
-  red_program_free(&p);
+  if (!prog_load(&p, "candidate", text, true, err, sizeof err)) return 0;
+  size_t n = prog_count_calls_in_module(p.m);
+  prog_free(&p);
   return n;
 }
 
@@ -140,38 +132,61 @@ static bool accept(Reducer *r, const RedPass *pass, RedPassStats *ps, Cand *c) {
   return true;
 }
 
+char *red_propose(const Program *cur, const RedPass *pass, size_t i) {
+  Program out;
+  prog_clone(cur, &out);
+  char *text = pass->apply(&out, i) ? prog_print(&out, false) : NULL;
+  prog_free(&out);
+  return text;
+}
+
 /* Builds the next candidate of `pass` at or after *i into c; false when the pass has no more.
-   *cur is the parsed current program, reloaded when a proposal consumed it. */
-static bool next_candidate(Reducer *r, const RedPass *pass, RedPassStats *ps, RedProgram *cur, size_t *i, Cand *c,
+   *cur is the current program, parsed and typed once per accepted step; every opportunity gets a
+   clone of it (the driver owns candidates: a pass that proposes nothing leaves nothing behind). */
+static bool next_candidate(Reducer *r, const RedPass *pass, RedPassStats *ps, Program *cur, size_t *i, Cand *c,
                            bool *error) {
   for (;;) {
     if (*r->o->stop) return false;
-    if (!cur->m && !red_program_load(cur, r->current, r->err, r->errlen)) {
+    if (!cur->m && !prog_load(cur, "candidate", r->current, true, r->err, r->errlen)) {
       *error = true;
       return false;
     }
     if (*i >= pass->count(cur)) return false;
     size_t index = (*i)++;
-    if (!pass->apply(cur, index)) continue;
-    char *text = red_program_print(cur, false);
-    red_program_free(cur);
+    char *text = red_propose(cur, pass, index);
+    if (!text) continue;
     if (!strcmp(text, r->current)) { /* a no-op proposal: nothing to test */
       free(text);
       continue;
     }
     ps->tried++;
-    RedProgram check;
+    /* the guard: the candidate as the test will see it must parse and type-check */
+    Program check;
     char gerr[512];
-    if (!red_program_load(&check, text, gerr, sizeof gerr)) {
-      /* the guard: a pass proposed an ill-typed program; the test never sees it */
-      r->st->guard_rejections++;
-      ps->rejected_by_guard++;
-      if (r->o->verbose) fprintf(stderr, "rreduce: guard rejected a %s candidate: %s", pass->name, gerr);
+    if (!prog_load(&check, "candidate", text, true, gerr, sizeof gerr)) {
+      /* Not parsing is a pass's bug (the goal is none).  The type checker refusing a candidate is
+         how a pass that changes types (shapes, attributes, literals) learns which changes keep the
+         program well-typed: the guard checks, so passes need not check themselves. */
+      Diag d;
+      diag_init(&d, "candidate", text, strlen(text));
+      AstModule *parsed = ast_parse(text, strlen(text), &d);
+      bool parses = parsed != NULL;
+      ast_free(parsed);
+      diag_free(&d);
+      if (parses) {
+        r->st->ill_typed++;
+        ps->ill_typed++;
+      } else {
+        r->st->guard_rejections++;
+        ps->rejected_by_guard++;
+      }
+      if (r->o->verbose > 1 || (r->o->verbose && !parses))
+        fprintf(stderr, "rreduce: guard rejected a %s candidate: %s", pass->name, gerr);
       free(text);
       continue;
     }
-    *c = (Cand){index, text, calls_in(&check), {NULL, NULL}, 0};
-    red_program_free(&check);
+    *c = (Cand){index, text, prog_count_calls_in_module(check.m), {NULL, NULL}, 0};
+    prog_free(&check);
     return true;
   }
 }
@@ -199,7 +214,7 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
   size_t i = r->resume[pi], resume = 0;
   unsigned failures = 0, timeouts = 0;
   bool ok = true, stuck = false;
-  RedProgram cur = {0};
+  Program cur = {0};
   while (ok && !*o->stop && !stuck) {
     /* a batch: the next candidates, up to one per job, stopping at a known winner */
     Cand batch[RED_MAX_JOBS];
@@ -249,7 +264,7 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
         i = batch[k].index; /* the same index now names the next opportunity */
         failures = timeouts = 0;
         *progress_made = true;
-        if (cur.m) red_program_free(&cur);
+        if (cur.m) prog_free(&cur);
       }
       free(batch[k].text);
     }
@@ -265,7 +280,7 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
     }
   }
   if (!stuck) r->resume[pi] = 0;
-  if (cur.m) red_program_free(&cur);
+  if (cur.m) prog_free(&cur);
   return ok;
 }
 
@@ -288,10 +303,10 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
   /* The final program: without TVM's comments unless asked to keep them (a test that greps them
      would notice, so it is still checked). */
   if (ok && !o->keep_comments && !*o->stop) {
-    RedProgram p;
-    if (red_program_load(&p, r.current, err, errlen)) {
-      Cand c = {0, red_program_print(&p, true), calls_in(&p), {NULL, NULL}, 0};
-      red_program_free(&p);
+    Program p;
+    if (prog_load(&p, "candidate", r.current, true, err, errlen)) {
+      Cand c = {0, prog_print(&p, true), prog_count_calls_in_module(p.m), {NULL, NULL}, 0};
+      prog_free(&p);
       if (strcmp(c.text, r.current) != 0 && launch(&r, &c) && (oracle_pending(&c.job) ? collect(&r, &c, false) : c.verdict) == 1) {
         free(r.current);
         r.current = c.text;

@@ -36,17 +36,26 @@ typedef struct RedOptions {
 } RedOptions;
 
 typedef struct RedPassStats {
-  unsigned long tried, accepted, rejected_by_guard, stuck;
+  unsigned long tried, accepted, stuck;
+  unsigned long rejected_by_guard; /* candidates that did not parse: a pass's bug */
+  unsigned long ill_typed;         /* candidates the type checker refused */
 } RedPassStats;
 
 typedef struct RedStats {
-  unsigned long tests_run, cache_hits, timeouts, guard_rejections, accepted, cancelled, also_saved;
+  unsigned long tests_run, cache_hits, timeouts, accepted, cancelled, also_saved;
+  unsigned long guard_rejections; /* candidates that did not parse (a pass's bug: the goal is none) */
+  unsigned long ill_typed;        /* candidates the type checker refused (never tested) */
   size_t bytes_before, bytes_after;
   size_t calls_before, calls_after;
   double seconds;
   RedPassStats *per_pass;    /* one per pass in RedOptions order (malloc'd) */
   bool interrupted;
 } RedStats;
+
+/* Candidate i of `pass` on `cur`, printed (malloc'd), as the driver builds every candidate: the pass
+   changes a clone of cur, which is discarded afterwards, so cur never changes.  NULL when the pass
+   proposes nothing there.  The guard (parse + type-check) comes after, in the driver. */
+char *red_propose(const Program *cur, const RedPass *pass, size_t i);
 
 /* Whether a finished test found its candidate interesting: exit 0, and the output matches. */
 bool red_verdict(const RunResult *r, const RedOptions *o);

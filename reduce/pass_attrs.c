@@ -9,7 +9,7 @@
 
 #include "../typegen/op.h"
 #include "reduce.h"
-#include "walk_module.h"
+#include "../program/program.h"
 
 typedef struct Find {
   size_t want, seen; /* want == SIZE_MAX: just count */
@@ -39,25 +39,20 @@ static void find(AstExpr **slot, void *ctx) {
   arena_free(&arena);
 }
 
-static size_t count(const RedProgram *p) {
+static size_t count(const Program *p) {
   Find f = {SIZE_MAX, 0, NULL, 0};
-  red_walk_module(p->m, find, &f);
+  prog_walk_module(p->m, find, &f);
   return f.seen;
 }
 
-static bool apply(RedProgram *out, size_t i) {
-  RedProgram trial;
-  if (!red_program_copy(out, &trial)) return false;
+static bool apply(Program *out, size_t i) {
   Find f = {i, 0, NULL, 0};
-  red_walk_module(trial.m, find, &f);
-  if (!f.call) {
-    red_program_free(&trial);
-    return false;
-  }
+  prog_walk_module(out->m, find, &f);
+  if (!f.call) return false;
   AstAttrs *a = &f.call->attrs;
   memmove(&a->items[f.attr], &a->items[f.attr + 1], (a->len - f.attr - 1) * sizeof *a->items);
   a->len--;
-  return red_program_adopt_if_typed(out, &trial);
+  return true; /* whether the call still types with the default, the guard finds out */
 }
 
 const RedPass red_pass_attrs = {"attrs", "reset an operator attribute to its default (if the program stays well-typed)",

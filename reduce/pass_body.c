@@ -5,20 +5,20 @@
 #include "../typegen/to_ast.h"
 #include "reduce.h"
 
-static size_t count(const RedProgram *p) {
-  AstDef *main = red_main(p->m);
+static size_t count(const Program *p) {
+  AstDef *main = prog_main(p->m);
   if (!main || !main->fn->type) return 0;
   AstExpr *b = main->fn->body;
   bool is_param = b->kind == AST_LOCAL && main->fn->nparams == 1 && !strcmp(main->fn->params[0]->name, b->text);
   return is_param ? 0 : 1;
 }
 
-static bool apply(RedProgram *out, size_t i) {
+static bool apply(Program *out, size_t i) {
   (void)i;
-  AstFunc *f = red_main(out->m)->fn;
+  AstFunc *f = prog_main(out->m)->fn;
   const Type *t = f->type->ret;
   if (!ty_is_readable(t)) return false;
-  const char *name = red_fresh_name(out->m, "out");
+  const char *name = prog_fresh_name(out->m, "out");
   AstBinder *b = ast_new_binder(out->m, name, ty_to_ast(out->m, t));
   f->params = arena_alloc(&out->m->arena, sizeof *f->params);
   f->params[0] = b;

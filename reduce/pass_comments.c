@@ -2,10 +2,10 @@
    reader), then every comment, license headers included, if the test does not need them. */
 #include "reduce.h"
 
-static size_t count(const RedProgram *p) { return p->comments == RED_COMMENTS_NONE ? 0 : 2; }
+static size_t count(const Program *p) { return p->comments == PROG_COMMENTS_NONE ? 0 : 2; }
 
-static bool apply(RedProgram *out, size_t i) {
-  RedComments want = i == 0 ? RED_COMMENTS_USER : RED_COMMENTS_NONE;
+static bool apply(Program *out, size_t i) {
+  ProgComments want = i == 0 ? PROG_COMMENTS_USER : PROG_COMMENTS_NONE;
   if (out->comments >= want) return false;
   out->comments = want;
   return true;

@@ -48,11 +48,11 @@ static bool sweep(AstExpr *e) {
   bool changed = false;
   if (e->kind == AST_SEQ) {
     Refs later = {0};
-    red_walk(&e->a, count_ref, &later);
+    prog_walk(&e->a, count_ref, &later);
     for (size_t i = e->nstmts; i > 0; i--) {
       AstStmt *s = e->stmts[i - 1];
       if (!unread(s, &later)) { /* its own value is not a reader: a closure calling itself is dead */
-        red_walk(&s->value, count_ref, &later);
+        prog_walk(&s->value, count_ref, &later);
         continue;
       }
       memmove(&e->stmts[i - 1], &e->stmts[i], (e->nstmts - i) * sizeof *e->stmts);
@@ -102,7 +102,7 @@ static void in_func(TypeUse *u, const AstFunc *f) {
   in_type(u, f->ret);
 }
 
-/* red_walk visits expressions; the types and patterns they hold are looked at here. */
+/* prog_walk visits expressions; the types and patterns they hold are looked at here. */
 static void in_expr(AstExpr **slot, void *ctx) {
   TypeUse *u = ctx;
   const AstExpr *e = *slot;
@@ -119,13 +119,13 @@ static size_t type_uses(AstModule *m, const AstDef *d) {
     AstDef *o = m->defs[i];
     if (o->kind == AST_DEF_FN) {
       in_func(&u, o->fn);
-      red_walk(&o->fn->body, in_expr, &u);
+      prog_walk(&o->fn->body, in_expr, &u);
     } else if (o != d) { /* a recursive type's own fields do not count */
       for (size_t c = 0; c < o->nctors; c++)
         for (size_t f = 0; f < o->ctors[c]->nfields; f++) in_type(&u, o->ctors[c]->fields[f]);
     }
   }
-  if (m->body) red_walk(&m->body, in_expr, &u);
+  if (m->body) prog_walk(&m->body, in_expr, &u);
   return u.uses;
 }
 
@@ -187,14 +187,14 @@ static void call_graph(const AstModule *m, CallGraph *g) {
   ScopedNames index = {0};
   for (size_t i = 0; i < m->ndefs; i++)
     if (m->defs[i]->kind == AST_DEF_FN) names_bind(&index, m->defs[i]->name, (const void *)(uintptr_t)(i + 1));
-  AstDef *main = red_main(m);
+  AstDef *main = prog_main(m);
   for (size_t i = 0; i < m->ndefs; i++) {
     if (m->defs[i]->kind != AST_DEF_FN) {
       g->live[i] = true; /* type definitions: decided elsewhere */
       continue;
     }
     RefCtx r = {&index, &g->refs[i]};
-    red_walk(&m->defs[i]->fn->body, note_ref, &r);
+    prog_walk(&m->defs[i]->fn->body, note_ref, &r);
     g->live[i] = !main || m->defs[i] == main;
   }
   names_free(&index);
@@ -269,11 +269,11 @@ static bool dce(AstModule *m) {
     changed |= again;
   }
   /* @main's unused parameters: nothing calls @main, so they can go */
-  AstDef *main = red_main(m);
+  AstDef *main = prog_main(m);
   if (main) {
     AstFunc *f = main->fn;
     Refs body = {0};
-    red_walk(&f->body, count_ref, &body);
+    prog_walk(&f->body, count_ref, &body);
     size_t k = 0;
     for (size_t i = 0; i < f->nparams; i++)
       if (strcounts_get(&body.locals, f->params[i]->name)) f->params[k++] = f->params[i];
@@ -298,12 +298,12 @@ static void dead_stmts(AstExpr *e, DeadList *out) {
   if (!e) return;
   if (e->kind == AST_SEQ) {
     Refs later = {0};
-    red_walk(&e->a, count_ref, &later);
+    prog_walk(&e->a, count_ref, &later);
     size_t first = out->len;
     for (size_t i = e->nstmts; i > 0; i--) {
       AstStmt *s = e->stmts[i - 1];
       if (unread(s, &later)) VEC_PUSH(*out, ((Dead){(void **)e->stmts, &e->nstmts, s, SIZE_MAX}));
-      red_walk(&s->value, count_ref, &later);
+      prog_walk(&s->value, count_ref, &later);
     }
     refs_free(&later);
     for (size_t a = first, b = out->len; a + 1 < b; a++, b--) { /* in statement order */
@@ -338,10 +338,10 @@ static void collect(AstModule *m, const CallGraph *graph, DeadList *out) {
       VEC_PUSH(*out, ((Dead){(void **)m->defs, &m->ndefs, m->defs[order.items[k]], order.items[k]}));
     free(order.items);
   }
-  AstDef *main = red_main(m);
+  AstDef *main = prog_main(m);
   if (main) {
     Refs body = {0};
-    red_walk(&main->fn->body, count_ref, &body);
+    prog_walk(&main->fn->body, count_ref, &body);
     for (size_t i = 0; i < main->fn->nparams; i++)
       if (!strcounts_get(&body.locals, main->fn->params[i]->name))
         VEC_PUSH(*out, ((Dead){(void **)main->fn->params, &main->fn->nparams, main->fn->params[i], SIZE_MAX}));
@@ -369,7 +369,7 @@ static size_t chunks(size_t n) {
   return total;
 }
 
-static size_t count(const RedProgram *p) {
+static size_t count(const Program *p) {
   CallGraph g;
   call_graph(p->m, &g);
   DeadList dead = {0};
@@ -404,7 +404,7 @@ static bool delete_chunk(AstModule *m, const CallGraph *g, const DeadList *dead,
   return changed;
 }
 
-static bool apply(RedProgram *out, size_t i) {
+static bool apply(Program *out, size_t i) {
   if (i == 0) return dce(out->m);
   CallGraph g;
   call_graph(out->m, &g);

@@ -41,9 +41,9 @@ static void visit_proj(AstExpr **slot, void *ctx) {
   }
 }
 
-static void each_body(AstModule *m, RedSlotFn f, void *ctx) {
+static void each_body(AstModule *m, ProgSlotFn f, void *ctx) {
   for (size_t i = 0; i < m->ndefs; i++)
-    if (m->defs[i]->kind == AST_DEF_FN) red_walk(&m->defs[i]->fn->body, f, ctx);
+    if (m->defs[i]->kind == AST_DEF_FN) prog_walk(&m->defs[i]->fn->body, f, ctx);
 }
 
 typedef struct Collect {
@@ -64,7 +64,7 @@ static void collect_seq(AstExpr **slot, void *ctx) {
     Uses u = {s->kind == AST_STMT_GRAPH ? AST_GRAPH : AST_LOCAL, s->kind == AST_STMT_GRAPH ? s->graph : s->binder->name,
               0, xcalloc(v->nitems, sizeof(bool)), v->nitems, -1, NULL};
     each_body(c->m, visit_proj, &u);
-    if (u.projections && u.projections == red_uses_in_module(c->m, u.kind, u.name))
+    if (u.projections && u.projections == prog_uses_in_module(c->m, u.kind, u.name))
       for (size_t f = 0; f < v->nitems; f++)
         if (!u.read[f]) VEC_PUSH(*c->out, ((Field){s, v, f}));
     free(u.read);
@@ -76,21 +76,18 @@ static void collect(AstModule *m, Fields *out) {
   each_body(m, collect_seq, &c);
 }
 
-static size_t count(const RedProgram *p) {
+static size_t count(const Program *p) {
   Fields f = {0};
   collect(p->m, &f);
   free(f.items);
   return f.len;
 }
 
-static bool apply(RedProgram *out, size_t i) {
-  RedProgram trial;
-  if (!red_program_copy(out, &trial)) return false;
+static bool apply(Program *out, size_t i) {
   Fields f = {0};
-  collect(trial.m, &f);
+  collect(out->m, &f);
   if (i >= f.len) {
     free(f.items);
-    red_program_free(&trial);
     return false;
   }
   Field d = f.items[i];
@@ -100,9 +97,9 @@ static bool apply(RedProgram *out, size_t i) {
   t->nitems--;
   Uses u = {d.stmt->kind == AST_STMT_GRAPH ? AST_GRAPH : AST_LOCAL,
             d.stmt->kind == AST_STMT_GRAPH ? d.stmt->graph : d.stmt->binder->name, 0, NULL, 0, (int)d.field,
-            &trial.m->arena};
-  each_body(trial.m, visit_proj, &u);
-  return red_program_adopt_if_typed(out, &trial);
+            &out->m->arena};
+  each_body(out->m, visit_proj, &u);
+  return true;
 }
 
 const RedPass red_pass_fields = {"fields", "delete a field no projection reads from a bound tuple", count, apply};

@@ -18,7 +18,7 @@ static const char *literal_cond(const AstExpr *e) {
 /* Arms whose pattern binds no variable: their body stands on its own. */
 static size_t closed_arms(const AstExpr *e) {
   size_t n = 0;
-  for (size_t i = 0; i < e->narms; i++) n += !red_pattern_binds(e->arms[i]->pattern);
+  for (size_t i = 0; i < e->narms; i++) n += !prog_pattern_binds(e->arms[i]->pattern);
   return n;
 }
 
@@ -41,7 +41,7 @@ static bool edit(AstModule *m, const RedSite *s) {
   size_t k = s->sub, closed = closed_arms(e);
   if (k < closed) { /* the k-th closed arm's body replaces the match */
     for (size_t i = 0; i < e->narms; i++)
-      if (!red_pattern_binds(e->arms[i]->pattern) && k-- == 0) *s->slot = e->arms[i]->body;
+      if (!prog_pattern_binds(e->arms[i]->pattern) && k-- == 0) *s->slot = e->arms[i]->body;
     return true;
   }
   k -= closed;
@@ -51,8 +51,8 @@ static bool edit(AstModule *m, const RedSite *s) {
   return true;
 }
 
-static size_t count(const RedProgram *p) { return red_count_sites(p->m, at); }
+static size_t count(const Program *p) { return red_count_sites(p->m, at); }
 
-static bool apply(RedProgram *out, size_t i) { return red_edit_site(out, i, at, NULL, edit); }
+static bool apply(Program *out, size_t i) { return red_edit_site(out, i, at, NULL, edit); }
 
 const RedPass red_pass_fold = {"fold", "fold an if on a literal; collapse a match to one arm", count, apply};

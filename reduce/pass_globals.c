@@ -16,7 +16,7 @@ static AstDef *inlinable(const AstModule *m, const AstExpr *e) {
     AstDef *d = m->defs[i];
     if (d->kind != AST_DEF_FN || strcmp(d->name, e->a->text) != 0) continue;
     bool ok = strcmp(d->name, "main") != 0 && d->fn->ntype_params == 0 && d->fn->nparams == e->nitems &&
-              red_uses(d->fn->body, AST_GLOBAL, d->name) == 0;
+              prog_uses(d->fn->body, AST_GLOBAL, d->name) == 0;
     return ok ? d : NULL;
   }
   return NULL;
@@ -45,7 +45,7 @@ static void renumber_in(AstExpr **slot, void *ctx) {
     AstStmt *s = (*slot)->stmts[i];
     if (s->kind != AST_STMT_GRAPH) continue;
     const char *name = arena_printf(&r->m->arena, "%lu", r->next++);
-    red_substitute(&r->root, AST_GRAPH, s->graph, ast_new_atom(r->m, AST_GRAPH, name));
+    prog_substitute(&r->root, AST_GRAPH, s->graph, ast_new_atom(r->m, AST_GRAPH, name));
     s->graph = name;
   }
 }
@@ -55,16 +55,16 @@ static void renumber_in(AstExpr **slot, void *ctx) {
 static AstExpr *renumbered(AstModule *m, AstExpr *body) {
   unsigned long max = 0;
   for (size_t i = 0; i < m->ndefs; i++)
-    if (m->defs[i]->kind == AST_DEF_FN) red_walk(&m->defs[i]->fn->body, max_graph, &max);
+    if (m->defs[i]->kind == AST_DEF_FN) prog_walk(&m->defs[i]->fn->body, max_graph, &max);
   Renumber r = {m, body, max + 1};
-  red_walk(&body, renumber_in, &r);
+  prog_walk(&body, renumber_in, &r);
   return r.root;
 }
 
 static bool edit(AstModule *m, const RedSite *site) {
   AstExpr *call = *site->slot;
   const AstFunc *f = inlinable(m, call)->fn;
-  AstExpr *body = renumbered(m, red_copy_expr(m, f->body));
+  AstExpr *body = renumbered(m, ast_expr_copy(m, f->body, true));
   AstFunc *caller = site->def ? site->def->fn : NULL;
   AstExpr *inlined = red_beta(m, caller, caller ? caller->body : m->body, f, body, call->items);
   if (!inlined) return false;
@@ -72,9 +72,9 @@ static bool edit(AstModule *m, const RedSite *site) {
   return true;
 }
 
-static size_t count(const RedProgram *p) { return red_count_sites(p->m, at); }
+static size_t count(const Program *p) { return red_count_sites(p->m, at); }
 
-static bool apply(RedProgram *out, size_t i) { return red_edit_site(out, i, at, NULL, edit); }
+static bool apply(Program *out, size_t i) { return red_edit_site(out, i, at, NULL, edit); }
 
 const RedPass red_pass_globals = {"globals", "inline a call of a monomorphic, non-recursive global function", count,
                                   apply};

@@ -45,8 +45,8 @@ static void find_call_in(AstExpr **slot, void *ctx) {
 
 static AstExpr **find_call(AstExpr *seq, size_t k) {
   Call c = {seq->stmts[k], NULL};
-  for (size_t j = k + 1; j < seq->nstmts; j++) red_walk(&seq->stmts[j]->value, find_call_in, &c);
-  red_walk(&seq->a, find_call_in, &c);
+  for (size_t j = k + 1; j < seq->nstmts; j++) prog_walk(&seq->stmts[j]->value, find_call_in, &c);
+  prog_walk(&seq->a, find_call_in, &c);
   return c.slot;
 }
 
@@ -65,11 +65,11 @@ static bool ok(const AstModule *m, const RedSite *site) {
   AstExprKind kind = var_kind(s);
   const char *name = var_name(s);
   AstExpr rest = rest_of(seq, site->sub);
-  if (red_uses(s->value, kind, name) || red_uses(&rest, kind, name) != 1) return false;
+  if (prog_uses(s->value, kind, name) || prog_uses(&rest, kind, name) != 1) return false;
   /* graph variables are one table for the whole text: the use must be the only one anywhere */
-  if (kind == AST_GRAPH && red_uses_in_module(m, kind, name) != 1) return false;
-  if (kind == AST_LOCAL && red_binds(&rest, name)) return false;
-  return !red_captures(&rest, s->value);
+  if (kind == AST_GRAPH && prog_uses_in_module(m, kind, name) != 1) return false;
+  if (kind == AST_LOCAL && prog_binds(&rest, name)) return false;
+  return !prog_captures(&rest, s->value);
 }
 
 static bool edit(AstModule *m, const RedSite *site) {
@@ -89,15 +89,15 @@ static bool edit(AstModule *m, const RedSite *site) {
     if (!inlined) return false;
     *call = inlined;
   } else {
-    for (size_t j = k; j < seq->nstmts; j++) red_substitute(&seq->stmts[j]->value, kind, name, s->value);
-    red_substitute(&seq->a, kind, name, s->value);
+    for (size_t j = k; j < seq->nstmts; j++) prog_substitute(&seq->stmts[j]->value, kind, name, s->value);
+    prog_substitute(&seq->a, kind, name, s->value);
   }
   if (seq->nstmts == 0) *site->slot = seq->a;
   return true;
 }
 
-static size_t count(const RedProgram *p) { return red_count_sites(p->m, at); }
+static size_t count(const Program *p) { return red_count_sites(p->m, at); }
 
-static bool apply(RedProgram *out, size_t i) { return red_edit_site(out, i, at, ok, edit); }
+static bool apply(Program *out, size_t i) { return red_edit_site(out, i, at, ok, edit); }
 
 const RedPass red_pass_inline = {"inline", "inline a binding used once, or a closure called once", count, apply};

@@ -1,7 +1,7 @@
 /*
  * Shrink numeric literals in expressions: each to 0, or failing that to 1, in its own width
  * (`5i64` -> `0i64`, `2.5f16` -> `1f16`).  A literal's type is its width alone, so the program
- * stays well-typed.  Attribute values are not expressions (red_walk does not visit them): they
+ * stays well-typed.  Attribute values are not expressions (prog_walk does not visit them): they
  * are the attrs pass's business.  Only moves that make |v| smaller are proposed, so the
  * fixpoint ends.
  */
@@ -10,7 +10,7 @@
 
 #include "../parser/literal.h"
 #include "reduce.h"
-#include "walk_module.h"
+#include "../program/program.h"
 
 /* One opportunity is a (literal, target) pair; targets 0 then 1, in walk order. */
 typedef struct Find {
@@ -46,15 +46,15 @@ static void find(AstExpr **slot, void *ctx) {
     }
 }
 
-static size_t count(const RedProgram *p) {
+static size_t count(const Program *p) {
   Find f = {SIZE_MAX, 0, NULL, 0};
-  red_walk_module(p->m, find, &f);
+  prog_walk_module(p->m, find, &f);
   return f.seen;
 }
 
-static bool apply(RedProgram *out, size_t i) {
+static bool apply(Program *out, size_t i) {
   Find f = {i, 0, NULL, 0};
-  red_walk_module(out->m, find, &f);
+  prog_walk_module(out->m, find, &f);
   double mag;
   int bits;
   if (!f.lit || !magnitude(f.lit, &mag, &bits)) return false;

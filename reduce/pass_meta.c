@@ -12,7 +12,7 @@
 #include "../support/xalloc.h"
 #include "meta_json.h"
 #include "reduce.h"
-#include "walk_module.h"
+#include "../program/program.h"
 
 static const char prefix[] = "meta[relay.Constant][";
 
@@ -37,15 +37,15 @@ static size_t occurrences(const char *s, size_t len, const char *what) {
 typedef enum Plan { PLAN_NONE, PLAN_DROP_SECTION, PLAN_DROP_CONSTANTS } Plan;
 
 /* Fills r with p's constant references and used[0..nconsts) with the constants they name. */
-static Plan plan(const RedProgram *p, Refs *r, bool **used, size_t *nconsts) {
+static Plan plan(const Program *p, Refs *r, bool **used, size_t *nconsts) {
   AstModule *m = p->m; /* walked, not changed */
   *used = NULL;
   *nconsts = 0;
   if (!m->metadata) return PLAN_NONE;
-  red_walk_module(m, collect, r);
+  prog_walk_module(m, collect, r);
   /* The walk sees expressions only: a reference anywhere else (an attribute value, a string) and
      we leave the section alone rather than break it.  The printed program ends with the section. */
-  char *text = red_program_print(p, true);
+  char *text = prog_print(p, true);
   size_t len = strlen(text) - strlen(m->metadata);
   size_t in_text = occurrences(text, len, prefix), any_meta = occurrences(text, len, "meta[");
   free(text);
@@ -67,7 +67,7 @@ static Plan plan(const RedProgram *p, Refs *r, bool **used, size_t *nconsts) {
   return nused < *nconsts ? PLAN_DROP_CONSTANTS : PLAN_NONE;
 }
 
-static size_t count(const RedProgram *p) {
+static size_t count(const Program *p) {
   Refs r = {0};
   bool *used;
   size_t n;
@@ -79,7 +79,7 @@ static size_t count(const RedProgram *p) {
 
 /* Keeps the used constants, renumbering the references; false (out untouched) if the section
    cannot be rewritten. */
-static bool drop_constants(RedProgram *out, const Refs *r, const bool *used, size_t nconsts) {
+static bool drop_constants(Program *out, const Refs *r, const bool *used, size_t nconsts) {
   size_t *keep = xcalloc(nconsts + 1, sizeof *keep), *renum = xcalloc(nconsts + 1, sizeof *renum), nkeep = 0;
   for (size_t k = 0; k < nconsts; k++)
     if (used[k]) renum[k] = nkeep, keep[nkeep++] = k;
@@ -98,7 +98,7 @@ static bool drop_constants(RedProgram *out, const Refs *r, const bool *used, siz
   return ok;
 }
 
-static bool apply(RedProgram *out, size_t i) {
+static bool apply(Program *out, size_t i) {
   (void)i;
   Refs r = {0};
   bool *used, ok = false;
@@ -106,12 +106,9 @@ static bool apply(RedProgram *out, size_t i) {
   switch (plan(out, &r, &used, &nconsts)) {
   case PLAN_NONE: break;
   case PLAN_DROP_SECTION: {
-    /* the checker may still want the section (it says so); the trial decides */
-    RedProgram trial;
-    if (red_program_copy(out, &trial)) {
-      trial.m->metadata = NULL;
-      ok = red_program_adopt_if_typed(out, &trial);
-    }
+    /* the checker may still want the section (it says so); the guard decides */
+    out->m->metadata = NULL;
+    ok = true;
     break;
   }
   case PLAN_DROP_CONSTANTS: ok = drop_constants(out, &r, used, nconsts); break;

@@ -52,7 +52,7 @@ static void count_node(AstExpr **slot, void *ctx) {
 
 static Cost cost_of(AstExpr *e) {
   Cost c = {0, 0};
-  red_walk(&e, count_node, &c);
+  prog_walk(&e, count_node, &c);
   return c;
 }
 
@@ -101,9 +101,9 @@ static bool visit(const ScopedSite *site, void *ctx) {
   return true;
 }
 
-static size_t count(const RedProgram *p) {
+static size_t count(const Program *p) {
   Visit v = {.target = SIZE_MAX};
-  red_scoped_walk(p->m, visit, &v);
+  prog_scoped_walk(p->m, visit, &v);
   return v.seen * NOPTIONS;
 }
 
@@ -128,7 +128,7 @@ static AstExpr *hoistable(AstExpr *e, const Type *t, bool top) {
 }
 
 /* The generator's smallest expression of t, from the given variables (none: a constant). */
-static AstExpr *smallest(RedProgram *out, const Type *t, const ScopeVar *vars, size_t nvars) {
+static AstExpr *smallest(Program *out, const Type *t, const ScopeVar *vars, size_t nvars) {
   GenPolicy policy;
   gen_policy_default(&policy);
   Gen g;
@@ -143,9 +143,9 @@ static AstExpr *smallest(RedProgram *out, const Type *t, const ScopeVar *vars, s
   return self_contained ? e : NULL;
 }
 
-static bool apply(RedProgram *out, size_t i) {
+static bool apply(Program *out, size_t i) {
   Visit v = {.target = i / NOPTIONS};
-  red_scoped_walk(out->m, visit, &v);
+  prog_scoped_walk(out->m, visit, &v);
   AstExpr *e = v.found ? *v.found : NULL;
   const Type *t = e ? e->node.type : NULL;
   AstExpr *with = NULL;
@@ -162,8 +162,8 @@ static bool apply(RedProgram *out, size_t i) {
     case OPT_HOIST: with = hoistable(e, t, true); break;
     case OPT_PARAM:
       if (v.found_in_main && param_type(t)) {
-        AstFunc *f = red_main(out->m)->fn;
-        const char *name = red_fresh_name(out->m, "p");
+        AstFunc *f = prog_main(out->m)->fn;
+        const char *name = prog_fresh_name(out->m, "p");
         AstBinder **params = arena_alloc(&out->m->arena, (f->nparams + 1) * sizeof *params);
         if (f->nparams) memcpy(params, f->params, f->nparams * sizeof *params);
         params[f->nparams] = ast_new_binder(out->m, name, ty_to_ast(out->m, t));
@@ -182,16 +182,8 @@ static bool apply(RedProgram *out, size_t i) {
   free(v.found_scope.items);
   if (!ok) return false;
   /* The replacement has the expression's inferred type, but an unannotated closure parameter may
-     have been inferred from the very expression replaced; the type checker settles it (on a copy,
-     so a refused replacement leaves `out` as it was). */
-  AstExpr *old = *v.found;
+     have been inferred from the very expression replaced; the guard settles it. */
   *v.found = with;
-  RedProgram trial;
-  bool copied = red_program_copy(out, &trial);
-  *v.found = old;
-  if (!copied) return false;
-  red_program_free(out);
-  *out = trial;
   return true;
 }
 

@@ -10,6 +10,10 @@
  * `units=1000`) is first changed there too; when that does not type-check, in the inputs alone.
  * The last candidate halves every even size at once, for sizes tied by arithmetic (an LSTM's
  * 512-wide gates split into four of its 128-wide state).
+ *
+ * Unlike most passes this one asks the type checker itself (the driver's guard would check the
+ * candidate anyway): which variant to propose depends on its verdict (everywhere, else the inputs
+ * alone), and a shape that type-checks only by turning into `?` is no reduction.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +23,7 @@
 
 static bool is_tensor(const AstType *t) { return t && t->kind == AST_TY_TENSOR; }
 
-static void sizes_of(AstFunc *f, RedSizes *s) { red_input_sizes(f, 2, s); }
+static void sizes_of(AstFunc *f, ProgSizes *s) { prog_input_sizes(f, 2, s); }
 
 static bool non_f32(const AstType *t) { return is_tensor(t) && t->name[0] && strcmp(t->name, "float32") != 0; }
 
@@ -54,17 +58,17 @@ static void squeeze(AstType *t) {
 
 /* Adopts trial when it type-checks without a `?` dimension the program did not have (an
    impossible shape, such as a kernel larger than its input).  Consumes trial. */
-static bool adopt_if_shapes_known(RedProgram *out, RedProgram *trial) {
-  bool had_unknown = red_has_unknown_dims(out->m);
-  RedProgram checked;
-  bool typed = red_program_copy(trial, &checked);
-  red_program_free(trial);
+static bool adopt_if_shapes_known(Program *out, Program *trial) {
+  bool had_unknown = prog_has_unknown_dims(out->m);
+  Program checked;
+  bool typed = prog_copy(trial, &checked);
+  prog_free(trial);
   if (!typed) return false;
-  if (!had_unknown && red_has_unknown_dims(checked.m)) {
-    red_program_free(&checked);
+  if (!had_unknown && prog_has_unknown_dims(checked.m)) {
+    prog_free(&checked);
     return false;
   }
-  red_program_free(out);
+  prog_free(out);
   *out = checked;
   return true;
 }
@@ -72,20 +76,20 @@ static bool adopt_if_shapes_known(RedProgram *out, RedProgram *trial) {
 /* Size from -> to everywhere the program states it; when that does not type-check (an axis or a
    stride that happened to equal the size), in @main's inputs alone.  `from` is an input size.
    Consumes trial (a copy of out); out is untouched unless a variant is adopted. */
-static bool resize(RedProgram *out, RedProgram *trial, long long from, long long to) {
-  size_t elsewhere = red_resize_everywhere(trial->m, from, to, NULL);
+static bool resize(Program *out, Program *trial, long long from, long long to) {
+  size_t elsewhere = prog_resize_everywhere(trial->m, from, to, NULL);
   if (adopt_if_shapes_known(out, trial)) return true;
   if (!elsewhere) return false; /* the inputs-only program is the one just refused */
-  RedProgram inputs_only;
-  if (!red_program_copy(out, &inputs_only)) return false;
-  red_resize_inputs(red_main(inputs_only.m)->fn, &inputs_only.m->arena, from, to);
+  Program inputs_only;
+  prog_clone(out, &inputs_only);
+  prog_resize_inputs(prog_main(inputs_only.m)->fn, &inputs_only.m->arena, from, to);
   return adopt_if_shapes_known(out, &inputs_only);
 }
 
-static size_t count(const RedProgram *p) {
-  AstDef *main = red_main(p->m);
+static size_t count(const Program *p) {
+  AstDef *main = prog_main(p->m);
   if (!main) return 0;
-  RedSizes s = {0};
+  ProgSizes s = {0};
   sizes_of(main->fn, &s);
   size_t n = 2 * s.len, f = non_f32_params(main->fn);
   free(s.items);
@@ -93,27 +97,27 @@ static size_t count(const RedProgram *p) {
   return n + (f ? 1 + f : 0) + squeezable_params(main->fn) + (n > 0);
 }
 
-static bool apply(RedProgram *out, size_t i) {
-  RedProgram trial;
-  if (!red_program_copy(out, &trial)) return false;
-  AstFunc *f = red_main(trial.m)->fn;
-  RedSizes s = {0};
+static bool apply(Program *out, size_t i) {
+  Program trial;
+  prog_clone(out, &trial);
+  AstFunc *f = prog_main(trial.m)->fn;
+  ProgSizes s = {0};
   sizes_of(f, &s);
   bool changed = false;
   if (i < 2 * s.len) {
     long long from = s.items[i / 2], to = i % 2 == 0 ? 1 : from / 2;
     free(s.items);
     if (to == from || (i % 2 == 1 && to <= 1)) {
-      red_program_free(&trial);
+      prog_free(&trial);
       return false;
     }
     return resize(out, &trial, from, to);
   } else if (i - 2 * s.len == (non_f32_params(f) ? 1 + non_f32_params(f) : 0) + squeezable_params(f)) {
     free(s.items);
     size_t first;
-    red_scale_everywhere(trial.m, 1, 2, &first);
+    prog_scale_everywhere(trial.m, 1, 2, &first);
     if (first == f->nparams) {
-      red_program_free(&trial);
+      prog_free(&trial);
       return false;
     }
     return adopt_if_shapes_known(out, &trial);
@@ -136,7 +140,7 @@ static bool apply(RedProgram *out, size_t i) {
   }
   free(s.items);
   if (!changed) {
-    red_program_free(&trial);
+    prog_free(&trial);
     return false;
   }
   return adopt_if_shapes_known(out, &trial);

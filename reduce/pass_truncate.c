@@ -5,8 +5,8 @@
 #include "../typegen/to_ast.h"
 #include "reduce.h"
 
-static bool apply(RedProgram *out, size_t i) {
-  AstExpr *seq = red_main_seq(out->m);
+static bool apply(Program *out, size_t i) {
+  AstExpr *seq = prog_main_seq(out->m);
   AstStmt *s = seq->stmts[i];
   if (s->kind != AST_STMT_LET && s->kind != AST_STMT_GRAPH) return false;
   if (!s->value_type) return false;
@@ -14,7 +14,7 @@ static bool apply(RedProgram *out, size_t i) {
                                               : ast_new_atom(out->m, AST_LOCAL, s->binder->name);
   seq->nstmts = i + 1;
   seq->a = result;
-  AstFunc *f = red_main(out->m)->fn;
+  AstFunc *f = prog_main(out->m)->fn;
   f->ret = ty_is_readable(s->value_type) ? ty_to_ast(out->m, s->value_type) : NULL;
   return true;
 }

@@ -16,16 +16,16 @@ static bool has_param(const AstFunc *f, const char *name) {
   return false;
 }
 
-static bool apply(RedProgram *out, size_t i) {
-  AstExpr *seq = red_main_seq(out->m);
+static bool apply(Program *out, size_t i) {
+  AstExpr *seq = prog_main_seq(out->m);
   AstStmt *s = seq->stmts[i];
   if (s->kind != AST_STMT_LET && s->kind != AST_STMT_GRAPH) return false;
   AstExpr *v = s->value;
   while (v->kind == AST_PAREN) v = v->a;
   if (v->kind != AST_FN || v->fn->ntype_params) return false;
-  AstFunc *main = red_main(out->m)->fn, *fn = v->fn;
+  AstFunc *main = prog_main(out->m)->fn, *fn = v->fn;
   if (!fn->type || fn->type->kind != TY_FUNC) return false;
-  if (s->kind == AST_STMT_LET && red_uses(fn->body, AST_LOCAL, s->binder->name)) return false; /* recursive */
+  if (s->kind == AST_STMT_LET && prog_uses(fn->body, AST_LOCAL, s->binder->name)) return false; /* recursive */
   for (size_t k = 0; k < fn->nparams; k++)
     if (has_param(main, fn->params[k]->name)) return false; /* would clash: leave it to other passes */
   AstBinder **params = arena_alloc(&out->m->arena, (main->nparams + fn->nparams + 1) * sizeof *params);

@@ -124,22 +124,25 @@ static void record_last(const char *file, const char *text) {
 }
 
 /* Candidates the test found uninteresting (the guard's rejections never reached it). */
-static unsigned long failures(const RedPassStats *p) { return p->tried - p->accepted - p->rejected_by_guard; }
+static unsigned long failures(const RedPassStats *p) {
+  return p->tried - p->accepted - p->rejected_by_guard - p->ill_typed;
+}
 
 /* --stats: the numbers --json gives, as a table on standard error. */
 static void print_stats(const RedStats *st, const RedOptions *o) {
   fprintf(stderr, "rreduce statistics:\n"
                   "  tests run %lu, cache hits %lu, timeouts %lu, accepted %lu, cancelled (speculative) %lu\n"
-                  "  guard rejections %lu (candidates a pass proposed that did not parse or type-check)\n"
+                  "  guard rejections %lu (candidates a pass proposed that did not parse: a bug)\n"
+                  "  ill-typed %lu (candidates the type checker refused, never tested)\n"
                   "  %zu -> %zu bytes, %zu -> %zu operator calls, %.1f s\n"
-                  "  %-10s %8s %10s %9s %8s %7s\n",
+                  "  %-10s %8s %10s %9s %8s %10s %7s\n",
           st->tests_run, st->cache_hits, st->timeouts, st->accepted, st->cancelled, st->guard_rejections,
-          st->bytes_before, st->bytes_after, st->calls_before, st->calls_after, st->seconds, "pass", "tried",
-          "successes", "failures", "guard", "paused");
+          st->ill_typed, st->bytes_before, st->bytes_after, st->calls_before, st->calls_after, st->seconds, "pass",
+          "tried", "successes", "failures", "guard", "ill-typed", "paused");
   for (size_t i = 0; i < o->npasses; i++) {
     const RedPassStats *p = &st->per_pass[i];
-    fprintf(stderr, "  %-10s %8lu %10lu %9lu %8lu %7lu\n", o->passes[i]->name, p->tried, p->accepted, failures(p),
-            p->rejected_by_guard, p->stuck);
+    fprintf(stderr, "  %-10s %8lu %10lu %9lu %8lu %10lu %7lu\n", o->passes[i]->name, p->tried, p->accepted,
+            failures(p), p->rejected_by_guard, p->ill_typed, p->stuck);
   }
 }
 
@@ -147,11 +150,11 @@ static void print_json(const RedStats *st, const RedOptions *o) {
   json_t *passes = json_object();
   for (size_t i = 0; i < o->npasses; i++)
     json_object_set_new(passes, o->passes[i]->name,
-                        json_pack("{s:I, s:I, s:I, s:I, s:I}", "tried", (json_int_t)st->per_pass[i].tried,
+                        json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "tried", (json_int_t)st->per_pass[i].tried,
                                   "successes", (json_int_t)st->per_pass[i].accepted, "failures",
                                   (json_int_t)failures(&st->per_pass[i]),
-                                  "guard_rejections", (json_int_t)st->per_pass[i].rejected_by_guard, "paused",
-                                  (json_int_t)st->per_pass[i].stuck));
+                                  "guard_rejections", (json_int_t)st->per_pass[i].rejected_by_guard, "ill_typed",
+                                  (json_int_t)st->per_pass[i].ill_typed, "paused", (json_int_t)st->per_pass[i].stuck));
   json_t *j = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:b, s:o}", "tests_run",
                         (json_int_t)st->tests_run, "cache_hits", (json_int_t)st->cache_hits, "timeouts",
                         (json_int_t)st->timeouts, "guard_rejections", (json_int_t)st->guard_rejections, "accepted",
@@ -159,6 +162,7 @@ static void print_json(const RedStats *st, const RedOptions *o) {
                         (json_int_t)st->bytes_after, "calls_before", (json_int_t)st->calls_before, "calls_after",
                         (json_int_t)st->calls_after, "seconds", st->seconds, "interrupted", st->interrupted,
                         "passes", passes);
+  json_object_set_new(j, "ill_typed", json_integer((json_int_t)st->ill_typed));
   json_object_set_new(j, "cancelled", json_integer((json_int_t)st->cancelled));
   json_object_set_new(j, "also_interesting", json_integer((json_int_t)st->also_saved));
   json_object_set_new(j, "jobs", json_integer((json_int_t)o->jobs));
@@ -326,16 +330,16 @@ int main(int argc, char **argv) {
   size_t len;
   char *text = file_read(file, &len);
   char err[2048];
-  RedProgram p;
+  Program p;
   RunResult r = {0};
   RedStats st = {0};
   if (!text) goto done;
-  if (!red_program_load(&p, text, err, sizeof err)) {
+  if (!prog_load(&p, file, text, true, err, sizeof err)) {
     fprintf(stderr, "rreduce: %s is not a well-typed Relay program, which rreduce needs:\n%s", file, err);
     status = 1;
     goto done;
   }
-  red_program_free(&p);
+  prog_free(&p);
 
   if (o.server_cmd) o.oracle.pool = server_pool_new(o.server_cmd, o.jobs, &o.oracle.run);
   /* The original must be interesting, or there is nothing to keep. */

@@ -138,7 +138,9 @@ load rreduce_helpers
   run "$RREDUCE" -j1 --tidy --stats "$T/st.relay" "$T/dense.sh"
   [ "$status" -eq 0 ]
   [[ "$output" == *"guard rejections 0"* ]]
-  printf '%s\n' "$output" | grep -Eq '^  replace +[0-9]+ +[0-9]+ +[0-9]+ +0 +[0-9]+$'
+  [[ "$output" == *"ill-typed "* ]]
+  # pass, tried, successes, failures, guard (none: every candidate parses), ill-typed, paused
+  printf '%s\n' "$output" | grep -Eq '^  replace +[0-9]+ +[0-9]+ +[0-9]+ +0 +[0-9]+ +[0-9]+$'
   # the table agrees with --json (-j1: speculative runs vary with timing)
   cp "$CORPUS/models/mlp.relay" "$T/st2.relay"
   tests=$("$RREDUCE" -j1 --tidy --json "$T/st2.relay" "$T/dense.sh" | python3 -c 'import json,sys; print(json.load(sys.stdin)["tests_run"])')

@@ -6,55 +6,68 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../reduce/reduce.h"
+#include "../../reduce/driver.h"
 
 /* The version header every module-mode test program starts with. */
 #define RT_V "#[version = \"0.0.5\"]\n"
 
 /* How many opportunities `pass` counts in `text` (which must type-check). */
 static inline size_t rt_count(const RedPass *pass, const char *text) {
-  RedProgram p;
+  Program p;
   char err[512];
-  if (!red_program_load(&p, text, err, sizeof err)) {
+  if (!prog_load(&p, "test", text, true, err, sizeof err)) {
     fprintf(stderr, "test program rejected: %s\n", err);
     abort();
   }
   size_t n = pass->count(&p);
-  red_program_free(&p);
+  prog_free(&p);
   return n;
 }
 
-/* Candidate i of `pass` on `text`, printed without type comments, or NULL when the pass proposes
-   nothing there.  Aborts when the pass proposes an ill-typed program (the guard would reject it)
-   or changes the program while proposing nothing (the driver's contract). */
+/* Candidate i of `pass` on the typed program p, as the test would see it (printed without type
+   comments), or NULL when the pass proposes nothing there or the type checker refuses what it
+   proposes (the driver's guard: never tested).  Aborts when the proposal changed p itself, or is
+   text that does not parse (the driver's contract; tests/unit/test_reduce_contract.c pins it). */
+static inline char *rt_propose(const RedPass *pass, const Program *p, size_t i) {
+  char *before = prog_print(p, false);
+  char *text = red_propose(p, pass, i);
+  char *after = prog_print(p, false);
+  if (strcmp(before, after) != 0) {
+    fprintf(stderr, "pass %s #%zu changed the current program, not its own copy\n", pass->name, i);
+    abort();
+  }
+  free(before);
+  free(after);
+  if (!text) return NULL;
+  Diag d;
+  diag_init(&d, "candidate", text, strlen(text));
+  AstModule *parsed = ast_parse(text, strlen(text), &d);
+  if (!parsed) {
+    fprintf(stderr, "pass %s #%zu proposed text that does not parse:\n%s\n%s\n", pass->name, i, text, d.out.data);
+    abort();
+  }
+  ast_free(parsed);
+  diag_free(&d);
+  Program check;
+  char *out = NULL;
+  if (prog_load(&check, "candidate", text, true, NULL, 0)) {
+    out = prog_print(&check, true);
+    prog_free(&check);
+  }
+  free(text);
+  return out;
+}
+
+/* The same on a program text. */
 static inline char *rt_apply(const RedPass *pass, const char *text, size_t i) {
-  RedProgram p;
+  Program p;
   char err[512];
-  if (!red_program_load(&p, text, err, sizeof err)) {
+  if (!prog_load(&p, "test", text, true, err, sizeof err)) {
     fprintf(stderr, "test program rejected: %s\n", err);
     abort();
   }
-  char *before = red_program_print(&p, true);
-  if (!pass->apply(&p, i)) {
-    char *after = red_program_print(&p, true);
-    if (strcmp(before, after) != 0) {
-      fprintf(stderr, "pass %s changed the program but proposed nothing\n", pass->name);
-      abort();
-    }
-    free(before);
-    free(after);
-    red_program_free(&p);
-    return NULL;
-  }
-  free(before);
-  char *out = red_program_print(&p, true);
-  red_program_free(&p);
-  RedProgram check;
-  if (!red_program_load(&check, out, err, sizeof err)) {
-    fprintf(stderr, "pass %s proposed an ill-typed program:\n%s\n%s\n", pass->name, out, err);
-    abort();
-  }
-  red_program_free(&check);
+  char *out = rt_propose(pass, &p, i);
+  prog_free(&p);
   return out;
 }
 

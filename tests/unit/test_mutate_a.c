@@ -85,9 +85,9 @@ static void outcome_free(Outcome *o) {
    type-checks, differs from the input, and says what it did and where. */
 static Outcome run(const Mutator *mu, const char *text, uint64_t s) {
   Outcome out = {0};
-  RedProgram p;
+  Program p;
   char msg[1024];
-  if (!red_program_load(&p, text, msg, sizeof msg)) fail_msg("input rejected: %s", msg);
+  if (!prog_load(&p, "candidate", text, true, msg, sizeof msg)) fail_msg("input rejected: %s", msg);
   GenPolicy policy;
   gen_policy_default(&policy);
   Rng rng = rng_seed(s, 0);
@@ -106,13 +106,13 @@ static Outcome run(const Mutator *mu, const char *text, uint64_t s) {
     if (!c.marked || !what.data || !what.data[0]) fail_msg("%s (seed %llu) did not record its change", mu->name, (unsigned long long)s);
     const char *callee = marked_callee(c.marked);
     snprintf(out.new_op, sizeof out.new_op, "%s", callee ? callee : "");
-    RedProgram check;
-    if (!red_program_load(&check, after, msg, sizeof msg))
+    Program check;
+    if (!prog_load(&check, "candidate", after, true, msg, sizeof msg))
       fail_msg("%s (seed %llu) made an ill-typed program (%s):\n%s\n%s", mu->name, (unsigned long long)s, what.data, msg,
                after);
     out.types_after = all_types(check.m);
     out.params_after = param_types(check.m);
-    red_program_free(&check);
+    prog_free(&check);
     out.text = after;
     after = NULL;
     out.what = what.data;
@@ -121,7 +121,7 @@ static Outcome run(const Mutator *mu, const char *text, uint64_t s) {
   free(before);
   free(after);
   free(what.data);
-  red_program_free(&p);
+  prog_free(&p);
   return out;
 }
 

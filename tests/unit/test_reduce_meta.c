@@ -55,11 +55,11 @@ static const char uses_two[] = RT_V
 
 /* The type of @main in a program text. */
 static char *main_type(const char *text) {
-  RedProgram p;
+  Program p;
   char err[512];
-  if (!red_program_load(&p, text, err, sizeof err)) fail_msg("%s", err);
-  char *s = ty_str(red_main(p.m)->fn->type);
-  red_program_free(&p);
+  if (!prog_load(&p, "candidate", text, true, err, sizeof err)) fail_msg("%s", err);
+  char *s = ty_str(prog_main(p.m)->fn->type);
+  prog_free(&p);
   return s;
 }
 

@@ -118,7 +118,7 @@ static void test_fold_if_on_a_literal(void **state) {
       "  if ((False)) { %0 } else { let %y = sqrt(%x); add(%y, %0) }\n"
       "}\n";
   assert_int_equal(rt_count(&red_pass_fold, p), 2);
-  /* red_walk's order: a sequence's result before its bindings; the else branch joins the chain */
+  /* prog_walk's order: a sequence's result before its bindings; the else branch joins the chain */
   expect(&red_pass_fold, p, 0, W("};\n  let %y = sqrt(%x);\n  add(%y, %0)\n}"), W("False"));
   expect(&red_pass_fold, p, 1, W("%0 = exp(%x);"), W("negative", "True"));
   const char *no = RT_V "def @main(%c: bool, %x: float32) { if (%c) { %x } else { negative(%x) } }\n";
@@ -191,7 +191,7 @@ static void test_globals_leaves_recursive_polymorphic_and_main(void **state) {
 /* ------------------------------------------------------------------ the corpus */
 
 /* Every candidate of the three passes on real programs: rt_apply aborts on an ill-typed one. */
-/* What red_scoped_walk reports at each expression: "kind:scope names:flags", one per line. */
+/* What prog_scoped_walk reports at each expression: "kind:scope names:flags", one per line. */
 static bool describe_site(const ScopedSite *site, void *ctx) {
   StrBuf *out = ctx;
   const AstExpr *e = *site->slot;
@@ -206,19 +206,19 @@ static bool resolve_uses(const ScopedSite *site, void *ctx) {
   size_t *resolved = ctx;
   const AstExpr *e = *site->slot;
   if (e->kind != AST_LOCAL || site->is_callee) return false;
-  const ScopeVar *v = red_scope_find(site, AST_LOCAL, e->text);
+  const ScopeVar *v = prog_scope_find(site, AST_LOCAL, e->text);
   assert_non_null(v);
   assert_string_equal(v->name, e->text);
   for (const ScopeVar *later = v + 1; later < site->scope + site->nscope; later++)
     assert_string_not_equal(later->name, e->text); /* nothing inner shadows it */
-  assert_null(red_scope_find(site, AST_GRAPH, e->text));
+  assert_null(prog_scope_find(site, AST_GRAPH, e->text));
   ++*resolved;
   return false;
 }
 
 static void test_scoped_walk_reports_the_variables_in_scope(void **state) {
   (void)state;
-  RedProgram p;
+  Program p;
   char err[512];
   const char *text = RT_V "def @f(%a: float32) -> float32 { %a }\n"
                      "def @main(%x: float32) -> float32 {\n"
@@ -226,9 +226,9 @@ static void test_scoped_walk_reports_the_variables_in_scope(void **state) {
                      "  let %g = fn (%z: float32) -> float32 { multiply(%z, %y) };\n"
                      "  %g(@f(%y))\n"
                      "}\n";
-  if (!red_program_load(&p, text, err, sizeof err)) fail_msg("%s", err);
+  if (!prog_load(&p, "candidate", text, true, err, sizeof err)) fail_msg("%s", err);
   StrBuf out = {0};
-  assert_false(red_scoped_walk(p.m, describe_site, &out));
+  assert_false(prog_scoped_walk(p.m, describe_site, &out));
   /* A binding is in scope after its value, not inside it; a closure's parameter only in its body;
      callees are flagged; @f's parameter is not visible in @main. */
   assert_string_equal(out.data, "%:a:-|f\n"
@@ -249,9 +249,9 @@ static void test_scoped_walk_reports_the_variables_in_scope(void **state) {
                                 "%:x,y,g:main|main\n");
   free(out.data);
   size_t resolved = 0;
-  red_scoped_walk(p.m, resolve_uses, &resolved);
+  prog_scoped_walk(p.m, resolve_uses, &resolved);
   assert_int_equal(resolved, 6); /* %a; add's %x, %x; the closure's %z, %y; @f's argument %y */
-  red_program_free(&p);
+  prog_free(&p);
 }
 
 static void test_structure_passes_on_the_corpus(void **state) {

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reduce.h"
+#include "program.h"
 
 typedef struct Walk {
-  RedScopedFn visit;
+  ProgScopedFn visit;
   void *ctx;
   VEC(ScopeVar) scope;
   ScopedNames index; /* name -> position in scope + 1, in step with it: a use resolves in O(1) */
@@ -74,17 +74,15 @@ static void visit(Walk *w, AstExpr **slot, bool callee) {
     visit(w, &e->a, false);
     for (size_t i = 0; i < e->narms; i++) visit(w, &e->arms[i]->body, false);
     return;
-  default:
-    visit(w, &e->a, false);
-    visit(w, &e->b, false);
-    for (size_t i = 0; i < e->nitems; i++) visit(w, &e->items[i], false);
-    visit(w, &e->then_, false);
-    visit(w, &e->else_, false);
+  default: {
+    AstExpr **child;
+    for (AstChildren it = ast_children(e); (child = ast_next_child(&it));) visit(w, child, false);
     return;
+  }
   }
 }
 
-bool red_scoped_walk(AstModule *m, RedScopedFn f, void *ctx) {
+bool prog_scoped_walk(AstModule *m, ProgScopedFn f, void *ctx) {
   Walk w = {.visit = f, .ctx = ctx};
   for (size_t i = 0; i < m->ndefs && !w.stopped; i++) {
     AstDef *d = m->defs[i];
@@ -98,7 +96,7 @@ bool red_scoped_walk(AstModule *m, RedScopedFn f, void *ctx) {
   return w.stopped;
 }
 
-const ScopeVar *red_scope_find(const ScopedSite *site, AstExprKind kind, const char *name) {
+const ScopeVar *prog_scope_find(const ScopedSite *site, AstExprKind kind, const char *name) {
   bool found;
   size_t at = (size_t)(uintptr_t)names_find(site->index, name, &found);
   const ScopeVar *v = found && at && at <= site->nscope ? &site->scope[at - 1] : NULL;

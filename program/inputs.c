@@ -2,7 +2,7 @@
    check both make after the program followed by inference. */
 #include <stdlib.h>
 
-#include "reduce.h"
+#include "program.h"
 
 /* Visits the tensor types in t (tuples' fields, function types' parameters and result too). */
 static void each_tensor(AstType *t, void (*f)(AstType *t, void *ctx), void *ctx) {
@@ -13,7 +13,7 @@ static void each_tensor(AstType *t, void (*f)(AstType *t, void *ctx), void *ctx)
 }
 
 typedef struct SizesCtx {
-  RedSizes *out;
+  ProgSizes *out;
   long long min;
 } SizesCtx;
 
@@ -33,7 +33,7 @@ static int descending(const void *a, const void *b) {
   return x < y ? 1 : x > y ? -1 : 0;
 }
 
-void red_input_sizes(AstFunc *f, long long min, RedSizes *out) {
+void prog_input_sizes(AstFunc *f, long long min, ProgSizes *out) {
   SizesCtx s = {out, min};
   for (size_t i = 0; i < f->nparams; i++) each_tensor(f->params[i]->type, add_sizes, &s);
   if (out->len) qsort(out->items, out->len, sizeof *out->items, descending);
@@ -75,7 +75,7 @@ static size_t resize_params(AstFunc *f, Resize *r) {
   return first;
 }
 
-size_t red_resize_inputs(AstFunc *f, Arena *arena, long long from, long long to) {
+size_t prog_resize_inputs(AstFunc *f, Arena *arena, long long from, long long to) {
   Resize r = {arena, &from, &to, 1, 0};
   return resize_params(f, &r);
 }
@@ -112,7 +112,7 @@ static void resize_expr(AstExpr **slot, void *ctx) {
 /* The map applied to @main's inputs (the index of the first changed is returned in *first) and
    everywhere else; returns the number of changes beyond the inputs. */
 static size_t resize_module(AstModule *m, Resize *r, size_t *first) {
-  AstDef *main = red_main(m);
+  AstDef *main = prog_main(m);
   size_t changed = main ? resize_params(main->fn, r) : 0;
   if (first) *first = changed;
   r->changes = 0;
@@ -121,22 +121,22 @@ static size_t resize_module(AstModule *m, Resize *r, size_t *first) {
     if (d->kind != AST_DEF_FN) continue;
     if (d != main) resize_params(d->fn, r);
     each_tensor(d->fn->ret, resize, r);
-    red_walk(&d->fn->body, resize_expr, r);
+    prog_walk(&d->fn->body, resize_expr, r);
   }
   return r->changes;
 }
 
-size_t red_resize_everywhere(AstModule *m, long long from, long long to, size_t *first) {
+size_t prog_resize_everywhere(AstModule *m, long long from, long long to, size_t *first) {
   Resize r = {&m->arena, &from, &to, 1, 0};
   return resize_module(m, &r, first);
 }
 
-size_t red_scale_everywhere(AstModule *m, long long num, long long den, size_t *first) {
-  AstDef *main = red_main(m);
+size_t prog_scale_everywhere(AstModule *m, long long num, long long den, size_t *first) {
+  AstDef *main = prog_main(m);
   *first = main ? main->fn->nparams : 0;
   if (!main) return 0;
-  RedSizes from = {0}, to = {0};
-  red_input_sizes(main->fn, 2, &from);
+  ProgSizes from = {0}, to = {0};
+  prog_input_sizes(main->fn, 2, &from);
   size_t k = 0;
   for (size_t i = 0; i < from.len; i++)
     if (from.items[i] * num % den == 0) {
@@ -162,9 +162,9 @@ static bool type_has_any(const Type *t) {
 
 static void note_any(AstExpr **slot, void *ctx) { *(bool *)ctx |= type_has_any((*slot)->node.type); }
 
-bool red_has_unknown_dims(const AstModule *m) {
+bool prog_has_unknown_dims(const AstModule *m) {
   bool any = false;
   for (size_t i = 0; i < m->ndefs && !any; i++)
-    if (m->defs[i]->kind == AST_DEF_FN) red_walk(&m->defs[i]->fn->body, note_any, &any);
+    if (m->defs[i]->kind == AST_DEF_FN) prog_walk(&m->defs[i]->fn->body, note_any, &any);
   return any;
 }

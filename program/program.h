@@ -1,0 +1,144 @@
+/*
+ * The typed program both tools work on, and the ways to walk it.  rreduce (reduce/) and rmutate
+ * (mutate/) are siblings above this layer: each includes this header, neither includes the other.
+ * Prefix: prog_.
+ *
+ *   program.c      Program: parse + type (one wrapper around check_text), print, copy, clone
+ *   walk.c         walks over every sub-expression slot (ast_children's order), uses of a variable,
+ *                  substitution, operator-call counts, @main, fresh names
+ *   scoped_walk.c  the walk that knows which variables are in scope at each expression
+ *   names.c        what a tree binds and where a name occurs free (moving code without capture)
+ *   inputs.c       @main's input types: their sizes, resizing them, unknown dims after inference
+ */
+#ifndef RELAYKIT_PROGRAM_H
+#define RELAYKIT_PROGRAM_H
+
+#include "../parser/ast.h"
+#include "../support/diag.h"
+#include "../support/scoped_names.h"
+#include "../support/xalloc.h"
+#include "../typegen/type.h"
+
+/* ------------------------------------------------------------------ program.c */
+typedef enum ProgComments {
+  PROG_COMMENTS_ALL,      /* as parsed */
+  PROG_COMMENTS_USER,     /* without TVM's ty= and span= annotations */
+  PROG_COMMENTS_NONE,     /* none at all */
+} ProgComments;
+
+/* A parsed and typed program: every AstNode.type, AstStmt.value_type and AstFunc.type set. */
+typedef struct Program {
+  AstModule *m;
+  TyTable *types;
+  bool shared_types;     /* `types` belongs to another Program (a clone): prog_free leaves it */
+  ProgComments comments; /* which comments printing keeps */
+} Program;
+
+/* Parses and types `text` as check_text does (a bare expression is only scope-checked, and only
+   accepted when expressions_ok).  On failure the checker's first message, located in `name`, is in
+   `diag` (which the caller initialised), and p is empty. */
+bool prog_check(Program *p, const char *text, bool expressions_ok, Diag *diag);
+/* The same with the message copied into err (the source line and caret included). */
+bool prog_load(Program *p, const char *name, const char *text, bool expressions_ok, char *err, size_t errlen);
+void prog_free(Program *p);
+/* Prints a program canonically, without TVM's annotations when `strip_annotations` and with the
+   comments p->comments says; malloc'd. */
+char *prog_print(const Program *p, bool strip_annotations);
+/* A freshly parsed and typed copy of p as printed (false if that does not type-check). */
+bool prog_copy(const Program *p, Program *copy);
+/* A deep copy of p's tree that shares p's types (ast_module_clone): no printing, parsing or
+   inference.  p must outlive the clone; new types made in the clone go into p's table. */
+void prog_clone(const Program *p, Program *clone);
+/* For a pass that needs the checker's verdict to decide what to propose (see its file): `trial` is
+   a changed copy of `out`; if it type-checks, it replaces `out` (freshly typed) and true is
+   returned; otherwise `out` is left untouched.  Either way trial is consumed. */
+bool prog_adopt_if_typed(Program *out, Program *trial);
+
+/* ------------------------------------------------------------------ walk.c */
+/* The @main definition, or NULL. */
+AstDef *prog_main(const AstModule *m);
+/* @main's body when it is a sequence of bindings, or NULL. */
+AstExpr *prog_main_seq(const AstModule *m);
+/* Visits every sub-expression slot of e in pre-order (a node before its children, so largest
+   first; children in ast_children's order); `f` may replace what a slot holds (the walk then
+   descends into the replacement). */
+typedef void (*ProgSlotFn)(AstExpr **slot, void *ctx);
+void prog_walk(AstExpr **slot, ProgSlotFn f, void *ctx);
+/* prog_walk over every definition's body, then the body of an expression-mode file, in order. */
+void prog_walk_module(AstModule *m, ProgSlotFn f, void *ctx);
+/* How many times a variable is referenced in e (kind AST_LOCAL or AST_GRAPH, name without sigil). */
+size_t prog_uses(const AstExpr *e, AstExprKind kind, const char *name);
+/* The same over a whole module (every definition's body). */
+size_t prog_uses_in_module(const AstModule *m, AstExprKind kind, const char *name);
+/* Replaces every reference to (kind, name) in the tree *slot holds, the slot itself included, by
+   `with` (shared, not copied). */
+void prog_substitute(AstExpr **slot, AstExprKind kind, const char *name, AstExpr *with);
+/* Calls whose callee is an operator name, in e. */
+size_t prog_count_calls(const AstExpr *e);
+/* The same over a whole module. */
+size_t prog_count_calls_in_module(const AstModule *m);
+/* Whether a global function of m uses `name` as a local, a parameter or a binder. */
+bool prog_name_taken(const AstModule *m, const char *name);
+/* A fresh local name, `stem` then a number, that m neither uses nor binds (prog_name_taken). */
+const char *prog_fresh_name(AstModule *m, const char *stem);
+
+/* ------------------------------------------------------------------ scoped_walk.c */
+/* A variable visible at an expression: a parameter, an earlier let or graph binding, an enclosing
+   closure's parameter (pattern variables are not tracked). */
+typedef struct ScopeVar {
+  AstExprKind kind; /* AST_LOCAL or AST_GRAPH */
+  const char *name;
+  const Type *type;
+} ScopeVar;
+/* One expression of a scoped walk. */
+typedef struct ScopedSite {
+  AstExpr **slot;       /* *slot may be replaced (the walk then descends into the replacement) */
+  AstDef *def;          /* the global function it is in */
+  bool in_main;         /* in @main, not inside a function with attributes (a fused primitive) */
+  bool is_callee;       /* the callee of a call, not a value */
+  const ScopeVar *scope; /* the variables visible here, outermost first; valid during the call */
+  size_t nscope;
+  const ScopedNames *index; /* for prog_scope_find */
+} ScopedSite;
+/* Returns true to stop the walk. */
+typedef bool (*ProgScopedFn)(const ScopedSite *site, void *ctx);
+/* Visits every expression of every global function in pre-order (a callee before its arguments,
+   a sequence's bindings before its result); returns whether `f` stopped it. */
+bool prog_scoped_walk(AstModule *m, ProgScopedFn f, void *ctx);
+/* The innermost variable in scope at the site named `name` (kind AST_LOCAL or AST_GRAPH), or NULL:
+   what a use of that variable there refers to, in constant time. */
+const ScopeVar *prog_scope_find(const ScopedSite *site, AstExprKind kind, const char *name);
+
+/* ------------------------------------------------------------------ names.c */
+/* Does e bind `name` anywhere (let, free_var, function parameter, pattern variable)? */
+bool prog_binds(const AstExpr *e, const char *name);
+/* Does the pattern bind any variable? */
+bool prog_pattern_binds(const AstPattern *p);
+/* Does the local `name` occur free in e (not under a binder of that name)? */
+bool prog_occurs_free(const AstExpr *e, const char *name);
+/* Does `region` bind a name that occurs free in v (moving v into region could capture it)? */
+bool prog_captures(const AstExpr *region, const AstExpr *v);
+
+/* ------------------------------------------------------------------ inputs.c */
+typedef VEC(long long) ProgSizes;
+/* The distinct sizes (>= min) in the tensor types of f's parameters (tuples' fields too), largest
+   first. */
+void prog_input_sizes(AstFunc *f, long long min, ProgSizes *out);
+/* Replaces every dimension `from` in f's parameter types by `to` (text in `arena`); returns the index
+   of the first parameter changed, f->nparams when none was. */
+size_t prog_resize_inputs(AstFunc *f, Arena *arena, long long from, long long to);
+/* The same in @main's inputs and also in every other type annotation of m (parameters, results,
+   let binders, closures) and every integer attribute of a call equal to `from`: a size pinned by
+   `newshape=[-1, 1024, 4, 4]`, a closure parameter's type or `units=1000` follows the inputs.
+   Returns how many places beyond @main's inputs changed; *first (when given) is the first input
+   changed, as prog_resize_inputs returns it. */
+size_t prog_resize_everywhere(AstModule *m, long long from, long long to, size_t *first);
+/* Every input size (>= 2) v with v * num divisible by den becomes v * num / den, all at once and
+   everywhere as above: sizes tied by arithmetic (an LSTM's 512 gates of 128-wide state) keep their
+   ratio.  *first is the first input changed (@main's nparams: none); returns the changes beyond. */
+size_t prog_scale_everywhere(AstModule *m, long long num, long long den, size_t *first);
+/* Whether any typed expression of m has a `?` dimension: after the inputs changed, a shape that
+   became impossible (a kernel larger than its input) shows up as one. */
+bool prog_has_unknown_dims(const AstModule *m);
+
+#endif

@@ -1,0 +1,49 @@
+/* The places a pass can change, numbered in prog_walk's order (see reduce.h). */
+#include "reduce.h"
+
+size_t red_count_main_stmts(const Program *p) {
+  AstExpr *seq = prog_main_seq(p->m);
+  return seq ? seq->nstmts : 0;
+}
+
+typedef struct Sites {
+  const AstModule *m;
+  RedSitesFn at;
+  size_t seen, want;
+  AstDef *def;
+  RedSite *found; /* NULL when only counting */
+  bool hit;
+} Sites;
+
+static void visit_site(AstExpr **slot, void *ctx) {
+  Sites *s = ctx;
+  size_t n = s->at(s->m, *slot);
+  if (s->found && !s->hit && s->want < s->seen + n) {
+    *s->found = (RedSite){slot, s->want - s->seen, s->def};
+    s->hit = true;
+  }
+  s->seen += n;
+}
+
+/* Definitions in order, then the body of an expression-mode file: the order of the sites. */
+static void walk_sites(AstModule *m, Sites *s) {
+  for (size_t i = 0; i < m->ndefs && !s->hit; i++)
+    if (m->defs[i]->kind == AST_DEF_FN) {
+      s->def = m->defs[i];
+      prog_walk(&m->defs[i]->fn->body, visit_site, s);
+    }
+  s->def = NULL;
+  if (m->body && !s->hit) prog_walk(&m->body, visit_site, s);
+}
+
+size_t red_count_sites(const AstModule *m, RedSitesFn at) {
+  Sites s = {m, at, 0, 0, NULL, NULL, false};
+  walk_sites((AstModule *)m, &s);
+  return s.seen;
+}
+
+bool red_find_site(AstModule *m, size_t i, RedSitesFn at, RedSite *site) {
+  Sites s = {m, at, 0, i, NULL, site, false};
+  walk_sites(m, &s);
+  return s.hit;
+}
