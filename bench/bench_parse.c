@@ -9,15 +9,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "../support/clock.h"
 #include "../parser/ast.h"
 #include "../support/fileio.h"
 #include "../typegen/infer.h"
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 int main(int argc, char **argv) {
   double min_seconds = 1.0; /* repeat each file until this much time has passed */
@@ -29,7 +24,7 @@ int main(int argc, char **argv) {
     const char *meta = strstr(text, "\n#[metadata]");
     size_t code = meta ? (size_t)(meta - text) : len;
     int reps = 0;
-    double start = now(), elapsed = 0;
+    double start = clock_seconds(), elapsed = 0;
     do {
       Diag d;
       diag_init(&d, argv[i], text, len);
@@ -45,7 +40,7 @@ int main(int argc, char **argv) {
       ast_free(m);
       diag_free(&d);
       reps++;
-      elapsed = now() - start;
+      elapsed = clock_seconds() - start;
     } while (elapsed < min_seconds);
     double per = elapsed / reps;
     const char *name = strrchr(argv[i], '/');

@@ -1,4 +1,5 @@
 #define _XOPEN_SOURCE 700
+#include "../support/clock.h"
 #include "run.h"
 
 #include <errno.h>
@@ -31,12 +32,6 @@ void run_result_free(RunResult *r) {
   free(r->output);
   free(r->dir);
   memset(r, 0, sizeof *r);
-}
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
@@ -139,7 +134,7 @@ RunJob *run_start(const char *test, const char *basename, const char *text, size
     snprintf(err, errlen, "pipe: %s", strerror(errno));
     goto fail;
   }
-  j->start = now();
+  j->start = clock_seconds();
   j->pid = fork();
   if (j->pid < 0) {
     snprintf(err, errlen, "fork: %s", strerror(errno));
@@ -185,18 +180,18 @@ static void drain(RunJob *j) {
 static void terminate(RunJob *j) {
   kill(-j->pid, SIGTERM);
   j->term_sent = true;
-  j->term_at = now();
+  j->term_at = clock_seconds();
 }
 
 /* Timeouts, interrupts, the process's end. */
 static void advance(RunJob *j) {
   if (j->exited) return;
   if (!j->term_sent && ((j->o.stop && *j->o.stop) || j->cancelled)) terminate(j);
-  if (!j->term_sent && j->o.timeout > 0 && now() - j->start > j->o.timeout) {
+  if (!j->term_sent && j->o.timeout > 0 && clock_seconds() - j->start > j->o.timeout) {
     j->timed_out = true;
     terminate(j);
   }
-  if (j->term_sent && now() - j->term_at > j->o.grace) kill(-j->pid, SIGKILL);
+  if (j->term_sent && clock_seconds() - j->term_at > j->o.grace) kill(-j->pid, SIGKILL);
   drain(j);
   if (waitpid(j->pid, &j->status, WNOHANG) == j->pid) {
     j->exited = true;
@@ -223,7 +218,7 @@ void run_cancel(RunJob *j) {
   if (!j->exited && !j->term_sent) {
     kill(-j->pid, SIGKILL); /* a losing speculative job: nothing to wait for */
     j->term_sent = true;
-    j->term_at = now();
+    j->term_at = clock_seconds();
   }
 }
 
@@ -234,7 +229,7 @@ void run_finish(RunJob *j, RunResult *r) {
   j->out[j->used] = '\0';
   r->output = j->out;
   r->output_len = j->used;
-  r->seconds = now() - j->start;
+  r->seconds = clock_seconds() - j->start;
   r->timed_out = j->timed_out;
   if (WIFEXITED(j->status) && !j->timed_out) r->status = WEXITSTATUS(j->status);
   else {

@@ -1,5 +1,6 @@
 /* Client side of the persistent oracle protocol: see server.h and PROTOCOL.md. */
 #define _XOPEN_SOURCE 700
+#include "../support/clock.h"
 #include "server.h"
 
 #include <errno.h>
@@ -47,12 +48,6 @@ struct ServerJob {
   int status;
   char *answer;       /* the signature */
 };
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void drop_drained(Server *s) {
   if (s->drain_dir[0]) run_remove_tree(s->drain_dir);
@@ -147,7 +142,7 @@ static bool send_query(Server *s, ServerJob *j) {
   if (!fd_write_all(s->in, line, (size_t)n)) return false;
   s->job = j;
   j->server = s;
-  s->sent_at = now();
+  s->sent_at = clock_seconds();
   s->used = 0;
   return true;
 }
@@ -222,7 +217,7 @@ static void pump(ServerPool *p, Server *s) {
     return;
   }
   bool stop = p->o.stop && *p->o.stop;
-  if (stop || (p->o.timeout > 0 && now() - s->sent_at > p->o.timeout)) {
+  if (stop || (p->o.timeout > 0 && clock_seconds() - s->sent_at > p->o.timeout)) {
     ServerJob *j = s->job;
     s->job = NULL;
     server_kill(s); /* a hung server: its group goes, a new one starts with the next query */
@@ -280,7 +275,7 @@ void server_cancel(ServerJob *j) {
   if (!j->done && j->server && j->server->job == j) {
     j->server->job = NULL;
     j->server->draining = true; /* keep the server (its start-up is the expensive part) */
-    j->server->sent_at = now();
+    j->server->sent_at = clock_seconds();
     snprintf(j->server->drain_dir, sizeof j->server->drain_dir, "%s", j->dir);
     j->dir_handed_over = true;
   }

@@ -24,36 +24,6 @@ void mut_result_free(MutResult *r) {
   memset(r, 0, sizeof *r);
 }
 
-typedef struct Loaded {
-  AstModule *m;
-  TyTable *types;
-  bool shared_types; /* types belong to the caller (MutOptions.seed_types): not freed here */
-} Loaded;
-
-static void unload(Loaded *l) {
-  ast_free(l->m);
-  if (!l->shared_types) ty_table_free(l->types);
-  memset(l, 0, sizeof *l);
-}
-
-/* The seed as the caller parsed and typed it, copied: no parsing or inference again. */
-static void load_seed(Loaded *l, const MutOptions *o) {
-  l->m = ast_module_clone(o->seed_module);
-  l->types = o->seed_types;
-  l->shared_types = true;
-}
-
-/* Parses and types text; on failure the checker's first message goes to msg (if given). */
-static bool load(Loaded *l, const char *text, char *msg, size_t msglen) {
-  memset(l, 0, sizeof *l);
-  Diag d;
-  diag_init(&d, "mutant", text, strlen(text));
-  bool ok = check_text(text, strlen(text), false, &l->m, &l->types, &d);
-  if (!ok && msg) snprintf(msg, msglen, "%s", d.out.data ? d.out.data : "rejected");
-  diag_free(&d);
-  return ok;
-}
-
 static char *type_text(const struct Type *t) { return ty_str(t); }
 
 /* The span comment that ties a changed node to where it was. */
@@ -124,10 +94,10 @@ bool mut_make(const char *seed_text, const MutOptions *o, uint64_t index, uint64
     bool *tried = xcalloc(o->nmutators + 1, sizeof *tried);
     bool done = false;
     for (unsigned tries = 0; tries < 4 * (o->nmutators + 1) && !done; tries++) {
-      Loaded l;
-      if (step == 0 && o->seed_module && o->seed_types)
-        load_seed(&l, o);
-      else if (!load(&l, current, err, errlen)) {
+      Program l;
+      if (step == 0 && o->seed_program)
+        prog_clone(o->seed_program, &l);
+      else if (!prog_load(&l, "mutant", current, false, err, errlen)) {
         ok = false;
         break;
       }
@@ -136,7 +106,7 @@ bool mut_make(const char *seed_text, const MutOptions *o, uint64_t index, uint64
       MutContext c = {l.m, l.types, &rng, o->policy, o->fuel, o->donors, o->ndonors, o->seed_name, &what, {0}, NULL};
       const Mutator *mu = o->ill_typed ? NULL : choose(o, &rng, tried);
       if (!o->ill_typed && !mu) {
-        unload(&l);
+        prog_free(&l);
         free(what.data);
         break;
       }
@@ -145,21 +115,21 @@ bool mut_make(const char *seed_text, const MutOptions *o, uint64_t index, uint64
         if (mu)
           for (size_t i = 0; i < o->nmutators; i++)
             if (o->mutators[i] == mu) tried[i] = true;
-        unload(&l);
+        prog_free(&l);
         free(what.data);
         continue;
       }
       mark(l.m, c.marked, o->seed_name, step, c.where);
       AstPrintOptions po = {.strip_types = true, .keep_spans = true};
       char *text = print_located(l.m, po, out->steps, step + 1);
-      unload(&l);
-      Loaded check;
+      prog_free(&l);
+      Program check;
       char msg[1024] = "";
-      bool typed = load(&check, text, msg, sizeof msg);
+      bool typed = prog_load(&check, "mutant", text, false, msg, sizeof msg);
       if (o->ill_typed) {
         /* the point is a rejected program: one that slipped through type-checks is retried */
         if (typed) {
-          unload(&check);
+          prog_free(&check);
           free(text);
           free(what.data);
           continue;
@@ -173,7 +143,7 @@ bool mut_make(const char *seed_text, const MutOptions *o, uint64_t index, uint64
         AstPrintOptions ao = {.type_text = type_text};
         free(text);
         text = print_located(check.m, ao, out->steps, step + 1);
-        unload(&check);
+        prog_free(&check);
       }
       MutStep *s = &out->steps[out->nsteps++];
       s->mutator = o->ill_typed ? "ill-typed" : mu->name;

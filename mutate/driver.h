@@ -17,11 +17,10 @@ typedef struct MutOptions {
   size_t ndonors;
   bool ill_typed;                   /* one controlled type error instead (illtyped.c) */
   const char *seed_name;            /* the seed's file name */
-  /* Optional: the seed, parsed and typed once by the caller, who owns both and keeps them alive.
-     The first step of every mutant then starts from a copy of seed_module (ast_module_clone)
-     typed in seed_types, which is shared: mutators may add types to it, nothing frees it here. */
-  const AstModule *seed_module;
-  TyTable *seed_types;
+  /* Optional: the seed, parsed and typed once by the caller, who keeps it alive.  The first step
+     of every mutant then starts from a clone of it (prog_clone), whose types are the seed's:
+     mutators may add types to that table, nothing frees it here. */
+  const Program *seed_program;
 } MutOptions;
 
 typedef struct MutStep {

@@ -1,6 +1,7 @@
 /*
- * Editing helpers the insert, share and crossover mutators share: a deep copy of an expression
- * into another module's arena, references to scope variables, and where control flow may go.
+ * Editing helpers the insert, share and crossover mutators share: references to scope variables,
+ * where control flow may go, the text of an expression.  (Fresh names, copies and scopes are the
+ * typed program's: program/program.h.)
  */
 #ifndef RELAYKIT_MUTATE_EDIT_H
 #define RELAYKIT_MUTATE_EDIT_H
@@ -14,12 +15,6 @@ bool mut_is_var(const AstExpr *e);
 /* Whether new bindings and control flow may go at the site: not inside a function with
    attributes (a fused primitive keeps the shape TVM's fusion gives it). */
 bool mut_site_plain(const MutSite *s);
-/* Tensors with every dimension known, and tuples of them: what gen_smallest builds exactly. */
-bool mut_closed_type(const Type *t);
-/* A fresh local name (`stem` then a number) the module neither uses nor binds as a parameter. */
-const char *mut_fresh(AstModule *m, const char *stem);
-/* Whether a global function of m uses `name` as a local, a parameter or a binder. */
-bool mut_name_taken(const AstModule *m, const char *name);
 /* The text of one expression, without comments (malloc'd). */
 char *mut_expr_text(const AstExpr *e);
 

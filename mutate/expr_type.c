@@ -5,8 +5,5 @@
 
 const Type *mut_expr_type(const GenVars *scope, const AstExpr *e) {
   if (e->node.type) return e->node.type;
-  if (e->kind != AST_LOCAL && e->kind != AST_GRAPH) return NULL;
-  for (size_t k = scope->len; k > 0; k--)
-    if (!strcmp(scope->items[k - 1].name, e->text)) return scope->items[k - 1].type;
-  return NULL;
+  return e->kind == AST_LOCAL || e->kind == AST_GRAPH ? gen_var_type(scope, e->text) : NULL;
 }

@@ -52,12 +52,6 @@ static Cand *pick(MutContext *c, Cands *cs) {
   return NULL;
 }
 
-static AstDef *main_def(AstModule *m) {
-  for (size_t i = 0; i < m->ndefs; i++)
-    if (m->defs[i]->kind == AST_DEF_FN && !strcmp(m->defs[i]->name, "main")) return m->defs[i];
-  return NULL;
-}
-
 static const AstCtorDef *find_ctor(const AstModule *m, const char *name) {
   for (size_t i = 0; i < m->ndefs; i++)
     if (m->defs[i]->kind == AST_DEF_TYPE)
@@ -221,7 +215,7 @@ static bool name_taken(const AstFunc *f, const char *name) {
 
 /* A value of tensor type t for the site: a new @main parameter, or zeros(...) (static shapes). */
 static AstExpr *fresh_value(MutContext *c, const MutSite *site, const Type *t, const char *stem) {
-  AstDef *main = main_def(c->m);
+  AstDef *main = prog_main(c->m);
   bool static_shape = t->kind == TY_TENSOR;
   for (uint32_t i = 0; static_shape && i < t->ndims; i++) static_shape = t->dims[i] >= 0;
   if (site->in_main && main && (!static_shape || rng_chance(c->rng, 1, 2))) {
@@ -556,7 +550,7 @@ static bool wrong_annotation(MutContext *c, const Ill *w) {
     }
   }
   /* @main's parameters, where a use rejects the new type, and its result annotation */
-  AstDef *main = main_def(c->m);
+  AstDef *main = prog_main(c->m);
   const MutSite *msite = NULL;
   for (size_t i = 0; i < w->sites.len && !msite; i++)
     if (w->sites.items[i].in_main) msite = &w->sites.items[i];

@@ -68,13 +68,6 @@ static void free_vars(const AstExpr *e, Frees *out) {
   for (size_t i = 0; i < e->nitems; i++) free_vars(e->items[i], out);
 }
 
-/* The type of `name` in a scope (innermost binding), or NULL. */
-static const Type *scope_type(const GenVars *scope, const char *name) {
-  for (size_t v = scope->len; v-- > 0;)
-    if (!strcmp(scope->items[v].name, name)) return scope->items[v].type;
-  return NULL;
-}
-
 /* Inlines, at random and up to `depth` deep, the donor's graph bindings (in `seq`) that the
    tree's variables stand for, so that a transplant is a subtree rather than one call.  Only values
    whose type is the variable's own. */
@@ -83,7 +76,7 @@ static void expand(MutContext *c, AstExpr **slot, const GenVars *dscope, const A
   if (!e) return;
   if (e->kind == AST_GRAPH) {
     if (!depth || !seq || !rng_chance(c->rng, 2, 3)) return;
-    const Type *want = scope_type(dscope, e->text);
+    const Type *want = gen_var_type(dscope, e->text);
     for (size_t i = 0; i < seq->nstmts; i++) {
       const AstStmt *st = seq->stmts[i];
       if (st->kind != AST_STMT_GRAPH || strcmp(st->graph, e->text)) continue;
@@ -156,8 +149,8 @@ static void rename_vars(AstModule *m, AstExpr **slot, const Frees *fv) {
 
 /* Adds a parameter of type t to f, named after the donor's variable when that name is free. */
 static const char *add_param(AstModule *m, AstFunc *f, const Free *v) {
-  const char *name = v->kind == AST_LOCAL && !mut_name_taken(m, v->name) ? arena_strdup(&m->arena, v->name)
-                                                                          : mut_fresh(m, "cx");
+  const char *name = v->kind == AST_LOCAL && !prog_name_taken(m, v->name) ? arena_strdup(&m->arena, v->name)
+                                                                          : prog_fresh_name(m, "cx");
   AstBinder **params = arena_alloc(&m->arena, (f->nparams + 1) * sizeof *params);
   if (f->nparams) memcpy(params, f->params, f->nparams * sizeof *params);
   params[f->nparams++] = ast_new_binder(m, name, ty_to_ast(m, v->type));
@@ -174,13 +167,13 @@ static const char *base_name(const char *path) {
    (nothing changed) when its variables do not resolve or it would change nothing. */
 static bool transplant(MutContext *c, const MutSite *s, const Piece *p) {
   GenVars dscope = {0};
-  mut_scope_at(p->donor->m, &p->site, &dscope);
+  mut_scope_at(p->donor->prog.m, &p->site, &dscope);
   const AstExpr *body = p->site.def->fn->body;
   AstExpr *tree = ast_expr_copy(c->m, p->e, false);
   expand(c, &tree, &dscope, body->kind == AST_SEQ ? body : NULL, (unsigned)rng_index(c->rng, 4));
   Frees fv = {0};
   free_vars(tree, &fv);
-  for (size_t i = 0; i < fv.len; i++) fv.items[i].type = scope_type(&dscope, fv.items[i].name);
+  for (size_t i = 0; i < fv.len; i++) fv.items[i].type = gen_var_type(&dscope, fv.items[i].name);
   free(dscope.items);
   bool ok = resolve(c, s, &fv);
   if (ok) { /* the change must show: new parameters (still unnamed) are placeholders here */
@@ -222,7 +215,7 @@ static bool apply(MutContext *c) {
   VEC(Piece) pieces = {0};
   for (size_t d = 0; d < c->ndonors; d++) {
     MutSites ds = {0};
-    mut_sites(c->donors[d].m, &ds);
+    mut_sites(c->donors[d].prog.m, &ds);
     for (size_t i = 0; i < ds.len; i++) {
       const AstExpr *e = *ds.items[i].slot;
       if (!interesting(&ds.items[i]) || !movable(e)) continue;

@@ -21,7 +21,7 @@ static bool applies(Form f, const MutSite *s, const AstExpr *e, const Type *t) {
   switch (f) {
   case F_LET:
   case F_TUPLE: return plain;
-  case F_IF: return plain && mut_closed_type(t);
+  case F_IF: return plain && gen_smallest_is_exact(t, true);
   case F_CLOSURE: return plain && ty_is_readable(t);
   case F_IDENTITY: return float_tensor(t) && (plain || mut_is_var(e));
   case F_RESHAPE: return tensor && t->ndims >= 1 && ty_num_elements(t) >= 0;
@@ -75,7 +75,7 @@ static AstExpr *build(MutContext *c, Form f, AstExpr *e, const Type *t, Gen *g) 
   AstModule *m = c->m;
   switch (f) {
   case F_LET: {
-    const char *v = mut_fresh(m, "mv");
+    const char *v = prog_fresh_name(m, "mv");
     return paren_let(m, v, e, mut_var_ref(m, v));
   }
   case F_IF: {
@@ -93,7 +93,7 @@ static AstExpr *build(MutContext *c, Form f, AstExpr *e, const Type *t, Gen *g) 
     return ast_new_proj(m, ast_new_tuple(m, items, n), (unsigned)k);
   }
   case F_CLOSURE: {
-    const char *fv = mut_fresh(m, "mf"), *p = mut_fresh(m, "mp");
+    const char *fv = prog_fresh_name(m, "mf"), *p = prog_fresh_name(m, "mp");
     AstBinder *param = ast_new_binder(m, p, ty_to_ast(m, t));
     AstExpr *body = float_tensor(t) && rng_chance(c->rng, 1, 2) ? identity_of(m, c->rng, p) : mut_var_ref(m, p);
     AstExpr *fn = ast_new_fn(m, ast_new_func(m, NULL, 0, &param, 1, ty_to_ast(m, t), body));
@@ -101,7 +101,7 @@ static AstExpr *build(MutContext *c, Form f, AstExpr *e, const Type *t, Gen *g) 
   }
   case F_IDENTITY: {
     if (mut_is_var(e)) return identity_of(m, c->rng, e->text);
-    const char *v = mut_fresh(m, "mv");
+    const char *v = prog_fresh_name(m, "mv");
     return paren_let(m, v, e, identity_of(m, c->rng, v));
   }
   case F_RESHAPE: {

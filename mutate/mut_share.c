@@ -126,7 +126,7 @@ static bool duplicate_binding(MutContext *c) {
     AstStmt *orig = seq->stmts[cd.stmt];
     AstExpr **use = u.slots.items[rng_index(c->rng, u.slots.len)];
     bool alias = rng_chance(c->rng, 1, 2) || orig->value->kind == AST_FN;
-    const char *fresh = mut_fresh(c->m, "md");
+    const char *fresh = prog_fresh_name(c->m, "md");
     AstExpr *value = alias ? mut_var_ref(c->m, u.name) : ast_expr_copy(c->m, orig->value, false);
     AstStmt *twin = ast_new_let(c->m, ast_new_binder(c->m, fresh, NULL), value);
     AstStmt **stmts = arena_alloc(&c->m->arena, (seq->nstmts + 1) * sizeof *stmts);

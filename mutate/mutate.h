@@ -4,7 +4,10 @@
  * the program in place so that it still type-checks (the driver checks every mutant with the
  * type checker before writing it) and records what it did.
  *
+ *   mutators.c        the list of mutators and their default weights (as passes.c lists rreduce's passes)
  *   sites.c           the expressions a mutator may pick, with the variables in scope at each
+ *   edit.c            editing helpers the insert, share and crossover mutators share (edit.h)
+ *   expr_type.c       an expression's type at a site, inferred or its variable's (expr_type.h)
  *   mut_regenerate.c  replace a subtree with a fresh expression of its type from the generator
  *   mut_share.c       use an existing same-typed variable in place of an expression (a new edge)
  *   mut_insert.c      wrap a value in a chain that returns its type (let, if, tuple, closure, ...)
@@ -13,20 +16,21 @@
  *   mut_shape.c       change @main's input shapes or dtypes; the program follows by inference
  *   mut_crossover.c   transplant a same-typed subtree from a donor program (--donor DIR)
  *   illtyped.c        --ill-typed: one controlled type error, with the error the checker gives
- *   driver.c          mutant k of a run: pick mutators, apply, print, guard, describe
+ *   driver.c          mutant k of a run: pick mutators, apply, print, guard, describe (driver.h)
+ *   rmutate.c         the command line: runs, deduplication, manifest, --git, --oracle
  */
 #ifndef RELAYKIT_MUTATE_H
 #define RELAYKIT_MUTATE_H
 
 #include "../parser/ast.h"
+#include "../program/program.h"
 #include "../support/rng.h"
 #include "../support/strbuf.h"
 #include "../typegen/gen.h"
 
 /* A donor program for crossover (parsed and typed). */
 typedef struct MutDonor {
-  AstModule *m;
-  TyTable *types;
+  Program prog;
   const char *name;
 } MutDonor;
 
@@ -54,6 +58,10 @@ typedef struct Mutator {
 } Mutator;
 
 extern const Mutator mut_regenerate, mut_share, mut_insert, mut_opswap, mut_attrs, mut_shape, mut_crossover;
+/* All of them, in the order rmutate lists them, and their default weights (mutators.c). */
+enum { MUT_NMUTATORS = 7 };
+extern const Mutator *const mut_mutators[MUT_NMUTATORS];
+extern const unsigned mut_default_weights[MUT_NMUTATORS];
 
 /* ------------------------------------------------------------------ sites.c */
 typedef struct MutSite {

@@ -53,10 +53,6 @@ static const char usage[] =
     "exit status: 0 all mutants written, 1 the seed is ill-formed or cannot be mutated, 2 usage or\n"
     "             I/O error; with --oracle, roracle's: 0 no failures, 1 some mutant fails\n";
 
-static const Mutator *const all_mutators[] = {&mut_regenerate, &mut_opswap, &mut_attrs,    &mut_insert,
-                                              &mut_share,      &mut_shape,  &mut_crossover};
-enum { NMUTATORS = sizeof all_mutators / sizeof all_mutators[0] };
-static const unsigned default_weights[NMUTATORS] = {4, 3, 2, 3, 2, 1, 2};
 
 enum { OPT_GIT = 256, OPT_SEED, OPT_DEPTH, OPT_MUTATORS, OPT_WEIGHT, OPT_LIST, OPT_POLICY, OPT_FUEL, OPT_DONOR,
        OPT_ILL, OPT_JSON, OPT_BATCH, OPT_VERSION, OPT_ORACLE, OPT_ORACLE_SERVER, OPT_ORACLE_TIMEOUT };
@@ -77,8 +73,8 @@ static json_t *result_json(const MutResult *r) {
 
 /* Mutator names in results read back point into this table (the result owns no names). */
 static const char *intern_name(const char *name) {
-  for (size_t i = 0; i < NMUTATORS; i++)
-    if (!strcmp(all_mutators[i]->name, name)) return all_mutators[i]->name;
+  for (size_t i = 0; i < MUT_NMUTATORS; i++)
+    if (!strcmp(mut_mutators[i]->name, name)) return mut_mutators[i]->name;
   return "ill-typed";
 }
 
@@ -137,7 +133,7 @@ typedef struct Run {
   FILE *manifest;
   StrBuf batch_manifest;
   size_t written, retries, steps_total;
-  unsigned long per_mutator[NMUTATORS + 1];
+  unsigned long per_mutator[MUT_NMUTATORS + 1];
 } Run;
 
 static char *manifest_line(const Run *run, size_t k, uint64_t attempt, const MutResult *r) {
@@ -184,8 +180,8 @@ static bool write_mutant(Run *run, size_t k, uint64_t attempt, const MutResult *
   }
   free(line);
   for (size_t i = 0; i < r->nsteps; i++)
-    for (size_t m = 0; m <= NMUTATORS; m++)
-      if (m == NMUTATORS || !strcmp(all_mutators[m]->name, r->steps[i].mutator)) {
+    for (size_t m = 0; m <= MUT_NMUTATORS; m++)
+      if (m == MUT_NMUTATORS || !strcmp(mut_mutators[m]->name, r->steps[i].mutator)) {
         run->per_mutator[m]++;
         break;
       }
@@ -341,10 +337,10 @@ static int run_oracle(const char *dir, const char *test, const char *server, con
 
 /* ------------------------------------------------------------------ inputs */
 
-static bool typed(const char *path, const char *text, AstModule **m, TyTable **types, bool quiet) {
+static bool typed(const char *path, const char *text, Program *p, bool quiet) {
   Diag d;
   diag_init(&d, path, text, strlen(text));
-  bool ok = check_text(text, strlen(text), false, m, types, &d);
+  bool ok = prog_check(p, text, false, &d);
   if (!ok && !quiet) fprintf(stderr, "%s", d.out.data ? d.out.data : "");
   diag_free(&d);
   return ok;
@@ -370,8 +366,8 @@ static size_t load_donors(const char *dir, MutDonor **out) {
     snprintf(path, sizeof path, "%s/%s", dir, names.items[i]);
     size_t len;
     char *text = file_read(path, &len);
-    MutDonor dn = {NULL, NULL, names.items[i]};
-    if (text && typed(path, text, &dn.m, &dn.types, true)) VEC_PUSH(donors, dn);
+    MutDonor dn = {{0}, names.items[i]};
+    if (text && typed(path, text, &dn.prog, true)) VEC_PUSH(donors, dn);
     else {
       fprintf(stderr, "rmutate: donor %s does not type-check; skipped\n", path);
       free(names.items[i]);
@@ -398,8 +394,8 @@ int main(int argc, char **argv) {
   };
   long v, count = 100, jobs = sysconf(_SC_NPROCESSORS_ONLN);
   const char *out_dir = NULL, *git_path = NULL, *only = NULL, *policy_path = NULL, *donor_dir = NULL;
-  unsigned weights[NMUTATORS];
-  memcpy(weights, default_weights, sizeof weights);
+  unsigned weights[MUT_NMUTATORS];
+  memcpy(weights, mut_default_weights, sizeof weights);
   MutOptions mo = {.seed = 1, .depth = 1, .fuel = 3};
   bool json = false, quiet = false;
   unsigned batch = 500;
@@ -431,17 +427,17 @@ int main(int argc, char **argv) {
     case OPT_WEIGHT: {
       const char *eq = strchr(optarg, '=');
       size_t i = 0;
-      for (; eq && i < NMUTATORS; i++)
-        if (strlen(all_mutators[i]->name) == (size_t)(eq - optarg) && !strncmp(optarg, all_mutators[i]->name, eq - optarg))
+      for (; eq && i < MUT_NMUTATORS; i++)
+        if (strlen(mut_mutators[i]->name) == (size_t)(eq - optarg) && !strncmp(optarg, mut_mutators[i]->name, eq - optarg))
           break;
-      if (!eq || i == NMUTATORS || !cli_count_arg("rmutate", "--weight", eq + 1, 0, &v))
+      if (!eq || i == MUT_NMUTATORS || !cli_count_arg("rmutate", "--weight", eq + 1, 0, &v))
         return fprintf(stderr, "rmutate: --weight takes NAME=W with a mutator's name (--list-mutators)\n"), 2;
       weights[i] = (unsigned)v;
       break;
     }
     case OPT_LIST:
-      for (size_t i = 0; i < NMUTATORS; i++)
-        printf("%-11s weight %u  %s\n", all_mutators[i]->name, default_weights[i], all_mutators[i]->description);
+      for (size_t i = 0; i < MUT_NMUTATORS; i++)
+        printf("%-11s weight %u  %s\n", mut_mutators[i]->name, mut_default_weights[i], mut_mutators[i]->description);
       return 0;
     case OPT_POLICY: policy_path = optarg; break;
     case OPT_FUEL:
@@ -469,13 +465,13 @@ int main(int argc, char **argv) {
   if (oracle_test && !cli_executable(oracle_test))
     return fprintf(stderr, "rmutate: --oracle %s: not an executable file\n", oracle_test), 2;
   const char *seed_path = argv[optind];
-  const Mutator *mutators[NMUTATORS];
-  unsigned mweights[NMUTATORS];
+  const Mutator *mutators[MUT_NMUTATORS];
+  unsigned mweights[MUT_NMUTATORS];
   size_t nm = 0;
-  for (size_t i = 0; i < NMUTATORS; i++) {
-    if (only && !cli_in_list(only, all_mutators[i]->name)) continue;
+  for (size_t i = 0; i < MUT_NMUTATORS; i++) {
+    if (only && !cli_in_list(only, mut_mutators[i]->name)) continue;
     if (!weights[i]) continue;
-    mutators[nm] = all_mutators[i];
+    mutators[nm] = mut_mutators[i];
     mweights[nm++] = weights[i];
   }
   if (!nm && !mo.ill_typed) return fputs("rmutate: no mutator left (see --mutators, --weight)\n", stderr), 2;
@@ -497,14 +493,13 @@ int main(int argc, char **argv) {
     return 2;
   }
   int status = 2;
-  AstModule *sm = NULL;
-  TyTable *st = NULL;
+  Program seed = {0};
   MutDonor *donors = NULL;
   size_t ndonors = 0;
   GitRepo *git = NULL;
   Run run = {0};
   strset_init(&run.seen);
-  if (!typed(seed_path, seed_text, &sm, &st, false)) {
+  if (!typed(seed_path, seed_text, &seed, false)) {
     fprintf(stderr, "rmutate: %s is not a well-typed Relay module, which rmutate needs\n", seed_path);
     status = 1;
     goto done;
@@ -513,7 +508,7 @@ int main(int argc, char **argv) {
     ndonors = load_donors(donor_dir, &donors);
   } else { /* no donors given: the seed lends its own subtrees (a value moved to another place) */
     donors = xmalloc(sizeof *donors);
-    donors[0] = (MutDonor){sm, st, xstrdup(strrchr(seed_path, '/') ? strrchr(seed_path, '/') + 1 : seed_path)};
+    donors[0] = (MutDonor){seed, xstrdup(strrchr(seed_path, '/') ? strrchr(seed_path, '/') + 1 : seed_path)};
     ndonors = 1;
   }
   const char *slash = strrchr(seed_path, '/');
@@ -524,8 +519,7 @@ int main(int argc, char **argv) {
   mo.policy = &policy;
   mo.donors = donors;
   mo.ndonors = ndonors;
-  mo.seed_module = sm; /* every mutant's first step starts from a copy: the seed is parsed and typed once */
-  mo.seed_types = st;
+  mo.seed_program = &seed; /* every mutant's first step starts from a clone: the seed is parsed and typed once */
   if (out_dir && mkdir(out_dir, 0755) != 0 && errno != EEXIST) {
     fprintf(stderr, "rmutate: cannot create %s: %s\n", out_dir, strerror(errno));
     goto done;
@@ -557,9 +551,9 @@ int main(int argc, char **argv) {
   status = ok ? 0 : 1;
   if (json) {
     json_t *per = json_object();
-    for (size_t i = 0; i < NMUTATORS; i++)
-      json_object_set_new(per, all_mutators[i]->name, json_integer((json_int_t)run.per_mutator[i]));
-    if (run.per_mutator[NMUTATORS]) json_object_set_new(per, "ill-typed", json_integer((json_int_t)run.per_mutator[NMUTATORS]));
+    for (size_t i = 0; i < MUT_NMUTATORS; i++)
+      json_object_set_new(per, mut_mutators[i]->name, json_integer((json_int_t)run.per_mutator[i]));
+    if (run.per_mutator[MUT_NMUTATORS]) json_object_set_new(per, "ill-typed", json_integer((json_int_t)run.per_mutator[MUT_NMUTATORS]));
     json_t *j = json_pack("{s:I, s:I, s:I, s:o}", "mutants", (json_int_t)run.written, "retries",
                           (json_int_t)run.retries, "mutations", (json_int_t)run.steps_total, "per_mutator", per);
     json_dumpf(j, stdout, JSON_COMPACT);
@@ -574,15 +568,11 @@ done:
   strset_free(&run.seen);
   git_repo_close(git);
   for (size_t i = 0; i < ndonors; i++) {
-    ast_free(donors[i].m);
-    ty_table_free(donors[i].types);
+    prog_free(&donors[i].prog);
     free((char *)donors[i].name);
   }
   free(donors);
-  if (donor_dir) { /* else the seed is donors[0], freed above */
-    ast_free(sm);
-    ty_table_free(st);
-  }
+  if (donor_dir) prog_free(&seed); /* else the seed is donors[0], freed above */
   free(seed_text);
   arena_free(&policy_arena);
   return status;

@@ -9,6 +9,7 @@
  * submission order: the first interesting one wins and the jobs after it are killed, exactly the
  * choice a sequential run makes.  So the result is the same for every N.
  */
+#include "../support/clock.h"
 #include "driver.h"
 
 #include <git2.h>
@@ -22,12 +23,6 @@
 #include "../support/strset.h"
 #include "../support/strbuf.h"
 #include "../support/xalloc.h"
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static size_t calls_of(const char *text) {
   Program p;
@@ -104,7 +99,7 @@ static int collect(Reducer *r, Cand *c, bool cancelled) {
 static void progress(Reducer *r, const char *pass) {
   if (!r->o->progress) return;
   fprintf(stderr, "\r\033[K%-9s tests %lu  %zu bytes  %zu ops  accepted %lu  %.0fs", pass, r->st->tests_run,
-          strlen(r->current), r->current_calls, r->st->accepted, now() - r->start);
+          strlen(r->current), r->current_calls, r->st->accepted, clock_seconds() - r->start);
   fflush(stderr);
 }
 
@@ -286,7 +281,7 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
 
 bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_t errlen) {
   git_libgit2_init();
-  Reducer r = {.o = o, .st = st, .current = *text, .start = now(), .err = err, .errlen = errlen};
+  Reducer r = {.o = o, .st = st, .current = *text, .start = clock_seconds(), .err = err, .errlen = errlen};
   strset_init(&r.cache.interesting);
   strset_init(&r.cache.boring);
   st->per_pass = xcalloc(o->npasses ? o->npasses : 1, sizeof *st->per_pass);
@@ -320,7 +315,7 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
   *text = r.current;
   st->bytes_after = strlen(r.current);
   st->calls_after = calls_of(r.current);
-  st->seconds = now() - r.start;
+  st->seconds = clock_seconds() - r.start;
   strset_free(&r.cache.interesting);
   strset_free(&r.cache.boring);
   free(r.resume);

@@ -67,27 +67,6 @@ static bool param_type(const Type *t) {
   return true;
 }
 
-/* Types the generator's smallest expression covers exactly: static tensors, tuples of them, and
-   closures over those. */
-static bool smallest_type(const Type *t) {
-  switch (t->kind) {
-  case TY_TENSOR:
-    for (uint32_t i = 0; i < t->ndims; i++)
-      if (t->dims[i] < 0) return false;
-    return t->dtype.code != DT_VOID && t->dtype.lanes == 1;
-  case TY_TUPLE:
-    for (uint32_t i = 0; i < t->nargs; i++)
-      if (!smallest_type(t->args[i])) return false;
-    return true;
-  case TY_FUNC:
-    if (t->ntparams) return false;
-    for (uint32_t i = 0; i < t->nargs; i++)
-      if (!param_type(t->args[i])) return false;
-    return smallest_type(t->ret);
-  default: return false;
-  }
-}
-
 static bool replaceable(const AstExpr *e) {
   return !is_atom(e) && e->kind != AST_PAREN && e->kind != AST_BLOCK && e->node.type && cost_of((AstExpr *)e).nodes > 1;
 }
@@ -151,7 +130,7 @@ static bool apply(Program *out, size_t i) {
   AstExpr *with = NULL;
   if (t) switch (i % NOPTIONS) {
     case OPT_CONSTANT:
-      if (t->kind == TY_TENSOR && t->ndims == 0 && smallest_type(t)) with = smallest(out, t, NULL, 0);
+      if (t->kind == TY_TENSOR && t->ndims == 0 && gen_smallest_is_exact(t, false)) with = smallest(out, t, NULL, 0);
       if (with && with->kind == AST_CALL) with = NULL; /* a zeros() call is the last option's */
       break;
     case OPT_VARIABLE:
@@ -175,7 +154,7 @@ static bool apply(Program *out, size_t i) {
       }
       break;
     case OPT_SMALLEST:
-      if (smallest_type(t)) with = smallest(out, t, v.found_scope.items, v.found_scope.len);
+      if (gen_smallest_is_exact(t, false)) with = smallest(out, t, v.found_scope.items, v.found_scope.len);
       break;
     }
   bool ok = with && smaller(cost_of(with), cost_of(e));

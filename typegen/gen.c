@@ -747,3 +747,38 @@ AstModule *gen_module(const GenPolicy *policy, uint64_t seed, uint64_t index, co
   ty_table_free(types);
   return m;
 }
+
+/* Types a closure's parameters may have for gen_smallest's trivial closure: tensors and tuples. */
+static bool closure_param_type(const Type *t) {
+  if (t->kind == TY_TENSOR) return t->dtype.code != DT_VOID;
+  if (t->kind != TY_TUPLE) return false;
+  for (uint32_t i = 0; i < t->nargs; i++)
+    if (!closure_param_type(t->args[i])) return false;
+  return true;
+}
+
+bool gen_smallest_is_exact(const Type *t, bool values_only) {
+  switch (t->kind) {
+  case TY_TENSOR:
+    for (uint32_t i = 0; i < t->ndims; i++)
+      if (t->dims[i] < 0) return false;
+    return t->dtype.code != DT_VOID && t->dtype.lanes == 1;
+  case TY_TUPLE:
+    if (values_only && !t->nargs) return false;
+    for (uint32_t i = 0; i < t->nargs; i++)
+      if (!gen_smallest_is_exact(t->args[i], values_only)) return false;
+    return true;
+  case TY_FUNC:
+    if (values_only || t->ntparams) return false;
+    for (uint32_t i = 0; i < t->nargs; i++)
+      if (!closure_param_type(t->args[i])) return false;
+    return gen_smallest_is_exact(t->ret, values_only);
+  default: return false;
+  }
+}
+
+const Type *gen_var_type(const GenVars *scope, const char *name) {
+  for (size_t k = scope->len; k > 0; k--)
+    if (!strcmp(scope->items[k - 1].name, name)) return scope->items[k - 1].type;
+  return NULL;
+}

@@ -130,6 +130,13 @@ AstExpr *gen_expr(Gen *g, const Type *t, unsigned fuel);
 /* A smallest expression of type t: a variable of that type in scope, a literal, zeros(...), a
    tuple of smallest parts, a base constructor, a trivial closure. */
 AstExpr *gen_smallest(Gen *g, const Type *t);
+/* Whether gen_smallest builds an expression of exactly type t from constants alone: static tensors
+   of a scalar dtype and tuples of them; unless values_only, also () and closures whose parameters
+   are tensors or tuples of them.  (The reducer replaces any such expression; the mutator's `if`
+   wants values in its branches.) */
+bool gen_smallest_is_exact(const Type *t, bool values_only);
+/* The type of the innermost variable called `name` in a scope, or NULL. */
+const Type *gen_var_type(const GenVars *scope, const char *name);
 /* The operators the policy allows (those with generators) whose recognizer accepts t, in registry
    order; at most max of them.  gen_expr draws its operator calls from these. */
 size_t gen_ops_for(Gen *g, const Type *t, const OpDef **out, size_t max);

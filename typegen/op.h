@@ -4,9 +4,9 @@
  *
  *   op.c            lookup, attribute values (parsed from the AST, defaults filled in), helpers
  *                   the relations share (argument checks, broadcasting, messages)
- *   ops/<family>.c  the entries: elemwise.c, reduce.c, nn.c, transform.c, misc.c
+ *   ops/<family>.c  the entries, one family a file (the list is registry_init's in op.c)
  *
- * The RFC's recognizer / solver / sampler will be added to OpDef beside `relation`.
+ * Each OpDef also holds the RFC's recognizer / solver / sampler beside `relation` (opgen.h).
  */
 #ifndef RELAYKIT_OP_H
 #define RELAYKIT_OP_H

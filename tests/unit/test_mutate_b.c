@@ -29,32 +29,6 @@ static char *slurp(const char *path) {
   return s;
 }
 
-typedef struct Prog {
-  AstModule *m;
-  TyTable *types;
-} Prog;
-
-/* Parses and types text; false (and nothing to free) when it does not type-check. */
-static bool load(Prog *p, const char *text, char *msg, size_t msglen) {
-  Diag d;
-  diag_init(&d, "test", text, strlen(text));
-  p->m = ast_parse(text, strlen(text), &d);
-  p->types = ty_table_new();
-  bool ok = p->m && !p->m->body && infer_module(p->m, p->types, &d);
-  if (!ok && msg) snprintf(msg, msglen, "%s", d.out.data ? d.out.data : "rejected");
-  diag_free(&d);
-  if (!ok) {
-    if (p->m) ast_free(p->m);
-    ty_table_free(p->types);
-  }
-  return ok;
-}
-
-static void unload(Prog *p) {
-  ast_free(p->m);
-  ty_table_free(p->types);
-}
-
 static char *print(const AstModule *m) {
   AstPrintOptions po = {.strip_types = true, .keep_spans = true};
   return ast_print(m, &po);
@@ -74,9 +48,9 @@ static void outcome_free(Outcome *o) {
 /* Runs mu once on a fresh load of text and checks the contract: a mutant type-checks and differs
    from the seed; a refusal leaves the program byte-identical. */
 static Outcome run(const Mutator *mu, const char *text, uint64_t seed, const MutDonor *donors, size_t ndonors) {
-  Prog p;
+  Program p;
   char msg[1024];
-  if (!load(&p, text, msg, sizeof msg)) fail_msg("seed program rejected: %s", msg);
+  if (!prog_load(&p, "test", text, false, msg, sizeof msg)) fail_msg("seed program rejected: %s", msg);
   char *before = print(p.m), *full_before = ast_print(p.m, NULL);
   GenPolicy policy;
   gen_policy_default(&policy);
@@ -89,11 +63,11 @@ static Outcome run(const Mutator *mu, const char *text, uint64_t seed, const Mut
     o.text = print(p.m);
     o.what = what.data ? what.data : xstrdup("");
     if (!strcmp(o.text, before)) fail_msg("%s (seed %llu) returned true but changed nothing", mu->name, (unsigned long long)seed);
-    Prog q;
-    if (!load(&q, o.text, msg, sizeof msg))
+    Program q;
+    if (!prog_load(&q, "test", o.text, false, msg, sizeof msg))
       fail_msg("%s (seed %llu, %s) made an ill-typed program:\n%s\n%.4000s", mu->name, (unsigned long long)seed, o.what, msg,
                o.text);
-    unload(&q);
+    prog_free(&q);
   } else {
     char *after = ast_print(p.m, NULL);
     if (strcmp(after, full_before)) fail_msg("%s (seed %llu) returned false but changed the program", mu->name, (unsigned long long)seed);
@@ -102,7 +76,7 @@ static Outcome run(const Mutator *mu, const char *text, uint64_t seed, const Mut
   }
   free(before);
   free(full_before);
-  unload(&p);
+  prog_free(&p);
   return o;
 }
 
@@ -200,10 +174,10 @@ static void test_crossover_needs_donors(void **state) {
 /* A donor whose operators the seed lacks: whatever moves over shows up by name. */
 static void test_crossover_small_donor(void **state) {
   (void)state;
-  Prog donor;
+  Program donor;
   const char *text = "#[version = \"0.0.5\"]\ndef @main(%a: Tensor[(2, 3), float32]) {\n  %0 = sigmoid(%a);\n  tanh(%0)\n}\n";
-  assert_true(load(&donor, text, NULL, 0));
-  MutDonor d = {donor.m, donor.types, "dir/donor.relay"};
+  assert_true(prog_load(&donor, "test", text, false, NULL, 0));
+  MutDonor d = {donor, "dir/donor.relay"};
   unsigned applied = 0;
   for (uint64_t s = 0; s < 40; s++) {
     Outcome o = run(&mut_crossover, small_programs[0], s, &d, 1);
@@ -215,15 +189,15 @@ static void test_crossover_small_donor(void **state) {
     outcome_free(&o);
   }
   assert_true(applied >= 20);
-  unload(&donor);
+  prog_free(&donor);
 }
 
 static void test_crossover_mobilenet_into_resnet(void **state) {
   (void)state;
   char *seed = slurp(MODELS "resnet-18.relay"), *dtext = slurp(MODELS "mobilenet.relay");
-  Prog donor;
-  assert_true(load(&donor, dtext, NULL, 0));
-  MutDonor d = {donor.m, donor.types, MODELS "mobilenet.relay"};
+  Program donor;
+  assert_true(prog_load(&donor, "test", dtext, false, NULL, 0));
+  MutDonor d = {donor, MODELS "mobilenet.relay"};
   assert_null(strstr(seed, "groups="));
   unsigned applied = 0, depthwise = 0;
   for (uint64_t s = 0; s < 100; s++) {
@@ -236,7 +210,7 @@ static void test_crossover_mobilenet_into_resnet(void **state) {
     outcome_free(&o);
   }
   if (applied < 50 || depthwise == 0) fail_msg("applied %u, depthwise %u", applied, depthwise);
-  unload(&donor);
+  prog_free(&donor);
   free(seed);
   free(dtext);
 }

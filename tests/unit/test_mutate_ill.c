@@ -16,26 +16,11 @@
 
 #define V "#[version = \"0.0.5\"]\n"
 
-typedef struct Loaded {
-  AstModule *m;
-  TyTable *types;
-} Loaded;
-
-/* Parses and types text; on failure the checker's message goes to msg. */
-static bool load(Loaded *l, const char *text, char *msg, size_t msglen) {
-  Diag d;
-  diag_init(&d, "mutant", text, strlen(text));
-  l->m = ast_parse(text, strlen(text), &d);
-  l->types = ty_table_new();
-  bool ok = l->m && !l->m->body && infer_module(l->m, l->types, &d);
-  if (msg) snprintf(msg, msglen, "%s", d.out.data ? d.out.data : "");
-  diag_free(&d);
+/* Parses and types text; the checker's message (or "" when it accepts) goes to msg. */
+static bool load(Program *l, const char *text, char *msg, size_t msglen) {
+  bool ok = prog_load(l, "mutant", text, false, msg, msglen);
+  if (ok && msg) msg[0] = 0;
   return ok;
-}
-
-static void unload(Loaded *l) {
-  ast_free(l->m);
-  ty_table_free(l->types);
 }
 
 /* One ill-typed mutant of text, as the driver makes it. */
@@ -58,7 +43,7 @@ static unsigned marked_line(const char *text) {
 
 static Mutant mutate(const char *text, uint64_t seed) {
   Mutant r = {0};
-  Loaded l;
+  Program l;
   char msg[1024];
   if (!load(&l, text, msg, sizeof msg)) fail_msg("the seed program is rejected: %s", msg);
   Rng rng = rng_seed(seed, 0);
@@ -79,13 +64,13 @@ static Mutant mutate(const char *text, uint64_t seed) {
     AstPrintOptions po = {.strip_types = true, .keep_spans = true};
     char *out = ast_print(l.m, &po);
     r.line = marked_line(out);
-    Loaded check;
+    Program check;
     r.rejected = !load(&check, out, r.msg, sizeof r.msg);
-    unload(&check);
+    prog_free(&check);
     free(out);
   }
   sb_free(&what);
-  unload(&l);
+  prog_free(&l);
   return r;
 }
 
@@ -175,11 +160,11 @@ static void test_driver_records_the_error(void **state) {
     assert_non_null(strstr(r.expected_error, "error: "));
     assert_non_null(strstr(r.steps[0].what, "ill-typed "));
     assert_non_null(strstr(r.text, "rmutate-step-0"));
-    Loaded l;
+    Program l;
     char msg[1024];
     assert_false(load(&l, r.text, msg, sizeof msg));
     assert_string_equal(msg, r.expected_error);
-    unload(&l);
+    prog_free(&l);
     mut_result_free(&r);
   }
   free(text);
