@@ -143,5 +143,7 @@ OP_FAMILY(reduce);
 OP_FAMILY(nn);
 OP_FAMILY(transform);
 OP_FAMILY(misc);
+OP_FAMILY(qnn);
+OP_FAMILY(qnn_elemwise);
 
 #endif
