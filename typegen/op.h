@@ -145,5 +145,7 @@ OP_FAMILY(transform);
 OP_FAMILY(misc);
 OP_FAMILY(qnn);
 OP_FAMILY(qnn_elemwise);
+OP_FAMILY(annotation);
+OP_FAMILY(misc_extra);
 
 #endif
