@@ -4,7 +4,8 @@
  *
  *   op.c            lookup, attribute values (parsed from the AST, defaults filled in), helpers
  *                   the relations share (argument checks, broadcasting, messages)
- *   ops/<family>.c  the entries: elemwise.c, reduce.c, nn.c, transform.c, misc.c
+ *   ops/<family>.c  the entries: elemwise.c, reduce.c, nn.c, transform.c, misc.c, qnn.c, qnn_elemwise.c,
+ *                   annotation.c, misc_extra.c, ethosu.c
  *
  * The RFC's recognizer / solver / sampler will be added to OpDef beside `relation`.
  */
@@ -147,5 +148,6 @@ OP_FAMILY(qnn);
 OP_FAMILY(qnn_elemwise);
 OP_FAMILY(annotation);
 OP_FAMILY(misc_extra);
+OP_FAMILY(ethosu);
 
 #endif
