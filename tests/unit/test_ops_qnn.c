@@ -92,12 +92,15 @@ static void test_conv2d_transpose(void **state) {
                 CONVT_ATTRS, "Tensor[(2, 3, 3, 5), int32]");
   assert_rejects("qnn.conv2d_transpose", CONVT_ARGS("int32", "Tensor[(1), float32]"), CONVT_ATTRS,
                  "requires a scalar or Tensor[(3), float32]");
+  assert_rejects("qnn.conv2d_transpose",
+                 "Tensor[(2, 1, 2, 4), int32], Tensor[(1, 3, 2, 2), int8], int32, int32, float32, float32", CONVT_ATTRS,
+                 "Expected qnn conv2d type(int8, uint8, int16) for input but was int32");
   assert_rejects("qnn.conv2d_transpose", CONVT_ARGS("int8", "float32"), CONVT_ATTRS, "weight_zp_type->dtype == DataType::Int(32)");
   assert_rejects("qnn.conv2d_transpose",
                  "Tensor[(2, 1, 2, 4), uint8], Tensor[(1, 3, 2, 2), int8], Tensor[(2), int32], int32, float32, float32",
                  CONVT_ATTRS, "Zero point or scale should be scalar or a vector with one element.");
   assert_rejects("qnn.conv2d_transpose", CONVT_ARGS("int32", "float32"), "channels=3, kernel_size=[2, 2], out_dtype=\"int8\"",
-                 "Expected quantized conv2d type(int16, int32, int64) for output but was int8");
+                 "Expected qnn conv2d type(int16, int32, int64) for output but was int8");
   assert_rejects("qnn.conv2d_transpose", CONVT_ARGS("int32", "float32"),
                  "channels=3, kernel_size=[2, 2], out_dtype=\"int32\", kernel_layout=\"IXHW\"", "Kernel layout attribute is not defined");
 }

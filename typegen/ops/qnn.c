@@ -54,7 +54,7 @@ bool qop_data_dtype(OpCall *c, size_t i, const DType *set, size_t n, const char 
   if (!t) return false;
   if (qop_dtype_in(t->dtype, set, n)) return true;
   char b[16];
-  op_fail(c, (int)i, "%s: Expected quantized %s for %s but was %s", c->op->name, what, role, qop_dt_name(t->dtype, b));
+  op_fail(c, (int)i, "%s: Expected %s for %s but was %s", c->op->name, what, role, qop_dt_name(t->dtype, b));
   return false;
 }
 
@@ -167,7 +167,7 @@ static bool out_dtype_in(OpCall *c, const DType *set, size_t n, const char *what
   DType d = op_dtype(c, "out_dtype");
   if (qop_dtype_in(d, set, n)) return true;
   char b[16];
-  op_fail(c, -1, "%s: Expected quantized %s for output but was %s", c->op->name, what, qop_dt_name(d, b));
+  op_fail(c, -1, "%s: Expected %s for output but was %s", c->op->name, what, qop_dt_name(d, b));
   return false;
 }
 
@@ -177,9 +177,9 @@ static bool out_dtype_in(OpCall *c, const DType *set, size_t n, const char *what
 static const Type *qnn_dense_rel(OpCall *c) {
   static const DType out[] = {{DT_INT, 32, 1}, {DT_INT, 64, 1}};
   if (!op_tensor_arg(c, 0) || !op_tensor_arg(c, 1) ||
-      !qop_data_dtype(c, 0, q8_16, NELEMS(q8_16), "dense type(int8, uint8, int16, uint16)", "input") ||
-      !qop_data_dtype(c, 1, qop_q8, 2, "dense type(int8, uint8)", "weight") ||
-      !out_dtype_in(c, out, NELEMS(out), "dense type(int32, int64)") ||
+      !qop_data_dtype(c, 0, q8_16, NELEMS(q8_16), "quantized dense type(int8, uint8, int16, uint16)", "input") ||
+      !qop_data_dtype(c, 1, qop_q8, 2, "quantized dense type(int8, uint8)", "weight") ||
+      !out_dtype_in(c, out, NELEMS(out), "quantized dense type(int32, int64)") ||
       !qop_scalar(c, 2, dt_int32, "input_zero_point") || !qop_scalar(c, 4, dt_float32, "input_scale"))
     return NULL;
   const AttrVal *units = op_attr(c, "units");
@@ -211,9 +211,9 @@ static const Type *qnn_dense_pack_rel(OpCall *c) {
 static const Type *qnn_batch_matmul_rel(OpCall *c) {
   static const DType out[] = {{DT_INT, 32, 1}};
   if (!op_tensor_arg(c, 0) || !op_tensor_arg(c, 1) ||
-      !qop_data_dtype(c, 0, qop_q8, 2, "batch_matmul type(int8, uint8)", "input") ||
-      !qop_data_dtype(c, 1, qop_q8, 2, "batch_matmul type(int8, uint8)", "weight") ||
-      !out_dtype_in(c, out, 1, "batch_matmul type(int32)") || !qop_scalar(c, 2, dt_int32, "x_zero_point") ||
+      !qop_data_dtype(c, 0, qop_q8, 2, "quantized batch_matmul type(int8, uint8)", "input") ||
+      !qop_data_dtype(c, 1, qop_q8, 2, "quantized batch_matmul type(int8, uint8)", "weight") ||
+      !out_dtype_in(c, out, 1, "quantized batch_matmul type(int32)") || !qop_scalar(c, 2, dt_int32, "x_zero_point") ||
       !qop_scalar(c, 3, dt_int32, "y_zero_point") || !qop_scalar(c, 4, dt_float32, "x_scale") ||
       !qop_scalar(c, 5, dt_float32, "y_scale"))
     return NULL;
@@ -233,9 +233,9 @@ static bool one_element(const Type *t) { return t->kind == TY_TENSOR && (t->ndim
 static const Type *qnn_conv2d_transpose_rel(OpCall *c) {
   static const DType out[] = {{DT_INT, 16, 1}, {DT_INT, 32, 1}, {DT_INT, 64, 1}};
   if (!op_tensor_arg(c, 0) || !op_tensor_arg(c, 1) ||
-      !qop_data_dtype(c, 0, q8_16, NELEMS(q8_16), "conv2d type(int8, uint8, int16)", "input") ||
-      !qop_data_dtype(c, 1, qop_q8, 2, "conv2d type(int8, uint8)", "weight") ||
-      !out_dtype_in(c, out, NELEMS(out), "conv2d type(int16, int32, int64)"))
+      !qop_data_dtype(c, 0, q8_16, NELEMS(q8_16), "qnn conv2d type(int8, uint8, int16)", "input") ||
+      !qop_data_dtype(c, 1, qop_q8, 2, "qnn conv2d type(int8, uint8)", "weight") ||
+      !out_dtype_in(c, out, NELEMS(out), "qnn conv2d type(int16, int32, int64)"))
     return NULL;
   for (size_t i = 2; i <= 5; i++)
     if (!op_tensor_arg(c, i)) return NULL;
@@ -275,7 +275,7 @@ static const Type *qnn_conv2d_transpose_rel(OpCall *c) {
    input_zero_point, output_scale, output_zero_point); the shape arithmetic is Pool2DRel's (the
    result keeps the data's layout and dtype). */
 static const Type *qnn_avg_pool2d_rel(OpCall *c) {
-  if (!qop_data_dtype(c, 0, qop_q8, 2, "avg_pool2d type(int8, uint8)", "input") ||
+  if (!qop_data_dtype(c, 0, qop_q8, 2, "quantized avg_pool2d type(int8, uint8)", "input") ||
       !qop_scalar(c, 1, dt_float32, "input_scale") || !qop_scalar(c, 2, dt_int32, "input_zero_point") ||
       !qop_scalar(c, 3, dt_float32, "output_scale") || !qop_scalar(c, 4, dt_int32, "output_zero_point"))
     return NULL;

@@ -17,7 +17,7 @@ const char *qop_dt_name(DType d, char *buf);
 bool qop_dtype_in(DType d, const DType *set, size_t n);
 
 /* The data argument's dtype must be one of `set`; otherwise fails with TVM's ICHECK text
-   "Expected quantized <what> for input but was <dtype>" (what: "softmax type(int8)", ...). */
+   "Expected <what> for <role> but was <dtype>" (what: "quantized softmax type(int8)", ...). */
 bool qop_data_dtype(OpCall *c, size_t i, const DType *set, size_t n, const char *what, const char *role);
 
 /* IsScalarType (src/relay/qnn/utils.h): argument i is a rank-0 tensor of `dtype`. */

@@ -38,11 +38,11 @@ static const Type *unary_common(OpCall *c, const DType *set, size_t n, const cha
 }
 
 /* QnnElementwiseUnaryFuncRel: int8/uint8 data. */
-static const Type *qnn_unary_rel(OpCall *c) { return unary_common(c, qop_q8, 2, "type(int8, uint8)"); }
+static const Type *qnn_unary_rel(OpCall *c) { return unary_common(c, qop_q8, 2, "quantized type(int8, uint8)"); }
 /* QnnLeakyReluRel: int8/uint8 data. */
-static const Type *qnn_leaky_relu_rel(OpCall *c) { return unary_common(c, qop_q8, 2, "leaky_relu type(int8, uint8)"); }
+static const Type *qnn_leaky_relu_rel(OpCall *c) { return unary_common(c, qop_q8, 2, "quantized leaky_relu type(int8, uint8)"); }
 /* QnnSoftmaxRel: int8 data only. */
-static const Type *qnn_softmax_rel(OpCall *c) { return unary_common(c, qop_q8, 1, "softmax type(int8)"); }
+static const Type *qnn_softmax_rel(OpCall *c) { return unary_common(c, qop_q8, 1, "quantized softmax type(int8)"); }
 
 /* QnnBroadcastRel's channel axis: 0 for rank <= 1, else the attribute (negative counts from the end). */
 static int64_t channel_axis(size_t rank, int64_t attr) {
