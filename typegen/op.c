@@ -52,6 +52,11 @@ static void registry_init(void) {
       {op_family_elemwise, &op_family_elemwise_len}, {op_family_reduce, &op_family_reduce_len},
       {op_family_nn, &op_family_nn_len},             {op_family_transform, &op_family_transform_len},
       {op_family_misc, &op_family_misc_len},
+      {op_family_qnn, &op_family_qnn_len},
+      {op_family_qnn_elemwise, &op_family_qnn_elemwise_len},
+      {op_family_annotation, &op_family_annotation_len},
+      {op_family_misc_extra, &op_family_misc_extra_len},
+      {op_family_ethosu, &op_family_ethosu_len},
   };
   size_t total = 0;
   for (size_t f = 0; f < sizeof families / sizeof families[0]; f++) total += *families[f].len;

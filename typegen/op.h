@@ -143,5 +143,10 @@ OP_FAMILY(reduce);
 OP_FAMILY(nn);
 OP_FAMILY(transform);
 OP_FAMILY(misc);
+OP_FAMILY(qnn);
+OP_FAMILY(qnn_elemwise);
+OP_FAMILY(annotation);
+OP_FAMILY(misc_extra);
+OP_FAMILY(ethosu);
 
 #endif

@@ -60,7 +60,21 @@ static void test_invariants(void **state) {
   /* Operators that lowering passes introduce are deliberately not generated (ops/misc.c). */
   static const char *const not_generated[] = {"call_lowered", "device_copy", "memory.alloc_storage",
                                               "memory.alloc_tensor", "memory.kill", "vm.reshape_tensor",
-                                              "vm.shape_of"};
+                                              "vm.shape_of",
+                                              /* canonicalization is LOG(FATAL) in v0.13; only Hexagon's layout
+                                                 alteration makes it (ops/qnn.c) */
+                                              "qnn.contrib_dense_pack",
+                                              /* no type relation in TVM (ops/annotation.c) */
+                                              "annotation.with_funcid",
+                                              /* its debug_func attribute (an EnvFunc) has no text spelling */
+                                              "debug",
+                                              /* its index_map cannot be evaluated (ops/misc_extra.c) */
+                                              "meta_schedule_layout_transform",
+                                              /* NPU ops made by the Ethos-U partitioning with constant weights and
+                                                 lookup tables (ops/ethosu.c) */
+                                              "contrib.ethosu.binary_elementwise", "contrib.ethosu.conv2d",
+                                              "contrib.ethosu.depthwise_conv2d", "contrib.ethosu.identity",
+                                              "contrib.ethosu.pooling", "contrib.ethosu.unary_elementwise"};
   size_t n, generated = 0;
   const OpDef *const *ops = op_all(&n);
   for (size_t i = 0; i < n; i++) {

@@ -1,0 +1,122 @@
+/*
+ * Annotations: annotation.bitpack_start, bitpack_end, cast_hint, checkpoint, compiler_begin,
+ * compiler_end (src/relay/op/annotation/annotation.cc, attrs in include/tvm/relay/attrs/annotation.h),
+ * annotation.with_funcid (src/relay/transforms/partial_eval.cc), relay.op.annotation.simulated_quantize
+ * (src/relay/quantize/quantize.cc, attrs in src/relay/quantize/quantize.h) and debug
+ * (src/relay/op/debug.cc, include/tvm/relay/attrs/debug.h).  annotation.stop_fusion is in ops/misc.c.
+ *
+ * The annotations and debug use IdentityRel, which assigns the argument's type to the result
+ * whatever it is (tuples too), so they pass any value through.
+ *
+ * Departure: annotation.with_funcid registers no type relation in TVM (partial evaluation adds and
+ * strips it internally), so TVM cannot type a call to it either; here such a call is rejected with
+ * a message saying so.
+ *
+ * Generators: the pass-through annotations on tensors (compiler regions named "default", the name
+ * AnnotateTarget gives unsupported regions; cast_hint with a random dtype, which changes no type)
+ * and simulated_quantize.  Not generated: annotation.with_funcid (no relation) and debug (its
+ * debug_func attribute is an EnvFunc, which has no text spelling).
+ */
+#include <stdlib.h>
+
+#include "../opgen.h"
+
+#define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* IdentityRel: the argument's type, whatever it is. */
+static const Type *identity_any_rel(OpCall *c) { return c->args[0]; }
+
+static const Type *with_funcid_rel(OpCall *c) {
+  return op_fail(c, -1, "%s has no type relation in TVM (partial evaluation adds and removes it internally)", c->op->name);
+}
+
+/* SimulatedQuantizeRel (quantize.cc): a tensor of rank >= 1; dom_scale, clip_min and clip_max are
+   assigned float32 scalars; the result has the data's type. */
+static const Type *simulated_quantize_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0);
+  if (!data) return NULL;
+  if (data->ndims == 0) return op_fail(c, 0, "%s: Input shape cannot be empty", c->op->name);
+  static const char *const names[] = {"", "dom_scale", "clip_min", "clip_max"};
+  for (size_t i = 1; i <= 3; i++) {
+    const Type *t = c->args[i];
+    if (t->kind != TY_TENSOR || t->ndims != 0 || !dtype_eq(t->dtype, dt_float32)) {
+      char *s = ty_str(t);
+      op_fail(c, (int)i, "%s: argument %zu (%s) has type %s, but the relation requires float32", c->op->name, i + 1,
+              names[i], s);
+      free(s);
+      return NULL;
+    }
+  }
+  return data;
+}
+
+/* ------------------------------------------------------------------ generators */
+
+static bool pass_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  if (!opgen_unary_solve(g, op, t, out)) return false;
+  if (op->nattrs && op->attrs[0].type == AT_STR) opgen_set_str(g, op, out, op->attrs[0].name, "default");
+  if (op->nattrs && op->attrs[0].type == AT_DTYPE) {
+    char buf[16];
+    opgen_set_str(g, op, out, op->attrs[0].name, dtype_str(opgen_dtype(g, OPDT_ANY), buf));
+  }
+  return true;
+}
+
+static bool simulated_quantize_recognize(const OpDef *op, const Type *t) {
+  (void)op;
+  if (t->kind != TY_TENSOR || !dtype_eq(t->dtype, dt_float32) || t->ndims == 0) return false;
+  for (size_t i = 0; i < t->ndims; i++)
+    if (t->dims[i] == TY_DIM_ANY) return false;
+  return true;
+}
+static bool simulated_quantize_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  if (!simulated_quantize_recognize(op, t)) return false;
+  opgen_plan_init(g, op, out);
+  out->args[0] = t;
+  for (size_t i = 1; i <= 3; i++) out->args[i] = ty_scalar(g->types, dt_float32);
+  out->nargs = 4;
+  opgen_set_int(g, op, out, "kind", rng_range(g->rng, 0, 3)); /* QAnnotateKind: IDENTITY, INPUT, WEIGHT, ACTIVATION */
+  opgen_set_bool(g, op, out, "sign", rng_chance(g->rng, 3, 4));
+  out->result = t;
+  return true;
+}
+static bool simulated_quantize_sample(OpGen *g, const OpDef *op, OpPlan *out) {
+  for (int tries = 0; tries < 64; tries++) {
+    const Type *t = opgen_tensor(g, dt_float32, 1, g->policy->max_rank);
+    if (simulated_quantize_solve(g, op, t, out)) return true;
+  }
+  return false;
+}
+
+/* ------------------------------------------------------------------ entries */
+
+/* CastHintAttrs: dtype; CompilerAttrs: compiler (neither has a default).  WithFuncIdAttrs: fid
+   (-1).  quantize::SimulatedQuantizeAttrs: kind (no default), sign (true), rounding ("round").
+   DebugAttrs: debug_func, an EnvFunc. */
+static const OpAttrSpec cast_hint_attrs[] = {{"dtype", AT_DTYPE, "None"}};
+static const OpAttrSpec compiler_attrs[] = {{"compiler", AT_STR, "None"}};
+static const OpAttrSpec with_funcid_attrs[] = {{"fid", AT_INT, "-1"}};
+static const OpAttrSpec simulated_quantize_attrs[] = {
+    {"kind", AT_INT, "None"}, {"sign", AT_BOOL, "True"}, {"rounding", AT_STR, "\"round\""}};
+static const OpAttrSpec debug_attrs[] = {{"debug_func", AT_ANY, "None"}};
+
+#define GEN(cls, rec, sol, sam) .gen_dtypes = (cls), .recognize = (rec), .solve = (sol), .sample = (sam)
+#define PASS_GEN GEN(OPDT_ANY, opgen_unary_recognize, pass_solve, opgen_sample_by_solving)
+#define PASS(n) {.name = (n), .min_args = 1, .max_args = 1, .relation = identity_any_rel, PASS_GEN}
+#define PASS_ATTRS(n, a) \
+  {.name = (n), .min_args = 1, .max_args = 1, .attrs = (a), .nattrs = NELEMS(a), .relation = identity_any_rel, PASS_GEN}
+
+const OpDef op_family_annotation[] = {
+    PASS("annotation.bitpack_start"),
+    PASS("annotation.bitpack_end"),
+    PASS_ATTRS("annotation.cast_hint", cast_hint_attrs),
+    PASS("annotation.checkpoint"),
+    PASS_ATTRS("annotation.compiler_begin", compiler_attrs),
+    PASS_ATTRS("annotation.compiler_end", compiler_attrs),
+    OP_ENTRY("annotation.with_funcid", 1, 1, with_funcid_attrs, NELEMS(with_funcid_attrs), with_funcid_rel),
+    {.name = "relay.op.annotation.simulated_quantize", .min_args = 4, .max_args = 4, .attrs = simulated_quantize_attrs,
+     .nattrs = NELEMS(simulated_quantize_attrs), .relation = simulated_quantize_rel,
+     GEN(OPDT_FLOAT, simulated_quantize_recognize, simulated_quantize_solve, simulated_quantize_sample)},
+    OP_ENTRY("debug", 1, 1, debug_attrs, NELEMS(debug_attrs), identity_any_rel),
+};
+const size_t op_family_annotation_len = NELEMS(op_family_annotation);
