@@ -143,5 +143,8 @@ OP_FAMILY(reduce);
 OP_FAMILY(nn);
 OP_FAMILY(transform);
 OP_FAMILY(misc);
+OP_FAMILY(nn_conv);
+OP_FAMILY(nn_sparse);
+OP_FAMILY(nn_grad);
 
 #endif
