@@ -57,6 +57,9 @@ static void registry_init(void) {
       {op_family_annotation, &op_family_annotation_len},
       {op_family_misc_extra, &op_family_misc_extra_len},
       {op_family_ethosu, &op_family_ethosu_len},
+      {op_family_nn_conv, &op_family_nn_conv_len},
+      {op_family_nn_sparse, &op_family_nn_sparse_len},
+      {op_family_nn_grad, &op_family_nn_grad_len},
   };
   size_t total = 0;
   for (size_t f = 0; f < sizeof families / sizeof families[0]; f++) total += *families[f].len;

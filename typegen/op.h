@@ -148,5 +148,8 @@ OP_FAMILY(qnn_elemwise);
 OP_FAMILY(annotation);
 OP_FAMILY(misc_extra);
 OP_FAMILY(ethosu);
+OP_FAMILY(nn_conv);
+OP_FAMILY(nn_sparse);
+OP_FAMILY(nn_grad);
 
 #endif

@@ -26,6 +26,7 @@
 
 #include "../../support/xalloc.h"
 #include "../opgen.h"
+#include "nn_common.h"
 
 #define ANY ((int64_t)TY_DIM_ANY)
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
@@ -39,7 +40,7 @@ static const char *dt_name(DType d, char *buf) {
 }
 
 /* A shape as TVM prints an Array<PrimExpr>: "[1, 64, ?]". */
-static const char *dims_str(const int64_t *d, size_t n, char *buf, size_t cap) {
+const char *dims_str(const int64_t *d, size_t n, char *buf, size_t cap) {
   size_t len = (size_t)snprintf(buf, cap, "[");
   for (size_t i = 0; i < n && len < cap; i++) {
     if (d[i] == ANY) len += (size_t)snprintf(buf + len, cap - len, "%s?", i ? ", " : "");
@@ -50,7 +51,7 @@ static const char *dims_str(const int64_t *d, size_t n, char *buf, size_t cap) {
 }
 
 /* tvm::floordiv on constants (indexdiv in the relations). */
-static int64_t floordiv(int64_t a, int64_t b) {
+int64_t floordiv(int64_t a, int64_t b) {
   int64_t q = a / b;
   if (a % b != 0 && ((a < 0) != (b < 0))) q--;
   return q;
@@ -59,14 +60,14 @@ static int64_t floordiv(int64_t a, int64_t b) {
 static bool is_dtype(DType d, DTypeCode code, int bits) { return d.code == code && d.bits == bits && d.lanes == 1; }
 
 /* A writable copy of a tensor's dims (at least one slot, so rank 0 needs no special case). */
-static int64_t *dims_dup(const Type *t) {
+int64_t *dims_dup(const Type *t) {
   int64_t *d = xmalloc((t->ndims ? t->ndims : 1) * sizeof *d);
   if (t->ndims) memcpy(d, t->dims, t->ndims * sizeof *d);
   return d;
 }
 
 /* A tensor type from a scratch shape, which it then frees. */
-static const Type *tensor_free(OpCall *c, DType dtype, int64_t *dims, size_t n) {
+const Type *tensor_free(OpCall *c, DType dtype, int64_t *dims, size_t n) {
   const Type *t = ty_tensor(c->types, dtype, dims, n);
   free(dims);
   return t;
@@ -74,7 +75,7 @@ static const Type *tensor_free(OpCall *c, DType dtype, int64_t *dims, size_t n) 
 
 /* TVM builds an attrs object from the call's text and stops on a field that has no default and was
    not given; the schema spells those defaults None, so None means "missing" here. */
-static bool required(OpCall *c, const char *name) {
+bool required(OpCall *c, const char *name) {
   if (!op_is_none(c, name)) return true;
   op_fail(c, -1, "%s: Cannot find required field '%s' during initialization", c->op->name, name);
   return false;
@@ -82,7 +83,7 @@ static bool required(OpCall *c, const char *name) {
 
 /* Reads list attribute `name` into out[0..max).  Returns its length, or -1 (after failing) when an
    item is not a constant integer: the relations only compute with constants. */
-static long ints_attr(OpCall *c, const char *name, int64_t *out, size_t max) {
+long ints_attr(OpCall *c, const char *name, int64_t *out, size_t max) {
   size_t n = op_ints(c, name, out, max);
   for (size_t i = 0; i < n && i < max; i++)
     if (out[i] == ANY) {
@@ -94,7 +95,7 @@ static long ints_attr(OpCall *c, const char *name, int64_t *out, size_t max) {
 
 /* A list attribute the relation indexes up to `need` (TVM reads the first `need` items; a shorter
    list makes it index out of range). */
-static bool ints_need(OpCall *c, const char *name, size_t need, int64_t *out, size_t max) {
+bool ints_need(OpCall *c, const char *name, size_t need, int64_t *out, size_t max) {
   long n = ints_attr(c, name, out, max);
   if (n < 0) return false;
   if ((size_t)n < need) {
@@ -105,7 +106,7 @@ static bool ints_need(OpCall *c, const char *name, size_t need, int64_t *out, si
 }
 
 /* Positive integers only: strides and dilations divide or scale a dimension. */
-static bool all_positive(OpCall *c, const char *name, const int64_t *v, size_t n) {
+bool all_positive(OpCall *c, const char *name, const int64_t *v, size_t n) {
   for (size_t i = 0; i < n; i++)
     if (v[i] <= 0) {
       op_fail(c, -1, "%s: attribute '%s' must hold positive integers, got %lld", c->op->name, name, (long long)v[i]);
@@ -116,7 +117,7 @@ static bool all_positive(OpCall *c, const char *name, const int64_t *v, size_t n
 
 /* reporter->Assign(types[i], Tensor[dims, dtype]): argument i must unify with that type, where a `?`
    on either side matches any dimension. */
-static bool assign_arg(OpCall *c, size_t i, DType dtype, const int64_t *dims, size_t n) {
+bool assign_arg(OpCall *c, size_t i, DType dtype, const int64_t *dims, size_t n) {
   const Type *t = op_tensor_arg(c, i);
   if (!t) return false;
   bool ok = dtype_eq(t->dtype, dtype) && t->ndims == n;
@@ -147,16 +148,7 @@ static bool norm_axis(OpCall *c, int64_t axis, size_t rank, size_t *out) {
 
 /* ================================================================== layouts (tir::Layout) */
 
-enum { LAYOUT_MAX = 16 };
-
-/* A data layout such as "NCHW" or "NCHW4c": primal axes are upper-case letters, each at most once;
-   a sub-axis is a lower-case letter preceded by its extent, split off its primal axis. */
-typedef struct Layout {
-  char name[48];
-  size_t ndim;
-  char axis[LAYOUT_MAX];
-  int64_t factor[LAYOUT_MAX]; /* a sub-axis's extent; 0 for primal axes */
-} Layout;
+/* Layout and LAYOUT_MAX are in nn_common.h. */
 
 static bool layout_bad(OpCall *c, const char *attr, const char *s, const char *why) {
   op_fail(c, -1, "%s: invalid layout \"%s\" for %s: %s", c->op->name, s, attr, why);
@@ -165,7 +157,7 @@ static bool layout_bad(OpCall *c, const char *attr, const char *s, const char *w
 
 /* Parses a layout as tir::Layout's constructor does, failing on what it rejects.  An empty layout
    is tir's undefined layout, which no BijectiveLayout accepts. */
-static bool layout_parse(OpCall *c, const char *attr, const char *s, Layout *l) {
+bool layout_parse(OpCall *c, const char *attr, const char *s, Layout *l) {
   memset(l, 0, sizeof *l);
   if (!*s) return layout_bad(c, attr, s, "an empty (undefined) layout cannot be converted");
   if (strlen(s) >= sizeof l->name) return layout_bad(c, attr, s, "too long");
@@ -198,14 +190,14 @@ static bool layout_parse(OpCall *c, const char *attr, const char *s, Layout *l) 
   return true;
 }
 
-static int layout_index(const Layout *l, char axis) {
+int layout_index(const Layout *l, char axis) {
   for (size_t i = 0; i < l->ndim; i++)
     if (l->axis[i] == axis) return (int)i;
   return -1;
 }
 
 /* tir::BijectiveLayout(a, b).defined(): both layouts hold the same primal axes. */
-static bool layout_convertible(const Layout *a, const Layout *b) {
+bool layout_convertible(const Layout *a, const Layout *b) {
   size_t na = 0, nb = 0;
   for (size_t i = 0; i < a->ndim; i++)
     if (!a->factor[i]) {
@@ -220,7 +212,7 @@ static bool layout_convertible(const Layout *a, const Layout *b) {
    axis's full extent is its dimension times its sub-axis's factor in src, divided by its sub-axis's
    factor in dst; a sub-axis's dimension is its factor.  `?` stays `?`.  `arg` names the argument
    whose shape this is, for messages (-1 for a computed shape). */
-static bool layout_convert(OpCall *c, int arg, const Layout *src, const int64_t *shape, size_t n, const Layout *dst,
+bool layout_convert(OpCall *c, int arg, const Layout *src, const int64_t *shape, size_t n, const Layout *dst,
                            int64_t *out) {
   if (n != src->ndim) {
     if (arg >= 0)
@@ -254,7 +246,7 @@ static bool layout_convert(OpCall *c, int arg, const Layout *src, const int64_t 
 }
 
 /* Parses `attr` and checks it converts to `canon`; `what` and the message follow the relation. */
-static bool layout_to_canon(OpCall *c, const char *attr, const char *s, const Layout *canon, Layout *l,
+bool layout_to_canon(OpCall *c, const char *attr, const char *s, const Layout *canon, Layout *l,
                             const char *fmt) {
   if (!layout_parse(c, attr, s, l)) return false;
   if (layout_convertible(l, canon)) return true;
@@ -269,7 +261,7 @@ static bool layout_to_canon(OpCall *c, const char *attr, const char *s, const La
 /* The total padding per spatial axis (before + after), as GetPaddingWidth / GetPaddingHeightWidth /
    GetPaddingDepthHeightWidth and the pool relations read it: one value pads every side, `nd` values
    pad both sides of each axis, 2*nd values are all befores then all afters. */
-static bool pad_totals(OpCall *c, size_t nd, int64_t *pad) {
+bool pad_totals(OpCall *c, size_t nd, int64_t *pad) {
   int64_t p[6];
   long n = ints_attr(c, "padding", p, 6);
   if (n < 0) return false;
@@ -480,7 +472,7 @@ static const Type *conv_rel(OpCall *c, const ConvKind *k) {
 }
 
 static const Type *conv1d_rel(OpCall *c) { return conv_rel(c, &conv1d_kind); }
-static const Type *conv2d_rel(OpCall *c) { return conv_rel(c, &conv2d_kind); }
+const Type *conv2d_rel(OpCall *c) { return conv_rel(c, &conv2d_kind); }
 static const Type *conv3d_rel(OpCall *c) { return conv_rel(c, &conv3d_kind); }
 static const Type *conv1d_transpose_rel(OpCall *c) { return conv_rel(c, &conv1d_transpose_kind); }
 static const Type *conv2d_transpose_rel(OpCall *c) { return conv_rel(c, &conv2d_transpose_kind); }
@@ -1058,7 +1050,7 @@ static const Type *qnn_conv2d_rel(OpCall *c) {
  */
 
 /* A static tensor of the op's dtype class, rank in [lo, hi], every dimension >= min_dim. */
-static bool gen_tensor_ok(const OpDef *op, const Type *t, unsigned lo, unsigned hi, int64_t min_dim) {
+bool gen_tensor_ok(const OpDef *op, const Type *t, unsigned lo, unsigned hi, int64_t min_dim) {
   if (t->kind != TY_TENSOR || t->ndims < lo || t->ndims > hi || !opgen_dtype_in_class((OpDtypes)op->gen_dtypes, t->dtype))
     return false;
   for (size_t i = 0; i < t->ndims; i++)
@@ -1069,12 +1061,12 @@ static bool gen_tensor_ok(const OpDef *op, const Type *t, unsigned lo, unsigned 
 /* Static tensors of one rank with positive dimensions.  For the convolutions, pools and resizes
    any such tensor is producible: the identity window (or scale) and one input channel give it. */
 static bool rank3_recognize(const OpDef *op, const Type *t) { return gen_tensor_ok(op, t, 3, 3, 1); }
-static bool rank4_recognize(const OpDef *op, const Type *t) { return gen_tensor_ok(op, t, 4, 4, 1); }
-static bool rank5_recognize(const OpDef *op, const Type *t) { return gen_tensor_ok(op, t, 5, 5, 1); }
+bool rank4_recognize(const OpDef *op, const Type *t) { return gen_tensor_ok(op, t, 4, 4, 1); }
+bool rank5_recognize(const OpDef *op, const Type *t) { return gen_tensor_ok(op, t, 5, 5, 1); }
 
 /* A random tensor of exactly `rank` dimensions within the policy's max_dim and max_elements.  Not
    opgen_tensor: that one stops at the policy's max_rank, and 3-D convolutions and pools need 5. */
-static const Type *rand_tensor(OpGen *g, DType dtype, size_t rank) {
+const Type *rand_tensor(OpGen *g, DType dtype, size_t rank) {
   int64_t dims[8], elements = 1;
   if (rank > 8) rank = 8;
   for (size_t i = 0; i < rank; i++) {
@@ -1089,7 +1081,7 @@ static const Type *rand_tensor(OpGen *g, DType dtype, size_t rank) {
 
 /* Rejection sampling over random tensors of rank [lo, hi] (hi capped by the policy unless lo needs
    more), of dtype `fixed` or, when that is void, of the op's dtype class. */
-static bool sample_ranked(OpGen *g, const OpDef *op, OpPlan *out, unsigned lo, unsigned hi, DType fixed) {
+bool sample_ranked(OpGen *g, const OpDef *op, OpPlan *out, unsigned lo, unsigned hi, DType fixed) {
   if (hi > g->policy->max_rank) hi = g->policy->max_rank > lo ? g->policy->max_rank : lo;
   for (int tries = 0; tries < 64; tries++) {
     DType dt = fixed.code == DT_VOID ? opgen_dtype(g, (OpDtypes)op->gen_dtypes) : fixed;
@@ -1109,14 +1101,14 @@ static void set_attr(const OpDef *op, OpPlan *plan, const char *name, AttrVal v)
   abort(); /* a generator names an attribute its own schema lacks: a bug in the table */
 }
 
-static void set_dtype_attr(OpGen *g, const OpDef *op, OpPlan *plan, const char *name, DType d) {
+void set_dtype_attr(OpGen *g, const OpDef *op, OpPlan *plan, const char *name, DType d) {
   char buf[16];
   opgen_set_str(g, op, plan, name, dtype_str(d, buf));
 }
 
 /* out_dtype: the relations fall back to the data's dtype for "", so naming that dtype explicitly
    gives the same result; sometimes do, so both spellings get generated. */
-static void maybe_out_dtype(OpGen *g, const OpDef *op, OpPlan *plan, DType d) {
+void maybe_out_dtype(OpGen *g, const OpDef *op, OpPlan *plan, DType d) {
   if (rng_chance(g->rng, 1, 4)) set_dtype_attr(g, op, plan, "out_dtype", d);
 }
 
@@ -1127,7 +1119,7 @@ static const char *pick_str(OpGen *g, const char *const *v, size_t n) { return v
 static double pick_float(OpGen *g, const double *v, size_t n) { return v[rng_index(g->rng, n)]; }
 
 /* A random divisor of n that is at least lo, or 0 if there is none. */
-static int64_t pick_divisor(OpGen *g, int64_t n, int64_t lo) {
+int64_t pick_divisor(OpGen *g, int64_t n, int64_t lo) {
   int64_t found[64];
   size_t nf = 0;
   for (int64_t d = 1; d * d <= n && nf < 62; d++)
@@ -1139,27 +1131,19 @@ static int64_t pick_divisor(OpGen *g, int64_t n, int64_t lo) {
 }
 
 /* Reorders a shape between two plain layouts (no packed axes): dst in layout `to` from src in `from`. */
-static void permute(const char *from, const int64_t *src, const char *to, int64_t *dst) {
+void permute(const char *from, const int64_t *src, const char *to, int64_t *dst) {
   for (size_t j = 0; to[j]; j++) dst[j] = src[strchr(from, to[j]) - from];
 }
 
 /* ------------------------------------------------------------------ sliding windows */
 
-/* One window per spatial axis, for convolutions and pools: kernel, stride, dilation, padding before
-   and after, a transposed convolution's output padding, and the input extent they need. */
-enum { WIN_CONV, WIN_CONV_T, WIN_POOL };
-enum { PAD_ONE, PAD_PER_AXIS, PAD_FULL }; /* padding spelled [p], [p_axis...] or [before..., after...] */
-typedef struct Window {
-  size_t nd;
-  int pad_form;
-  int64_t k[3], s[3], dil[3], pb[3], pa[3], opad[3], in[3];
-} Window;
+/* Window (one per spatial axis) and its enums are in nn_common.h. */
 
 /* Chooses a window for each axis such that an input of extent w->in[i] gives output o[i] (inverting
    the relation's formula); false when the random choice needs an input of extent < 1 (the caller
    tries again).  `minimal` picks the identity window (kernel 1, stride 1, no padding), which always
    works.  `ceil_mode` is a pool's. */
-static bool window_solve(OpGen *g, int kind, size_t nd, const int64_t *o, bool minimal, bool ceil_mode, bool full_pad,
+bool window_solve(OpGen *g, int kind, size_t nd, const int64_t *o, bool minimal, bool ceil_mode, bool full_pad,
                          Window *w) {
   memset(w, 0, sizeof *w);
   w->nd = nd;
@@ -1205,7 +1189,7 @@ static bool window_solve(OpGen *g, int kind, size_t nd, const int64_t *o, bool m
 }
 
 /* strides, dilation and padding as the window chose them. */
-static void set_window(OpGen *g, const OpDef *op, OpPlan *out, const Window *w) {
+void set_window(OpGen *g, const OpDef *op, OpPlan *out, const Window *w) {
   int64_t pad[6];
   size_t n = 0, nd = w->nd;
   opgen_set_ints(g, op, out, "strides", w->s, nd);
@@ -1220,7 +1204,7 @@ static void set_window(OpGen *g, const OpDef *op, OpPlan *out, const Window *w) 
   opgen_set_ints(g, op, out, "padding", pad, n);
 }
 
-static int64_t prod(const int64_t *v, size_t n) {
+int64_t prod(const int64_t *v, size_t n) {
   int64_t p = 1;
   for (size_t i = 0; i < n; i++) p *= v[i];
   return p;
@@ -1229,7 +1213,7 @@ static int64_t prod(const int64_t *v, size_t n) {
 /* An input derived from the result (a window's input is about stride x output + kernel) may be
    larger than the policy's max_elements, up to this; beyond it the solvers retry with a smaller
    window and finally the identity one. */
-static int64_t derived_budget(const OpGen *g) { return 2 * g->policy->max_elements; }
+int64_t derived_budget(const OpGen *g) { return 2 * g->policy->max_elements; }
 
 /* Chooses the extents dims[idx[0..nd)] freely: each in [1, max_dim], the tensor within max_elements
    as far as its other extents (given by the result) allow. */
@@ -2014,12 +1998,7 @@ static bool requantize_sample(OpGen *g, const OpDef *op, OpPlan *out) {
 
 /* ================================================================== the entries */
 
-/* Conv1DAttrs, Conv2DAttrs, Conv3DAttrs (attrs/nn.h): channels and kernel_size default to null. */
-#define CONV_ATTRS(strides, padding, dilation, data_layout, kernel_layout)                                          \
-  {"strides", AT_INTS, strides}, {"padding", AT_INTS, padding}, {"dilation", AT_INTS, dilation},                   \
-      {"groups", AT_INT, "1"}, {"channels", AT_INT, "None"}, {"kernel_size", AT_INTS, "None"},                     \
-      {"data_layout", AT_STR, data_layout}, {"kernel_layout", AT_STR, kernel_layout}, {"out_layout", AT_STR, "\"\""}, \
-      {"out_dtype", AT_DTYPE, "\"\""}
+/* Conv1DAttrs, Conv2DAttrs, Conv3DAttrs: CONV_ATTRS in nn_common.h. */
 static const OpAttrSpec conv1d_attrs[] = {CONV_ATTRS("[1]", "[0, 0]", "[1]", "\"NCW\"", "\"OIW\"")};
 static const OpAttrSpec conv2d_attrs[] = {CONV_ATTRS("[1, 1]", "[0, 0]", "[1, 1]", "\"NCHW\"", "\"OIHW\"")};
 static const OpAttrSpec conv3d_attrs[] = {CONV_ATTRS("[1, 1, 1]", "[0, 0, 0]", "[1, 1, 1]", "\"NCDHW\"", "\"OIDHW\"")};
@@ -2046,11 +2025,7 @@ static const OpAttrSpec matmul_attrs[] = {{"units", AT_INT, "None"},
 static const OpAttrSpec batch_matmul_attrs[] = {
     {"out_dtype", AT_DTYPE, "\"\""}, {"transpose_a", AT_BOOL, "False"}, {"transpose_b", AT_BOOL, "False"}};
 
-/* MaxPool*Attrs / AvgPool*Attrs: pool_size is required; dilation is declared before padding. */
-#define POOL_ATTRS(ones, zeros, layout)                                                                     \
-  {"pool_size", AT_INTS, "None"}, {"strides", AT_INTS, ones}, {"dilation", AT_INTS, ones},                 \
-      {"padding", AT_INTS, zeros}, {"layout", AT_STR, layout}, {"out_layout", AT_STR, "\"\""},             \
-      {"ceil_mode", AT_BOOL, "False"}
+/* MaxPool*Attrs / AvgPool*Attrs: POOL_ATTRS in nn_common.h. */
 static const OpAttrSpec max_pool1d_attrs[] = {POOL_ATTRS("[1]", "[0]", "\"NCW\"")};
 static const OpAttrSpec max_pool2d_attrs[] = {POOL_ATTRS("[1, 1]", "[0, 0]", "\"NCHW\"")};
 static const OpAttrSpec max_pool3d_attrs[] = {POOL_ATTRS("[1, 1, 1]", "[0, 0, 0]", "\"NCDHW\"")};
@@ -2134,8 +2109,9 @@ const OpDef op_family_nn[] = {
     /* convolution.cc */
     OP("nn.conv1d", 2, conv1d_attrs, conv1d_rel, PAIR(OPDT_FLOAT, rank3_recognize, conv1d)),
     OP("nn.conv2d", 2, conv2d_attrs, conv2d_rel, PAIR(OPDT_FLOAT, rank4_recognize, conv2d)),
-    /* Conv2D on packed layouts (NCHW4c data, OIHW4i4o kernel): TVM registers Conv2DRel for it. */
-    OP("nn.contrib_conv2d_NCHWc", 2, conv2d_attrs, conv2d_rel, PAIR(OPDT_FLOAT, rank5_recognize, conv2d_nchwc)),
+    /* Conv2D on packed layouts (NCHW4c data, OIHW4i4o kernel): TVM registers Conv2DWinogradRel for
+       it (ops/nn_conv.c), which needs channels and kernel_size and does not check the weight. */
+    OP("nn.contrib_conv2d_NCHWc", 2, conv2d_attrs, conv2d_nchwc_rel, PAIR(OPDT_FLOAT, rank5_recognize, conv2d_nchwc)),
     OP("nn.conv3d", 2, conv3d_attrs, conv3d_rel, PAIR(OPDT_FLOAT, rank5_recognize, conv3d)),
     OP("nn.conv1d_transpose", 2, conv1d_transpose_attrs, conv1d_transpose_rel,
        PAIR(OPDT_FLOAT, rank3_recognize, conv1d_transpose)),
