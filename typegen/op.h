@@ -4,7 +4,8 @@
  *
  *   op.c            lookup, attribute values (parsed from the AST, defaults filled in), helpers
  *                   the relations share (argument checks, broadcasting, messages)
- *   ops/<family>.c  the entries: elemwise.c, reduce.c, nn.c, transform.c, misc.c
+ *   ops/<family>.c  the entries: elemwise.c, reduce.c, nn.c, transform.c, misc.c, vision.c, image.c,
+ *                   dyn.c, random.c (the last four share ops/spatial_util.c)
  *
  * The RFC's recognizer / solver / sampler will be added to OpDef beside `relation`.
  */
@@ -143,5 +144,9 @@ OP_FAMILY(reduce);
 OP_FAMILY(nn);
 OP_FAMILY(transform);
 OP_FAMILY(misc);
+OP_FAMILY(vision);
+OP_FAMILY(image);
+OP_FAMILY(dyn);
+OP_FAMILY(random);
 
 #endif
