@@ -107,6 +107,10 @@ static void test_dilation2d(void **state) {
                  "padding=[1, 1, 1]", "Padding size should be 1, 2 or 4, but got 3");
   assert_rejects("image.dilation2d", "Tensor[(1, 3, 2, 2), float32], Tensor[(3, 4, 4), float32]", "",
                  "negative");
+  assert_rejects("image.dilation2d", "Tensor[(1, 3, 9, 9), float32], Tensor[(3, 3, 3), float32]",
+                 "padding=[4611686018427387904, 1]", "overflows int64");
+  assert_rejects("image.dilation2d", "Tensor[(1, 3, 9223372036854775807, 9), float32], Tensor[(3, 1, 1), float32]",
+                 "padding=[1, 1]", "overflows int64");
   assert_rejects("image.dilation2d", "Tensor[(1, 3, 9, 9), float32], Tensor[(3, 3), float32]", "",
                  "Input shape size 2 mismatch with the expected shape size 3");
 }

@@ -113,19 +113,26 @@ static const Type *dilation2d_rel(OpCall *c) {
   if (nd < 2) return index_error(c, "dilations", nd, nd);
   long np = su_ints(c, "padding", pad, 4);
   if (np < 0) return NULL;
-  int64_t ph, pw;
+  /* GetPaddingHeightWidth: one value pads all sides, two pad both sides of H and W, four are
+     top, left, bottom, right. */
+  int64_t pads[2], ks[2];
+  bool exact = true;
   if (np == 1)
-    ph = pw = 2 * pad[0];
+    exact = su_mul_exact(pad[0], 2, &pads[0]) && su_mul_exact(pad[0], 2, &pads[1]);
   else if (np == 2)
-    ph = 2 * pad[0], pw = 2 * pad[1];
+    exact = su_mul_exact(pad[0], 2, &pads[0]) && su_mul_exact(pad[1], 2, &pads[1]);
   else if (np == 4)
-    ph = pad[0] + pad[2], pw = pad[1] + pad[3];
+    exact = su_add_exact(pad[0], pad[2], &pads[0]) && su_add_exact(pad[1], pad[3], &pads[1]);
   else
     return op_fail(c, -1, "%s:  Padding size should be 1, 2 or 4, but got %ld", c->op->name, np);
-  int64_t ky = w[1] == ANY ? ANY : 1 + (w[1] - 1) * dil[0], kx = w[2] == ANY ? ANY : 1 + (w[2] - 1) * dil[1];
+  /* the dilated kernel extent, 1 + (k - 1) * dilation */
+  for (size_t i = 0; exact && i < 2; i++)
+    exact = w[1 + i] == ANY || (su_mul_exact(w[1 + i] - 1, dil[i], &ks[i]) && su_add_exact(ks[i], 1, &ks[i]));
+  if (!exact) return op_fail(c, -1, "%s: the window arithmetic overflows int64", c->op->name);
+  for (size_t i = 0; i < 2; i++)
+    if (w[1 + i] == ANY) ks[i] = ANY;
   o[0] = d[0];
   o[1] = w[0];
-  int64_t pads[2] = {ph, pw}, ks[2] = {ky, kx};
   for (size_t i = 0; i < 2; i++) {
     int64_t x = d[2 + i];
     if (x == ANY) {
@@ -138,7 +145,10 @@ static const Type *dilation2d_rel(OpCall *c) {
       o[2 + i] = ANY;
       continue;
     }
-    o[2 + i] = su_floordiv(x + pads[i] - ks[i], strides[i]) + 1;
+    int64_t v;
+    if (!su_add_exact(x, pads[i], &v) || ks[i] == INT64_MIN || !su_add_exact(v, -ks[i], &v) ||
+        (v == INT64_MIN && strides[i] == -1) || !su_add_exact(su_floordiv(v, strides[i]), 1, &o[2 + i]))
+      return op_fail(c, -1, "%s: the window arithmetic overflows int64", c->op->name);
     if (!su_nonneg(c, "the window", &o[2 + i], 1)) return NULL;
   }
   int64_t r[SU_LAYOUT_MAX];

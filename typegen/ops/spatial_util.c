@@ -76,10 +76,32 @@ bool su_assign(OpCall *c, size_t i, const Type *want) {
   return false;
 }
 
-int64_t su_mul(int64_t a, int64_t b) { return a == SU_ANY || b == SU_ANY ? SU_ANY : a * b; }
+bool su_add_exact(int64_t a, int64_t b, int64_t *out) {
+  if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b)) return false;
+  *out = a + b;
+  return true;
+}
+
+bool su_mul_exact(int64_t a, int64_t b, int64_t *out) {
+  if (a == 0 || b == 0) {
+    *out = 0;
+    return true;
+  }
+  bool over = a > 0 ? (b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a)
+                    : (b > 0 ? a < INT64_MIN / b : b < INT64_MAX / a);
+  if (over) return false;
+  *out = a * b;
+  return true;
+}
+
+int64_t su_mul(int64_t a, int64_t b) {
+  if (a == 0 || b == 0) return 0;
+  int64_t r;
+  return a == SU_ANY || b == SU_ANY || !su_mul_exact(a, b, &r) ? SU_ANY : r;
+}
 
 int64_t su_floordiv(int64_t a, int64_t b) {
-  if (a == SU_ANY || b == SU_ANY) return SU_ANY;
+  if (a == SU_ANY || b == SU_ANY || (a == INT64_MIN && b == -1)) return SU_ANY;
   int64_t q = a / b;
   if (a % b != 0 && ((a < 0) != (b < 0))) q--;
   return q;

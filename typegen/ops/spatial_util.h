@@ -43,9 +43,13 @@ const Type *su_ranked(OpCall *c, size_t i, size_t rank, const char *msg);
 /* reporter->Assign(types[i], want): the argument must unify with `want` (`?` matches anything). */
 bool su_assign(OpCall *c, size_t i, const Type *want);
 
-/* Arithmetic on dimensions where `?` absorbs everything (a product with `?` is not a constant). */
+/* Arithmetic on dimensions where `?` absorbs everything (a product with `?` is not a constant, nor
+   is one that overflows int64); a product with 0 is 0, as TVM's constant folding makes it. */
 int64_t su_mul(int64_t a, int64_t b);
 int64_t su_floordiv(int64_t a, int64_t b); /* b != 0 */
+/* a + b and a * b, false when the result does not fit int64 (no `?` here). */
+bool su_add_exact(int64_t a, int64_t b, int64_t *out);
+bool su_mul_exact(int64_t a, int64_t b, int64_t *out);
 /* Fails when one of n values that become dimensions is negative (a type here cannot hold one).  The
    values must not hold `?`: its sentinel is -1. */
 bool su_nonneg(OpCall *c, const char *what, const int64_t *v, size_t n);

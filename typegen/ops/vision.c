@@ -182,7 +182,9 @@ static const Type *proposal_rel(OpCall *c) {
   if (batch == ANY)
     o[0] = post == 0 ? 0 : ANY;
   else
-    o[0] = batch * post;
+    o[0] = su_mul(batch, post);
+  if (o[0] == ANY && batch != ANY)
+    return op_fail(c, -1, "%s: batch * rpn_post_nms_top_n overflows int64", c->op->name);
   return ty_tensor(c->types, cls->dtype, o, 2);
 }
 
