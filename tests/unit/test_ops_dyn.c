@@ -50,6 +50,7 @@ static void test_creation(void **state) {
   assert_infers("dyn.zeros", "Tensor[(2), int64]", "", "Tensor[(?, ?), ]");
   assert_rejects("dyn.ones", "Tensor[(?), int64]", "dtype=\"float32\"", "Parameter shape must have static rank");
   assert_rejects("dyn.ones", "int64", "dtype=\"float32\"", "must be a 1-D tensor, got a scalar");
+  assert_rejects("dyn.zeros", "(int64, int64)", "dtype=\"float32\"", "expects a tensor as argument 1");
   /* _verify((3,), 3, 1, 0, -1, "int32"), ((2, 2), 5, 2, -2, 0, ...), ((3, 2, 4, 5), 6, 1, 0, 1, ...) */
   assert_infers("dyn.one_hot", "Tensor[(3), int32], int32, int32, int32", "dtype=\"int32\"", "Tensor[(3, ?), int32]");
   assert_infers("dyn.one_hot", "Tensor[(2, 2), int32], float32, float32, int32", "axis=0, dtype=\"float32\"",
