@@ -60,6 +60,10 @@ static void registry_init(void) {
       {op_family_nn_conv, &op_family_nn_conv_len},
       {op_family_nn_sparse, &op_family_nn_sparse_len},
       {op_family_nn_grad, &op_family_nn_grad_len},
+      {op_family_vision, &op_family_vision_len},
+      {op_family_image, &op_family_image_len},
+      {op_family_dyn, &op_family_dyn_len},
+      {op_family_random, &op_family_random_len},
   };
   size_t total = 0;
   for (size_t f = 0; f < sizeof families / sizeof families[0]; f++) total += *families[f].len;

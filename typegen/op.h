@@ -5,6 +5,8 @@
  *   op.c            lookup, attribute values (parsed from the AST, defaults filled in), helpers
  *                   the relations share (argument checks, broadcasting, messages)
  *   ops/<family>.c  the entries, one family a file (the list is registry_init's in op.c)
+ *   ops/<family>.c  the entries: elemwise.c, reduce.c, nn.c, transform.c, misc.c, vision.c, image.c,
+ *                   dyn.c, random.c (the last four share ops/spatial_util.c)
  *
  * Each OpDef also holds the RFC's recognizer / solver / sampler beside `relation` (opgen.h).
  */
@@ -151,5 +153,9 @@ OP_FAMILY(ethosu);
 OP_FAMILY(nn_conv);
 OP_FAMILY(nn_sparse);
 OP_FAMILY(nn_grad);
+OP_FAMILY(vision);
+OP_FAMILY(image);
+OP_FAMILY(dyn);
+OP_FAMILY(random);
 
 #endif
