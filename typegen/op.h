@@ -143,5 +143,6 @@ OP_FAMILY(reduce);
 OP_FAMILY(nn);
 OP_FAMILY(transform);
 OP_FAMILY(misc);
+OP_FAMILY(algorithm);
 
 #endif
