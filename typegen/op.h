@@ -144,5 +144,7 @@ OP_FAMILY(nn);
 OP_FAMILY(transform);
 OP_FAMILY(misc);
 OP_FAMILY(algorithm);
+OP_FAMILY(transform_extra);
+OP_FAMILY(transform_index);
 
 #endif
