@@ -146,5 +146,6 @@ OP_FAMILY(misc);
 OP_FAMILY(algorithm);
 OP_FAMILY(transform_extra);
 OP_FAMILY(transform_index);
+OP_FAMILY(nn_extra);
 
 #endif
