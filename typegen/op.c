@@ -64,6 +64,10 @@ static void registry_init(void) {
       {op_family_image, &op_family_image_len},
       {op_family_dyn, &op_family_dyn_len},
       {op_family_random, &op_family_random_len},
+      {op_family_algorithm, &op_family_algorithm_len},
+      {op_family_transform_extra, &op_family_transform_extra_len},
+      {op_family_transform_index, &op_family_transform_index_len},
+      {op_family_nn_extra, &op_family_nn_extra_len},
   };
   size_t total = 0;
   for (size_t f = 0; f < sizeof families / sizeof families[0]; f++) total += *families[f].len;

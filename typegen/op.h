@@ -157,5 +157,9 @@ OP_FAMILY(vision);
 OP_FAMILY(image);
 OP_FAMILY(dyn);
 OP_FAMILY(random);
+OP_FAMILY(algorithm);
+OP_FAMILY(transform_extra);
+OP_FAMILY(transform_index);
+OP_FAMILY(nn_extra);
 
 #endif

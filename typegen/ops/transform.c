@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "../../support/xalloc.h"
+#include "reshape.h"
 
 #define ANY TY_DIM_ANY
 
@@ -270,6 +271,16 @@ static bool infer_new_shape(OpCall *c, const Type *data, const int64_t *ns, size
 done:
   free(used_in);
   free(used_out.items);
+  return ok;
+}
+
+bool op_reshape_infer(OpCall *c, const Type *data, const int64_t *ns, size_t nn, bool allowzero, int64_t **out,
+                      size_t *nout) {
+  Dims o = {0};
+  bool ok = infer_new_shape(c, data, ns, nn, allowzero, &o);
+  if (!ok) free(o.items);
+  *out = ok ? o.items : NULL;
+  *nout = ok ? o.len : 0;
   return ok;
 }
 
