@@ -56,5 +56,8 @@ echo "rreduce --server against a command test that costs 1 s to start (bench/ser
 bash bench/server.sh
 
 echo
+echo "reduction below the type checker, ill-typed mutants (bench/untyped.sh: about 15 minutes):"
+bash bench/untyped.sh
+echo
 echo "reduction vs C-Vise and C-Reduce (bench/reduce.sh: about 25 minutes; rewrites its section of bench/RESULTS.md):"
 bash bench/reduce.sh

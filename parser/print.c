@@ -320,14 +320,21 @@ static void expr(Printer *p, const AstExpr *e) {
     expr_list(p, e->items, e->nitems);
     put(p, "]");
     break;
-  case AST_PROJ:
-    if (!is_atomic(e->a)) put(p, "(");
+  case AST_PROJ: {
+    /* Some atoms need parentheses too: a number before `.N` reads as one float (`1.0`), a name
+       as a longer dotted name (`b.0`), a projection as a second projection, which the grammar
+       refuses.  Only code a reducer built without types puts them there, but it must still
+       print as the tree it is. */
+    AstExprKind k = e->a->kind;
+    bool wrap = !is_atomic(e->a) || k == AST_INT || k == AST_FLOAT || k == AST_BOOL || k == AST_NAME || k == AST_PROJ;
+    if (wrap) put(p, "(");
     expr(p, e->a);
-    if (!is_atomic(e->a)) put(p, ")");
+    if (wrap) put(p, ")");
     put(p, ".");
     if (e->index_text) put(p, e->index_text);
     else sb_printf(&p->out, "%u", e->index);
     break;
+  }
   case AST_PAREN:
     put(p, "(");
     if (e->a->kind == AST_SEQ) {

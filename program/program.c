@@ -20,6 +20,52 @@ bool prog_load(Program *p, const char *name, const char *text, bool expressions_
   return ok;
 }
 
+/* Whether t has no unknown left in it (inference stopped before solving some). */
+static bool complete(const Type *t) {
+  if (!t || t->kind == TY_INCOMPLETE) return false;
+  for (uint32_t i = 0; i < t->nargs; i++)
+    if (!complete(t->args[i])) return false;
+  return !t->ret || complete(t->ret);
+}
+
+/* Forgets the types inference left unsolved when it stopped at an error: a pass must see a
+   complete type or none. */
+static void keep_complete(AstExpr **slot, void *ctx) {
+  (void)ctx;
+  AstExpr *e = *slot;
+  if (!complete(e->node.type)) e->node.type = NULL;
+  for (size_t i = 0; i < e->nstmts; i++)
+    if (!complete(e->stmts[i]->value_type)) e->stmts[i]->value_type = NULL;
+  if (e->kind == AST_FN && !complete(e->fn->type)) e->fn->type = NULL;
+}
+
+bool prog_load_as(Program *p, const char *name, const char *text, ProgGuard weakest, char *err, size_t errlen) {
+  if (prog_load(p, name, text, true, weakest == PROG_TYPED ? err : NULL, errlen)) return true;
+  if (weakest == PROG_TYPED) return false;
+  Diag d;
+  diag_init(&d, name, text, strlen(text));
+  memset(p, 0, sizeof *p);
+  p->m = ast_parse(text, strlen(text), &d);
+  p->guard = PROG_PARSED;
+  if (p->m && scope_check_module(p->m, &d)) p->guard = PROG_SCOPED;
+  if (!p->m || p->guard > weakest) {
+    if (err) snprintf(err, errlen, "%s", d.out.data ? d.out.data : "rejected");
+    diag_free(&d);
+    ast_free(p->m);
+    memset(p, 0, sizeof *p);
+    return false;
+  }
+  diag_free(&d);
+  p->types = ty_table_new();
+  diag_init(&d, name, text, strlen(text));
+  if (!p->m->body) infer_module(p->m, p->types, &d); /* fails: what it typed before failing stays */
+  diag_free(&d);
+  prog_walk_module(p->m, keep_complete, NULL);
+  for (size_t i = 0; i < p->m->ndefs; i++)
+    if (p->m->defs[i]->kind == AST_DEF_FN && !complete(p->m->defs[i]->fn->type)) p->m->defs[i]->fn->type = NULL;
+  return true;
+}
+
 void prog_free(Program *p) {
   ast_free(p->m);
   if (!p->shared_types) ty_table_free(p->types);
@@ -34,14 +80,14 @@ char *prog_print(const Program *p, bool strip_annotations) {
 
 bool prog_copy(const Program *p, Program *copy) {
   char *text = prog_print(p, false);
-  bool ok = prog_load(copy, "candidate", text, true, NULL, 0);
+  bool ok = prog_load_as(copy, "candidate", text, p->guard, NULL, 0);
   copy->comments = p->comments;
   free(text);
   return ok;
 }
 
 void prog_clone(const Program *p, Program *clone) {
-  *clone = (Program){ast_module_clone(p->m), p->types, true, p->comments};
+  *clone = (Program){ast_module_clone(p->m), p->types, true, p->comments, p->guard};
 }
 
 bool prog_adopt_if_typed(Program *out, Program *trial) {

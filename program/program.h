@@ -3,7 +3,8 @@
  * (mutate/) are siblings above this layer: each includes this header, neither includes the other.
  * Prefix: prog_.
  *
- *   program.c      Program: parse + type (one wrapper around check_text), print, copy, clone
+ *   program.c      Program: parse + type (one wrapper around check_text), or parse + scope for
+ *                  programs that do not type-check; print, copy, clone
  *   walk.c         walks over every sub-expression slot (ast_children's order), uses of a variable,
  *                  substitution, operator-call counts, @main, fresh names
  *   scoped_walk.c  the walk that knows which variables are in scope at each expression
@@ -26,12 +27,24 @@ typedef enum ProgComments {
   PROG_COMMENTS_NONE,     /* none at all */
 } ProgComments;
 
-/* A parsed and typed program: every AstNode.type, AstStmt.value_type and AstFunc.type set. */
+/* What a program is checked for, strongest first: the guard a candidate must pass is the one its
+   input passed (a type checker's bug report or an --ill-typed mutant does not type-check; an
+   unbound name is an --ill-typed mutant too). */
+typedef enum ProgGuard {
+  PROG_TYPED,            /* parses and type-checks (check_text) */
+  PROG_SCOPED,           /* parses and every name is bound (scope_check_module) */
+  PROG_PARSED,           /* parses */
+} ProgGuard;
+
+/* A parsed and typed program: every AstNode.type, AstStmt.value_type and AstFunc.type set
+   (unless guard says it does not type-check). */
 typedef struct Program {
   AstModule *m;
   TyTable *types;
   bool shared_types;     /* `types` belongs to another Program (a clone): prog_free leaves it */
   ProgComments comments; /* which comments printing keeps */
+  ProgGuard guard;       /* the strongest check it passes (prog_load_as); below PROG_TYPED only
+                            the types inference reached before its first error are set */
 } Program;
 
 /* Parses and types `text` as check_text does (a bare expression is only scope-checked, and only
@@ -40,6 +53,11 @@ typedef struct Program {
 bool prog_check(Program *p, const char *text, bool expressions_ok, Diag *diag);
 /* The same with the message copied into err (the source line and caret included). */
 bool prog_load(Program *p, const char *name, const char *text, bool expressions_ok, char *err, size_t errlen);
+/* Loads text if it passes `weakest` or a stronger guard, and records the strongest in p->guard.
+   Below PROG_TYPED, types are set where inference got before its first error and are complete;
+   every other type is NULL, so passes that need a type skip what has none.  On failure err gets
+   the message of the weakest guard's check. */
+bool prog_load_as(Program *p, const char *name, const char *text, ProgGuard weakest, char *err, size_t errlen);
 void prog_free(Program *p);
 /* Prints a program canonically, without TVM's annotations when `strip_annotations` and with the
    comments p->comments says; malloc'd. */

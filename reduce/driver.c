@@ -26,8 +26,7 @@
 
 static size_t calls_of(const char *text) {
   Program p;
-  char err[256];
-  if (!prog_load(&p, "candidate", text, true, err, sizeof err)) return 0;
+  if (!prog_load_as(&p, "candidate", text, PROG_PARSED, NULL, 0)) return 0;
   size_t n = prog_count_calls_in_module(p.m);
   prog_free(&p);
   return n;
@@ -142,7 +141,7 @@ static bool next_candidate(Reducer *r, const RedPass *pass, RedPassStats *ps, Pr
                            bool *error) {
   for (;;) {
     if (*r->o->stop) return false;
-    if (!cur->m && !prog_load(cur, "candidate", r->current, true, r->err, r->errlen)) {
+    if (!cur->m && !prog_load_as(cur, "candidate", r->current, r->o->guard, r->err, r->errlen)) {
       *error = true;
       return false;
     }
@@ -158,7 +157,7 @@ static bool next_candidate(Reducer *r, const RedPass *pass, RedPassStats *ps, Pr
     /* the guard: the candidate as the test will see it must parse and type-check */
     Program check;
     char gerr[512];
-    if (!prog_load(&check, "candidate", text, true, gerr, sizeof gerr)) {
+    if (!prog_load_as(&check, "candidate", text, r->o->guard, gerr, sizeof gerr)) {
       /* Not parsing is a pass's bug (the goal is none).  The type checker refusing a candidate is
          how a pass that changes types (shapes, attributes, literals) learns which changes keep the
          program well-typed: the guard checks, so passes need not check themselves. */
@@ -299,7 +298,7 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
      would notice, so it is still checked). */
   if (ok && !o->keep_comments && !*o->stop) {
     Program p;
-    if (prog_load(&p, "candidate", r.current, true, err, errlen)) {
+    if (prog_load_as(&p, "candidate", r.current, o->guard, err, errlen)) {
       Cand c = {0, prog_print(&p, true), prog_count_calls_in_module(p.m), {NULL, NULL}, 0};
       prog_free(&p);
       if (strcmp(c.text, r.current) != 0 && launch(&r, &c) && (oracle_pending(&c.job) ? collect(&r, &c, false) : c.verdict) == 1) {

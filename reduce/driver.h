@@ -22,6 +22,8 @@ typedef struct RedOptions {
   unsigned jobs;             /* candidates tested at once (speculatively, committed in order) */
   bool use_cache;
   bool keep_comments;        /* keep TVM's ty= and span= comments in the result */
+  ProgGuard guard;           /* what every candidate must pass: what the input passed (below
+                                PROG_TYPED passes use the types known and skip the rest) */
   bool fast;                 /* one round of the passes, no fixpoint */
   const regex_t *match;      /* when set, interesting also needs the test's output to match */
   int also_interesting;      /* a second exit status whose candidates are saved aside (-1: none) */

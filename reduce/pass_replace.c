@@ -13,6 +13,10 @@
  * A replacement is proposed only when it is strictly smaller, by (operator calls, AST nodes), so
  * a replacement never undoes another and the search terminates.  The type is the inferred type of
  * the expression, so the candidate types exactly as the program did.
+ *
+ * In a program that does not type-check (the guard is below PROG_TYPED), an expression inference
+ * never reached has no type; its only option is hoisting its first value child, whatever its
+ * type: the test, not the type checker, decides (C-Reduce's "replace a node by its child").
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +35,7 @@ typedef struct Visit {
   AstExpr **found;      /* the wanted slot */
   VEC(ScopeVar) found_scope; /* the variables visible at the found slot (a copy) */
   bool found_in_main;
+  bool untyped;         /* the program does not type-check: untyped expressions count too */
 } Visit;
 
 static bool is_atom(const AstExpr *e) {
@@ -67,13 +72,28 @@ static bool param_type(const Type *t) {
   return true;
 }
 
-static bool replaceable(const AstExpr *e) {
-  return !is_atom(e) && e->kind != AST_PAREN && e->kind != AST_BLOCK && e->node.type && cost_of((AstExpr *)e).nodes > 1;
+static bool replaceable(const AstExpr *e, bool untyped) {
+  return !is_atom(e) && e->kind != AST_PAREN && e->kind != AST_BLOCK && (e->node.type || untyped) &&
+         cost_of((AstExpr *)e).nodes > 1;
+}
+
+/* An untyped expression's first value child: a call's first argument, a projection's tuple, an
+   if's then-branch, ... (not a callee, nothing under a binder). */
+static AstExpr *first_child(AstExpr *e) {
+  switch (e->kind) {
+  case AST_FN: case AST_SEQ: case AST_MATCH: return NULL;
+  case AST_CALL: return e->nitems ? e->items[0] : NULL;
+  case AST_IF: return e->then_;
+  default: break;
+  }
+  AstExpr **child;
+  AstChildren it = ast_children(e);
+  return (child = ast_next_child(&it)) ? *child : NULL;
 }
 
 static bool visit(const ScopedSite *site, void *ctx) {
   Visit *v = ctx;
-  if (!replaceable(*site->slot) || v->seen++ != v->target) return false;
+  if (!replaceable(*site->slot, v->untyped) || v->seen++ != v->target) return false;
   v->found = site->slot;
   for (size_t k = 0; k < site->nscope; k++) VEC_PUSH(v->found_scope, site->scope[k]);
   v->found_in_main = site->in_main;
@@ -81,7 +101,7 @@ static bool visit(const ScopedSite *site, void *ctx) {
 }
 
 static size_t count(const Program *p) {
-  Visit v = {.target = SIZE_MAX};
+  Visit v = {.target = SIZE_MAX, .untyped = p->guard != PROG_TYPED};
   prog_scoped_walk(p->m, visit, &v);
   return v.seen * NOPTIONS;
 }
@@ -123,11 +143,12 @@ static AstExpr *smallest(Program *out, const Type *t, const ScopeVar *vars, size
 }
 
 static bool apply(Program *out, size_t i) {
-  Visit v = {.target = i / NOPTIONS};
+  Visit v = {.target = i / NOPTIONS, .untyped = out->guard != PROG_TYPED};
   prog_scoped_walk(out->m, visit, &v);
   AstExpr *e = v.found ? *v.found : NULL;
   const Type *t = e ? e->node.type : NULL;
   AstExpr *with = NULL;
+  if (e && !t && i % NOPTIONS == OPT_HOIST) with = first_child(e);
   if (t) switch (i % NOPTIONS) {
     case OPT_CONSTANT:
       if (t->kind == TY_TENSOR && t->ndims == 0 && gen_smallest_is_exact(t, false)) with = smallest(out, t, NULL, 0);

@@ -23,10 +23,11 @@
 static const char usage[] =
     "usage: rreduce [options] FILE TEST     (or TEST FILE: the executable one is the test)\n"
     "       rreduce [options] --server CMD FILE\n"
-    "Shrinks FILE, a well-typed Relay program, while TEST still exits 0 on it (C-Reduce's protocol:\n"
+    "Shrinks FILE, a Relay program, while TEST still exits 0 on it (C-Reduce's protocol:\n"
     "TEST runs in a fresh directory holding the candidate under FILE's name, also passed as $1).\n"
     "FILE is replaced in place after every success (backup FILE.orig); every candidate is parsed\n"
-    "and type-checked before TEST sees it.\n"
+    "and type-checked before TEST sees it (when FILE itself does not type-check: parsed and\n"
+    "scope-checked, or only parsed, whatever FILE passes).\n"
     "\n"
     "options:\n"
     "  -o OUT             write the result to OUT and leave FILE alone\n"
@@ -46,6 +47,8 @@ static const char usage[] =
     "      --report FILE.md       write a paste-ready bug-report fragment\n"
     "      --trivial-is-error     exit 3 when the result has no operator call left (the test is\n"
     "                     probably not checking the bug); without it this is a warning\n"
+    "      --require-typed        refuse an input that does not type-check (by default it is reduced\n"
+    "                     under a weaker guard: every candidate parses and binds its names)\n"
     "      --stuck-after K        pause a pass for the round after K uninteresting candidates in a\n"
     "                     row (default 200; 0: never); --stuck-timeouts K: after K timeouts (default 3)\n"
     "      --no-cache     run the test even on a candidate seen before\n"
@@ -70,7 +73,7 @@ static void on_signal(int sig) {
 }
 
 enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_CPU, OPT_NOCACHE, OPT_PASSES, OPT_SKIP, OPT_LIST, OPT_FAST, OPT_SLOW,
-       OPT_KEEP, OPT_TEMPS, OPT_JSON, OPT_TIDY, OPT_MATCH, OPT_ALSO, OPT_HISTORY, OPT_REPORT, OPT_TRIVIAL, OPT_STUCK,
+       OPT_KEEP, OPT_TEMPS, OPT_JSON, OPT_TIDY, OPT_MATCH, OPT_ALSO, OPT_HISTORY, OPT_REPORT, OPT_TRIVIAL, OPT_REQUIRE_TYPED, OPT_STUCK,
        OPT_STUCK_TIMEOUTS, OPT_VERSION, OPT_SERVER, OPT_STATS };
 
 /*
@@ -209,6 +212,7 @@ int main(int argc, char **argv) {
       {"match", required_argument, NULL, OPT_MATCH},     {"also-interesting", required_argument, NULL, OPT_ALSO},
       {"history", required_argument, NULL, OPT_HISTORY}, {"report", required_argument, NULL, OPT_REPORT},
       {"trivial-is-error", no_argument, NULL, OPT_TRIVIAL}, {"stuck-after", required_argument, NULL, OPT_STUCK},
+      {"require-typed", no_argument, NULL, OPT_REQUIRE_TYPED},
       {"stuck-timeouts", required_argument, NULL, OPT_STUCK_TIMEOUTS}, {"version", no_argument, NULL, OPT_VERSION},
       {"jobs", required_argument, NULL, 'j'},            {"server", required_argument, NULL, OPT_SERVER},            {NULL, 0, NULL, 0},
   };
@@ -223,7 +227,7 @@ int main(int argc, char **argv) {
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   o.jobs = cores < 1 ? 1 : cores > RED_MAX_JOBS ? RED_MAX_JOBS : (unsigned)cores;
   const char *only = NULL, *skip = NULL, *out = NULL, *match = NULL, *history = NULL, *report = NULL;
-  bool json = false, stats = false, tidy = false, trivial_is_error = false;
+  bool json = false, stats = false, tidy = false, trivial_is_error = false, require_typed = false;
   long v;
   int c;
   while ((c = getopt_long(argc, argv, "o:j:vh", longopts, NULL)) != -1) {
@@ -270,6 +274,7 @@ int main(int argc, char **argv) {
     case OPT_SERVER: o.server_cmd = optarg; break;
     case OPT_REPORT: report = optarg; break;
     case OPT_TRIVIAL: trivial_is_error = true; break;
+    case OPT_REQUIRE_TYPED: require_typed = true; break;
     case OPT_STUCK:
       if (!cli_count_arg("rreduce", "--stuck-after", optarg, 0, &v)) return 2;
       o.max_failures = (unsigned)v;
@@ -335,9 +340,20 @@ int main(int argc, char **argv) {
   RedStats st = {0};
   if (!text) goto done;
   if (!prog_load(&p, file, text, true, err, sizeof err)) {
-    fprintf(stderr, "rreduce: %s is not a well-typed Relay program, which rreduce needs:\n%s", file, err);
-    status = 1;
-    goto done;
+    /* Reduction below the type checker: a type checker's bug report, an --ill-typed mutant. */
+    char werr[2048];
+    if (require_typed || !prog_load_as(&p, file, text, PROG_PARSED, werr, sizeof werr)) {
+      fprintf(stderr, "rreduce: %s is not a well-typed Relay program, which %s:\n%s", file,
+              require_typed ? "--require-typed asks for" : "rreduce needs (it does not even parse)",
+              require_typed ? err : werr);
+      status = 1;
+      goto done;
+    }
+    const char *first = strstr(err, "error: ");
+    size_t flen = first ? strcspn(first, "\n") : 0;
+    fprintf(stderr, "rreduce: %s does not type-check (%.*s); reducing under a weaker guard: every candidate %s (--require-typed refuses instead)\n",
+            file, (int)flen, first ? first : "", p.guard == PROG_SCOPED ? "parses and binds its names" : "parses");
+    o.guard = p.guard;
   }
   prog_free(&p);
 

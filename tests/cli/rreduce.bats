@@ -64,14 +64,18 @@ calls() { grep -oE '(^|[^%@a-zA-Z0-9_.])[a-z_][a-z0-9_]*(\.[a-z0-9_]+)*\(' "$1" 
   [ "$(wc -c < "$T/t.relay")" -le 120 ]
 }
 
-@test "an ill-typed input is refused before any test runs" {
+@test "with --require-typed an ill-typed input is refused before any test runs; without, it is reduced" {
   printf '#[version = "0.0.5"]\ndef @main(%%x: int32) { add(%%x, 1f) }\n' > "$T/bad.relay"
   printf '#!/bin/sh\ntouch "%s/ran"\nexit 0\n' "$T" > "$T/mark.sh"
   chmod +x "$T/mark.sh"
-  run "$RREDUCE" "$T/bad.relay" "$T/mark.sh"
+  run "$RREDUCE" --require-typed "$T/bad.relay" "$T/mark.sh"
   [ "$status" -eq 1 ]
   [[ "$output" == *"not a well-typed Relay program"* ]]
   [ ! -e "$T/ran" ]
+  run "$RREDUCE" "$T/bad.relay" "$T/mark.sh"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"does not type-check (error: "*"weaker guard"* ]]
+  [ -e "$T/ran" ]
 }
 
 @test "a new input gets a new backup; the old backup is kept aside" {

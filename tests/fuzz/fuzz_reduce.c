@@ -1,5 +1,6 @@
 /*
- * libFuzzer harness for the reduction passes: on any input that type-checks as a module, every
+ * libFuzzer harness for the reduction passes: on any input that parses as a module (typed, or
+ * reduced under the weaker guard rreduce uses for programs that do not type-check), every
  * pass's candidates (all of them, or 12 spread over the range) keep the driver's contract
  * (rt_propose in tests/unit/reduce_test.h): a proposal never changes the current program (only the
  * driver's clone of it), and what a pass proposes is text that parses.  Whether it type-checks is
@@ -20,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   memcpy(text, data, size);
   text[size] = 0;
   Program p;
-  if (strlen(text) == size && prog_load(&p, "candidate", text, true, NULL, 0)) {
+  if (strlen(text) == size && prog_load_as(&p, "candidate", text, PROG_PARSED, NULL, 0)) {
     bool module = p.m->body == NULL;
     for (size_t k = 0; module && k < RED_NPASSES; k++) {
       size_t n = red_passes[k]->count(&p);

@@ -50,7 +50,7 @@ static inline char *rt_propose(const RedPass *pass, const Program *p, size_t i) 
   diag_free(&d);
   Program check;
   char *out = NULL;
-  if (prog_load(&check, "candidate", text, true, NULL, 0)) {
+  if (prog_load_as(&check, "candidate", text, p->guard, NULL, 0)) {
     out = prog_print(&check, true);
     prog_free(&check);
   }

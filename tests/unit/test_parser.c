@@ -334,6 +334,15 @@ static void test_printer_parenthesises_built_projections(void **state) {
   char *out = ast_print(m, NULL);
   assert_string_equal(out, "(@f(%x)).0\n");
   free(out);
+  /* a number under `.N` (an untyped reduction hoisted a tuple's field): `1.0` would be a float */
+  proj->a = ast_new_atom(m, AST_INT, "1");
+  out = ast_print(m, NULL);
+  assert_string_equal(out, "(1).0\n");
+  free(out);
+  proj->a = ast_new_atom(m, AST_NAME, "b"); /* `b.0` would read as one dotted name */
+  out = ast_print(m, NULL);
+  assert_string_equal(out, "(b).0\n");
+  free(out);
   ast_free(m);
 }
 
