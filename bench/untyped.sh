@@ -26,7 +26,7 @@ table=$tmp/table
 for m in $models; do
   "$root/bin/rmutate" "$models_dir/$m.relay" --ill-typed -n "$n" --seed 2 -q -o "$tmp/$m" > /dev/null
   for f in "$tmp/$m"/*.relay; do
-    msg=$("$rcheck" "$f" 2>&1 | grep -m1 -oE 'error: [^:]+' | head -1)
+    msg=$({ "$rcheck" "$f" 2>&1 || true; } | grep -m1 -oE 'error: [^:]+' | head -1)
     printf '#!/bin/sh\n"%s" "$1" 2>&1 | grep -qF "%s"\n' "$rcheck" "$msg" > "$tmp/test.sh"
     chmod +x "$tmp/test.sh"
     cp "$f" "$tmp/r.relay"
