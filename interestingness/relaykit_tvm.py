@@ -91,6 +91,9 @@ def reexec_with_relaykit_python(script):
 def import_tvm():
     """Imports TVM (TVM_HOME/python first on sys.path); returns the error text or None."""
     home = os.environ.get("TVM_HOME")
+    # relay.build would otherwise download AutoTVM's TopHub logs from the internet on every run:
+    # a test must not depend on (or wait for) the network.  A user who wants them sets it.
+    os.environ.setdefault("TOPHUB_LOCATION", "NONE")
     if home:
         pydir = os.path.join(home, "python")
         if pydir not in sys.path:
