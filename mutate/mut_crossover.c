@@ -23,9 +23,9 @@ static bool movable(const AstExpr *e) {
   case AST_NAME: return op_lookup(e->text) != NULL; /* not a constructor */
   default: break;
   }
-  if (!movable(e->a) || !movable(e->b) || !movable(e->then_) || !movable(e->else_)) return false;
-  for (size_t i = 0; i < e->nitems; i++)
-    if (!movable(e->items[i])) return false;
+  AstExpr **child;
+  for (AstChildren it = ast_children((AstExpr *)e); (child = ast_next_child(&it));)
+    if (!movable(*child)) return false;
   return true;
 }
 
@@ -61,11 +61,8 @@ static void free_vars(const AstExpr *e, Frees *out) {
     VEC_PUSH(*out, ((Free){e->kind, e->text, NULL, NULL}));
     return;
   }
-  free_vars(e->a, out);
-  free_vars(e->b, out);
-  free_vars(e->then_, out);
-  free_vars(e->else_, out);
-  for (size_t i = 0; i < e->nitems; i++) free_vars(e->items[i], out);
+  AstExpr **child; /* movable trees only: no binders below */
+  for (AstChildren it = ast_children((AstExpr *)e); (child = ast_next_child(&it));) free_vars(*child, out);
 }
 
 /* Inlines, at random and up to `depth` deep, the donor's graph bindings (in `seq`) that the

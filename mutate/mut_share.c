@@ -92,17 +92,17 @@ static void find_bindings(AstExpr *e, Cands *out) {
     if (!e->fn->attrs.len) find_bindings(e->fn->body, out);
     return;
   }
-  for (size_t k = 0; k < e->nstmts; k++) {
-    AstStmt *s = e->stmts[k];
-    find_bindings(s->value, out);
-    if (s->kind == AST_STMT_GRAPH || (s->kind == AST_STMT_LET && s->binder)) VEC_PUSH(*out, ((Cand){e, k}));
+  if (e->kind == AST_SEQ) { /* bindings in order, then the result */
+    for (size_t k = 0; k < e->nstmts; k++) {
+      AstStmt *s = e->stmts[k];
+      find_bindings(s->value, out);
+      if (s->kind == AST_STMT_GRAPH || (s->kind == AST_STMT_LET && s->binder)) VEC_PUSH(*out, ((Cand){e, k}));
+    }
+    find_bindings(e->a, out);
+    return;
   }
-  find_bindings(e->a, out);
-  find_bindings(e->b, out);
-  for (size_t i = 0; i < e->nitems; i++) find_bindings(e->items[i], out);
-  find_bindings(e->then_, out);
-  find_bindings(e->else_, out);
-  for (size_t i = 0; i < e->narms; i++) find_bindings(e->arms[i]->body, out);
+  AstExpr **child;
+  for (AstChildren it = ast_children(e); (child = ast_next_child(&it));) find_bindings(*child, out);
 }
 
 enum { MAX_BINDINGS_TRIED = 32 };

@@ -7,30 +7,35 @@
  */
 #include "reduce.h"
 
-static bool strip(AstExpr *e);
-
-static bool strip_func(AstFunc *f) {
-  bool changed = f->ret != NULL;
-  f->ret = NULL;
-  return strip(f->body) | changed;
-}
-
-static bool strip(AstExpr *e) {
-  if (!e) return false;
+/* Drops e's own annotations (a closure's return type, its let binders' types); false if none. */
+static bool strip_node(AstExpr *e) {
   bool changed = false;
-  if (e->kind == AST_FN) changed |= strip_func(e->fn);
+  if (e->kind == AST_FN && e->fn->ret) {
+    e->fn->ret = NULL;
+    changed = true;
+  }
   for (size_t i = 0; i < e->nstmts; i++) {
     AstStmt *s = e->stmts[i];
     if (s->kind == AST_STMT_LET && s->binder->type) {
       s->binder->type = NULL;
       changed = true;
     }
-    changed |= strip(s->value);
   }
-  changed |= strip(e->a) | strip(e->b) | strip(e->then_) | strip(e->else_);
-  for (size_t i = 0; i < e->nitems; i++) changed |= strip(e->items[i]);
-  for (size_t i = 0; i < e->narms; i++) changed |= strip(e->arms[i]->body);
   return changed;
+}
+
+static void strip_all(AstExpr **slot, void *changed) { *(bool *)changed |= strip_node(*slot); }
+
+static bool strip(AstExpr *e) {
+  bool changed = false;
+  prog_walk(&e, strip_all, &changed);
+  return changed;
+}
+
+static bool strip_func(AstFunc *f) {
+  bool changed = f->ret != NULL;
+  f->ret = NULL;
+  return strip(f->body) | changed;
 }
 
 static size_t count(const Program *p) { return p->m->body ? 0 : 1; }

@@ -61,11 +61,8 @@ static bool sweep(AstExpr *e) {
     }
     refs_free(&later);
   }
-  changed |= sweep(e->a) | sweep(e->b) | sweep(e->then_) | sweep(e->else_);
-  for (size_t i = 0; i < e->nitems; i++) changed |= sweep(e->items[i]);
-  for (size_t i = 0; i < e->narms; i++) changed |= sweep(e->arms[i]->body);
-  for (size_t i = 0; i < e->nstmts; i++) changed |= sweep(e->stmts[i]->value);
-  if (e->kind == AST_FN) changed |= sweep(e->fn->body);
+  AstExpr **child;
+  for (AstChildren it = ast_children(e); (child = ast_next_child(&it));) changed |= sweep(*child);
   return changed;
 }
 
@@ -312,14 +309,8 @@ static void dead_stmts(AstExpr *e, DeadList *out) {
       out->items[b - 1] = t;
     }
   }
-  dead_stmts(e->a, out);
-  dead_stmts(e->b, out);
-  dead_stmts(e->then_, out);
-  dead_stmts(e->else_, out);
-  for (size_t i = 0; i < e->nitems; i++) dead_stmts(e->items[i], out);
-  for (size_t i = 0; i < e->narms; i++) dead_stmts(e->arms[i]->body, out);
-  for (size_t i = 0; i < e->nstmts; i++) dead_stmts(e->stmts[i]->value, out);
-  if (e->kind == AST_FN) dead_stmts(e->fn->body, out);
+  AstExpr **child;
+  for (AstChildren it = ast_children(e); (child = ast_next_child(&it));) dead_stmts(*child, out);
 }
 
 /* What is dead now, in a fixed order: bindings and type definitions nothing uses (their cascade

@@ -114,13 +114,10 @@ static AstExpr *hoistable(AstExpr *e, const Type *t, bool top) {
   case AST_FN: case AST_SEQ: case AST_MATCH: case AST_NAME: return NULL;
   default: break;
   }
-  AstExpr *kids[] = {e->kind == AST_CALL && is_atom(e->a) ? NULL : e->a, e->b, e->then_, e->else_};
-  for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++) {
-    AstExpr *h = hoistable(kids[i], t, false);
-    if (h) return h;
-  }
-  for (size_t i = 0; i < e->nitems; i++) {
-    AstExpr *h = hoistable(e->items[i], t, false);
+  AstExpr **child;
+  for (AstChildren it = ast_children(e); (child = ast_next_child(&it));) {
+    if (e->kind == AST_CALL && child == &e->a && is_atom(e->a)) continue; /* an operator's name */
+    AstExpr *h = hoistable(*child, t, false);
     if (h) return h;
   }
   return NULL;

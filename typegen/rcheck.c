@@ -60,13 +60,16 @@ static void collect(const AstExpr *e, json_t *out) {
     else if (s->kind == AST_STMT_GRAPH) json_array_append_new(out, binding_json("%", s->graph, &s->node.span, s->value_type));
     collect(s->value, out);
   }
-  if (e->kind == AST_FN) collect_func(e->fn, out);
-  collect(e->a, out);
-  collect(e->b, out);
-  collect(e->then_, out);
-  collect(e->else_, out);
-  for (size_t i = 0; i < e->nitems; i++) collect(e->items[i], out);
-  for (size_t i = 0; i < e->narms; i++) collect(e->arms[i]->body, out);
+  if (e->kind == AST_FN) {
+    collect_func(e->fn, out);
+    return;
+  }
+  if (e->kind == AST_SEQ) { /* its bindings came first, above */
+    collect(e->a, out);
+    return;
+  }
+  AstExpr **child;
+  for (AstChildren it = ast_children((AstExpr *)e); (child = ast_next_child(&it));) collect(*child, out);
 }
 
 static json_t *module_json(const char *path, const AstModule *m) {
