@@ -49,7 +49,7 @@ out = [heading + ", " + datetime.date.today().isoformat(), "",
        "with the same `error: <what>` prefix).  The input does not type-check, so rreduce reduces under",
        "the weaker guard (every candidate parses and binds its names, or only parses when the input has",
        "an unbound name).  Tokens: names, numbers and punctuation.",
-       f"Measured on {os.cpu_count()} cores with a TVM build running at nice 19 beside it.", "",
+       f"Measured on {os.cpu_count()} cores with other work beside it (tests and tokens do not depend on load; wall times do).", "",
        "| model | mutants | tokens before (median) | tokens after: median / max | at most 40 tokens | tests (median) | wall s (median) |",
        "|---|---:|---:|---:|---:|---:|---:|"]
 for m in models.split():
