@@ -16,6 +16,7 @@
 
 #include "../support/strbuf.h"
 #include "../support/xalloc.h"
+#include "../typegen/metadata.h"
 
 /* The attributes that hold node indices, per type key (NULL-terminated). */
 static const struct {
@@ -169,18 +170,6 @@ static void put_value(StrBuf *sb, json_t *v, int indent, bool one_line) {
 }
 
 /* ------------------------------------------------------------------ the rewrite */
-/* The node listing the constants: root["relay.Constant"], or NULL. */
-static json_t *constant_list(json_t *nodes, json_t *root) {
-  json_t *map = json_array_get(nodes, (size_t)json_integer_value(json_object_get(root, "root")));
-  json_t *keys = json_object_get(map, "keys"), *key;
-  size_t k;
-  json_array_foreach(keys, k, key) {
-    if (json_string_value(key) && !strcmp(json_string_value(key), "relay.Constant"))
-      return json_array_get(nodes, (size_t)json_integer_value(json_array_get(json_object_get(map, "data"), k)));
-  }
-  return NULL;
-}
-
 /* Drops the constants not kept from the list node; false if an index is out of range. */
 static bool filter_list(json_t *list, const size_t *keep, size_t nkeep) {
   json_t *data = json_object_get(list, "data"), *kept = json_array();
@@ -196,7 +185,7 @@ static bool filter_list(json_t *list, const size_t *keep, size_t nkeep) {
 
 static char *rewrite(const char *section, json_t *root, const size_t *keep, size_t nkeep, char *err, size_t errlen) {
   json_t *nodes = json_object_get(root, "nodes"), *arrays = json_object_get(root, "b64ndarrays");
-  json_t *list = constant_list(nodes, root);
+  json_t *list = meta_json_constant_list(root);
   if (!json_is_array(nodes) || !json_is_array(arrays) || !list) return snprintf(err, errlen, "no constant list"), NULL;
   if (!filter_list(list, keep, nkeep)) return snprintf(err, errlen, "no such constant"), NULL;
   Graph g = {nodes, json_array_size(nodes), NULL, NULL};
@@ -260,9 +249,8 @@ char *meta_json_keep_constants(const char *section, const size_t *keep, size_t n
   const char *bracket = strchr(section, ']');
   const char *open = bracket ? strchr(bracket, '{') : NULL;
   if (!open || !strrchr(section, '}')) return snprintf(err, errlen, "no JSON object"), NULL;
-  json_error_t jerr;
-  json_t *root = json_loads(bracket + 1, JSON_DECODE_ANY, &jerr);
-  if (!root) return snprintf(err, errlen, "invalid JSON: %s", jerr.text), NULL;
+  json_t *root = meta_json_load(section, err, errlen);
+  if (!root) return NULL;
   char *out = rewrite(section, root, keep, nkeep, err, errlen);
   json_decref(root);
   return out;

@@ -115,28 +115,39 @@ bool meta_table_init(MetaTable *t, const char *metadata, char *err, size_t errle
   return true;
 }
 
-static bool meta_table_parse(MetaTable *t, const char *metadata, char *err, size_t errlen) {
-  const char *json = strchr(metadata, ']');
-  json = json ? json + 1 : metadata;
+json_t *meta_json_load(const char *section, char *err, size_t errlen) {
+  const char *bracket = strchr(section, ']');
+  const char *json = bracket ? bracket + 1 : section;
   json_error_t jerr;
   json_t *root = json_loads(json, JSON_DECODE_ANY, &jerr);
-  if (!root) {
-    snprintf(err, errlen, "invalid JSON at line %d: %s", jerr.line + 1, jerr.text);
-    return false;
+  if (!root) snprintf(err, errlen, "invalid JSON at line %d: %s", jerr.line + 1, jerr.text);
+  return root;
+}
+
+json_t *meta_json_constant_list(json_t *root) {
+  json_t *nodes = json_object_get(root, "nodes");
+  json_t *map = json_array_get(nodes, (size_t)json_integer_value(json_object_get(root, "root")));
+  json_t *keys = json_object_get(map, "keys"), *key;
+  size_t k;
+  json_array_foreach(keys, k, key) {
+    if (json_string_value(key) && !strcmp(json_string_value(key), "relay.Constant"))
+      return json_array_get(nodes, (size_t)json_integer_value(json_array_get(json_object_get(map, "data"), k)));
   }
+  return NULL;
+}
+
+static bool meta_table_parse(MetaTable *t, const char *metadata, char *err, size_t errlen) {
+  json_t *root = meta_json_load(metadata, err, errlen);
+  if (!root) return false;
   bool ok = false;
   json_t *nodes = json_object_get(root, "nodes"), *arrays = json_object_get(root, "b64ndarrays");
   json_t *map = json_array_get(nodes, (size_t)json_integer_value(json_object_get(root, "root")));
-  json_t *keys = json_object_get(map, "keys"), *data = json_object_get(map, "data");
-  if (!json_is_array(nodes) || !json_is_array(keys)) {
+  if (!json_is_array(nodes) || !json_is_array(json_object_get(map, "keys"))) {
     snprintf(err, errlen, "not a TVM node graph (no root map)");
     goto out;
   }
-  for (size_t k = 0; k < json_array_size(keys); k++) {
-    if (strcmp(json_string_value(json_array_get(keys, k)) ? json_string_value(json_array_get(keys, k)) : "",
-               "relay.Constant") != 0)
-      continue;
-    json_t *list = json_array_get(nodes, (size_t)json_integer_value(json_array_get(data, k)));
+  json_t *list = meta_json_constant_list(root);
+  if (list) {
     json_t *items = json_object_get(list, "data");
     t->nconsts = json_array_size(items);
     t->consts = xcalloc(t->nconsts ? t->nconsts : 1, sizeof *t->consts);

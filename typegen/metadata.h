@@ -2,6 +2,7 @@
 #ifndef RELAYKIT_METADATA_H
 #define RELAYKIT_METADATA_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -27,5 +28,12 @@ const Type *meta_constant_type(const MetaTable *t, TyTable *types, const char *r
 
 /* Whether `ref` names a constant of the table. */
 bool meta_has_constant(const MetaTable *t, const char *ref);
+
+/* TVM's node graph (SaveJSON) in a section ("#[metadata]" then the JSON): the parsed JSON
+   (json_decref it), or NULL with a message.  The one reader of that JSON: the table above and
+   the reducer's rewrite (reduce/meta_json.c) both start here. */
+json_t *meta_json_load(const char *section, char *err, size_t errlen);
+/* The Array node listing the constants, root map's "relay.Constant" entry; NULL if there is none. */
+json_t *meta_json_constant_list(json_t *root);
 
 #endif
