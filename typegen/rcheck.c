@@ -7,6 +7,7 @@
 
 #include "../support/fileio.h"
 #include "infer.h"
+#include "op.h"
 
 static const char usage[] =
     "usage: rcheck [options] FILE...\n"
@@ -17,11 +18,13 @@ static const char usage[] =
     "      --annotate   print the program with the inferred types as /* ty=... */ comments,\n"
     "                   where and as TVM's printer writes them\n"
     "      --json       print the type of every definition, parameter and binding as JSON\n"
+    "      --list-ops   print every operator the type checker knows, one a line, and exit (TVM\n"
+    "                   v0.13's Relay registry; an operator it does not know is an error)\n"
     "  -h, --help       show this help\n"
     "\n"
     "exit status: 0 well-typed, 1 a program was rejected (syntax or type error), 2 usage or I/O error\n";
 
-enum { OPT_ANNOTATE = 256, OPT_JSON };
+enum { OPT_ANNOTATE = 256, OPT_JSON, OPT_LIST_OPS };
 
 static char *type_text(const struct Type *t) { return ty_str(t); }
 
@@ -122,7 +125,8 @@ static int check_file(const char *path, bool annotate, json_t *report) {
 int main(int argc, char **argv) {
   static const struct option longopts[] = {
       {"annotate", no_argument, NULL, OPT_ANNOTATE}, {"json", no_argument, NULL, OPT_JSON},
-      {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
+      {"list-ops", no_argument, NULL, OPT_LIST_OPS}, {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0},
   };
   bool annotate = false, json = false;
   int c;
@@ -130,6 +134,12 @@ int main(int argc, char **argv) {
     switch (c) {
     case OPT_ANNOTATE: annotate = true; break;
     case OPT_JSON: json = true; break;
+    case OPT_LIST_OPS: {
+      size_t n;
+      const OpDef *const *ops = op_all(&n); /* sorted by name */
+      for (size_t k = 0; k < n; k++) puts(ops[k]->name);
+      return 0;
+    }
     case 'h': fputs(usage, stdout); return 0;
     default: fputs(usage, stderr); return 2;
     }

@@ -79,3 +79,25 @@ setup() {
     [ $rc -eq 0 ] || grep -qE ':[0-9]+:[0-9]+: error:' "$T/err" || { echo "no location for $f"; return 1; }
   done
 }
+
+@test "--list-ops lists TVM v0.13's Relay operators, one a line, sorted, each one typed by rcheck" {
+  run "$RCHECK" --list-ops
+  [ "$status" -eq 0 ]
+  [ "${#lines[@]}" -gt 290 ]
+  printf '%s\n' "${lines[@]}" | LC_ALL=C sort -c
+  [ "$(printf '%s\n' "${lines[@]}" | sort -u | wc -l)" -eq "${#lines[@]}" ]
+  # a sample from every family: each listed, and a call to it is known to the checker
+  for op in nn.conv2d nn.depth_to_space cumsum scatter_nd einsum image.grid_sample qnn.dense \
+            vision.roi_align dyn.topk random.uniform nn.sparse_dense annotation.checkpoint \
+            contrib.ethosu.pooling unique trilu nn.conv3d_transpose; do
+    printf '%s\n' "${lines[@]}" | grep -qx "$op" || { echo "not listed: $op"; return 1; }
+  done
+  printf '#[version = "0.0.5"]\ndef @main(%%x: Tensor[(1, 4, 2, 2), float32]) {\n  nn.depth_to_space(%%x, block_size=2)\n}\n' > "$T/d2s.relay"
+  run "$RCHECK" --annotate "$T/d2s.relay"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"ty=Tensor[(1, 1, 4, 4), float32]"* ]]
+  printf '#[version = "0.0.5"]\ndef @main(%%x: float32) {\n  no.such_op(%%x)\n}\n' > "$T/unknown.relay"
+  run "$RCHECK" "$T/unknown.relay"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"unknown operator"* ]]
+}
