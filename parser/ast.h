@@ -54,6 +54,9 @@ typedef struct AstNode {
   AstSpan span;
   AstComment *comments;
   const struct Type *type; /* filled by type inference (typegen/infer.c); NULL before */
+  bool opaque;             /* a call of an operator the registry does not know, typed from its
+                              `/ * ty=... * /` comment (typegen/infer.c): the printer keeps that
+                              comment whatever its options, since nothing else types the call */
 } AstNode;
 
 /* key=value, in calls, function parameter lists and `%x {k=v}` parameter attributes. */

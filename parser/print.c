@@ -41,6 +41,15 @@ static bool dropped(const Printer *p, const char *c) {
 
 static void comments(Printer *p, const AstNode *n) {
   const AstComment *c = n->comments;
+  if (n->opaque && (p->opts->strip_comments || p->opts->strip_types) && !p->opts->type_text) {
+    for (; c; c = c->next)
+      if (!strncmp(c->text, "/* ty=", 6)) { /* the one thing that types an unknown operator's call */
+        sb_putc(&p->out, ' ');
+        put(p, c->text);
+        break;
+      }
+    c = n->comments;
+  }
   if (p->opts->strip_comments) return;
   if (p->opts->type_text && n->type) {
     /* The inferred type replaces a written one, and joins a span comment as TVM prints both. */

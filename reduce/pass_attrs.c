@@ -2,8 +2,8 @@
  * Reset an operator call's attribute to its default by deleting it: one opportunity per
  * attribute whose value is not the default (deleting a default one would change nothing the
  * test can see but the text).  Many attributes shape the result (strides, axis, newshape), so a
- * reset may leave the program ill-typed: the change is made on a copy and adopted only if it
- * type-checks.
+ * reset may leave the program ill-typed: the guard keeps only what still type-checks.  An unknown
+ * operator's call (typed from its ty= comment) has no schema: each of its attributes may go.
  */
 #include <string.h>
 
@@ -22,7 +22,14 @@ static void find(AstExpr **slot, void *ctx) {
   AstExpr *e = *slot;
   if (e->kind != AST_CALL || e->a->kind != AST_NAME || !e->attrs.len) return;
   const OpDef *op = op_lookup(e->a->text);
-  if (!op) return;
+  if (!op) {
+    for (size_t j = 0; e->node.opaque && j < e->attrs.len; j++)
+      if (f->seen++ == f->want) {
+        f->call = e;
+        f->attr = j;
+      }
+    return;
+  }
   Arena arena;
   arena_init(&arena);
   char err[OP_ERR_MAX];

@@ -8,5 +8,5 @@ const RedPass *const red_passes[RED_NPASSES] = {
     &red_pass_comments, &red_pass_body,   &red_pass_truncate, &red_pass_unwrap, &red_pass_dce,
     &red_pass_cut,      &red_pass_replace, &red_pass_fold,    &red_pass_globals, &red_pass_inline,
     &red_pass_fields,   &red_pass_meta,   &red_pass_annot,    &red_pass_attrs,   &red_pass_shapes,
-    &red_pass_literals, &red_pass_params,
+    &red_pass_literals, &red_pass_params,  &red_pass_opaque,
 };

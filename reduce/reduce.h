@@ -30,6 +30,7 @@
  *   pass_attrs.c      reset an operator call's attribute to its default
  *   pass_literals.c   shrink a numeric literal to 0 or 1
  *   pass_params.c     merge @main's parameters of the same type
+ *   pass_opaque.c     shrink an unknown operator's stated result type (its ty= comment)
  */
 #ifndef RELAYKIT_REDUCE_H
 #define RELAYKIT_REDUCE_H
@@ -51,9 +52,10 @@ typedef struct RedPass {
 
 extern const RedPass red_pass_comments, red_pass_dce, red_pass_truncate, red_pass_cut, red_pass_body,
     red_pass_unwrap, red_pass_replace, red_pass_inline, red_pass_fold, red_pass_globals, red_pass_meta,
-    red_pass_attrs, red_pass_literals, red_pass_annot, red_pass_shapes, red_pass_fields, red_pass_params;
+    red_pass_attrs, red_pass_literals, red_pass_annot, red_pass_shapes, red_pass_fields, red_pass_params,
+    red_pass_opaque;
 /* All of them, in the order rreduce runs them (passes.c). */
-enum { RED_NPASSES = 17 };
+enum { RED_NPASSES = 18 };
 extern const RedPass *const red_passes[RED_NPASSES];
 
 /* ------------------------------------------------------------------ sites.c */

@@ -51,18 +51,30 @@ static void show_line(Diag *d, size_t at) {
   sb_puts(o, "^\n");
 }
 
-void diag_error(Diag *d, size_t at, const char *fmt, ...) {
+static void report(Diag *d, size_t at, const char *kind, const char *fmt, va_list ap) {
   uint32_t line, col;
   if (at > d->len) at = d->len;
   diag_line_col(d->text, d->len, at, &line, &col);
-  sb_printf(&d->out, "%s:%u:%u: error: ", d->file, line, col);
-  va_list ap;
-  va_start(ap, fmt);
+  sb_printf(&d->out, "%s:%u:%u: %s: ", d->file, line, col, kind);
   char msg[1024];
   vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
   sb_puts(&d->out, msg);
   sb_putc(&d->out, '\n');
   if (d->len > 0) show_line(d, at);
+}
+
+void diag_error(Diag *d, size_t at, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  report(d, at, "error", fmt, ap);
+  va_end(ap);
   d->errors++;
+}
+
+void diag_warning(Diag *d, size_t at, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  report(d, at, "warning", fmt, ap);
+  va_end(ap);
+  d->warnings++;
 }

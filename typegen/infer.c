@@ -43,6 +43,7 @@ typedef struct Infer {
   VEC(const char *) adts;       /* defined type names */
   VEC(AstNode *) typed;         /* nodes to resolve at the end */
   VEC(const struct Type **) slots; /* other places holding types to resolve at the end */
+  VEC(AstExpr *) opaque;        /* calls of unknown operators: checked to be typed at the end */
   const TyScope *scope;         /* type parameters in scope */
   MetaTable meta;
   bool failed;
@@ -152,6 +153,76 @@ static const Type *instantiate_ctor(Infer *in, const CtorInfo *c, const Type **f
 static const Type *expr(Infer *in, AstExpr *e);
 static const Type *func(Infer *in, AstFunc *f, const Type *known);
 
+/* The type a `/ * ty=T ... * /` comment on n states, or NULL (no such comment, or not a type this
+   table can hold). */
+static const Type *type_from_comment(Infer *in, const AstNode *n) {
+  for (const AstComment *c = n->comments; c; c = c->next) {
+    if (strncmp(c->text, "/* ty=", 6) != 0) continue;
+    const char *t = c->text + 6, *end = strstr(t, " span=");
+    if (!end) end = strstr(t, "*/");
+    while (end && end > t && end[-1] == ' ') end--;
+    if (!end) return NULL;
+    /* the type as a parameter's annotation, which the parser reads */
+    size_t len = (size_t)(end - t);
+    char *src = xmalloc(len + 32);
+    snprintf(src, len + 32, "fn (%%x: %.*s) { %%x }", (int)len, t);
+    Diag d;
+    diag_init(&d, "ty", src, strlen(src));
+    AstModule *m = ast_parse(src, strlen(src), &d);
+    const Type *ty = NULL;
+    if (m && m->body && m->body->kind == AST_FN && m->body->fn->nparams == 1) {
+      char err[128];
+      const AstType *bad;
+      ty = ty_from_ast(in->types, m->body->fn->params[0]->type, in->scope, err, sizeof err, &bad);
+    }
+    ast_free(m);
+    diag_free(&d);
+    free(src);
+    return ty;
+  }
+  return NULL;
+}
+
+/* A call of an operator the registry does not know (a newer TVM, a custom or BYOC op): a black
+   box typed as its ty= comment says, or as the program around it pins it (an unknown that
+   unification may solve: a let annotation, a function's return type); whether it ended up typed
+   is checked at the end (check_opaque).  Its arguments are typed as usual, its attributes not. */
+static const Type *opaque_call(Infer *in, AstExpr *e) {
+  for (size_t i = 0; i < e->nitems; i++)
+    if (!expr(in, e->items[i])) return NULL;
+  e->node.opaque = true;
+  VEC_PUSH(in->opaque, e);
+  const Type *t = type_from_comment(in, &e->node);
+  return t ? t : ty_incomplete(in->types);
+}
+
+/* Whether t has no unknown left in it. */
+static bool solved(const Type *t) {
+  if (!t || t->kind == TY_INCOMPLETE) return false;
+  for (uint32_t i = 0; i < t->nargs; i++)
+    if (!solved(t->args[i])) return false;
+  return !t->ret || solved(t->ret);
+}
+
+/* After inference: an unknown operator's call is an error unless something typed it, and a
+   warning when something did (relaykit checks neither its arguments nor its attributes). */
+static bool check_opaque(Infer *in) {
+  for (size_t i = 0; i < in->opaque.len; i++) {
+    AstExpr *e = in->opaque.items[i];
+    const Type *t = e->node.type ? subst_resolve(&in->subst, e->node.type) : NULL;
+    if (!solved(t))
+      return error_at(in, &e->a->node,
+                      "unknown operator or constructor '%s': nothing gives its result type (add the "
+                      "/* ty=T */ comment TVM's astext() prints after the call, or annotate the binding)",
+                      e->a->text);
+    char *ts = ty_str(t);
+    diag_warning(in->diag, e->a->node.span.start, "unknown operator '%s' typed as %s %s; its arguments and attributes are not checked",
+                 e->a->text, ts, type_from_comment(in, &e->node) ? "from its ty= comment" : "from the program around it");
+    free(ts);
+  }
+  return true;
+}
+
 static const Type *literal(Infer *in, AstExpr *e) {
   const char *err;
   int bits;
@@ -182,7 +253,13 @@ static const Type *op_call(Infer *in, AstExpr *call, const OpDef *op, AstExpr *c
     if (!t) goto out;
     types[i] = subst_resolve(&in->subst, t);
     if (ty_has_incomplete(types[i])) {
-      error_at(in, &args[i]->node, "cannot infer the type of this argument of %s", op->name);
+      const AstExpr *a = args[i];
+      while (a->kind == AST_PAREN) a = a->a;
+      if (a->node.opaque) /* say what would type it, not only that it is untyped */
+        error_at(in, &a->a->node, "unknown operator or constructor '%s': nothing gives its result type (add the "
+                 "/* ty=T */ comment TVM's astext() prints after the call, or annotate the binding)", a->a->text);
+      else
+        error_at(in, &args[i]->node, "cannot infer the type of this argument of %s", op->name);
       goto out;
     }
   }
@@ -248,7 +325,7 @@ static const Type *call(Infer *in, AstExpr *e) {
       return adt;
     }
     const OpDef *op = op_lookup(callee->text);
-    if (!op) return error_at(in, &callee->node, "unknown operator or constructor '%s'", callee->text), NULL;
+    if (!op) return opaque_call(in, e);
     return op_call(in, e, op, e->items, e->nitems, &e->attrs);
   }
   if (e->attrs.len) {
@@ -642,11 +719,12 @@ bool infer_module(AstModule *m, TyTable *types, Diag *diag) {
     ok = func(&in, def->fn, sig) != NULL;
   }
   if (ok && m->body) ok = expr(&in, m->body) != NULL;
-  ok = ok && !in.failed;
+  ok = ok && !in.failed && check_opaque(&in);
   /* Types as TVM prints them: with every solved unknown filled in. */
   for (size_t i = 0; i < in.typed.len; i++) in.typed.items[i]->type = subst_resolve(&in.subst, in.typed.items[i]->type);
   for (size_t i = 0; i < in.slots.len; i++) *in.slots.items[i] = subst_resolve(&in.subst, *in.slots.items[i]);
   free(in.slots.items);
+  free(in.opaque.items);
   names_free(&in.locals);
   names_free(&in.graph);
   names_free(&in.globals);

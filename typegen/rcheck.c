@@ -106,13 +106,16 @@ static int check_file(const char *path, bool annotate, json_t *report) {
   if (!check_text(text, len, true, &m, &types, &diag)) {
     fputs(diag.out.data ? diag.out.data : "rcheck: rejected\n", stderr);
     status = 1;
-  } else if (annotate) {
+  } else if (diag.warnings && diag.out.data) {
+    fputs(diag.out.data, stderr); /* accepted with warnings (unknown operators typed by comments) */
+  }
+  if (status == 0 && annotate) {
     /* TVM's parser runs InferType in module mode only: a parsed expression prints without types. */
     AstPrintOptions o = {.type_text = m->body ? NULL : type_text};
     char *out = ast_print(m, &o);
     fputs(out, stdout);
     free(out);
-  } else if (report) {
+  } else if (status == 0 && report) {
     json_array_append_new(report, module_json(diag.file, m));
   }
   ast_free(m);

@@ -101,3 +101,24 @@ setup() {
   [ "$status" -eq 1 ]
   [[ "$output" == *"unknown operator"* ]]
 }
+
+@test "an unknown operator typed by its ty= comment or by an annotation: a warning, exit 0; without a type: an error that says what to add" {
+  printf '#[version = "0.0.5"]\ndef @main(%%x: Tensor[(1, 8, 16, 16), float32]) {\n  %%0 = mycompany.fancy_pool(%%x, window=[2, 2]) /* ty=Tensor[(1, 8, 8, 8), float32] */;\n  tanh(%%0)\n}\n' > "$T/opaque.relay"
+  run "$RCHECK" --annotate "$T/opaque.relay"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"opaque.relay:3:8: warning: unknown operator 'mycompany.fancy_pool' typed as Tensor[(1, 8, 8, 8), float32] from its ty= comment"* ]]
+  [[ "$output" == *"tanh(%0) /* ty=Tensor[(1, 8, 8, 8), float32] */"* ]]
+  printf '#[version = "0.0.5"]\ndef @main(%%x: Tensor[(4), float32]) {\n  let %%y: Tensor[(2), float32] = my.op(%%x);\n  tanh(%%y)\n}\n' > "$T/annotated.relay"
+  run "$RCHECK" "$T/annotated.relay"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"typed as Tensor[(2), float32] from the program around it"* ]]
+  printf '#[version = "0.0.5"]\ndef @main(%%x: Tensor[(4), float32]) {\n  tanh(my.op(%%x))\n}\n' > "$T/untyped.relay"
+  run "$RCHECK" "$T/untyped.relay"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"3:8: error: unknown operator or constructor 'my.op': nothing gives its result type (add the /* ty=T */ comment"* ]]
+  # a constructor stays a constructor
+  printf '#[version = "0.0.5"]\ntype T { A, B(int32) }\ndef @main() {\n  B(1)\n}\n' > "$T/ctor.relay"
+  run "$RCHECK" "$T/ctor.relay"
+  [ "$status" -eq 0 ]
+  [[ "$output" != *"warning"* ]]
+}

@@ -59,3 +59,15 @@ keeps_error() {
   [ "$status" -eq 1 ]
   [[ "$output" == *"does not even parse"* ]]
 }
+
+@test "a call of an unknown operator is a black box of its stated type: it reduces like any other call and keeps its ty= comment" {
+  printf '#[version = "0.0.5"]\ndef @main(%%x: Tensor[(1, 8, 16, 16), float32]) -> Tensor[(1, 8, 8, 8), float32] {\n  %%0 = nn.relu(%%x) /* ty=Tensor[(1, 8, 16, 16), float32] */;\n  %%1 = mycompany.fancy_pool(%%0, window=[2, 2]) /* ty=Tensor[(1, 8, 8, 8), float32] */;\n  %%2 = tanh(%%1) /* ty=Tensor[(1, 8, 8, 8), float32] */;\n  add(%%2, %%1) /* ty=Tensor[(1, 8, 8, 8), float32] */\n}\n' > "$T/opaque.relay"
+  printf '#!/bin/sh\ngrep -qF "mycompany.fancy_pool(" "$1"\n' > "$T/keep_op.sh"
+  chmod +x "$T/keep_op.sh"
+  run "$RREDUCE" --json "$T/opaque.relay" "$T/keep_op.sh"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *'"guard_rejections": 0'* || "$output" == *'"guard_rejections":0'* ]]
+  "$RCHECK" "$T/opaque.relay"                  # still types, through the kept comment
+  grep -q 'mycompany.fancy_pool(.*/\* ty=' "$T/opaque.relay"
+  [ "$(tokens "$T/opaque.relay")" -le 40 ]
+}
