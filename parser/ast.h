@@ -235,6 +235,7 @@ typedef struct AstModule {
   size_t ndefs;
   AstExpr *body;         /* expression mode; NULL in module mode */
   const char *metadata;  /* "#[metadata]..." verbatim to the end of the file, or NULL */
+  uint32_t metadata_at;  /* its byte offset in the parsed text, so its errors can be located */
   AstComment *leading;   /* comments before the first node (license headers) */
   unsigned trailing_newlines; /* blank lines at the end, kept as found (1 or 2) */
 } AstModule;

@@ -192,6 +192,7 @@ AstModule *ast_module_clone(const AstModule *m) {
   for (size_t i = 0; n->defs && i < m->ndefs; i++) n->defs[i] = def(&c, m->defs[i]);
   n->body = expr(&c, m->body);
   n->metadata = str(&c, m->metadata);
+  n->metadata_at = m->metadata_at;
   n->leading = comments(&c, m->leading);
   n->trailing_newlines = m->trailing_newlines;
   return n;

@@ -147,6 +147,18 @@ static void *made(Lower *l, AstNode *node, TSNode n) {
 
 #define NEW(l, T) ((T *)arena_alloc((l)->arena, sizeof(T)))
 
+/* One more level of nesting (of expressions, attribute values, types and patterns together: the
+   lowering, the printer and the checker all recurse through them).  False, with the error
+   reported once, past AST_MAX_DEPTH; the caller then builds a childless placeholder and calls
+   leave() as usual. */
+static bool enter(Lower *l, TSNode n) {
+  if (++l->depth <= AST_MAX_DEPTH) return true;
+  if (!l->failed) error_at(l, n, "nested too deeply (the limit is 2000 levels)", NULL);
+  return false;
+}
+
+static void leave(Lower *l) { l->depth--; }
+
 typedef VEC(void *) PtrVec;
 
 /* Moves a scratch vector of pointers into the arena: returns the copy, stores its length in
@@ -207,15 +219,19 @@ static AstExpr *lower_attr_value(Lower *l, TSNode n) {
   Sym s = sym_of(n);
   if (s == S_attribute_list || s == S_attribute_paren) {
     AstExpr *e = NEW(l, AstExpr);
-    e->kind = s == S_attribute_list ? AST_LIST : AST_PAREN;
-    Kids k = kids_of(n);
-    PtrVec items = {0};
-    for (size_t i = 0; i < k.len; i++)
-      if (k.items[i].named) VEC_PUSH(items, lower_attr_value(l, k.items[i].node));
-    free(k.items);
-    if (s == S_attribute_paren) e->a = items.len ? items.items[0] : NULL;
-    else e->items = take(l, &items, &e->nitems);
-    free(items.items);
+    e->kind = AST_LIST;
+    if (enter(l, n)) {
+      e->kind = s == S_attribute_list ? AST_LIST : AST_PAREN;
+      Kids k = kids_of(n);
+      PtrVec items = {0};
+      for (size_t i = 0; i < k.len; i++)
+        if (k.items[i].named) VEC_PUSH(items, lower_attr_value(l, k.items[i].node));
+      free(k.items);
+      if (s == S_attribute_paren) e->a = items.len ? items.items[0] : NULL;
+      else e->items = take(l, &items, &e->nitems);
+      free(items.items);
+    }
+    leave(l);
     return made(l, &e->node, n);
   }
   if (s == S_any_dim) {
@@ -255,6 +271,12 @@ static void push_types(Lower *l, Kids *k, const char *field, PtrVec *out) {
 
 static AstType *lower_type(Lower *l, TSNode n) {
   AstType *t = NEW(l, AstType);
+  if (!enter(l, n)) {
+    leave(l);
+    t->kind = AST_TY_INCOMPLETE;
+    t->name = "_";
+    return made(l, &t->node, n);
+  }
   Kids k = kids_of(n);
   PtrVec args = {0};
   switch (sym_of(n)) {
@@ -311,6 +333,7 @@ static AstType *lower_type(Lower *l, TSNode n) {
   }
   free(k.items);
   t->args = take(l, &args, &t->nargs);
+  leave(l);
   return made(l, &t->node, n);
 }
 
@@ -404,6 +427,11 @@ static void lower_sequence(Lower *l, AstExpr *e, TSNode n) {
 
 static AstPattern *lower_pattern(Lower *l, TSNode n) {
   AstPattern *p = NEW(l, AstPattern);
+  if (!enter(l, n)) {
+    leave(l);
+    p->kind = AST_PAT_WILDCARD;
+    return made(l, &p->node, n);
+  }
   Kids k = kids_of(n);
   PtrVec items = {0};
   switch (sym_of(n)) {
@@ -433,6 +461,7 @@ static AstPattern *lower_pattern(Lower *l, TSNode n) {
   }
   free(k.items);
   p->items = take(l, &items, &p->nitems);
+  leave(l);
   return made(l, &p->node, n);
 }
 
@@ -440,9 +469,8 @@ static AstPattern *lower_pattern(Lower *l, TSNode n) {
 
 static AstExpr *lower_expr(Lower *l, TSNode n) {
   AstExpr *e = NEW(l, AstExpr);
-  if (++l->depth > AST_MAX_DEPTH) {
-    if (!l->failed) error_at(l, n, "expression nested too deeply (the limit is 2000 levels)", NULL);
-    l->depth--;
+  if (!enter(l, n)) {
+    leave(l);
     e->kind = AST_TUPLE;
     return made(l, &e->node, n);
   }
@@ -592,7 +620,7 @@ static AstExpr *lower_expr(Lower *l, TSNode n) {
   if (items.len) e->items = take(l, &items, &e->nitems);
   free(items.items);
   if (attrs.len) e->attrs = attrs_from(l, &attrs);
-  l->depth--;
+  leave(l);
   return made(l, &e->node, n);
 }
 
@@ -658,6 +686,7 @@ bool lower_module(AstModule *m, TSNode root, const char *src, size_t len, Diag *
       break;
     case S_metadata:
       m->metadata = text_of(&l, kid->node);
+      m->metadata_at = ts_node_start_byte(kid->node);
       break;
     case S_function_definition:
     case S_type_definition:

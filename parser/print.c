@@ -39,6 +39,25 @@ static bool dropped(const Printer *p, const char *c) {
   return p->opts->strip_types && is_tvm_annotation(c);
 }
 
+/* The "span=S" part (to the comment's end) of a joined "ty=T span=S" comment: " span=" at the
+   comment's own level, so what follows it is balanced however comments nest inside; NULL if
+   there is none. */
+static const char *joined_span(const char *c) {
+  unsigned depth = 0;
+  for (const char *q = c; *q; q++) {
+    if (q[0] == '/' && q[1] == '*') {
+      depth++;
+      q++;
+    } else if (q[0] == '*' && q[1] == '/') {
+      depth--;
+      q++;
+    } else if (depth == 1 && !strncmp(q, " span=", 6)) {
+      return q + 1;
+    }
+  }
+  return NULL;
+}
+
 static void comments(Printer *p, const AstNode *n) {
   const AstComment *c = n->comments;
   if (n->opaque && (p->opts->strip_comments || p->opts->strip_types) && !p->opts->type_text) {
@@ -52,16 +71,24 @@ static void comments(Printer *p, const AstNode *n) {
   }
   if (p->opts->strip_comments) return;
   if (p->opts->type_text && n->type) {
-    /* The inferred type replaces a written one, and joins a span comment as TVM prints both. */
-    while (c && !strncmp(c->text, "/* ty=", 6)) c = c->next;
+    /* The inferred type replaces a written one, and joins a span comment as TVM prints both.
+       The span may be a comment of its own or already joined to the written type (`ty=T
+       span=S`, as this very printer writes it): either way it is kept, so printing twice is
+       printing once. */
+    const char *span = NULL;
+    for (; c && !strncmp(c->text, "/* ty=", 6); c = c->next)
+      if (joined_span(c->text)) span = joined_span(c->text);
+    if (c && !strncmp(c->text, "/* span=", 8)) {
+      span = c->text + 3;
+      c = c->next;
+    }
     char *ty = p->opts->type_text(n->type);
     sb_puts(&p->out, " /* ty=");
     put(p, ty);
     free(ty);
-    if (c && !strncmp(c->text, "/* span=", 8)) {
+    if (span) {
       sb_putc(&p->out, ' ');
-      put(p, c->text + 3);
-      c = c->next;
+      put(p, span);
     } else {
       put(p, " */");
     }
@@ -330,12 +357,13 @@ static void expr(Printer *p, const AstExpr *e) {
     put(p, "]");
     break;
   case AST_PROJ: {
-    /* Some atoms need parentheses too: a number before `.N` reads as one float (`1.0`), a name
-       as a longer dotted name (`b.0`), a projection as a second projection, which the grammar
-       refuses.  Only code a reducer built without types puts them there, but it must still
-       print as the tree it is. */
+    /* Two atoms need parentheses too: an integer before `.N` reads as a malformed float (`1.0`),
+       a name as a longer dotted name (`b.0`).  Floats end in their `f` suffix, booleans in a
+       letter, and `%x.0.1` reads as two projections, so those stay bare: wrapping them would
+       print a different tree than the one parsed (an explicit paren node).  Only code a reducer built without types puts such operands there, but it
+       must still print as the tree it is. */
     AstExprKind k = e->a->kind;
-    bool wrap = !is_atomic(e->a) || k == AST_INT || k == AST_FLOAT || k == AST_BOOL || k == AST_NAME || k == AST_PROJ;
+    bool wrap = !is_atomic(e->a) || k == AST_INT || k == AST_NAME;
     if (wrap) put(p, "(");
     expr(p, e->a);
     if (wrap) put(p, ")");

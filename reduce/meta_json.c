@@ -249,7 +249,7 @@ char *meta_json_keep_constants(const char *section, const size_t *keep, size_t n
   const char *bracket = strchr(section, ']');
   const char *open = bracket ? strchr(bracket, '{') : NULL;
   if (!open || !strrchr(section, '}')) return snprintf(err, errlen, "no JSON object"), NULL;
-  json_t *root = meta_json_load(section, err, errlen);
+  json_t *root = meta_json_load(section, err, errlen, NULL);
   if (!root) return NULL;
   char *out = rewrite(section, root, keep, nkeep, err, errlen);
   json_decref(root);

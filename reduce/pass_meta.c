@@ -53,7 +53,7 @@ static Plan plan(const Program *p, Refs *r, bool **used, size_t *nconsts) {
   if (any_meta == 0) return PLAN_DROP_SECTION;
   MetaTable t;
   char err[256];
-  if (!meta_table_init(&t, m->metadata, err, sizeof err)) return PLAN_NONE;
+  if (!meta_table_init(&t, m->metadata, err, sizeof err, NULL)) return PLAN_NONE;
   *nconsts = t.nconsts;
   meta_table_free(&t);
   *used = xcalloc(*nconsts + 1, sizeof **used);

@@ -704,8 +704,9 @@ bool infer_module(AstModule *m, TyTable *types, Diag *diag) {
   Infer in = {.types = types, .diag = diag, .m = m, .arena = &m->arena};
   subst_init(&in.subst, types);
   char err[256];
-  bool ok = meta_table_init(&in.meta, m->metadata, err, sizeof err);
-  if (!ok) diag_error(diag, 0, "cannot read the #[metadata] section: %s", err);
+  size_t where = 0;
+  bool ok = meta_table_init(&in.meta, m->metadata, err, sizeof err, &where);
+  if (!ok) meta_report(diag, m, err, where);
   if (ok && m->ndefs && !m->has_version) {
     /* TVM reads header-less text as one expression (parse_expr), where definitions cannot stand. */
     error_at(&in, &m->defs[0]->node, "definitions need the #[version = \"0.0.5\"] header (without it TVM reads the text as one expression)");

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../parser/ast.h"
+#include "../support/diag.h"
 #include "../support/xalloc.h"
 
 /* NDArray serialization (TVM's runtime/ndarray.h SaveDLTensor): the fields we need, in order. */
@@ -90,16 +92,16 @@ static uint64_t fnv1a(const char *s, size_t n) {
   return h;
 }
 
-static bool meta_table_parse(MetaTable *t, const char *metadata, char *err, size_t errlen);
+static bool meta_table_parse(MetaTable *t, const char *metadata, char *err, size_t errlen, size_t *where);
 
-bool meta_table_init(MetaTable *t, const char *metadata, char *err, size_t errlen) {
+bool meta_table_init(MetaTable *t, const char *metadata, char *err, size_t errlen, size_t *where) {
   t->consts = NULL;
   t->nconsts = 0;
   if (!metadata) return true;
   size_t len = strlen(metadata);
   uint64_t hash = fnv1a(metadata, len);
   if (!(last.valid && last.len == len && last.hash == hash)) {
-    if (!meta_table_parse(t, metadata, err, errlen)) return false;
+    if (!meta_table_parse(t, metadata, err, errlen, where)) return false;
     free(last.consts);
     last.consts = xmalloc((t->nconsts ? t->nconsts : 1) * sizeof *t->consts);
     if (t->nconsts) memcpy(last.consts, t->consts, t->nconsts * sizeof *t->consts);
@@ -115,13 +117,24 @@ bool meta_table_init(MetaTable *t, const char *metadata, char *err, size_t errle
   return true;
 }
 
-json_t *meta_json_load(const char *section, char *err, size_t errlen) {
+json_t *meta_json_load(const char *section, char *err, size_t errlen, size_t *where) {
   const char *bracket = strchr(section, ']');
   const char *json = bracket ? bracket + 1 : section;
   json_error_t jerr;
   json_t *root = json_loads(json, JSON_DECODE_ANY, &jerr);
-  if (!root) snprintf(err, errlen, "invalid JSON at line %d: %s", jerr.line + 1, jerr.text);
+  if (!root) {
+    snprintf(err, errlen, "invalid JSON: %s", jerr.text);
+    /* jansson's position is just past what it read; point at that last byte */
+    if (where) *where = (size_t)(json - section) + (jerr.position > 0 ? (size_t)jerr.position - 1 : 0);
+  }
   return root;
+}
+
+void meta_report(Diag *diag, const AstModule *m, const char *err, size_t where) {
+  size_t n = m->metadata ? strlen(m->metadata) : 0, at = 0;
+  if (diag->text && m->metadata_at + n <= diag->len && !memcmp(diag->text + m->metadata_at, m->metadata, n) && where < n)
+    at = m->metadata_at + where;
+  diag_error(diag, at, "cannot read the #[metadata] section: %s", err);
 }
 
 json_t *meta_json_constant_list(json_t *root) {
@@ -136,8 +149,9 @@ json_t *meta_json_constant_list(json_t *root) {
   return NULL;
 }
 
-static bool meta_table_parse(MetaTable *t, const char *metadata, char *err, size_t errlen) {
-  json_t *root = meta_json_load(metadata, err, errlen);
+static bool meta_table_parse(MetaTable *t, const char *metadata, char *err, size_t errlen, size_t *where) {
+  if (where) *where = 0;
+  json_t *root = meta_json_load(metadata, err, errlen, where);
   if (!root) return false;
   bool ok = false;
   json_t *nodes = json_object_get(root, "nodes"), *arrays = json_object_get(root, "b64ndarrays");

@@ -20,8 +20,9 @@ typedef struct MetaTable {
 } MetaTable;
 
 /* Reads the section (text from "#[metadata]" to the end, or NULL for none).  Each constant's
-   shape and dtype come from the header of its base64 NDArray.  False with a message on error. */
-bool meta_table_init(MetaTable *t, const char *metadata, char *err, size_t errlen);
+   shape and dtype come from the header of its base64 NDArray.  False with a message on error and,
+   when `where` is not NULL, the byte offset in the section the message is about. */
+bool meta_table_init(MetaTable *t, const char *metadata, char *err, size_t errlen, size_t *where);
 void meta_table_free(MetaTable *t);
 /* The type of a reference like "meta[relay.Constant][3]", or NULL if the table has no such entry. */
 const Type *meta_constant_type(const MetaTable *t, TyTable *types, const char *ref);
@@ -32,7 +33,12 @@ bool meta_has_constant(const MetaTable *t, const char *ref);
 /* TVM's node graph (SaveJSON) in a section ("#[metadata]" then the JSON): the parsed JSON
    (json_decref it), or NULL with a message.  The one reader of that JSON: the table above and
    the reducer's rewrite (reduce/meta_json.c) both start here. */
-json_t *meta_json_load(const char *section, char *err, size_t errlen);
+json_t *meta_json_load(const char *section, char *err, size_t errlen, size_t *where);
+/* Reports a section error (err, at `where` in the section) at its place in the text `diag`
+   holds when that text is the one `m` was parsed from, else at the start. */
+struct AstModule;
+struct Diag;
+void meta_report(struct Diag *diag, const struct AstModule *m, const char *err, size_t where);
 /* The Array node listing the constants, root map's "relay.Constant" entry; NULL if there is none. */
 json_t *meta_json_constant_list(json_t *root);
 

@@ -59,6 +59,9 @@ typedef struct OpAttrSpec {
 
 /* ------------------------------------------------------------------ relations */
 enum { OP_ERR_MAX = 512 };
+/* The largest rank a relation builds: an attribute such as expand_dims' num_newaxis could ask for
+   billions of dimensions, which would only exhaust memory before failing. */
+enum { OP_RANK_LIMIT = 1 << 16 };
 
 typedef struct OpDef OpDef;
 

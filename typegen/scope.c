@@ -124,8 +124,9 @@ static bool expr(Scope *s, const AstExpr *e) {
 bool scope_check_module(const AstModule *m, Diag *diag) {
   Scope s = {.diag = diag, .m = m};
   char err[256];
-  if (!meta_table_init(&s.meta, m->metadata, err, sizeof err)) {
-    diag_error(diag, 0, "cannot read the #[metadata] section: %s", err);
+  size_t where = 0;
+  if (!meta_table_init(&s.meta, m->metadata, err, sizeof err, &where)) {
+    meta_report(diag, m, err, where);
     return false;
   }
   bool ok = true;

@@ -271,8 +271,7 @@ char *ty_str(const Type *ty) {
 int64_t ty_num_elements(const Type *ty) {
   int64_t n = 1;
   for (uint32_t i = 0; i < ty->ndims; i++) {
-    if (ty->dims[i] < 0) return -1;
-    n *= ty->dims[i];
+    if (ty->dims[i] < 0 || __builtin_mul_overflow(n, ty->dims[i], &n)) return -1;
   }
   return n;
 }

@@ -88,7 +88,7 @@ char *ty_str(const Type *ty);
 /* Whether TVM's parser can read t back as an annotation: no ref(T), no polymorphic function type
    (fn [A]...), no unknowns (spec §7). */
 bool ty_is_readable(const Type *t);
-/* Number of elements of a static tensor type; -1 if a dimension is `?`. */
+/* Number of elements of a static tensor type; -1 if a dimension is `?` or the product overflows int64. */
 int64_t ty_num_elements(const Type *ty);
 
 #endif

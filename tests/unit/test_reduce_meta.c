@@ -105,7 +105,7 @@ static void test_meta_drops_the_unused_constant_and_renumbers(void **state) {
   /* what the checker reads back: shapes and dtypes of the two kept constants */
   MetaTable t;
   char err[256];
-  assert_true(meta_table_init(&t, strstr(c, "#[metadata]"), err, sizeof err));
+  assert_true(meta_table_init(&t, strstr(c, "#[metadata]"), err, sizeof err, NULL));
   assert_int_equal(t.nconsts, 2);
   assert_int_equal(t.consts[0].ndims, 1);
   assert_int_equal(t.consts[0].dims[0], 3);
@@ -160,7 +160,7 @@ static void test_meta_json_round_trips_corpus_metadata(void **state) {
     const char *section = strstr(text, "#[metadata]");
     MetaTable t;
     char err[256];
-    assert_true(meta_table_init(&t, section, err, sizeof err));
+    assert_true(meta_table_init(&t, section, err, sizeof err, NULL));
     size_t keep[64];
     for (size_t i = 0; i < t.nconsts; i++) keep[i] = i;
     char *out = meta_json_keep_constants(section, keep, t.nconsts, err, sizeof err);

@@ -265,15 +265,20 @@ bool pad_totals(OpCall *c, size_t nd, int64_t *pad) {
   int64_t p[6];
   long n = ints_attr(c, "padding", p, 6);
   if (n < 0) return false;
+  bool overflow = false;
   if (n == 1) {
-    for (size_t i = 0; i < nd; i++) pad[i] = 2 * p[0];
+    for (size_t i = 0; i < nd; i++) overflow |= __builtin_add_overflow(p[0], p[0], &pad[i]);
   } else if ((size_t)n == nd) {
-    for (size_t i = 0; i < nd; i++) pad[i] = 2 * p[i];
+    for (size_t i = 0; i < nd; i++) overflow |= __builtin_add_overflow(p[i], p[i], &pad[i]);
   } else if ((size_t)n == 2 * nd) {
-    for (size_t i = 0; i < nd; i++) pad[i] = p[i] + p[i + nd];
+    for (size_t i = 0; i < nd; i++) overflow |= __builtin_add_overflow(p[i], p[i + nd], &pad[i]);
   } else {
     static const char *const counts[] = {"", "1 or 2", "1, 2 or 4", "1, 3 or 6"};
     op_fail(c, -1, "%s: Padding size should be %s, but got %ld", c->op->name, counts[nd], n);
+    return false;
+  }
+  if (overflow) {
+    op_fail(c, -1, "%s: the total padding overflows int64", c->op->name);
     return false;
   }
   return true;
@@ -355,7 +360,7 @@ static const Type *conv_rel(OpCall *c, const ConvKind *k) {
     /* Conv1DRel adds padding[0] and padding[1] without normalising a single value. */
     int64_t p[8];
     if (!ints_need(c, "padding", 2, p, 8)) return NULL;
-    pad[0] = p[0] + p[1];
+    if (__builtin_add_overflow(p[0], p[1], &pad[0])) return op_fail(c, -1, "%s: the total padding overflows int64", c->op->name);
   } else if (!pad_totals(c, nd, pad)) {
     return NULL;
   }
@@ -767,7 +772,11 @@ static const Type *pad_rel(OpCall *c) {
       return op_fail(c, -1, "%s: pad widths must be constant integers (pair %zu)", name, i);
     }
     if (oshape[i] == ANY) continue;
-    oshape[i] += pair->items[0].i + pair->items[1].i;
+    if (__builtin_add_overflow(oshape[i], pair->items[0].i, &oshape[i]) ||
+        __builtin_add_overflow(oshape[i], pair->items[1].i, &oshape[i])) {
+      free(oshape);
+      return op_fail(c, -1, "%s: the padded size of axis %zu overflows int64", name, i);
+    }
     if (oshape[i] < 0) {
       long long v = (long long)oshape[i];
       free(oshape);

@@ -117,6 +117,8 @@ bool su_nonneg(OpCall *c, const char *what, const int64_t *v, size_t n) {
 }
 
 const Type *su_all_any(OpCall *c, DType dt, size_t rank) {
+  if (rank > OP_RANK_LIMIT)
+    return op_fail(c, -1, "%s: the result would have rank %zu (the limit is %d)", c->op->name, rank, OP_RANK_LIMIT);
   int64_t *dims = xmalloc((rank ? rank : 1) * sizeof *dims);
   for (size_t i = 0; i < rank; i++)
     dims[i] = SU_ANY;

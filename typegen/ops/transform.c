@@ -500,6 +500,9 @@ static const Type *expand_dims_rel(OpCall *c) {
   if (k < 0)
     return op_fail(c, -1, "expand_dims only accepts `num_newaxis >= 0`, but got num_newaxis = %lld",
                    (long long)k);
+  if (k > OP_RANK_LIMIT - nd)
+    return op_fail(c, -1, "expand_dims: num_newaxis = %lld would make a tensor of rank %lld (the limit is %d)",
+                   (long long)k, (long long)(nd + k), OP_RANK_LIMIT);
   if (axis < -nd - 1 || axis > nd)
     return op_fail(
         c, -1,
@@ -970,7 +973,13 @@ static const Type *tile_rel(OpCall *c) {
   for (size_t i = 0; i < n; i++) {
     int64_t d = i < n - nd ? 1 : data->dims[i - (n - nd)];
     int64_t r = i < n - nr ? 1 : reps[i - (n - nr)];
-    dims_push(&o, d == ANY ? ANY : d * r);
+    int64_t dr;
+    if (d != ANY && __builtin_mul_overflow(d, r, &dr)) {
+      free(reps);
+      free(o.items);
+      return op_fail(c, -1, "tile: dimension %lld times reps %lld overflows int64", (long long)d, (long long)r);
+    }
+    dims_push(&o, d == ANY ? ANY : dr);
   }
   free(reps);
   return dims_tensor(c, data->dtype, &o);
@@ -994,10 +1003,14 @@ static const Type *repeat_rel(OpCall *c) {
   if (pivot < 0 || pivot >= nd)
     return op_fail(c, -1, "repeat: axis %lld names no dimension of data.ndim = %lld", (long long)axis,
                    (long long)nd);
+  int64_t grown = ANY;
+  if (data->dims[pivot] != ANY && __builtin_mul_overflow(data->dims[pivot], repeats, &grown))
+    return op_fail(c, -1, "repeat: dimension %lld times repeats %lld overflows int64", (long long)data->dims[pivot],
+                   (long long)repeats);
   Dims o = {0};
   for (int64_t i = 0; i < nd; i++) {
     int64_t d = data->dims[i];
-    dims_push(&o, i != pivot ? d : d == ANY ? ANY : d * repeats);
+    dims_push(&o, i != pivot ? d : d == ANY ? ANY : grown);
   }
   return dims_tensor(c, data->dtype, &o);
 }

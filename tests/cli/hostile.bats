@@ -1,0 +1,97 @@
+#!/usr/bin/env bats
+# Hostile input reaches every tool that reads a program (rfmt, rcheck, rreduce, rmutate): each one
+# must refuse it with a located error and exit 1, never crash (exit 128+), hang, or touch the file.
+# Each case here once crashed or hung them (issue 17); the inputs are generated, not stored.
+
+setup() {
+  ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+  RFMT=${RFMT:-$ROOT/bin/rfmt}
+  BIN=$(dirname "$RFMT")
+  T=$BATS_TEST_TMPDIR
+  printf '#!/bin/sh\nexit 0\n' > "$T/always.sh"
+  chmod +x "$T/always.sh"
+}
+
+# every_tool_refuses FILE PATTERN: each tool exits 1 with PATTERN in its message, and FILE is
+# byte-identical afterwards (rreduce would rewrite it in place if it accepted it).
+every_tool_refuses() {
+  local f=$1 pattern=$2 sum
+  sum=$(cksum < "$f")
+  for tool in "rfmt $f" "rcheck $f" "rreduce $f $T/always.sh" "rmutate $f -n 1 -o $T/mutants"; do
+    # shellcheck disable=SC2086 # the words of each command line
+    run timeout 60 "$BIN"/$tool
+    [ "$status" -eq 1 ] || { echo "$tool: exit $status: ${output:0:300}"; return 1; }
+    [[ "$output" == *"$pattern"* ]] || { echo "$tool: no '$pattern' in: ${output:0:300}"; return 1; }
+    [ "$(cksum < "$f")" = "$sum" ] || { echo "$tool changed $f"; return 1; }
+  done
+}
+
+@test "65,533 comments in a row (tree-sitter 0.20.7 frees such a tree twice) are refused where the run gets too long" {
+  python3 -c "print('#[version = \"0.0.5\"]\n' + '/* c */\n' * 65533 + 'def @main() { 1f }')" > "$T/comments.relay"
+  every_tool_refuses "$T/comments.relay" "comments in a row"
+  run "$BIN/rcheck" "$T/comments.relay"
+  [[ "$output" == *"comments.relay:10002:1: error:"* ]]
+  # the same run inside a body, and one on a single line after the program
+  python3 -c "print('#[version = \"0.0.5\"]\ndef @main() {\n  %0 = 1f;\n' + '// c\n' * 70000 + '  %0\n}')" > "$T/body.relay"
+  every_tool_refuses "$T/body.relay" "comments in a row"
+  python3 -c "print('#[version = \"0.0.5\"]\ndef @main() { 1f }\n' + '/* c */' * 70000)" > "$T/tail.relay"
+  every_tool_refuses "$T/tail.relay" "comments in a row"
+}
+
+@test "many comments that are not in one run, and comment delimiters inside strings, are fine" {
+  python3 -c "print('#[version = \"0.0.5\"]\ndef @main(%x: Tensor[(1, 3, 4, 4), float32]) {\n  nn.relu(%x, s=\"' + '/* c */' * 20000 + '\")\n}')" > "$T/string.relay"
+  run "$BIN/rfmt" "$T/string.relay"
+  [ "$status" -eq 0 ]
+  python3 -c "print('#[version = \"0.0.5\"]\ndef @main() {\n' + ''.join('  %%%d = 1f; /* c */ /* d */\n' % i for i in range(20000)) + '  %19999\n}')" > "$T/spread.relay"
+  run "$BIN/rcheck" "$T/spread.relay"
+  [ "$status" -eq 0 ]
+  python3 -c "print('#[version = \"0.0.5\"]\ndef @main(%x: Tensor[(1), float32]) {\n  %x /* ' + 'x' * 100 + ' */\n}')" > "$T/one.relay"
+  run "$BIN/rfmt" "$T/one.relay"
+  [ "$status" -eq 0 ]
+}
+
+@test "100,000 nested attribute lists, tuple types and patterns are each refused at the 2000-level limit" {
+  python3 -c "print('#[version = \"0.0.5\"]\ndef @main(%x: Tensor[(2), float32]) {\n  nn.relu(%x, a=' + '[' * 100000 + ']' * 100000 + ')\n}')" > "$T/attrs.relay"
+  every_tool_refuses "$T/attrs.relay" "nested too deeply"
+  python3 -c "print('#[version = \"0.0.5\"]\ndef @main(%x: ' + '(' * 100000 + 'Tensor[(2), float32]' + ',)' * 100000 + ') { %x }')" > "$T/types.relay"
+  every_tool_refuses "$T/types.relay" "nested too deeply"
+  python3 -c "print('#[version = \"0.0.5\"]\ndef @main(%x: (Tensor[(1), float32],)) {\n  match (%x) { ' + '(' * 100000 + '_' + ',)' * 100000 + ' => 1f }\n}')" > "$T/patterns.relay"
+  every_tool_refuses "$T/patterns.relay" "nested too deeply"
+}
+
+@test "a type nested 1,900 deep is within the limit: it checks and prints" {
+  python3 -c "print('#[version = \"0.0.5\"]\ndef @main(%x: ' + '(' * 1900 + 'Tensor[(2), float32]' + ',)' * 1900 + ') { %x }')" > "$T/deep_ok.relay"
+  run "$BIN/rcheck" "$T/deep_ok.relay"
+  [ "$status" -eq 0 ]
+  run "$BIN/rfmt" "$T/deep_ok.relay"
+  [ "$status" -eq 0 ]
+}
+
+@test "100,000 nested arrays in the metadata section: an error located in the section, not at 1:1" {
+  python3 -c "print('#[version = \"0.0.5\"]\ndef @main() {\n  meta[relay.Constant][0]\n}\n#[metadata]\n{\"root\": 1, \"nodes\": [' + '[' * 100000 + ']' * 100000 + ']}')" > "$T/meta.relay"
+  run "$BIN/rcheck" "$T/meta.relay"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"meta.relay:6:2069: error: cannot read the #[metadata] section: invalid JSON: maximum parsing depth"* ]]
+  # a section that is not TVM's node graph: at the section's start
+  printf '#[version = "0.0.5"]\ndef @main() {\n  1f\n}\n\n#[metadata]\n{"root": 1}\n' > "$T/graph.relay"
+  run "$BIN/rcheck" "$T/graph.relay"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"graph.relay:6:1: error: cannot read the #[metadata] section: not a TVM node graph"* ]]
+}
+
+@test "attribute values that make absurd types fail at once with the reason" {
+  cases=(
+    "expand_dims(%x, axis=0, num_newaxis=2147483647)|would make a tensor of rank 2147483648 (the limit is 65536)"
+    "dyn.expand_dims(%x, 0i64, num_newaxis=2147483647, attrs_type_key=\"relay.attrs.DynExpandDimsAttrs\")|the limit is 65536"
+    "tile(%x, reps=[9223372036854775807])|tile: dimension 2 times reps 9223372036854775807 overflows int64"
+    "repeat(%x, repeats=9223372036854775807, axis=0)|repeat: dimension 2 times repeats 9223372036854775807 overflows int64"
+    "nn.pad(%x, 0f, pad_width=[[9223372036854775807, 9223372036854775807]])|nn.pad: the padded size of axis 0 overflows int64"
+    "nn.conv1d(%y, %w, padding=[9223372036854775807, 9223372036854775807])|the total padding overflows int64"
+  )
+  for c in "${cases[@]}"; do
+    printf '#[version = "0.0.5"]\ndef @main(%%x: Tensor[(2), float32], %%y: Tensor[(1, 1, 8), float32], %%w: Tensor[(1, 1, 3), float32]) {\n  %s\n}\n' "${c%%|*}" > "$T/absurd.relay"
+    run timeout 10 "$BIN/rcheck" "$T/absurd.relay"
+    [ "$status" -eq 1 ] || { echo "${c%%|*}: exit $status: $output"; return 1; }
+    [[ "$output" == *"absurd.relay:3:3: error: "*"${c#*|}"* ]] || { echo "${c%%|*}: $output"; return 1; }
+  done
+}
