@@ -12,6 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/time.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -79,8 +83,17 @@ bool run_prepare_dir(const char *basename, const char *text, size_t len, char di
 }
 
 /* In the child: its own process group, the limits, the directory, the environment; then exec. */
-static void child(const char *test, const char *file, const char *dir, const char *tmpdir, int out, const RunOptions *o) {
+static void child(const char *test, const char *file, const char *dir, const char *tmpdir, int out, const RunOptions *o,
+                  pid_t parent) {
   setpgid(0, 0);
+#ifdef __linux__
+  /* A parent killed outright (SIGKILL, the OOM killer) cannot kill the test's group: the test
+     asks to die with it instead, so no orphaned test keeps running. */
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(127);
+#else
+  (void)parent;
+#endif
   int devnull = open("/dev/null", O_RDONLY);
   if (devnull >= 0) dup2(devnull, STDIN_FILENO);
   dup2(out, STDOUT_FILENO);
@@ -96,6 +109,16 @@ static void child(const char *test, const char *file, const char *dir, const cha
   if (chdir(dir) != 0) _exit(127);
   setenv("TMPDIR", tmpdir, 1);
   signal(SIGPIPE, SIG_DFL);
+  signal(SIGALRM, SIG_DFL);
+  if (o->timeout > 0) {
+    /* The kernel times the test, not the parent: a parent busy building the next candidate
+       (rreduce -j) would otherwise notice a slow test late, and a test's verdict would depend on
+       how busy the parent was.  The timer survives exec; SIGALRM ends the test at its timeout. */
+    double whole = (double)(long)o->timeout;
+    struct itimerval t = {{0, 0}, {(time_t)whole, (suseconds_t)((o->timeout - whole) * 1e6)}};
+    if (t.it_value.tv_sec == 0 && t.it_value.tv_usec == 0) t.it_value.tv_usec = 1;
+    setitimer(ITIMER_REAL, &t, NULL);
+  }
   execl(test, test, file, (char *)NULL);
   fprintf(stderr, "relaykit: cannot run %s: %s\n", test, strerror(errno));
   _exit(127);
@@ -108,7 +131,7 @@ struct RunJob {
   int fd;                 /* read end of the output pipe, -1 once closed */
   char *out;
   size_t used;
-  double start, term_at;
+  double start, term_at, end;
   bool term_sent, timed_out, exited, cancelled;
   int status;
   char dir[PATH_MAX];
@@ -135,6 +158,7 @@ RunJob *run_start(const char *test, const char *basename, const char *text, size
     goto fail;
   }
   j->start = clock_seconds();
+  pid_t parent = getpid();
   j->pid = fork();
   if (j->pid < 0) {
     snprintf(err, errlen, "fork: %s", strerror(errno));
@@ -144,7 +168,7 @@ RunJob *run_start(const char *test, const char *basename, const char *text, size
   }
   if (j->pid == 0) {
     close(pipefd[0]);
-    child(abs_test, file, j->dir, tmpdir, pipefd[1], o);
+    child(abs_test, file, j->dir, tmpdir, pipefd[1], o, parent);
   }
   setpgid(j->pid, j->pid); /* also from the parent: no race with the child's own call */
   close(pipefd[1]);
@@ -183,21 +207,28 @@ static void terminate(RunJob *j) {
   j->term_at = clock_seconds();
 }
 
-/* Timeouts, interrupts, the process's end. */
+/* The process's end, timeouts, interrupts.  The end is looked for first: a test that ended while
+   the parent was busy elsewhere ended in time, however late the parent looks (the kernel's timer
+   set in child() ended it if it ran too long, which the parent reads from its status). */
 static void advance(RunJob *j) {
   if (j->exited) return;
+  drain(j);
+  if (waitpid(j->pid, &j->status, WNOHANG) == j->pid) {
+    j->exited = true;
+    j->end = clock_seconds();
+    if (!j->term_sent && j->o.timeout > 0 && WIFSIGNALED(j->status) && WTERMSIG(j->status) == SIGALRM)
+      j->timed_out = true;
+    kill(-j->pid, SIGKILL); /* whatever it started in its group goes too (forked sleepers, servers) */
+    drain(j);              /* what it wrote just before exiting */
+    return;
+  }
   if (!j->term_sent && ((j->o.stop && *j->o.stop) || j->cancelled)) terminate(j);
+  /* Still running past its timeout: it did run that long (a test that ignores SIGALRM). */
   if (!j->term_sent && j->o.timeout > 0 && clock_seconds() - j->start > j->o.timeout) {
     j->timed_out = true;
     terminate(j);
   }
   if (j->term_sent && clock_seconds() - j->term_at > j->o.grace) kill(-j->pid, SIGKILL);
-  drain(j);
-  if (waitpid(j->pid, &j->status, WNOHANG) == j->pid) {
-    j->exited = true;
-    kill(-j->pid, SIGKILL); /* whatever it started in its group goes too (forked sleepers, servers) */
-    drain(j);              /* what it wrote just before exiting */
-  }
 }
 
 void run_wait(RunJob *const *jobs, size_t n, int ms) {
@@ -229,7 +260,7 @@ void run_finish(RunJob *j, RunResult *r) {
   j->out[j->used] = '\0';
   r->output = j->out;
   r->output_len = j->used;
-  r->seconds = clock_seconds() - j->start;
+  r->seconds = j->end - j->start;
   r->timed_out = j->timed_out;
   if (WIFEXITED(j->status) && !j->timed_out) r->status = WEXITSTATUS(j->status);
   else {

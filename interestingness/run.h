@@ -31,7 +31,7 @@ typedef struct RunResult {
   int signal;              /* the signal that ended the test, or 0 */
   char *output;            /* stdout and stderr, interleaved, at most output_cap bytes (malloc'd) */
   size_t output_len;
-  double seconds;
+  double seconds;          /* from the start until the parent saw the end (later when it was busy) */
   char *dir;               /* the temporary directory when kept (malloc'd), else NULL */
 } RunResult;
 

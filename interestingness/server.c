@@ -225,6 +225,19 @@ static void pump(ServerPool *p, Server *s) {
   }
 }
 
+/* Whether an idle server has written something nobody asked for: a second line after an answer
+   would be read as the answer to the next query and shift every later one.  Such a server is
+   garbage (PROTOCOL.md): it is counted, killed, and a fresh one takes the next query. */
+static bool unsolicited(ServerPool *p, Server *s) {
+  struct pollfd pfd = {s->out, POLLIN, 0};
+  if (!s->pid || poll(&pfd, 1, 0) <= 0) return false;
+  char c;
+  if (read(s->out, &c, 1) != 1) return false; /* EOF: it died idle; send_query finds out */
+  p->garbage++;
+  server_kill(s);
+  return true;
+}
+
 static Server *free_server(ServerPool *p) {
   for (unsigned i = 0; i < p->slots; i++)
     if (!p->servers[i].job && !p->servers[i].draining) return &p->servers[i];
@@ -239,6 +252,7 @@ ServerJob *server_start(ServerPool *p, const char *basename, const char *text, s
     free(j);
     return NULL;
   }
+  unsolicited(p, s);
   if (!s->pid && !server_launch(p, s, err, errlen)) {
     run_remove_tree(j->dir);
     free(j);

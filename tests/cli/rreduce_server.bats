@@ -63,6 +63,23 @@ server() {
   cmp "$T/x.relay" "$CORPUS/models/squeezenet_v1.1.relay"
 }
 
+@test "a server that writes a surplus line is restarted: no answer is taken for another candidate's" {
+  # after its first answer this server writes one extra '0' line, which read as the next
+  # candidate's answer would accept a candidate without conv2d
+  server surplus.sh "  if \"$RCHECK\" \"\$path\" >/dev/null 2>&1 && grep -q 'nn.conv2d(' \"\$path\"; then echo 0; else echo 1; fi
+  [ \$n -eq 1 ] && echo 0"
+  for j in 1 2; do
+    cp "$CORPUS/models/squeezenet_v1.1.relay" "$T/s$j.relay"
+    run "$RREDUCE" --tidy -j$j --json --server "$T/surplus.sh" "$T/s$j.relay"
+    [ "$status" -eq 0 ]
+    "$T/keep.sh" "$T/s$j.relay"
+    python3 -c 'import json,sys; d=json.loads(sys.argv[1].splitlines()[-1]); assert d["server_garbage"] >= 1, d' "$output"
+  done
+  cp "$CORPUS/models/squeezenet_v1.1.relay" "$T/a.relay"
+  "$RREDUCE" --tidy "$T/a.relay" "$T/keep.sh"
+  cmp "$T/a.relay" "$T/s1.relay"
+}
+
 @test "--match applies to the server's signature; usage errors" {
   server sig.sh "  if grep -q 'nn.dense(' \"\$path\"; then echo '0 TVMError: dense 0x7f12'; else echo '0 another error'; fi"
   cp "$CORPUS/models/mlp.relay" "$T/m.relay"

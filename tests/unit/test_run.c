@@ -100,6 +100,37 @@ static void test_output_is_capped(void **state) {
   run_result_free(&r);
 }
 
+/* The verdict is the test's, not the parent's: a started job that ends at once is not a timeout
+   however late the parent looks at it (rreduce -j builds the next candidate meanwhile), and one
+   that runs past its timeout is one even when the parent is busy the whole time. */
+static RunJob *start(const char *name, const char *body, double timeout) {
+  RunOptions o;
+  run_options_default(&o);
+  o.timeout = timeout;
+  o.grace = 0.2;
+  char err[256];
+  RunJob *j = run_start(script(name, body), "bug.relay", "", 0, &o, err, sizeof err);
+  if (!j) fail_msg("%s", err);
+  return j;
+}
+
+static void test_a_busy_parent_does_not_change_the_verdict(void **state) {
+  (void)state;
+  RunJob *quick = start("f.sh", "exit 0", 0.3), *slow = start("g.sh", "sleep 1000.999", 0.3);
+  usleep(900 * 1000); /* the parent is busy for three timeouts */
+  RunResult r;
+  run_finish(quick, &r);
+  assert_false(r.timed_out);
+  assert_int_equal(r.status, 0);
+  run_result_free(&r);
+  run_finish(slow, &r);
+  assert_true(r.timed_out);
+  assert_int_equal(r.status, -1);
+  run_result_free(&r);
+  usleep(200 * 1000);
+  assert_int_not_equal(system("pgrep -f 'sleep 1000[.]999' > /dev/null"), 0);
+}
+
 static void test_missing_test(void **state) {
   (void)state;
   RunOptions o;
@@ -129,6 +160,7 @@ int main(void) {
       cmocka_unit_test(test_leftover_children_are_killed),
       cmocka_unit_test(test_output_is_capped),
       cmocka_unit_test(test_missing_test),
+      cmocka_unit_test(test_a_busy_parent_does_not_change_the_verdict),
   };
   return cmocka_run_group_tests_name("run", tests, setup, teardown);
 }
