@@ -9,7 +9,7 @@
 CC      ?= cc
 PREFIX  ?= /usr/local
 SAN     ?= 0
-PKGS    := tree-sitter jansson libgit2
+PKGS    := tree-sitter jansson libgit2 libpcre2-8
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN    := -Wall -Wextra -Werror
 OPT     ?= -O2 -g

@@ -48,7 +48,7 @@ static const char usage[] =
     "wants a test that exits 0 while the failure reproduces, wrap TEST and keep the same error:\n"
     "  printf '%s\\n' '#!/bin/sh' '! /path/to/TEST \"$1\"' > fails.sh; chmod +x fails.sh\n"
     "  rreduce --match REGEX FILE ./fails.sh\n"
-    "REGEX is the group's \"match\" (a POSIX ERE for the signature's stable part), printed under\n"
+    "REGEX is the group's \"match\" (a Perl/Python regex for the signature's stable part), printed under\n"
     "each row with the whole command.\n"
     "\n"
     "exit status: 0 no failures, 1 some file fails, 2 usage or I/O error, 130 interrupted\n";
@@ -59,7 +59,7 @@ typedef struct Entry {
   size_t bytes;
   bool done, failed, timed_out;
   char *signature; /* failures only */
-  char *match;     /* an ERE for rreduce --match, or NULL */
+  char *match;     /* a pattern for rreduce --match, or NULL */
 } Entry;
 typedef VEC(Entry) Entries;
 
@@ -368,6 +368,7 @@ int main(int argc, char **argv) {
   bool json = false, recursive = false, fail_fast = false;
   const char *server = NULL;
   int c;
+  cli_name(argv, "roracle");
   while ((c = getopt_long(argc, argv, "j:rxh", longopts, NULL)) != -1) {
     char *end;
     switch (c) {
@@ -394,10 +395,10 @@ int main(int argc, char **argv) {
     case OPT_KEEP: fail_fast = false; break;
     case 'x': fail_fast = true; break;
     case OPT_JSON: json = true; break;
-    case OPT_VERSION: puts("roracle (relaykit) " RELAYKIT_VERSION); return 0;
+    case OPT_VERSION: return cli_version("roracle");
     case OPT_SERVER: server = optarg; break;
     case 'h': fputs(usage, stdout); return 0;
-    default: fputs(usage, stderr); return 2;
+    default: return cli_bad_option("roracle");
     }
   }
   if (argc - optind != (server ? 1 : 2)) {
@@ -412,7 +413,8 @@ int main(int argc, char **argv) {
     test = t;
   }
   if (!is_dir(dir)) return fprintf(stderr, "roracle: %s: not a directory\n", dir), 2;
-  if (test && !cli_executable(test)) return fprintf(stderr, "roracle: %s: the test is not an executable file\n", test), 2;
+  char why[128];
+  if (test && !cli_runnable(test, why, sizeof why)) return fprintf(stderr, "roracle: %s: the test %s\n", test, why), 2;
   Oracle oracle = {test, server ? server_pool_new(server, jobs, &ro) : NULL, ro};
 
   Entries files = {0};

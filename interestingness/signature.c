@@ -1,10 +1,10 @@
 #include "signature.h"
 
 #include <ctype.h>
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../support/pattern.h"
 #include "../support/xalloc.h"
 
 static bool is_space(char c) { return isspace((unsigned char)c) != 0; }
@@ -232,21 +232,14 @@ static bool blank(const char *s, size_t n) {
   return true;
 }
 
-/* The ERE must match the output the way rreduce --match runs it; else there is none. */
-static char *checked(char *ere, const char *out, size_t len) {
-  regex_t re;
-  if (!ere || regcomp(&re, ere, REG_EXTENDED | REG_NOSUB | REG_NEWLINE) != 0) {
-    free(ere);
-    return NULL;
-  }
-  char *copy = xmalloc(len + 1);
-  memcpy(copy, out, len);
-  copy[len] = '\0';
-  bool ok = regexec(&re, copy, 0, NULL, 0) == 0;
-  regfree(&re);
-  free(copy);
-  if (!ok) free(ere);
-  return ok ? ere : NULL;
+/* The pattern must match the output the way rreduce --match runs it; else there is none. */
+static char *checked(char *pattern, const char *out, size_t len) {
+  char err[256];
+  Pattern *re = pattern ? pattern_compile(pattern, err, sizeof err) : NULL;
+  bool ok = re && pattern_search(re, out, len);
+  pattern_free(re);
+  if (!ok) free(pattern);
+  return ok ? pattern : NULL;
 }
 
 void run_signature(const char *out, size_t len, const RunSigMasks *m, RunSignature *s) {

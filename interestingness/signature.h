@@ -31,8 +31,8 @@ typedef struct RunSigMasks {
 
 typedef struct RunSignature {
   char *text;  /* one line; NULL when the output has no non-empty line (malloc'd) */
-  char *match; /* an ERE that matches the output (REG_EXTENDED | REG_NEWLINE, as rreduce compiles
-                  --match); NULL when there is none (malloc'd) */
+  char *match; /* a pattern (support/pattern.h: what rreduce --match takes) that matches the
+                  output; NULL when there is none (malloc'd) */
 } RunSignature;
 
 /* The signature of a test's output (`out` need not be NUL-terminated); m may be NULL. */

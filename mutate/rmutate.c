@@ -401,6 +401,7 @@ int main(int argc, char **argv) {
   unsigned batch = 500;
   const char *oracle_test = NULL, *oracle_server = NULL, *oracle_timeout = "60";
   int c;
+  cli_name(argv, "rmutate");
   while ((c = getopt_long(argc, argv, "n:o:j:qh", longopts, NULL)) != -1) {
     switch (c) {
     case 'n':
@@ -451,23 +452,27 @@ int main(int argc, char **argv) {
       if (!cli_count_arg("rmutate", "--batch", optarg, 1, &v)) return 2;
       batch = (unsigned)v;
       break;
-    case OPT_VERSION: puts("rmutate (relaykit) " RELAYKIT_VERSION); return 0;
+    case OPT_VERSION: return cli_version("rmutate");
     case OPT_ORACLE: oracle_test = optarg; break;
     case OPT_ORACLE_SERVER: oracle_server = optarg; break;
     case OPT_ORACLE_TIMEOUT: oracle_timeout = optarg; break;
     case 'h': fputs(usage, stdout); return 0;
-    default: fputs(usage, stderr); return 2;
+    default: return cli_bad_option("rmutate");
     }
   }
   if (argc - optind != 1) return fputs("rmutate: expected one SEED file\n", stderr), fputs(usage, stderr), 2;
   if (!out_dir && !git_path) return fputs("rmutate: say where the mutants go: -o DIR or --git REPO\n", stderr), 2;
   if ((oracle_test || oracle_server) && !out_dir) return fputs("rmutate: --oracle needs -o DIR\n", stderr), 2;
-  if (oracle_test && !cli_executable(oracle_test))
-    return fprintf(stderr, "rmutate: --oracle %s: not an executable file\n", oracle_test), 2;
+  char why[128];
+  if (oracle_test && !cli_runnable(oracle_test, why, sizeof why))
+    return fprintf(stderr, "rmutate: --oracle %s: the test %s\n", oracle_test, why), 2;
   const char *seed_path = argv[optind];
   const Mutator *mutators[MUT_NMUTATORS];
   unsigned mweights[MUT_NMUTATORS];
   size_t nm = 0;
+  const char *mutator_names[MUT_NMUTATORS];
+  for (size_t i = 0; i < MUT_NMUTATORS; i++) mutator_names[i] = mut_mutators[i]->name;
+  if (!cli_known_names("rmutate", "--mutators", "mutator", only, mutator_names, MUT_NMUTATORS)) return 2;
   for (size_t i = 0; i < MUT_NMUTATORS; i++) {
     if (only && !cli_in_list(only, mut_mutators[i]->name)) continue;
     if (!weights[i]) continue;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../support/cli.h"
 #include "../support/fileio.h"
 #include "ast.h"
 
@@ -22,7 +23,7 @@ static const char usage[] =
     "exit status: 0 success, 1 an input was rejected or is not canonical (--check),\n"
     "             2 usage or I/O error\n";
 
-enum { OPT_CHECK = 256, OPT_STRIP, OPT_AST };
+enum { OPT_CHECK = 256, OPT_STRIP, OPT_AST, OPT_VERSION };
 
 typedef struct Options {
   bool in_place, check, ast;
@@ -67,18 +68,20 @@ int main(int argc, char **argv) {
   static const struct option longopts[] = {
       {"in-place", no_argument, NULL, 'i'},  {"check", no_argument, NULL, OPT_CHECK},
       {"strip-types", no_argument, NULL, OPT_STRIP}, {"ast", no_argument, NULL, OPT_AST},
-      {"help", no_argument, NULL, 'h'},      {NULL, 0, NULL, 0},
+      {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, OPT_VERSION},      {NULL, 0, NULL, 0},
   };
   Options o = {0};
   int c;
+  cli_name(argv, "rfmt");
   while ((c = getopt_long(argc, argv, "ih", longopts, NULL)) != -1) {
     switch (c) {
     case 'i': o.in_place = true; break;
     case OPT_CHECK: o.check = true; break;
     case OPT_STRIP: o.print.strip_types = true; break;
     case OPT_AST: o.ast = true; break;
+    case OPT_VERSION: return cli_version("rfmt");
     case 'h': fputs(usage, stdout); return 0;
-    default: fputs(usage, stderr); return 2;
+    default: return cli_bad_option("rfmt");
     }
   }
   if (optind >= argc) {

@@ -2,11 +2,11 @@
 #ifndef RELAYKIT_DRIVER_H
 #define RELAYKIT_DRIVER_H
 
-#include <regex.h>
 #include <signal.h>
 #include <stdio.h>
 
 #include "../interestingness/oracle.h"
+#include "../support/pattern.h"
 #include "history.h"
 #include "reduce.h"
 
@@ -25,7 +25,7 @@ typedef struct RedOptions {
   ProgGuard guard;           /* what every candidate must pass: what the input passed (below
                                 PROG_TYPED passes use the types known and skip the rest) */
   bool fast;                 /* one round of the passes, no fixpoint */
-  const regex_t *match;      /* when set, interesting also needs the test's output to match */
+  const Pattern *match;      /* when set, interesting also needs the test's output to match */
   int also_interesting;      /* a second exit status whose candidates are saved aside (-1: none) */
   const char *also_dir;      /* ... in this directory */
   RedHistory *history;       /* every accepted step becomes a commit (or NULL) */

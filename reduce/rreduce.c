@@ -40,8 +40,9 @@ static const char usage[] =
     "                     (run by sh, once per job) reads candidate paths, one per line, and answers\n"
     "                     one line each, `STATUS [SIGNATURE]` (interestingness/PROTOCOL.md); a server\n"
     "                     that hangs, dies or answers garbage is killed and restarted\n"
-    "      --match REGEX  interesting also needs TEST's output (stdout+stderr) to match REGEX (POSIX\n"
-    "                     extended): keeps the same error, not another one\n"
+    "      --match REGEX  interesting also needs TEST's output (stdout+stderr) to match REGEX (a\n"
+    "                     Perl/Python regex searched as re.search(REGEX, output, re.MULTILINE)):\n"
+    "                     keeps the same error, not another one\n"
     "      --also-interesting N   save candidates on which TEST exits N in FILE.also-interesting/\n"
     "      --history DIR.git      record every accepted step as a commit in a git repository\n"
     "      --report FILE.md       write a paste-ready bug-report fragment\n"
@@ -230,6 +231,7 @@ int main(int argc, char **argv) {
   bool json = false, stats = false, tidy = false, trivial_is_error = false, require_typed = false;
   long v;
   int c;
+  cli_name(argv, "rreduce");
   while ((c = getopt_long(argc, argv, "o:j:vh", longopts, NULL)) != -1) {
     char *end;
     switch (c) {
@@ -283,9 +285,9 @@ int main(int argc, char **argv) {
       if (!cli_count_arg("rreduce", "--stuck-timeouts", optarg, 0, &v)) return 2;
       o.max_timeouts = (unsigned)v;
       break;
-    case OPT_VERSION: puts("rreduce (relaykit) " RELAYKIT_VERSION); return 0;
+    case OPT_VERSION: return cli_version("rreduce");
     case 'h': fputs(usage, stdout); return 0;
-    default: fputs(usage, stderr); return 2;
+    default: return cli_bad_option("rreduce");
     }
   }
   if (argc - optind != (o.server_cmd ? 1 : 2)) {
@@ -299,18 +301,19 @@ int main(int argc, char **argv) {
     file = test;
     test = t;
   }
-  if (test && !cli_executable(test)) return fprintf(stderr, "rreduce: %s: the test is not an executable file\n", test), 2;
-  regex_t re;
+  char why[128];
+  if (test && !cli_runnable(test, why, sizeof why)) return fprintf(stderr, "rreduce: %s: the test %s\n", test, why), 2;
+  Pattern *re = NULL;
   if (match) {
-    int rc = regcomp(&re, match, REG_EXTENDED | REG_NOSUB | REG_NEWLINE);
-    if (rc) {
-      char msg[256];
-      regerror(rc, &re, msg, sizeof msg);
-      fprintf(stderr, "rreduce: --match '%s': %s\n", match, msg);
-      return 2;
-    }
-    o.match = &re;
+    char msg[256];
+    if (!(re = pattern_compile(match, msg, sizeof msg))) return fprintf(stderr, "rreduce: --match '%s': %s\n", match, msg), 2;
+    o.match = re;
   }
+  const char *pass_names[RED_NPASSES];
+  for (size_t i = 0; i < RED_NPASSES; i++) pass_names[i] = red_passes[i]->name;
+  if (!cli_known_names("rreduce", "--passes", "pass", only, pass_names, RED_NPASSES) ||
+      !cli_known_names("rreduce", "--skip-passes", "pass", skip, pass_names, RED_NPASSES))
+    return 2;
   const RedPass *passes[RED_NPASSES];
   for (size_t i = 0; i < RED_NPASSES; i++) {
     if ((only && !cli_in_list(only, red_passes[i]->name)) || (skip && cli_in_list(skip, red_passes[i]->name))) continue;
@@ -415,7 +418,7 @@ done:
   server_pool_free(o.oracle.pool);
   run_result_free(&r);
   red_history_close(o.history);
-  if (match) regfree(&re);
+  pattern_free(re);
   free(st.per_pass);
   free(text);
   free(also_dir);

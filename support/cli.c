@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* program_invocation_short_name */
 #include "cli.h"
 
 #include <errno.h>
@@ -7,9 +8,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "version.h"
+
+const char *cli_tool(void) { return program_invocation_short_name; }
+
 bool cli_executable(const char *path) {
   struct stat st;
   return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+bool cli_runnable(const char *path, char *why, size_t whylen) {
+  if (!cli_executable(path)) return snprintf(why, whylen, "not an executable file"), false;
+  char head[4] = {0};
+  FILE *f = fopen(path, "rb");
+  size_t n = f ? fread(head, 1, sizeof head, f) : 0;
+  if (f) fclose(f);
+  if ((n >= 2 && head[0] == '#' && head[1] == '!') || (n == 4 && !memcmp(head, "\x7f" "ELF", 4))) return true;
+  snprintf(why, whylen, "has no #! line, so it cannot be run on its own (start it with #!/bin/sh)");
+  return false;
 }
 
 bool cli_in_list(const char *list, const char *name) {
@@ -32,5 +48,35 @@ bool cli_count_arg(const char *prog, const char *opt, const char *arg, long min,
     return false;
   }
   *out = v;
+  return true;
+}
+
+void cli_name(char **argv, const char *prog) { argv[0] = (char *)prog; }
+
+int cli_bad_option(const char *prog) {
+  fprintf(stderr, "Try '%s --help' for more information.\n", prog);
+  return 2;
+}
+
+int cli_version(const char *prog) {
+  printf("%s (relaykit) %s\n", prog, RELAYKIT_VERSION);
+  return 0;
+}
+
+bool cli_known_names(const char *prog, const char *opt, const char *what, const char *list, const char *const *known,
+                     size_t n) {
+  for (const char *p = list; p && *p;) {
+    const char *comma = strchr(p, ',');
+    size_t len = comma ? (size_t)(comma - p) : strlen(p);
+    bool found = false;
+    for (size_t i = 0; i < n && !found; i++) found = strlen(known[i]) == len && !strncmp(known[i], p, len);
+    if (!found) {
+      fprintf(stderr, "%s: %s: unknown %s '%.*s' (one of:", prog, opt, what, (int)len, p);
+      for (size_t i = 0; i < n; i++) fprintf(stderr, "%s %s", i ? "," : "", known[i]);
+      fputs(")\n", stderr);
+      return false;
+    }
+    p = comma ? comma + 1 : p + len;
+  }
   return true;
 }

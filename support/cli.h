@@ -3,13 +3,33 @@
 #define RELAYKIT_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
+
+/* The running tool's name ("rcheck"), for messages from shared code. */
+const char *cli_tool(void);
+/* Names the tool, not its path, in getopt's own messages ("rfmt: unrecognized option '--x'"). */
+void cli_name(char **argv, const char *prog);
+/* An unknown option or a missing argument (getopt said which): one line pointing at --help; 2. */
+int cli_bad_option(const char *prog);
+/* --version: "PROG (relaykit) VERSION" on stdout; 0. */
+int cli_version(const char *prog);
 
 /* A regular file we may execute (a test script). */
 bool cli_executable(const char *path);
+/* Whether the kernel can run `path` as a test: an executable regular file that starts with "#!"
+   or is an ELF binary.  A script without "#!" runs from a shell but exec() refuses it, so every
+   run would look "not interesting".  False with the reason ("not an executable file", "has no
+   #! line") in why. */
+bool cli_runnable(const char *path, char *why, size_t whylen);
 /* Parses a whole number >= min for option `opt`; false with "PROG: OPT takes ..." on stderr. */
 bool cli_count_arg(const char *prog, const char *opt, const char *arg, long min, long *out);
 
 /* Whether `name` is one of the comma-separated names in `list` (--passes a,b; --mutators a,b). */
 bool cli_in_list(const char *list, const char *name);
+/* Whether every name in the comma-separated `list` given to option `opt` is one of the n `known`
+   (a misspelt pass must not quietly select nothing); false with "PROG: OPT: unknown WHAT 'x'
+   (one of: a, b, ...)" on stderr. */
+bool cli_known_names(const char *prog, const char *opt, const char *what, const char *list, const char *const *known,
+                     size_t n);
 
 #endif

@@ -9,18 +9,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "xalloc.h"
 
 char *file_read(const char *path, size_t *len) {
   bool is_stdin = !strcmp(path, "-");
   int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY);
   if (fd < 0) {
-    fprintf(stderr, "relaykit: %s: %s\n", path, strerror(errno));
+    fprintf(stderr, "%s: %s: %s\n", cli_tool(), path, strerror(errno));
     return NULL;
   }
   struct stat st;
   if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-    fprintf(stderr, "relaykit: %s: is a directory\n", path);
+    fprintf(stderr, "%s: %s: is a directory\n", cli_tool(), path);
     close(fd);
     return NULL;
   }
@@ -32,7 +33,7 @@ char *file_read(const char *path, size_t *len) {
     ssize_t r = read(fd, buf + n, cap - n - 1);
     if (r < 0) {
       if (errno == EINTR) continue;
-      fprintf(stderr, "relaykit: %s: %s\n", path, strerror(errno));
+      fprintf(stderr, "%s: %s: %s\n", cli_tool(), path, strerror(errno));
       free(buf);
       if (!is_stdin) close(fd);
       return NULL;
@@ -47,12 +48,20 @@ char *file_read(const char *path, size_t *len) {
 }
 
 bool file_replace(const char *path, const char *data, size_t len) {
+  /* Through a symlink the file it points to is replaced and the link stays a link. */
+  struct stat lst;
+  char *target = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) ? realpath(path, NULL) : NULL;
+  if (target) {
+    bool ok = file_replace(target, data, len);
+    free(target);
+    return ok;
+  }
   size_t plen = strlen(path);
   char *tmp = xmalloc(plen + 16);
   snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
   int fd = mkstemp(tmp);
   if (fd < 0) {
-    fprintf(stderr, "relaykit: %s: cannot create a temporary file beside it: %s\n", path, strerror(errno));
+    fprintf(stderr, "%s: %s: cannot create a temporary file beside it: %s\n", cli_tool(), path, strerror(errno));
     free(tmp);
     return false;
   }
@@ -69,7 +78,7 @@ bool file_replace(const char *path, const char *data, size_t len) {
   if (close(fd) != 0) ok = false;
   if (ok && rename(tmp, path) != 0) ok = false;
   if (!ok) {
-    fprintf(stderr, "relaykit: %s: cannot replace the file: %s (left unchanged)\n", path, strerror(errno));
+    fprintf(stderr, "%s: %s: cannot replace the file: %s (left unchanged)\n", cli_tool(), path, strerror(errno));
     unlink(tmp);
   }
   free(tmp);

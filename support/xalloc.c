@@ -1,12 +1,14 @@
 #include "xalloc.h"
 
+#include "cli.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static void *check(void *p, size_t n) {
   if (!p && n) {
-    fprintf(stderr, "relaykit: out of memory (requested %zu bytes)\n", n);
+    fprintf(stderr, "%s: out of memory (requested %zu bytes)\n", cli_tool(), n);
     exit(2);
   }
   return p;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../support/cli.h"
 #include "../support/fileio.h"
 #include "infer.h"
 #include "op.h"
@@ -24,7 +25,7 @@ static const char usage[] =
     "\n"
     "exit status: 0 well-typed, 1 a program was rejected (syntax or type error), 2 usage or I/O error\n";
 
-enum { OPT_ANNOTATE = 256, OPT_JSON, OPT_LIST_OPS };
+enum { OPT_ANNOTATE = 256, OPT_JSON, OPT_LIST_OPS, OPT_VERSION };
 
 static char *type_text(const struct Type *t) { return ty_str(t); }
 
@@ -128,11 +129,12 @@ static int check_file(const char *path, bool annotate, json_t *report) {
 int main(int argc, char **argv) {
   static const struct option longopts[] = {
       {"annotate", no_argument, NULL, OPT_ANNOTATE}, {"json", no_argument, NULL, OPT_JSON},
-      {"list-ops", no_argument, NULL, OPT_LIST_OPS}, {"help", no_argument, NULL, 'h'},
+      {"list-ops", no_argument, NULL, OPT_LIST_OPS}, {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, OPT_VERSION},
       {NULL, 0, NULL, 0},
   };
   bool annotate = false, json = false;
   int c;
+  cli_name(argv, "rcheck");
   while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
     switch (c) {
     case OPT_ANNOTATE: annotate = true; break;
@@ -143,8 +145,9 @@ int main(int argc, char **argv) {
       for (size_t k = 0; k < n; k++) puts(ops[k]->name);
       return 0;
     }
+    case OPT_VERSION: return cli_version("rcheck");
     case 'h': fputs(usage, stdout); return 0;
-    default: fputs(usage, stderr); return 2;
+    default: return cli_bad_option("rcheck");
     }
   }
   if (optind >= argc) {

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../support/cli.h"
 #include "../support/fileio.h"
 #include "gen.h"
 #include "policy.h"
@@ -35,7 +36,7 @@ static const char usage[] =
     "\n"
     "exit status: 0 success, 2 usage or I/O error\n";
 
-enum { OPT_SEED = 256, OPT_TYPE, OPT_POLICY, OPT_FUEL, OPT_OPS, OPT_DENY, OPT_MAX_RANK, OPT_MAX_DIM,
+enum { OPT_SEED = 256, OPT_VERSION, OPT_TYPE, OPT_POLICY, OPT_FUEL, OPT_OPS, OPT_DENY, OPT_MAX_RANK, OPT_MAX_DIM,
        OPT_MAX_ELEMENTS, OPT_FLOPS, OPT_WEIGHT, OPT_LIST, OPT_STATS, OPT_JSON, OPT_CALLS };
 
 /* Splits "a,b,c" into strings living in `arena`. */
@@ -73,7 +74,7 @@ int main(int argc, char **argv) {
       {"flops-budget", required_argument, NULL, OPT_FLOPS}, {"weight", required_argument, NULL, OPT_WEIGHT},
       {"list-ops", no_argument, NULL, OPT_LIST},         {"stats", no_argument, NULL, OPT_STATS},
       {"json", no_argument, NULL, OPT_JSON},             {"calls", required_argument, NULL, OPT_CALLS},
-      {"help", no_argument, NULL, 'h'},
+      {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, OPT_VERSION},
       {NULL, 0, NULL, 0},
   };
   GenPolicy policy;
@@ -93,6 +94,7 @@ int main(int argc, char **argv) {
       return 2;
     }
   int c;
+  cli_name(argv, "rgen");
   while ((c = getopt_long(argc, argv, "n:o:h", longopts, NULL)) != -1) {
     switch (c) {
     case 'n':
@@ -142,8 +144,9 @@ int main(int argc, char **argv) {
     case OPT_CALLS:
       if (!parse_u64(optarg, &calls) || calls == 0) return die_usage("--calls takes a count", optarg);
       break;
+    case OPT_VERSION: return cli_version("rgen");
     case 'h': fputs(usage, stdout); return 0;
-    default: fputs(usage, stderr); return 2;
+    default: return cli_bad_option("rgen");
     }
   }
   if (optind < argc) return die_usage("unexpected argument", argv[optind]);

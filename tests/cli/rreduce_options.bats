@@ -32,6 +32,17 @@ load rreduce_helpers
   [ "$status" -eq 2 ]
 }
 
+@test "--match is a Perl/Python regex (\\d, \\s, lazy), searched past NUL bytes in the output" {
+  # the signature comes after a NUL byte, and only the dense call's error has the number 2
+  printf '#!/bin/sh\nprintf "binary\\000junk\\n"\nif grep -q "nn.dense(" "$1"; then echo "Check failed: (ndim == 2)"; else echo "Check failed: (ndim == x)"; fi\nexit 0\n' > "$T/nul.sh"
+  chmod +x "$T/nul.sh"
+  cp "$CORPUS/models/mlp.relay" "$T/n.relay"
+  run "$RREDUCE" --tidy --match '^Check failed:\s+\(\w+ == \d+?\)$' "$T/n.relay" "$T/nul.sh"
+  [ "$status" -eq 0 ]
+  grep -q 'nn.dense(' "$T/n.relay"
+  [ "$(wc -c < "$T/n.relay")" -lt 400 ]
+}
+
 @test "--also-interesting N saves the candidates on which the test exits N" {
   printf '#!/bin/sh\ngrep -q "nn.dense(" "$1" || exit 7\n"%s" "$1" >/dev/null 2>&1\n' "$RCHECK" > "$T/also.sh"
   chmod +x "$T/also.sh"

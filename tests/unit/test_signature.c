@@ -1,5 +1,4 @@
 /* Failure signatures: masking, first/last lines, stack frames, and the ERE for rreduce --match. */
-#include <regex.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +10,7 @@
 #include <cmocka.h>
 
 #include "../../interestingness/signature.h"
+#include "../../support/pattern.h"
 
 static const RunSigMasks masks = {{"/work/tmp/relaykit.AbC123", "/private/relaykit.AbC123"}, "bug7.relay"};
 
@@ -34,10 +34,11 @@ static RunSignature sig(const char *out) {
 }
 
 static bool ere_matches(const char *ere, const char *text) {
-  regex_t re;
-  if (regcomp(&re, ere, REG_EXTENDED | REG_NOSUB | REG_NEWLINE)) fail_msg("bad ERE %s", ere);
-  bool ok = regexec(&re, text, 0, NULL, 0) == 0;
-  regfree(&re);
+  char err[256];
+  Pattern *re = pattern_compile(ere, err, sizeof err);
+  if (!re) fail_msg("bad pattern %s: %s", ere, err);
+  bool ok = pattern_search(re, text, strlen(text));
+  pattern_free(re);
   return ok;
 }
 
