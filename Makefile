@@ -105,7 +105,7 @@ grammar-check:
 fuzz: build/fuzz/fuzz_parse build/fuzz/fuzz_check build/fuzz/fuzz_reduce
 build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(GRAMMAR_SRC)
 	@mkdir -p $(dir $@)
-	clang $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS) -Iparser/src \
+	clang $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(PKG_CFLAGS) -Iparser/src \
 	  -o $@ $< $(LIB_SRC) $(GRAMMAR_SRC) $(PKG_LIBS)
 
 # ---------------------------------------------------------------- bench

@@ -124,7 +124,10 @@ void run_signature_line(const char *s, size_t n, const RunSigMasks *m, StrBuf *n
       for (i += 5; i < n && is_path(s[i]);) i++;
       put_mask(&o, "<tmp>", "/tmp/[^[:space:]]*");
     } else if (is_word(s[i])) {
-      for (k = i; k < n && is_word(s[k]);) k++;
+      /* a word is cut at the cap too: a megabyte-long one would otherwise become the signature
+         and a megabyte-long pattern (a prefix still matches) */
+      size_t room = RUN_SIG_LINE_MAX - o.kept;
+      for (k = i; k < n && k - i < room && is_word(s[k]);) k++;
       put_word(&o, s + i, k - i);
       i = k;
     } else {

@@ -102,6 +102,20 @@ static void progress(Reducer *r, const char *pass) {
   fflush(stderr);
 }
 
+/* Writes a better program to out_path, its hash to written_log first (see RedOptions). */
+static bool write_out(const RedOptions *o, const char *text) {
+  if (o->written_log) {
+    char line[GIT_OID_HEXSZ + 2];
+    content_hash(text, strlen(text), line);
+    strcat(line, "\n");
+    FILE *f = fopen(o->written_log, "a");
+    bool ok = f && fputs(line, f) >= 0;
+    if (f && fclose(f) != 0) ok = false;
+    if (!ok) return false;
+  }
+  return file_replace(o->out_path, text, strlen(text));
+}
+
 static bool accept(Reducer *r, const RedPass *pass, RedPassStats *ps, Cand *c) {
   const RedOptions *o = r->o;
   if (o->verbose)
@@ -119,7 +133,7 @@ static bool accept(Reducer *r, const RedPass *pass, RedPassStats *ps, Cand *c) {
   c->text = NULL;
   r->st->accepted++;
   ps->accepted++;
-  if (o->out_path && !file_replace(o->out_path, r->current, strlen(r->current))) {
+  if (o->out_path && !write_out(o, r->current)) {
     snprintf(r->err, r->errlen, "cannot write %s", o->out_path);
     return false;
   }
@@ -305,7 +319,7 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
         free(r.current);
         r.current = c.text;
         c.text = NULL;
-        if (o->out_path) file_replace(o->out_path, r.current, strlen(r.current));
+        if (o->out_path) write_out(o, r.current);
       }
       free(c.text);
     }

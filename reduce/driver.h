@@ -17,6 +17,9 @@ typedef struct RedOptions {
   const char *server_cmd;    /* --server's command, for messages */
   const char *basename;      /* the candidate's file name in the test's directory */
   const char *out_path;      /* where every better program is written (atomically) */
+  const char *written_log;   /* or NULL: each such program's content hash is appended here just
+                                before it is written, so a rerun after a kill knows out_path
+                                holds rreduce's own work, not a new input (FILE.rreduce-last) */
   const RedPass *const *passes;
   size_t npasses;
   unsigned jobs;             /* candidates tested at once (speculatively, committed in order) */

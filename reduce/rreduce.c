@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -77,25 +79,36 @@ enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_CPU, OPT_NOCACHE, OPT_PASSES, OPT_SKIP, O
        OPT_KEEP, OPT_TEMPS, OPT_JSON, OPT_TIDY, OPT_MATCH, OPT_ALSO, OPT_HISTORY, OPT_REPORT, OPT_TRIVIAL, OPT_REQUIRE_TYPED, OPT_STUCK,
        OPT_STUCK_TIMEOUTS, OPT_VERSION, OPT_SERVER, OPT_STATS };
 
+/* FILE.rreduce-last (malloc'd). */
+static char *last_record_path(const char *file) {
+  size_t n = strlen(file) + 32;
+  char *last = xmalloc(n);
+  snprintf(last, n, "%s.rreduce-last", file);
+  return last;
+}
+
 /*
  * The backup.  FILE.orig keeps the input.  A rerun on a file rreduce itself left (its hash is in
- * FILE.rreduce-last) continues the reduction and keeps the backup; a new input copied over FILE
- * gets a new backup, and the old one moves to FILE.orig.N: nothing is ever lost.
+ * FILE.rreduce-last, which gets the hash of every program written to FILE before it is written,
+ * so a run killed outright counts too) continues the reduction and keeps the backup; a new input
+ * copied over FILE gets a new backup, and the old one moves to FILE.orig.N: nothing is ever lost.
  */
 static bool backup(const char *file, const char *text, size_t len) {
   size_t n = strlen(file) + 32;
-  char *orig = xmalloc(n), *last = xmalloc(n);
+  char *orig = xmalloc(n), *last = last_record_path(file);
   snprintf(orig, n, "%s.orig", file);
-  snprintf(last, n, "%s.rreduce-last", file);
   bool ok = true;
   if (access(orig, F_OK) == 0) {
-    char want[GIT_OID_HEXSZ + 1], got[GIT_OID_HEXSZ + 1] = "";
+    char want[GIT_OID_HEXSZ + 2];
     size_t hl;
     char *recorded = access(last, F_OK) == 0 ? file_read(last, &hl) : NULL;
     content_hash(text, len, want);
-    if (recorded) snprintf(got, sizeof got, "%.*s", GIT_OID_HEXSZ, recorded);
+    strcat(want, "\n");
+    bool ours = false; /* FILE holds a program some run of rreduce wrote */
+    for (const char *l = recorded; l && *l && !ours; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "")
+      ours = !strncmp(l, want, GIT_OID_HEXSZ + 1);
     free(recorded);
-    if (!strcmp(want, got)) goto done; /* continuing an earlier run */
+    if (ours) goto done; /* continuing an earlier run */
     for (unsigned k = 1;; k++) {
       char *moved = xmalloc(n + 16);
       snprintf(moved, n + 16, "%s.orig.%u", file, k);
@@ -115,16 +128,36 @@ done:
   return ok;
 }
 
-/* Records which program rreduce left in FILE (see backup). */
+/* Starts FILE.rreduce-last with the program in FILE (see backup); the driver appends the rest. */
 static void record_last(const char *file, const char *text) {
   char hash[GIT_OID_HEXSZ + 2];
   content_hash(text, strlen(text), hash);
   strcat(hash, "\n");
-  size_t n = strlen(file) + 32;
-  char *last = xmalloc(n);
-  snprintf(last, n, "%s.rreduce-last", file);
+  char *last = last_record_path(file);
   file_replace(last, hash, strlen(hash));
   free(last);
+}
+
+/* Takes FILE.rreduce-lock (flock, held until exit); NULL with a message when another rreduce holds
+   it. */
+static char *lock_file(const char *file, int *fd) {
+  size_t n = strlen(file) + 32;
+  char *path = xmalloc(n);
+  snprintf(path, n, "%s.rreduce-lock", file);
+  *fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (*fd < 0) {
+    fprintf(stderr, "rreduce: cannot create %s: %s\n", path, strerror(errno));
+    free(path);
+    return NULL;
+  }
+  if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
+    fprintf(stderr, "rreduce: another rreduce is reducing %s (it holds %s); wait for it, or stop it first\n", file,
+            path);
+    close(*fd);
+    free(path);
+    return NULL;
+  }
+  return path;
 }
 
 /* Candidates the test found uninteresting (the guard's rejections never reached it). */
@@ -335,6 +368,8 @@ int main(int argc, char **argv) {
   o.also_dir = also_dir;
 
   int status = 2;
+  char *lock_path = NULL, *last_path = NULL;
+  int lock_fd = -1;
   size_t len;
   char *text = file_read(file, &len);
   char err[2048];
@@ -360,10 +395,25 @@ int main(int argc, char **argv) {
   }
   prog_free(&p);
 
+  /* One rreduce per FILE: a second one would take the first one's intermediate programs for a new
+     input.  The lock dies with the process, however it ends. */
+  if (!out && !(lock_path = lock_file(o.out_path, &lock_fd))) goto done;
+  /* Every way a user stops rreduce ends it cleanly (its tests killed, FILE the best so far);
+     from here on, including during the first test. */
+  struct sigaction sa = {0};
+  sa.sa_handler = on_signal;
+  int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+  for (size_t i = 0; i < sizeof stop_signals / sizeof *stop_signals; i++) sigaction(stop_signals[i], &sa, NULL);
+
   if (o.server_cmd) o.oracle.pool = server_pool_new(o.server_cmd, o.jobs, &o.oracle.run);
   /* The original must be interesting, or there is nothing to keep. */
   if (!oracle_run(&o.oracle, o.basename, text, len, &r, err, sizeof err)) {
     fprintf(stderr, "rreduce: %s\n", err);
+    goto done;
+  }
+  if (stop_flag) {
+    fprintf(stderr, "rreduce: interrupted during the first test; %s is unchanged\n", file);
+    status = 130;
     goto done;
   }
   if (!red_verdict(&r, &o)) {
@@ -371,16 +421,15 @@ int main(int argc, char **argv) {
     status = 1;
     goto done;
   }
-  if (!out && !tidy && !backup(o.out_path, text, len)) goto done;
+  if (!out && !tidy) {
+    if (!backup(o.out_path, text, len)) goto done;
+    record_last(o.out_path, text);
+    o.written_log = last_path = last_record_path(o.out_path);
+  }
   if (history && !(o.history = red_history_open(history, o.basename, text, err, sizeof err))) {
     fprintf(stderr, "rreduce: --history %s\n", err);
     goto done;
   }
-  struct sigaction sa = {0};
-  sa.sa_handler = on_signal;
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
-
   bool ok = red_reduce(&text, &o, &st, err, sizeof err);
   if (!ok) fprintf(stderr, "rreduce: %s\n", err);
   /* -o OUT always gets the result, even when nothing could be removed */
@@ -394,7 +443,6 @@ int main(int argc, char **argv) {
     fprintf(stderr, "rreduce: %zu -> %zu bytes, %zu -> %zu operator calls; %lu tests (%lu cached), %lu accepted, %.1f s\n",
             st.bytes_before, st.bytes_after, st.calls_before, st.calls_after, st.tests_run, st.cache_hits, st.accepted,
             st.seconds);
-  if (!out && !tidy) record_last(o.out_path, text);
   status = ok ? 0 : 2;
   if (st.interrupted) {
     fprintf(stderr, "rreduce: interrupted; %s holds the smallest interesting program found; run the same command to "
@@ -423,5 +471,11 @@ done:
   free(text);
   free(also_dir);
   free(target);
+  free(last_path);
+  if (lock_path) { /* removed before it is released: a waiting run finds no stale file */
+    unlink(lock_path);
+    close(lock_fd);
+    free(lock_path);
+  }
   return status;
 }

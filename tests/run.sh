@@ -102,7 +102,7 @@ run_counted "typing cases (release)" env RCHECK="$root/bin/rcheck" bash tests/ty
 corpus_tests
 if [ $full -eq 1 ]; then
   if make -s SAN=1 all $(ls tests/unit/test_*.c | sed 's|tests/unit/\(.*\)\.c|build/san/tests/\1|'); then
-    export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+    export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1
     run_unit build/san
     run_bats "$root/build/san/bin/rfmt" "asan+ubsan"
     run_counted "typing cases (asan+ubsan)" env RCHECK="$root/build/san/bin/rcheck" bash tests/typecheck/run.sh

@@ -480,10 +480,10 @@ static AstExpr *gen_global_call(Gen *g, const Type *t, unsigned fuel) {
     size_t saved = g->scope.len;
     g->scope.len = 0; /* globals capture nothing */
     GenVar *outer = xmalloc((saved ? saved : 1) * sizeof *outer);
-    memcpy(outer, g->scope.items, saved * sizeof *outer);
+    if (saved) memcpy(outer, g->scope.items, saved * sizeof *outer); /* memcpy from NULL is undefined even for 0 bytes */
     FnCtx fc = {ft, fuel / 2, NULL};
     AstFunc *f = make_func(g, ft, fn_body, &fc, "a", NULL);
-    memcpy(g->scope.items, outer, saved * sizeof *outer);
+    if (saved) memcpy(g->scope.items, outer, saved * sizeof *outer);
     g->scope.len = saved;
     free(outer);
     ast_module_add(g->m, ast_new_fn_def(g->m, name, f));
@@ -536,11 +536,11 @@ static AstExpr *gen_recursion(Gen *g, const Type *t, unsigned fuel) {
   VEC_PUSH(g->helpers, ((GenHelper){name, ft, GEN_RECURSION}));
   size_t saved = g->scope.len;
   GenVar *outer = xmalloc((saved ? saved : 1) * sizeof *outer);
-  memcpy(outer, g->scope.items, saved * sizeof *outer);
+  if (saved) memcpy(outer, g->scope.items, saved * sizeof *outer); /* memcpy from NULL is undefined even for 0 bytes */
   g->scope.len = 0;
   LoopCtx lc = {t, name, fuel / 2, {ft, 0, NULL}};
   AstFunc *f = make_func(g, ft, loop_body, &lc, "a", &lc.fn.params);
-  memcpy(g->scope.items, outer, saved * sizeof *outer);
+  if (saved) memcpy(g->scope.items, outer, saved * sizeof *outer);
   g->scope.len = saved;
   free(outer);
   ast_module_add(g->m, ast_new_fn_def(g->m, name, f));

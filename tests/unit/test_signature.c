@@ -202,8 +202,28 @@ static void test_numbered_names(void **state) {
   assert_norm("conv3d int8 x86_64", "conv3d int8 x86_64");
 }
 
+/* One megabyte-long line (one word): the signature and its pattern stay short, and match. */
+static void test_a_huge_line_is_capped(void **state) {
+  (void)state;
+  size_t n = 1 << 20;
+  char *out = malloc(n + 2);
+  memset(out, 'x', n);
+  out[n] = '\n';
+  out[n + 1] = '\0';
+  RunSignature s;
+  run_signature(out, n + 1, &masks, &s);
+  assert_non_null(s.text);
+  assert_true(strlen(s.text) <= RUN_SIG_LINE_MAX);
+  assert_non_null(s.match);
+  assert_true(strlen(s.match) <= 2 * RUN_SIG_LINE_MAX);
+  assert_true(ere_matches(s.match, out));
+  run_signature_free(&s);
+  free(out);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_a_huge_line_is_capped),
       cmocka_unit_test(test_masks_addresses_numbers_hashes),
       cmocka_unit_test(test_numbered_names),
       cmocka_unit_test(test_masks_paths_and_folds_space),

@@ -1,0 +1,92 @@
+#!/usr/bin/env bats
+# rreduce stopped every way a user or a system stops it: each signal ends it cleanly, a kill
+# leaves no test running, the backup stays the true original across kills and reruns, and a
+# second rreduce on the same FILE is refused.
+
+load rreduce_helpers
+
+# slow.sh: the usual test, slowed so a run is caught in the middle; it marks its sleep with a
+# unique number so leftover tests can be counted.
+slow_test() {
+  printf '#!/bin/sh\nsleep 0.%s1717\n"%s" "$1" >/dev/null 2>&1 && grep -q "nn.conv2d(" "$1"\n' "$1" "$RCHECK" > "$T/slow.sh"
+  chmod +x "$T/slow.sh"
+}
+
+@test "SIGINT, SIGTERM, SIGHUP and SIGQUIT during the first test: exit 130, FILE unchanged, no test left" {
+  printf '#!/bin/sh\nsleep 1000.4242\n' > "$T/hang.sh"
+  chmod +x "$T/hang.sh"
+  for sig in INT TERM HUP QUIT; do
+    cp "$CORPUS/models/mlp.relay" "$T/m.relay"
+    "$RREDUCE" "$T/m.relay" "$T/hang.sh" 2> "$T/err" 3>&- &
+    pid=$!
+    sleep 0.5
+    kill -$sig $pid
+    status=0
+    wait $pid || status=$?
+    [ "$status" -eq 130 ] || { echo "$sig: exit $status: $(cat "$T/err")"; return 1; }
+    grep -q "interrupted during the first test" "$T/err"
+    cmp "$T/m.relay" "$CORPUS/models/mlp.relay"
+    [ ! -e "$T/m.relay.orig" ]
+    [ ! -e "$T/m.relay.rreduce-lock" ]
+    sleep 0.3
+    ! pgrep -f 'sleep 1000[.]4242' || { echo "$sig: a test is left"; return 1; }
+  done
+}
+
+@test "SIGHUP in the middle: FILE is interesting, the backup is the input" {
+  slow_test 2
+  cp "$CORPUS/models/resnet-18.relay" "$T/r.relay"
+  "$RREDUCE" --no-cache "$T/r.relay" "$T/slow.sh" 2>/dev/null 3>&- &
+  pid=$!
+  sleep 2
+  kill -HUP $pid
+  status=0
+  wait $pid || status=$?
+  [ "$status" -eq 130 ]
+  "$T/slow.sh" "$T/r.relay"
+  cmp "$T/r.relay.orig" "$CORPUS/models/resnet-18.relay"
+}
+
+@test "after SIGKILL no test keeps running, and a rerun keeps the true original as FILE.orig" {
+  slow_test 3
+  cp "$CORPUS/models/resnet-18.relay" "$T/k.relay"
+  "$RREDUCE" --no-cache -j2 "$T/k.relay" "$T/slow.sh" 2>/dev/null 3>&- &
+  pid=$!
+  # wait until rreduce has written at least one smaller program into FILE, then kill it outright
+  for _ in $(seq 100); do
+    sleep 0.1
+    cmp -s "$T/k.relay" "$CORPUS/models/resnet-18.relay" || break
+  done
+  kill -KILL $pid
+  wait $pid || true
+  ! cmp -s "$T/k.relay" "$CORPUS/models/resnet-18.relay"
+  sleep 0.5
+  ! pgrep -f 'sleep 0[.]31717' || { echo "a test outlived rreduce"; return 1; }
+  # the rerun continues from the intermediate FILE: the backup stays the input, nothing moves
+  run "$RREDUCE" --no-cache "$T/k.relay" "$T/keep.sh"
+  [ "$status" -eq 0 ]
+  cmp "$T/k.relay.orig" "$CORPUS/models/resnet-18.relay"
+  [ ! -e "$T/k.relay.orig.1" ]
+  "$T/keep.sh" "$T/k.relay"
+}
+
+@test "a second rreduce on the same FILE is refused while the first runs; another FILE is fine" {
+  slow_test 4
+  cp "$CORPUS/models/resnet-18.relay" "$T/a.relay"
+  "$RREDUCE" --no-cache "$T/a.relay" "$T/slow.sh" 2>/dev/null 3>&- &
+  pid=$!
+  sleep 1
+  run "$RREDUCE" "$T/a.relay" "$T/keep.sh"
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"another rreduce is reducing"* ]]
+  cp "$CORPUS/models/mlp.relay" "$T/b.relay"
+  printf '#!/bin/sh\ngrep -q "nn.dense(" "$1"\n' > "$T/dense.sh"
+  chmod +x "$T/dense.sh"
+  run "$RREDUCE" "$T/b.relay" "$T/dense.sh"
+  [ "$status" -eq 0 ]
+  kill -INT $pid
+  wait $pid || true
+  [ ! -e "$T/a.relay.rreduce-lock" ]
+  "$T/slow.sh" "$T/a.relay"
+  cmp "$T/a.relay.orig" "$CORPUS/models/resnet-18.relay"
+}
