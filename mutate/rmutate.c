@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <git2.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -23,13 +24,14 @@
 #include "driver.h"
 
 static const char usage[] =
-    "usage: rmutate [options] SEED.relay -n N -o DIR      (or --git REPO.git instead of, or with, -o)\n"
+    "usage: rmutate [options] SEED.relay -n N [-o DIR]    (or --git REPO.git instead of, or with, -o)\n"
     "Writes N distinct mutants of SEED, each replacing parts of it with generated or borrowed parts of\n"
     "the same type, so every mutant still type-checks (each is checked before it is written).\n"
     "\n"
     "options:\n"
     "  -n N               how many mutants (default 100)\n"
-    "  -o DIR             write DIR/00001.relay ... and DIR/manifest.jsonl (one JSON line per mutant)\n"
+    "  -o DIR             write DIR/00001.relay ... and DIR/manifest.jsonl (one JSON line per mutant);\n"
+    "                     without -o and --git: SEED.mutants/ beside SEED (resnet.relay: resnet.mutants/)\n"
     "      --git REPO     commit the mutants and the manifest into a bare git repository, one commit\n"
     "                     per batch (--batch B, default 500), the manifest in the commit message\n"
     "      --seed S       random seed (default 1): the same seed gives the same mutants\n"
@@ -461,7 +463,15 @@ int main(int argc, char **argv) {
     }
   }
   if (argc - optind != 1) return fputs("rmutate: expected one SEED file\n", stderr), fputs(usage, stderr), 2;
-  if (!out_dir && !git_path) return fputs("rmutate: say where the mutants go: -o DIR or --git REPO\n", stderr), 2;
+  char default_dir[PATH_MAX - 64]; /* room for "/manifest.jsonl" and mutant names after it */
+  if (!out_dir && !git_path) {
+    /* the design card's `rmutate resnet.relay -n 500`: mutants beside the seed, named after it */
+    const char *seed = argv[optind], *dot = strrchr(seed, '.'), *slash = strrchr(seed, '/');
+    int stem = dot && (!slash || dot > slash) ? (int)(dot - seed) : (int)strlen(seed);
+    snprintf(default_dir, sizeof default_dir, "%.*s.mutants", stem, seed);
+    out_dir = default_dir;
+    fprintf(stderr, "rmutate: writing the mutants to %s/ (-o DIR to choose)\n", out_dir);
+  }
   if ((oracle_test || oracle_server) && !out_dir) return fputs("rmutate: --oracle needs -o DIR\n", stderr), 2;
   char why[128];
   if (oracle_test && !cli_runnable(oracle_test, why, sizeof why))

@@ -698,11 +698,17 @@ AstExpr *gen_expr(Gen *g, const Type *t, unsigned fuel) {
 /* ------------------------------------------------------------------ modules */
 
 /* A type with no unknowns and no type variables: something a program can be generated for. */
-static bool concrete(const Type *t) {
-  if (t->kind == TY_INCOMPLETE || t->kind == TY_VAR) return false;
+/* Why the generator cannot make a value of type t, or NULL when it can: it builds tensors of
+   known sizes, tuples, functions and references, not ADT values (no constructors in its module)
+   and not `?` sizes (a value has sizes; TVM only leaves them unknown in types). */
+static const char *not_generable(const Type *t) {
+  if (t->kind == TY_INCOMPLETE || t->kind == TY_VAR) return "the type must be concrete";
+  if (t->kind == TY_CALL) return "the generator makes no values of ADT types (List, Option, Storage, ...)";
+  for (uint32_t i = 0; t->kind == TY_TENSOR && i < t->ndims; i++)
+    if (t->dims[i] < 0) return "a generated value has known sizes: give each `?` dimension a size";
   for (uint32_t i = 0; i < t->nargs; i++)
-    if (!concrete(t->args[i])) return false;
-  return !t->ret || concrete(t->ret);
+    if (not_generable(t->args[i])) return not_generable(t->args[i]);
+  return t->ret ? not_generable(t->ret) : NULL;
 }
 
 AstModule *gen_module(const GenPolicy *policy, uint64_t seed, uint64_t index, const char *ret_type_text,
@@ -726,8 +732,8 @@ AstModule *gen_module(const GenPolicy *policy, uint64_t seed, uint64_t index, co
     else snprintf(err, errlen, "not a type: %s", ret_type_text);
     ast_free(tm);
     diag_free(&d);
-    if (!ret || !concrete(ret)) {
-      if (ret) snprintf(err, errlen, "the type must be concrete: %s", ret_type_text);
+    if (!ret || not_generable(ret)) {
+      if (ret) snprintf(err, errlen, "--type %s: %s", ret_type_text, not_generable(ret));
       gen_free(&g);
       ty_table_free(types);
       ast_free(m);

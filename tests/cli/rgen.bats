@@ -96,3 +96,21 @@ setup() {
   "$RGEN" --stats --json -n 20 > "$T/s.json"
   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["calls"] > 0 and 0 < d["edge_diversity"] <= 1' "$T/s.json"
 }
+
+@test "--type never prints a program rcheck rejects: it generates, or says why it cannot (exit 2)" {
+  for t in 'Tensor[(2, 3), float32]' 'fn (float32) -> Tensor[(2), int8]' 'ref(float32)' '(int32, (float16,))' \
+           'Tensor[(?, 3), float32]' 'List[float32]' 'Option[int32]' 'Storage' '(float32, List[int32])'; do
+    run "$RGEN" --type "$t" --seed 3
+    if [ "$status" -eq 0 ]; then
+      printf '%s\n' "$output" > "$T/g.relay"
+      "$RCHECK" "$T/g.relay" > /dev/null || { echo "--type $t: rcheck rejects the output"; return 1; }
+    else
+      [ "$status" -eq 2 ] || { echo "--type $t: exit $status"; return 1; }
+      [[ "$output" == "rgen: --type $t: "* ]] || { echo "--type $t: $output"; return 1; }
+    fi
+  done
+  run "$RGEN" --type 'Tensor[(?, 3), float32]'
+  [[ "$output" == *"give each \`?\` dimension a size"* ]]
+  run "$RGEN" --type 'List[float32]'
+  [[ "$output" == *"no values of ADT types"* ]]
+}

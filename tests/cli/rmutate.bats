@@ -117,3 +117,16 @@ PY
   run "$RMUTATE" "$CORPUS/models/mlp.relay" -n 2 --git "$T/g.git" --oracle "$T/orc.sh"
   [ "$status" -eq 2 ]
 }
+
+@test "without -o the mutants go beside the seed, in a directory named after it, said on stderr" {
+  cp "$CORPUS/models/mlp.relay" "$T/resnet.relay"
+  run "$RMUTATE" "$T/resnet.relay" -n 3 --seed 2
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"writing the mutants to $T/resnet.mutants/"* ]]
+  [ "$(ls "$T"/resnet.mutants/*.relay | wc -l)" -eq 3 ]
+  [ -s "$T/resnet.mutants/manifest.jsonl" ]
+  cp "$CORPUS/models/mlp.relay" "$T/noext"
+  run "$RMUTATE" "$T/noext" -n 1
+  [ "$status" -eq 0 ]
+  [ -d "$T/noext.mutants" ]
+}

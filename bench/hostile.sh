@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# bench/hostile.sh [BIN]: every tool that reads a program (rfmt, rcheck, rreduce, rmutate) on
+# hostile inputs; prints one line per input and tool, and a summary: how many runs ended in a
+# crash (exit 128 or more), a hang (SECONDS_CAP, default 120 s), or a changed input file.  A
+# correct build prints "crashes 0, hangs 0, files changed 0".  The 100 MB inputs take minutes and
+# gigabytes; HOSTILE_SMALL=1 leaves them out.
+set -uo pipefail
+bin=${1:-$(cd "$(dirname "$0")/.." && pwd)/bin}
+cap=${SECONDS_CAP:-120}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+printf '#!/bin/sh\nexit 0\n' > "$dir/yes.sh"
+chmod +x "$dir/yes.sh"
+H='#[version = "0.0.5"]'
+
+gen() { # NAME PYTHON-EXPRESSION: writes the expression's string as input NAME
+  python3 -c "import random, sys; random.seed(1); sys.stdout.write($2)" > "$dir/$1.relay"
+}
+
+gen comments-65533 "'$H\n' + '/* c */\n' * 65533 + 'def @main() { 1f }\n'"
+gen comments-body "'$H\ndef @main() {\n  %0 = 1f;\n' + '// c\n' * 70000 + '  %0\n}\n'"
+gen comments-one-line "'$H\ndef @main() { 1f }\n' + '/* c */' * 70000"
+gen deep-parens "'$H\ndef @main() { ' + '(' * 100000 + '1f' + ')' * 100000 + ' }\n'"
+gen deep-attrs "'$H\ndef @main(%x: Tensor[(2), float32]) { nn.relu(%x, a=' + '[' * 100000 + ']' * 100000 + ') }\n'"
+gen deep-types "'$H\ndef @main(%x: ' + '(' * 100000 + 'float32' + ',)' * 100000 + ') { %x }\n'"
+gen deep-patterns "'$H\ndef @main(%x: (float32,)) { match (%x) { ' + '(' * 100000 + '_' + ',)' * 100000 + ' => 1f } }\n'"
+gen deep-fn-types "'$H\ndef @main(%x: ' + 'fn (' * 50000 + 'float32' + ') -> float32' * 50000 + ') { 1f }\n'"
+gen deep-metadata "'$H\ndef @main() { meta[relay.Constant][0] }\n\n#[metadata]\n{\"root\": 1, \"nodes\": [' + '[' * 100000 + ']' * 100000 + ']}\n'"
+gen deep-lets "'$H\ndef @main() { ' + 'let %x = 1f; ' * 200000 + '%x }\n'"
+gen expand-dims "'$H\ndef @main(%x: Tensor[(2), float32]) { expand_dims(%x, axis=0, num_newaxis=2147483647) }\n'"
+gen tile "'$H\ndef @main(%x: Tensor[(2), float32]) { tile(%x, reps=[9223372036854775807]) }\n'"
+gen repeat "'$H\ndef @main(%x: Tensor[(2), float32]) { repeat(%x, repeats=9223372036854775807, axis=0) }\n'"
+gen pad "'$H\ndef @main(%x: Tensor[(2), float32]) { nn.pad(%x, 0f, pad_width=[[9223372036854775807, 9223372036854775807]]) }\n'"
+gen split "'$H\ndef @main(%x: Tensor[(?), float32]) { split(%x, indices_or_sections=2147483647, axis=0) }\n'"
+gen full "'$H\ndef @main() { full(1f, shape=[9223372036854775807, 9223372036854775807, 4], dtype=\"float32\") }\n'"
+gen huge-dims "'$H\ndef @main(%x: Tensor[(9223372036854775807, 9223372036854775807), float32]) { nn.batch_flatten(%x) }\n'"
+gen binary "''.join(chr(random.randrange(1, 128)) for _ in range(1 << 20))"
+gen nul "'$H\ndef @main() { 1f }\n\0'"
+printf '%s\ndef @main() { 1f }\n\xff\xfe' "$H" > "$dir/bad-utf8.relay"
+gen unterminated-comment "'$H\ndef @main() { 1f } /* ' + 'x' * 100000"
+gen unterminated-string "'$H\ndef @main() { nn.relu(1f, s=\"' + 'x' * 100000 + ') }'"
+gen long-name "'$H\ndef @main() { %' + 'x' * 1000000 + ' }\n'"
+gen many-params "'$H\ndef @main(' + ', '.join('%%p%d: float32' % i for i in range(100000)) + ') { %p0 }\n'"
+gen wide-tuple "'$H\ndef @main() { (' + '1f, ' * 200000 + ') }\n'"
+if [ "${HOSTILE_SMALL:-0}" != 1 ]; then
+  # 100 MB: valid code (a chain of bindings), garbage, one comment, and an error at the very end
+  bash "$(dirname "$0")/chain.sh" 3500000 > "$dir/100mb-valid.relay"
+  gen 100mb-garbage "''.join(random.choice('abc(){}[]%@,;=:.0123456789f \n') for _ in range(100 << 20))"
+  gen 100mb-comment "'$H\ndef @main() { 1f }\n/* ' + 'x' * (100 << 20) + ' */\n'"
+  { bash "$(dirname "$0")/chain.sh" 3500000 | sed '$d'; echo '  %3499999 +'; } > "$dir/100mb-error-at-end.relay"
+fi
+
+crashes=0 hangs=0 changed=0 runs=0
+for f in "$dir"/*.relay; do
+  name=$(basename "$f" .relay)
+  sum=$(cksum < "$f")
+  for tool in rfmt rcheck rreduce rmutate; do
+    case $tool in
+      rreduce) args=("$f" "$dir/yes.sh") ;;
+      rmutate) args=("$f" -n 1 -o "$dir/mutants") ;;
+      *) args=("$f") ;;
+    esac
+    start=$(date +%s.%N)
+    timeout "$cap" "$bin/$tool" "${args[@]}" > /dev/null 2> "$dir/err"
+    rc=$?
+    secs=$(echo "$(date +%s.%N) - $start" | bc)
+    runs=$((runs + 1))
+    verdict=ok
+    if [ $rc -eq 124 ]; then verdict=HANG; hangs=$((hangs + 1));
+    elif [ $rc -ge 128 ]; then verdict=CRASH; crashes=$((crashes + 1)); fi
+    # rreduce may rewrite an input it accepts (that is its job); every other run leaves it alone
+    if [ "$(cksum < "$f")" != "$sum" ] && { [ $tool != rreduce ] || [ $rc -ne 0 ]; }; then
+      verdict="$verdict CHANGED"; changed=$((changed + 1))
+    fi
+    printf '%-22s %-8s exit %3d %6.1f s  %-6s %s\n' "$name" "$tool" "$rc" "$secs" "$verdict" "$(head -c 100 "$dir/err" | head -1)"
+    rm -rf "$dir/mutants" "$f.orig" "$f.rreduce-last"
+    [ $tool = rreduce ] && [ $rc -eq 0 ] && sum=$(cksum < "$f")
+  done
+done
+echo "$runs runs on $(ls "$dir"/*.relay | wc -l) inputs: crashes $crashes, hangs $hangs, files changed $changed"
+[ $crashes -eq 0 ] && [ $hangs -eq 0 ] && [ $changed -eq 0 ]
