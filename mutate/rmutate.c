@@ -367,7 +367,7 @@ static size_t load_donors(const char *dir, MutDonor **out) {
     char path[8192];
     snprintf(path, sizeof path, "%s/%s", dir, names.items[i]);
     size_t len;
-    char *text = file_read(path, &len);
+    char *text = file_read_text(path, &len);
     MutDonor dn = {{0}, names.items[i]};
     if (text && typed(path, text, &dn.prog, true)) VEC_PUSH(donors, dn);
     else {
@@ -502,7 +502,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   size_t len;
-  char *seed_text = file_read(seed_path, &len);
+  char *seed_text = file_read_text(seed_path, &len);
   if (!seed_text) {
     arena_free(&policy_arena);
     return 2;

@@ -371,7 +371,7 @@ int main(int argc, char **argv) {
   char *lock_path = NULL, *last_path = NULL;
   int lock_fd = -1;
   size_t len;
-  char *text = file_read(file, &len);
+  char *text = file_read_text(file, &len);
   char err[2048];
   Program p;
   RunResult r = {0};

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "diag.h"
 #include "xalloc.h"
 
 char *file_read(const char *path, size_t *len) {
@@ -45,6 +46,19 @@ char *file_read(const char *path, size_t *len) {
   buf[n] = '\0';
   *len = n;
   return buf;
+}
+
+char *file_read_text(const char *path, size_t *len) {
+  char *text = file_read(path, len);
+  const char *nul = text ? memchr(text, '\0', *len) : NULL;
+  if (nul) {
+    uint32_t line, col;
+    diag_line_col(text, *len, (size_t)(nul - text), &line, &col);
+    fprintf(stderr, "%s: %s:%u:%u: error: NUL byte in input (is this a binary file?)\n", cli_tool(), path, line, col);
+    free(text);
+    return NULL;
+  }
+  return text;
 }
 
 bool file_replace(const char *path, const char *data, size_t len) {

@@ -95,3 +95,20 @@ every_tool_refuses() {
     [[ "$output" == *"absurd.relay:3:3: error: "*"${c#*|}"* ]] || { echo "${c%%|*}: $output"; return 1; }
   done
 }
+
+@test "a NUL byte is refused at its line and column by every tool; nothing after it is silently dropped" {
+  printf '#[version = "0.0.5"]\ndef @main() { 1f }\n\000 def @f() { 2f }\n' > "$T/nul.relay"
+  cp "$T/nul.relay" "$T/nul.copy"
+  printf '#!/bin/sh\nexit 0\n' > "$T/yes.sh"
+  chmod +x "$T/yes.sh"
+  for tool in rfmt rcheck rreduce rmutate; do
+    case $tool in
+      rreduce) run "$BIN/rreduce" "$T/nul.relay" "$T/yes.sh" ;;
+      rmutate) run "$BIN/rmutate" "$T/nul.relay" -n 1 -o "$T/m" ;;
+      *) run "$BIN/$tool" "$T/nul.relay" ;;
+    esac
+    [ "$status" -ne 0 ] && [ "$status" -lt 128 ] || { echo "$tool: exit $status"; return 1; }
+    [[ "$output" == *"nul.relay:3:1: error: NUL byte in input"* ]] || { echo "$tool: $output"; return 1; }
+    cmp "$T/nul.relay" "$T/nul.copy"
+  done
+}
