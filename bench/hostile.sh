@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # bench/hostile.sh [BIN]: every tool that reads a program (rfmt, rcheck, rreduce, rmutate) on
-# hostile inputs; prints one line per input and tool, and a summary: how many runs ended in a
-# crash (exit 128 or more), a hang (SECONDS_CAP, default 120 s), or a changed input file.  A
-# correct build prints "crashes 0, hangs 0, files changed 0".  The 100 MB inputs take minutes and
+# hostile inputs; prints one line per input and tool (exit status, wall time, peak memory, the
+# first message) and a summary: how many runs ended in a crash (exit 128 or more), a hang
+# (SECONDS_CAP, default 120 s), or a changed input file.  Each tool gets a fresh copy of the
+# input.  A correct build prints "crashes 0, hangs 0, files changed 0".  The 100 MB inputs take minutes and
 # gigabytes; HOSTILE_SMALL=1 leaves them out.
 set -uo pipefail
 bin=${1:-$(cd "$(dirname "$0")/.." && pwd)/bin}
@@ -55,13 +56,14 @@ for f in "$dir"/*.relay; do
   name=$(basename "$f" .relay)
   sum=$(cksum < "$f")
   for tool in rfmt rcheck rreduce rmutate; do
+    cp "$f" "$dir/work.relay"
     case $tool in
-      rreduce) args=("$f" "$dir/yes.sh") ;;
-      rmutate) args=("$f" -n 1 -o "$dir/mutants") ;;
-      *) args=("$f") ;;
+      rreduce) args=("$dir/work.relay" "$dir/yes.sh") ;;
+      rmutate) args=("$dir/work.relay" -n 1 -o "$dir/mutants") ;;
+      *) args=("$dir/work.relay") ;;
     esac
     start=$(date +%s.%N)
-    timeout "$cap" "$bin/$tool" "${args[@]}" > /dev/null 2> "$dir/err"
+    /usr/bin/time -f %M -o "$dir/mem" timeout "$cap" "$bin/$tool" "${args[@]}" > /dev/null 2> "$dir/err"
     rc=$?
     secs=$(echo "$(date +%s.%N) - $start" | bc)
     runs=$((runs + 1))
@@ -69,12 +71,12 @@ for f in "$dir"/*.relay; do
     if [ $rc -eq 124 ]; then verdict=HANG; hangs=$((hangs + 1));
     elif [ $rc -ge 128 ]; then verdict=CRASH; crashes=$((crashes + 1)); fi
     # rreduce may rewrite an input it accepts (that is its job); every other run leaves it alone
-    if [ "$(cksum < "$f")" != "$sum" ] && { [ $tool != rreduce ] || [ $rc -ne 0 ]; }; then
+    if [ "$(cksum < "$dir/work.relay")" != "$sum" ] && { [ $tool != rreduce ] || [ $rc -ne 0 ]; }; then
       verdict="$verdict CHANGED"; changed=$((changed + 1))
     fi
-    printf '%-22s %-8s exit %3d %6.1f s  %-6s %s\n' "$name" "$tool" "$rc" "$secs" "$verdict" "$(head -c 100 "$dir/err" | head -1)"
-    rm -rf "$dir/mutants" "$f.orig" "$f.rreduce-last"
-    [ $tool = rreduce ] && [ $rc -eq 0 ] && sum=$(cksum < "$f")
+    printf '%-22s %-8s exit %3d %6.1f s %7d MB  %-6s %s\n' "$name" "$tool" "$rc" "$secs" "$(($(tail -1 "$dir/mem") / 1024))" \
+      "$verdict" "$(head -c 100 "$dir/err" | head -1)"
+    rm -rf "$dir/mutants" "$dir"/work.relay*
   done
 done
 echo "$runs runs on $(ls "$dir"/*.relay | wc -l) inputs: crashes $crashes, hangs $hangs, files changed $changed"

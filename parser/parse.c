@@ -204,6 +204,60 @@ static unsigned count_trailing_newlines(const char *text, size_t len) {
   return n >= 2 ? 2 : 1;
 }
 
+/* Where tree-sitter's error recovery begins: its parse log gives the position of each step, and
+   recovery starts with "skip_token" or "recover..."; the parse is cancelled right there. */
+typedef struct FirstError {
+  size_t cancel; /* tree-sitter's cancellation flag */
+  bool seen;
+  uint32_t row, col;
+} FirstError;
+
+static void watch_for_error(void *payload, TSLogType type, const char *msg) {
+  FirstError *f = payload;
+  unsigned row, col;
+  if (type != TSLogTypeParse || f->seen) return;
+  if (sscanf(msg, "process version:%*d, version_count:%*u, state:%*d, row:%u, col:%u", &row, &col) == 2) {
+    f->row = row;
+    f->col = col;
+  } else if (!strncmp(msg, "skip_token", 10) || !strncmp(msg, "recover", 7)) {
+    f->seen = true;
+    f->cancel = 1;
+  }
+}
+
+/* Byte offset of a 0-based row and byte column. */
+static size_t offset_of(const char *text, size_t len, uint32_t row, uint32_t col) {
+  size_t at = 0;
+  for (uint32_t r = 0; r < row && at < len; r++) {
+    const char *nl = memchr(text + at, '\n', len - at);
+    at = nl ? (size_t)(nl - text) + 1 : len;
+  }
+  return at + col < len ? at + col : len;
+}
+
+/* Tree-sitter's error recovery can take minutes on megabytes of garbage (10 s on 1 MB of random
+   brackets) where a valid file of that size parses in a fraction of a second.  So the parse gets a
+   budget (5 s plus 1 s per MB: about three times what a valid 100 MB file needs); past it, the
+   text is parsed again only up to where recovery first begins, and a little beyond, which is
+   where the first error is, so the message is the one a quick parse would have given. */
+static TSTree *parse_budgeted(TSParser *parser, const char *text, size_t len) {
+  ts_parser_set_timeout_micros(parser, 5000000 + (uint64_t)len);
+  TSTree *tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
+  ts_parser_set_timeout_micros(parser, 0);
+  if (tree) return tree;
+  ts_parser_reset(parser);
+  FirstError f = {0};
+  ts_parser_set_cancellation_flag(parser, &f.cancel);
+  ts_parser_set_logger(parser, (TSLogger){&f, watch_for_error});
+  tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
+  ts_parser_set_logger(parser, (TSLogger){NULL, NULL});
+  ts_parser_set_cancellation_flag(parser, NULL);
+  if (tree) return tree; /* no recovery after all (a machine much slower than the budget assumes) */
+  ts_parser_reset(parser);
+  size_t cut = offset_of(text, len, f.row, f.col) + 1024;
+  return ts_parser_parse_string(parser, NULL, text, (uint32_t)(cut < len ? cut : len));
+}
+
 AstModule *ast_parse(const char *text, size_t len, Diag *diag) {
   if (len > UINT32_MAX - 1) {
     diag_error(diag, 0, "input too large (%zu bytes; the limit is 4 GiB)", len);
@@ -212,7 +266,7 @@ AstModule *ast_parse(const char *text, size_t len, Diag *diag) {
   if (!check_bytes(text, len, diag) || !check_comment_runs(text, len, diag)) return NULL;
   TSParser *parser = ts_parser_new();
   ts_parser_set_language(parser, tree_sitter_relay());
-  TSTree *tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
+  TSTree *tree = parse_budgeted(parser, text, len);
   TSNode root = ts_tree_root_node(tree);
   AstModule *m = NULL;
   if (ts_node_has_error(root)) {
