@@ -99,7 +99,7 @@ PY
   run "$RMUTATE" "$T/bad.relay" -n 3 -o "$T/o"
   [ "$status" -eq 1 ]
   [[ "$output" == *"bad.relay:2:"* ]]
-  run "$RMUTATE" "$CORPUS/models/mlp.relay" -n 3
+  run "$RMUTATE" "$CORPUS/models/mlp.relay" -o "$T/o" -n
   [ "$status" -eq 2 ]
   run "$RMUTATE" "$CORPUS/models/mlp.relay" -n 0 -o "$T/o"
   [ "$status" -eq 2 ]
