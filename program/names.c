@@ -1,6 +1,8 @@
 /* What a tree binds and where a name occurs free: what code that moves must not capture. */
+#include <stdio.h>
 #include <string.h>
 
+#include "../support/strset.h"
 #include "program.h"
 
 static bool pattern_binds(const AstPattern *p, const char *name) {
@@ -93,3 +95,39 @@ static bool free_in(const char *name, void *v) { return prog_occurs_free(v, name
 
 bool prog_captures(const AstExpr *region, const AstExpr *v) { return any_binder(region, free_in, (void *)v); }
 
+
+/* ------------------------------------------------------------------ many fresh names at once
+   prog_fresh_name walks the module once per number it tries: fine for one name, quadratic for the
+   thousands a chunk of cuts needs.  Here one walk collects every name taken that starts with the
+   stem (uses, binders, parameters), and the names are then the first numbers not among them. */
+typedef struct Taken {
+  StrSet names;
+  const char *stem;
+  size_t stemlen;
+} Taken;
+
+static bool note_taken(const char *name, void *ctx) {
+  Taken *t = ctx;
+  if (!strncmp(name, t->stem, t->stemlen)) strset_add(&t->names, name);
+  return false; /* go on: every binder counts */
+}
+
+static void note_node(AstExpr **slot, void *ctx) {
+  if ((*slot)->kind == AST_LOCAL) note_taken((*slot)->text, ctx);
+  node_binders(*slot, note_taken, ctx);
+}
+
+void prog_fresh_names(AstModule *m, const char *stem, size_t n, const char **out) {
+  Taken t = {.stem = stem, .stemlen = strlen(stem)};
+  strset_init(&t.names);
+  for (size_t i = 0; i < m->ndefs; i++)
+    if (m->defs[i]->kind == AST_DEF_FN)
+      for (size_t j = 0; j < m->defs[i]->fn->nparams; j++) note_taken(m->defs[i]->fn->params[j]->name, &t);
+  prog_walk_module(m, note_node, &t);
+  char buf[64];
+  for (unsigned k = 0, made = 0; made < n; k++) {
+    snprintf(buf, sizeof buf, "%s%u", stem, k);
+    if (!strset_contains(&t.names, buf)) out[made++] = arena_printf(&m->arena, "%s", buf);
+  }
+  strset_free(&t.names);
+}

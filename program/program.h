@@ -99,6 +99,9 @@ size_t prog_count_calls_in_module(const AstModule *m);
 bool prog_name_taken(const AstModule *m, const char *name);
 /* A fresh local name, `stem` then a number, that m neither uses nor binds (prog_name_taken). */
 const char *prog_fresh_name(AstModule *m, const char *stem);
+/* n fresh names at once, the ones n calls of prog_fresh_name would give were each name used in
+   turn; one walk of m. */
+void prog_fresh_names(AstModule *m, const char *stem, size_t n, const char **out);
 
 /* ------------------------------------------------------------------ scoped_walk.c */
 /* A variable visible at an expression: a parameter, an earlier let or graph binding, an enclosing

@@ -56,7 +56,8 @@ typedef struct Reducer {
 
 /* One candidate of a batch. */
 typedef struct Cand {
-  size_t index;   /* the pass's opportunity */
+  size_t index;   /* the pass's opportunities [index, end) */
+  size_t end;
   char *text;
   size_t calls;
   OracleJob job;  /* running, or not pending when the verdict is known */
@@ -140,62 +141,81 @@ static bool accept(Reducer *r, const RedPass *pass, RedPassStats *ps, Cand *c) {
   return true;
 }
 
-char *red_propose(const Program *cur, const RedPass *pass, size_t i) {
+char *red_propose_range(const Program *cur, const RedPass *pass, size_t lo, size_t hi) {
   Program out;
   prog_clone(cur, &out);
-  char *text = pass->apply(&out, i) ? prog_print(&out, false) : NULL;
+  bool any = false;
+  if (pass->apply_range && hi - lo > 1) any = pass->apply_range(&out, lo, hi);
+  else
+    for (size_t i = hi; i > lo; i--) any |= pass->apply(&out, i - 1); /* highest first: see RED_CHUNKS */
+  char *text = any ? prog_print(&out, false) : NULL;
   prog_free(&out);
   return text;
 }
 
-/* Builds the next candidate of `pass` at or after *i into c; false when the pass has no more.
-   *cur is the current program, parsed and typed once per accepted step; every opportunity gets a
-   clone of it (the driver owns candidates: a pass that proposes nothing leaves nothing behind). */
-static bool next_candidate(Reducer *r, const RedPass *pass, RedPassStats *ps, Program *cur, size_t *i, Cand *c,
-                           bool *error) {
+char *red_propose(const Program *cur, const RedPass *pass, size_t i) { return red_propose_range(cur, pass, i, i + 1); }
+
+/* Parses and types the current program into *cur unless it is there already (once per accepted
+   step: every candidate is built from a clone of it). */
+static bool load_current(Reducer *r, Program *cur) {
+  return cur->m || prog_load_as(cur, "candidate", r->current, r->o->guard, r->err, r->errlen);
+}
+
+/* Builds the candidate that applies opportunities [lo, hi) of `pass` into c.  False when it
+   proposes nothing new, or the guard refuses it: the candidate as the test will see it must parse
+   and type-check. */
+static bool build(Reducer *r, const RedPass *pass, RedPassStats *ps, const Program *cur, size_t lo, size_t hi, Cand *c) {
+  char *text = red_propose_range(cur, pass, lo, hi);
+  if (!text) return false;
+  if (!strcmp(text, r->current)) { /* a no-op proposal: nothing to test */
+    free(text);
+    return false;
+  }
+  ps->tried++;
+  Program check;
+  char gerr[512];
+  if (!prog_load_as(&check, "candidate", text, r->o->guard, gerr, sizeof gerr)) {
+    /* Not parsing is a pass's bug (the goal is none).  The type checker refusing a candidate is
+       how a pass that changes types (shapes, attributes, literals) learns which changes keep the
+       program well-typed: the guard checks, so passes need not check themselves. */
+    Diag d;
+    diag_init(&d, "candidate", text, strlen(text));
+    AstModule *parsed = ast_parse(text, strlen(text), &d);
+    bool parses = parsed != NULL;
+    ast_free(parsed);
+    diag_free(&d);
+    if (parses) {
+      r->st->ill_typed++;
+      ps->ill_typed++;
+    } else {
+      r->st->guard_rejections++;
+      ps->rejected_by_guard++;
+    }
+    if (r->o->verbose > 1 || (r->o->verbose && !parses))
+      fprintf(stderr, "rreduce: guard rejected a %s candidate: %s", pass->name, gerr);
+    free(text);
+    return false;
+  }
+  *c = (Cand){lo, hi, text, prog_count_calls_in_module(check.m), {NULL, NULL}, 0};
+  prog_free(&check);
+  return true;
+}
+
+/* Builds the next candidate of `pass`: the chunk of `size` opportunities at *i or after it (the
+   first chunk that proposes something new); false when the pass has no more. */
+static bool next_candidate(Reducer *r, const RedPass *pass, RedPassStats *ps, Program *cur, size_t *i, size_t size,
+                           Cand *c, bool *error) {
   for (;;) {
     if (*r->o->stop) return false;
-    if (!cur->m && !prog_load_as(cur, "candidate", r->current, r->o->guard, r->err, r->errlen)) {
+    if (!load_current(r, cur)) {
       *error = true;
       return false;
     }
-    if (*i >= pass->count(cur)) return false;
-    size_t index = (*i)++;
-    char *text = red_propose(cur, pass, index);
-    if (!text) continue;
-    if (!strcmp(text, r->current)) { /* a no-op proposal: nothing to test */
-      free(text);
-      continue;
-    }
-    ps->tried++;
-    /* the guard: the candidate as the test will see it must parse and type-check */
-    Program check;
-    char gerr[512];
-    if (!prog_load_as(&check, "candidate", text, r->o->guard, gerr, sizeof gerr)) {
-      /* Not parsing is a pass's bug (the goal is none).  The type checker refusing a candidate is
-         how a pass that changes types (shapes, attributes, literals) learns which changes keep the
-         program well-typed: the guard checks, so passes need not check themselves. */
-      Diag d;
-      diag_init(&d, "candidate", text, strlen(text));
-      AstModule *parsed = ast_parse(text, strlen(text), &d);
-      bool parses = parsed != NULL;
-      ast_free(parsed);
-      diag_free(&d);
-      if (parses) {
-        r->st->ill_typed++;
-        ps->ill_typed++;
-      } else {
-        r->st->guard_rejections++;
-        ps->rejected_by_guard++;
-      }
-      if (r->o->verbose > 1 || (r->o->verbose && !parses))
-        fprintf(stderr, "rreduce: guard rejected a %s candidate: %s", pass->name, gerr);
-      free(text);
-      continue;
-    }
-    *c = (Cand){index, text, prog_count_calls_in_module(check.m), {NULL, NULL}, 0};
-    prog_free(&check);
-    return true;
+    size_t n = pass->count(cur);
+    if (*i >= n) return false;
+    size_t lo = *i, hi = n - lo > size ? lo + size : n;
+    *i = hi;
+    if (build(r, pass, ps, cur, lo, hi, c)) return true;
   }
 }
 
@@ -213,22 +233,92 @@ static bool launch(Reducer *r, Cand *c) {
   return oracle_start(&r->o->oracle, r->o->basename, c->text, strlen(c->text), &c->job, r->err, r->errlen);
 }
 
-/* Runs one pass over the current program; *progress_made when anything was accepted. */
+/* Waits for batch[k]'s verdict (the others keep running), then collects it. */
+static void await(Reducer *r, const char *pass, Cand *batch, size_t n, size_t k, unsigned *timeouts) {
+  Cand *c = &batch[k];
+  while (oracle_pending(&c->job) && !oracle_done(&c->job)) {
+    OracleJob active[RED_MAX_JOBS];
+    for (size_t q = 0; q < n; q++) active[q] = batch[q].job;
+    oracle_wait(&r->o->oracle, active, n, 20);
+    progress(r, pass);
+  }
+  if (oracle_pending(&c->job)) {
+    unsigned long before = r->st->timeouts;
+    c->verdict = collect(r, c, false);
+    if (timeouts) *timeouts = r->st->timeouts > before ? *timeouts + 1 : 0;
+  }
+}
+
+/* A RED_FIRST pass: bisects for its first interesting opportunity, assuming those after an
+   interesting one are interesting too, and accepts it.  log2(N) tests where trying them in order
+   costs as many tests as the answer's index.  An opportunity that proposes nothing counts as not
+   interesting. */
+static bool run_first(Reducer *r, size_t pi, bool *progress_made) {
+  const RedPass *pass = r->o->passes[pi];
+  RedPassStats *ps = &r->st->per_pass[pi];
+  Program cur = {0};
+  if (!load_current(r, &cur)) return false;
+  size_t lo = 0, hi = pass->count(&cur);
+  Cand best = {0};
+  bool ok = true;
+  while (lo < hi && ok && !*r->o->stop) {
+    size_t mid = lo + (hi - lo) / 2;
+    Cand c = {0};
+    int verdict = 0;
+    if (build(r, pass, ps, &cur, mid, mid + 1, &c)) {
+      if (!launch(r, &c)) {
+        free(c.text);
+        ok = false;
+        break;
+      }
+      await(r, pass->name, &c, 1, 0, NULL);
+      if (*r->o->stop) {
+        free(c.text);
+        break;
+      }
+      verdict = c.verdict == 1;
+    }
+    if (verdict) {
+      free(best.text);
+      best = c;
+      hi = mid;
+    } else {
+      free(c.text);
+      lo = mid + 1;
+    }
+  }
+  prog_free(&cur);
+  if (best.text && ok && !*r->o->stop) {
+    ok = accept(r, pass, ps, &best);
+    *progress_made = true;
+  }
+  free(best.text);
+  return ok;
+}
+
+/* Runs one pass over the current program; *progress_made when anything was accepted.  A RED_CHUNKS
+   pass starts with one chunk of all its opportunities and halves the chunks after each sweep. */
 static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
   const RedOptions *o = r->o;
   const RedPass *pass = o->passes[pi];
+  if (pass->search == RED_FIRST) return run_first(r, pi, progress_made);
   RedPassStats *ps = &r->st->per_pass[pi];
   unsigned jobs = o->jobs ? (o->jobs > RED_MAX_JOBS ? RED_MAX_JOBS : o->jobs) : 1;
-  size_t i = r->resume[pi], resume = 0;
+  size_t i = r->resume[pi], resume = 0, size = 1;
   unsigned failures = 0, timeouts = 0;
   bool ok = true, stuck = false;
   Program cur = {0};
+  if (pass->search == RED_CHUNKS && i == 0) {
+    if (!load_current(r, &cur)) return false;
+    size_t n = pass->count(&cur);
+    size = n > 1 ? n : 1;
+  }
   while (ok && !*o->stop && !stuck) {
     /* a batch: the next candidates, up to one per job, stopping at a known winner */
     Cand batch[RED_MAX_JOBS];
     size_t n = 0;
     bool error = false;
-    while (n < jobs && next_candidate(r, pass, ps, &cur, &i, &batch[n], &error)) {
+    while (n < jobs && next_candidate(r, pass, ps, &cur, &i, size, &batch[n], &error)) {
       if (!launch(r, &batch[n])) {
         free(batch[n].text);
         error = true;
@@ -238,29 +328,24 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
       if (!oracle_pending(&batch[n - 1].job) && batch[n - 1].verdict) break;
     }
     if (error) ok = false;
-    if (n == 0) break;
+    if (n == 0) {
+      if (!ok || size == 1 || *o->stop) break;
+      size = (size + 1) / 2; /* the next sweep, with chunks half as large */
+      i = 0;
+      continue;
+    }
     /* verdicts in submission order */
     size_t winner = n;
     for (size_t k = 0; k < n && winner == n && ok; k++) {
       Cand *c = &batch[k];
-      while (oracle_pending(&c->job) && !oracle_done(&c->job)) {
-        OracleJob active[RED_MAX_JOBS];
-        for (size_t q = 0; q < n; q++) active[q] = batch[q].job;
-        oracle_wait(&o->oracle, active, n, 20);
-        progress(r, pass->name);
-      }
-      if (oracle_pending(&c->job)) {
-        unsigned long before = r->st->timeouts;
-        c->verdict = collect(r, c, false);
-        timeouts = r->st->timeouts > before ? timeouts + 1 : 0;
-      }
+      await(r, pass->name, batch, n, k, &timeouts);
       if (*o->stop) break; /* an interrupted test's verdict does not count */
       if (c->verdict == 1) winner = k;
-      else failures++;
+      else failures += size == 1;
       /* the stuck guard looks at every verdict, as a sequential run would: any -j stops here */
       if ((o->max_failures && failures >= o->max_failures) || (o->max_timeouts && timeouts >= o->max_timeouts)) {
         stuck = true;
-        resume = c->index + 1;
+        resume = size == 1 ? c->end : 0;
         break;
       }
     }
@@ -313,7 +398,7 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
   if (ok && !o->keep_comments && !*o->stop) {
     Program p;
     if (prog_load_as(&p, "candidate", r.current, o->guard, err, errlen)) {
-      Cand c = {0, prog_print(&p, true), prog_count_calls_in_module(p.m), {NULL, NULL}, 0};
+      Cand c = {0, 0, prog_print(&p, true), prog_count_calls_in_module(p.m), {NULL, NULL}, 0};
       prog_free(&p);
       if (strcmp(c.text, r.current) != 0 && launch(&r, &c) && (oracle_pending(&c.job) ? collect(&r, &c, false) : c.verdict) == 1) {
         free(r.current);

@@ -61,6 +61,8 @@ typedef struct RedStats {
    changes a clone of cur, which is discarded afterwards, so cur never changes.  NULL when the pass
    proposes nothing there.  The guard (parse + type-check) comes after, in the driver. */
 char *red_propose(const Program *cur, const RedPass *pass, size_t i);
+/* The candidate that applies opportunities [lo, hi) together (a RED_CHUNKS pass), highest first. */
+char *red_propose_range(const Program *cur, const RedPass *pass, size_t lo, size_t hi);
 
 /* Whether a finished test found its candidate interesting: exit 0, and the output matches. */
 bool red_verdict(const RunResult *r, const RedOptions *o);

@@ -49,4 +49,4 @@ static bool apply(Program *out, size_t i) {
   return changed; /* whether the checker can infer what was dropped, the guard finds out */
 }
 
-const RedPass red_pass_annot = {"annot", "drop return-type and let annotations the checker can infer", count, apply};
+const RedPass red_pass_annot = {"annot", "drop return-type and let annotations the checker can infer", count, apply, RED_ONE_BY_ONE, NULL};

@@ -63,4 +63,4 @@ static bool apply(Program *out, size_t i) {
 }
 
 const RedPass red_pass_attrs = {"attrs", "reset an operator attribute to its default (if the program stays well-typed)",
-                                count, apply};
+                                count, apply, RED_ONE_BY_ONE, NULL};

@@ -27,4 +27,4 @@ static bool apply(Program *out, size_t i) {
   return true;
 }
 
-const RedPass red_pass_body = {"body", "replace @main's body with a parameter of its result type", count, apply};
+const RedPass red_pass_body = {"body", "replace @main's body with a parameter of its result type", count, apply, RED_ONE_BY_ONE, NULL};

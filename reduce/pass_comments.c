@@ -12,4 +12,4 @@ static bool apply(Program *out, size_t i) {
 }
 
 const RedPass red_pass_comments = {"comments", "drop TVM's /* ty= */ and /* span= */ comments, then all comments",
-                                   count, apply};
+                                   count, apply, RED_ONE_BY_ONE, NULL};

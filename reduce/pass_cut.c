@@ -1,11 +1,14 @@
 /*
  * Cut the graph: a value @main binds becomes a new parameter of @main of the same type, so
- * everything that only computed it can go (pass dce).  Last binding first: cutting near the
- * result removes the most.
+ * everything that only computed it can go (pass dce).  Opportunity i is the i-th binding from the
+ * end: cutting near the result removes the most, and cutting a binding leaves the numbers of the
+ * ones after it alone, so the driver cuts chunks of them at once (RED_CHUNKS; apply_range does a
+ * chunk in one walk of the program).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "../support/strset.h"
 #include "../support/xalloc.h"
 #include "../typegen/to_ast.h"
 #include "reduce.h"
@@ -15,33 +18,122 @@ static bool is_atom(const AstExpr *e) {
          e->kind == AST_FLOAT || e->kind == AST_BOOL;
 }
 
-static bool apply(Program *out, size_t i) {
-  AstExpr *seq = prog_main_seq(out->m);
-  size_t k = seq->nstmts - 1 - i;
-  AstStmt *s = seq->stmts[k];
+/* References to variables counted by name, locals and graph values apart. */
+typedef struct Refs {
+  StrCounts locals, graph;
+} Refs;
+
+static void count_ref(AstExpr **slot, void *ctx) {
+  Refs *r = ctx;
+  if ((*slot)->kind == AST_LOCAL) strcounts_add(&r->locals, (*slot)->text, 1);
+  if ((*slot)->kind == AST_GRAPH) strcounts_add(&r->graph, (*slot)->text, 1);
+}
+
+static void refs_free(Refs *r) {
+  strcounts_free(&r->locals);
+  strcounts_free(&r->graph);
+}
+
+static bool is_graph(const AstStmt *s) { return s->kind == AST_STMT_GRAPH; }
+static const char *bound_name(const AstStmt *s) { return is_graph(s) ? s->graph : s->binder->name; }
+static size_t refs_of(const Refs *r, const AstStmt *s) {
+  return strcounts_get(is_graph(s) ? &r->graph : &r->locals, bound_name(s));
+}
+
+/* Whether the value s binds is something to cut: computed (not an atom), with a type a test can
+   pass as an input (no function). */
+static bool cuttable(const AstStmt *s) {
   if ((s->kind != AST_STMT_LET && s->kind != AST_STMT_GRAPH) || !s->value_type || is_atom(s->value)) return false;
-  const Type *t = s->value_type;
-  if (t->kind == TY_FUNC || !ty_is_readable(t)) return false; /* not something a test passes as an input */
+  return s->value_type->kind != TY_FUNC && ty_is_readable(s->value_type);
+}
+
+/* The bindings of seq in [from, to) to cut, as flags: cuttable, and read only after them in @main's
+   sequence (printed graph numbers can repeat in nested functions; a let may be shadowed), so the
+   name means this binding everywhere it is read.  One walk of the module, one of the sequence. */
+static bool *choose(const AstModule *m, AstExpr *seq, size_t from, size_t to, size_t *ncut) {
+  Refs all = {0}, later = {0};
+  prog_walk_module((AstModule *)m, count_ref, &all);
+  prog_walk(&seq->a, count_ref, &later);
+  bool *cut = xcalloc(seq->nstmts ? seq->nstmts : 1, sizeof *cut);
+  *ncut = 0;
+  for (size_t k = seq->nstmts; k-- > 0;) {
+    AstStmt *s = seq->stmts[k];
+    if (k >= from && k < to && cuttable(s) && refs_of(&later, s) == refs_of(&all, s)) {
+      cut[k] = true;
+      ++*ncut;
+    }
+    prog_walk(&s->value, count_ref, &later);
+  }
+  refs_free(&all);
+  refs_free(&later);
+  return cut;
+}
+
+/* Every read of a cut binding becomes a read of its parameter. */
+typedef struct Subst {
+  StrCounts locals, graph; /* name -> index + 1 into refs */
+  AstExpr **refs;
+} Subst;
+
+static void substitute(AstExpr **slot, void *ctx) {
+  Subst *s = ctx;
+  AstExprKind kind = (*slot)->kind;
+  if (kind != AST_LOCAL && kind != AST_GRAPH) return;
+  size_t at = strcounts_get(kind == AST_GRAPH ? &s->graph : &s->locals, (*slot)->text);
+  if (at) *slot = s->refs[at - 1];
+}
+
+/* Cuts the bindings seq->stmts[from, to), those choose() allows: the same program as cutting them
+   one at a time, earliest first (each one's parameter comes last, with the next fresh name). */
+static bool cut_bindings(Program *out, size_t from, size_t to) {
+  AstExpr *seq = prog_main_seq(out->m);
+  size_t ncut;
+  bool *cut = choose(out->m, seq, from, to, &ncut);
+  if (!ncut) {
+    free(cut);
+    return false;
+  }
   AstFunc *f = prog_main(out->m)->fn;
-  const char *name = prog_fresh_name(out->m, "cut");
-  AstExprKind kind = s->kind == AST_STMT_GRAPH ? AST_GRAPH : AST_LOCAL;
-  const char *old = s->kind == AST_STMT_GRAPH ? s->graph : s->binder->name;
-  /* the name must mean this binding everywhere it is read (printed graph numbers can repeat in
-     nested functions; a let may be shadowed) */
-  size_t here = prog_uses(seq->a, kind, old);
-  for (size_t j = k + 1; j < seq->nstmts; j++) here += prog_uses(seq->stmts[j]->value, kind, old);
-  if (here != prog_uses_in_module(out->m, kind, old)) return false;
-  AstExpr *param_ref = ast_new_atom(out->m, AST_LOCAL, name);
-  for (size_t j = k + 1; j < seq->nstmts; j++) prog_substitute(&seq->stmts[j]->value, kind, old, param_ref);
-  prog_substitute(&seq->a, kind, old, param_ref);
-  /* the binding goes; the new parameter comes last */
-  memmove(&seq->stmts[k], &seq->stmts[k + 1], (seq->nstmts - k - 1) * sizeof *seq->stmts);
-  seq->nstmts--;
-  AstBinder **params = arena_alloc(&out->m->arena, (f->nparams + 1) * sizeof *params);
+  const char **names = xmalloc(ncut * sizeof *names);
+  prog_fresh_names(out->m, "cut", ncut, names);
+  AstBinder **params = arena_alloc(&out->m->arena, (f->nparams + ncut) * sizeof *params);
   if (f->nparams) memcpy(params, f->params, f->nparams * sizeof *params);
-  params[f->nparams++] = ast_new_binder(out->m, name, ty_to_ast(out->m, t));
+  Subst sub = {.refs = xmalloc(ncut * sizeof *sub.refs)};
+  size_t made = 0, kept = 0, first = to;
+  for (size_t k = 0; k < seq->nstmts; k++) {
+    AstStmt *s = seq->stmts[k];
+    if (!cut[k]) {
+      seq->stmts[kept++] = s;
+      continue;
+    }
+    if (first == to) first = kept;
+    sub.refs[made] = ast_new_atom(out->m, AST_LOCAL, names[made]);
+    strcounts_add(is_graph(s) ? &sub.graph : &sub.locals, bound_name(s), made + 1);
+    params[f->nparams + made] = ast_new_binder(out->m, names[made], ty_to_ast(out->m, s->value_type));
+    made++;
+  }
+  seq->nstmts = kept;
+  for (size_t k = first; k < kept; k++) prog_walk(&seq->stmts[k]->value, substitute, &sub);
+  prog_walk(&seq->a, substitute, &sub);
   f->params = params;
+  f->nparams += made;
+  strcounts_free(&sub.locals);
+  strcounts_free(&sub.graph);
+  free(sub.refs);
+  free(names);
+  free(cut);
   return true;
 }
 
-const RedPass red_pass_cut = {"cut", "turn a value @main binds into a new parameter of @main", red_count_main_stmts, apply};
+static bool apply_range(Program *out, size_t lo, size_t hi) {
+  AstExpr *seq = prog_main_seq(out->m);
+  size_t n = seq->nstmts;
+  if (lo >= n) return false;
+  if (hi > n) hi = n;
+  return cut_bindings(out, n - hi, n - lo);
+}
+
+static bool apply(Program *out, size_t i) { return apply_range(out, i, i + 1); }
+
+const RedPass red_pass_cut = {"cut", "turn a value @main binds into a new parameter of @main", red_count_main_stmts, apply,
+                              RED_CHUNKS, apply_range};

@@ -420,4 +420,4 @@ static bool apply(Program *out, size_t i) {
 }
 
 const RedPass red_pass_dce = {"dce", "delete unused bindings, parameters of @main, global functions and type definitions",
-                              count, apply};
+                              count, apply, RED_ONE_BY_ONE, NULL};

@@ -102,4 +102,4 @@ static bool apply(Program *out, size_t i) {
   return true;
 }
 
-const RedPass red_pass_fields = {"fields", "delete a field no projection reads from a bound tuple", count, apply};
+const RedPass red_pass_fields = {"fields", "delete a field no projection reads from a bound tuple", count, apply, RED_ONE_BY_ONE, NULL};

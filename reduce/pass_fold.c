@@ -55,4 +55,4 @@ static size_t count(const Program *p) { return red_count_sites(p->m, at); }
 
 static bool apply(Program *out, size_t i) { return red_edit_site(out, i, at, NULL, edit); }
 
-const RedPass red_pass_fold = {"fold", "fold an if on a literal; collapse a match to one arm", count, apply};
+const RedPass red_pass_fold = {"fold", "fold an if on a literal; collapse a match to one arm", count, apply, RED_ONE_BY_ONE, NULL};

@@ -65,4 +65,4 @@ static bool apply(Program *out, size_t i) {
   return true;
 }
 
-const RedPass red_pass_literals = {"literals", "shrink a numeric literal of an expression to 0 or 1", count, apply};
+const RedPass red_pass_literals = {"literals", "shrink a numeric literal of an expression to 0 or 1", count, apply, RED_ONE_BY_ONE, NULL};

@@ -119,4 +119,4 @@ static bool apply(Program *out, size_t i) {
 }
 
 const RedPass red_pass_meta = {"meta", "delete the metadata constants nothing references (the section if none is)", count,
-                               apply};
+                               apply, RED_ONE_BY_ONE, NULL};

@@ -45,4 +45,4 @@ static bool apply(Program *out, size_t i) {
 }
 
 const RedPass red_pass_opaque = {"opaque", "shrink an unknown operator's stated result type to a scalar of its dtype",
-                                 count, apply};
+                                 count, apply, RED_ONE_BY_ONE, NULL};

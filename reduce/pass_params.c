@@ -5,55 +5,68 @@
  * since each is used.  One opportunity per parameter that has an earlier one of its type (its
  * annotation's type, so this works in a program that does not type-check too).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "../typegen/type_ast.h"
 #include "reduce.h"
 
-/* The type parameter k of f is annotated with, or NULL (no annotation, or one that names an
-   unknown type). */
-static const Type *param_type(TyTable *types, const AstFunc *f, size_t k) {
-  if (!f->params[k]->type) return NULL;
+/* The type a parameter is annotated with, or NULL (no annotation, or one that names an unknown
+   type). */
+static const Type *param_type(TyTable *types, const AstBinder *b) {
+  if (!b->type) return NULL;
   char err[128];
   const AstType *bad;
-  return ty_from_ast(types, f->params[k]->type, NULL, err, sizeof err, &bad);
+  return ty_from_ast(types, b->type, NULL, err, sizeof err, &bad);
 }
 
-/* The earliest parameter before k with k's type, or k when there is none. */
-static size_t first_of_type(TyTable *types, const AstFunc *f, size_t k) {
-  const Type *t = param_type(types, f, k);
+/* The earliest of live[0..k) with live[k]'s type, or k when there is none. */
+static size_t first_of_type(TyTable *types, AstBinder **live, size_t k) {
+  const Type *t = param_type(types, live[k]);
   for (size_t j = 0; t && j < k; j++)
-    if (param_type(types, f, j) == t) return j;
+    if (param_type(types, live[j]) == t) return j;
   return k;
 }
 
+/* Only parameters the body reads take part (red_live_params): dce deletes the others. */
 static size_t count(const Program *p) {
   AstDef *main = prog_main(p->m);
-  size_t n = 0;
-  for (size_t k = 0; main && k < main->fn->nparams; k++) n += first_of_type(p->types, main->fn, k) != k;
+  if (!main) return 0;
+  size_t nlive, n = 0;
+  AstBinder **live = red_live_params(main->fn, &nlive);
+  for (size_t k = 0; k < nlive; k++) n += first_of_type(p->types, live, k) != k;
+  free(live);
   return n;
 }
 
+/* Merging parameter k leaves the parameters before it as they were, so the driver may apply
+   several at once (RED_CHUNKS, highest first). */
 static bool apply(Program *out, size_t i) {
   AstFunc *f = prog_main(out->m)->fn;
-  for (size_t k = 0; k < f->nparams; k++) {
-    size_t to = first_of_type(out->types, f, k);
+  size_t nlive;
+  AstBinder **live = red_live_params(f, &nlive);
+  for (size_t k = 0; k < nlive; k++) {
+    size_t to = first_of_type(out->types, live, k);
     if (to == k || i-- > 0) continue;
     /* the survivor keeps the earlier position and the shorter of the two names */
-    const char *keep = f->params[to]->name, *gone = f->params[k]->name;
+    const char *keep = live[to]->name, *gone = live[k]->name;
     if (strlen(gone) < strlen(keep)) {
       const char *t = keep;
       keep = gone;
       gone = t;
-      f->params[to]->name = keep;
+      live[to]->name = keep;
     }
     prog_substitute(&f->body, AST_LOCAL, gone, ast_new_atom(out->m, AST_LOCAL, keep));
-    memmove(&f->params[k], &f->params[k + 1], (f->nparams - k - 1) * sizeof *f->params);
+    size_t at = 0;
+    while (f->params[at] != live[k]) at++;
+    memmove(&f->params[at], &f->params[at + 1], (f->nparams - at - 1) * sizeof *f->params);
     f->nparams--;
+    free(live);
     return true;
   }
+  free(live);
   return false;
 }
 
 const RedPass red_pass_params = {"params", "merge @main's parameters of the same type into the first of that type", count,
-                                 apply};
+                                 apply, RED_CHUNKS, NULL};

@@ -187,4 +187,4 @@ static bool apply(Program *out, size_t i) {
 const RedPass red_pass_replace = {"replace",
                                   "replace an expression with a smaller one of the same type (a constant, a variable, "
                                   "a descendant, a new parameter of @main, the generator's smallest)",
-                                  count, apply};
+                                  count, apply, RED_ONE_BY_ONE, NULL};

@@ -23,6 +23,14 @@
 
 static bool is_tensor(const AstType *t) { return t && t->kind == AST_TY_TENSOR; }
 
+/* Only the inputs the body reads count (red_live_params): dce deletes the others, so a size or a
+   dtype only they have is no opportunity.  A view of f with those parameters; free its params. */
+static AstFunc live_view(const AstFunc *f) {
+  AstFunc view = *f;
+  view.params = red_live_params(f, &view.nparams);
+  return view;
+}
+
 static void sizes_of(AstFunc *f, ProgSizes *s) { prog_input_sizes(f, 2, s); }
 
 static bool non_f32(const AstType *t) { return is_tensor(t) && t->name[0] && strcmp(t->name, "float32") != 0; }
@@ -89,47 +97,50 @@ static bool resize(Program *out, Program *trial, long long from, long long to) {
 static size_t count(const Program *p) {
   AstDef *main = prog_main(p->m);
   if (!main) return 0;
+  AstFunc live = live_view(main->fn);
   ProgSizes s = {0};
-  sizes_of(main->fn, &s);
-  size_t n = 2 * s.len, f = non_f32_params(main->fn);
+  sizes_of(&live, &s);
+  size_t n = 2 * s.len, f = non_f32_params(&live), squeezable = squeezable_params(&live);
   free(s.items);
+  free(live.params);
   /* the last candidate halves every even size at once */
-  return n + (f ? 1 + f : 0) + squeezable_params(main->fn) + (n > 0);
+  return n + (f ? 1 + f : 0) + squeezable + (n > 0);
 }
 
-static bool apply(Program *out, size_t i) {
-  Program trial;
-  prog_clone(out, &trial);
-  AstFunc *f = prog_main(trial.m)->fn;
+/* Candidate i on trial (a clone of out) for the inputs `f` lists (the live ones); consumes trial. */
+static bool propose(Program *out, Program *trial, AstFunc *f, size_t i) {
   ProgSizes s = {0};
   sizes_of(f, &s);
+  size_t nf32 = non_f32_params(f) ? 1 + non_f32_params(f) : 0;
   bool changed = false;
   if (i < 2 * s.len) {
     long long from = s.items[i / 2], to = i % 2 == 0 ? 1 : from / 2;
     free(s.items);
     if (to == from || (i % 2 == 1 && to <= 1)) {
-      prog_free(&trial);
+      prog_free(trial);
       return false;
     }
-    return resize(out, &trial, from, to);
-  } else if (i - 2 * s.len == (non_f32_params(f) ? 1 + non_f32_params(f) : 0) + squeezable_params(f)) {
-    free(s.items);
-    size_t first;
-    prog_scale_everywhere(trial.m, 1, 2, &first);
-    if (first == f->nparams) {
-      prog_free(&trial);
+    return resize(out, trial, from, to);
+  }
+  size_t rest = i - 2 * s.len;
+  free(s.items);
+  if (rest == nf32 + squeezable_params(f)) {
+    size_t first, nparams = prog_main(trial->m)->fn->nparams;
+    prog_scale_everywhere(trial->m, 1, 2, &first);
+    if (first == nparams) {
+      prog_free(trial);
       return false;
     }
-    return adopt_if_shapes_known(out, &trial);
-  } else if (i - 2 * s.len >= (non_f32_params(f) ? 1 + non_f32_params(f) : 0)) {
-    size_t which = i - 2 * s.len - (non_f32_params(f) ? 1 + non_f32_params(f) : 0); /* the which-th squeezable */
+    return adopt_if_shapes_known(out, trial);
+  } else if (rest >= nf32) {
+    size_t which = rest - nf32; /* the which-th squeezable */
     for (size_t k = 0, seen = 0; k < f->nparams && !changed; k++)
       if (unit_dims(f->params[k]->type) && seen++ == which) {
         squeeze(f->params[k]->type);
         changed = true;
       }
   } else {
-    size_t which = i - 2 * s.len; /* 0: every input; k: the k-th non-float32 input */
+    size_t which = rest; /* 0: every input; k: the k-th non-float32 input */
     for (size_t k = 0, seen = 0; k < f->nparams; k++) {
       if (!non_f32(f->params[k]->type)) continue;
       if (which == 0 || ++seen == which) {
@@ -138,13 +149,21 @@ static bool apply(Program *out, size_t i) {
       }
     }
   }
-  free(s.items);
   if (!changed) {
-    prog_free(&trial);
+    prog_free(trial);
     return false;
   }
-  return adopt_if_shapes_known(out, &trial);
+  return adopt_if_shapes_known(out, trial);
+}
+
+static bool apply(Program *out, size_t i) {
+  Program trial;
+  prog_clone(out, &trial);
+  AstFunc live = live_view(prog_main(trial.m)->fn);
+  bool adopted = propose(out, &trial, &live, i);
+  free(live.params);
+  return adopted;
 }
 
 const RedPass red_pass_shapes = {"shapes", "shrink @main's input shapes (a size to 1 or half, every even size halved, unit dims dropped) and dtypes (to float32)",
-                                 count, apply};
+                                 count, apply, RED_ONE_BY_ONE, NULL};

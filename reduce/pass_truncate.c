@@ -19,4 +19,5 @@ static bool apply(Program *out, size_t i) {
   return true;
 }
 
-const RedPass red_pass_truncate = {"truncate", "make an intermediate value of @main its result", red_count_main_stmts, apply};
+const RedPass red_pass_truncate = {"truncate", "make an intermediate value of @main its result", red_count_main_stmts, apply,
+                                   RED_FIRST, NULL};

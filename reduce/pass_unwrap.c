@@ -16,13 +16,31 @@ static bool has_param(const AstFunc *f, const char *name) {
   return false;
 }
 
-static bool apply(Program *out, size_t i) {
-  AstExpr *seq = prog_main_seq(out->m);
-  AstStmt *s = seq->stmts[i];
-  if (s->kind != AST_STMT_LET && s->kind != AST_STMT_GRAPH) return false;
+/* The closure a binding of @main binds, or NULL. */
+static AstExpr *closure_of(const AstStmt *s) {
+  if (s->kind != AST_STMT_LET && s->kind != AST_STMT_GRAPH) return NULL;
   AstExpr *v = s->value;
   while (v->kind == AST_PAREN) v = v->a;
-  if (v->kind != AST_FN || v->fn->ntype_params) return false;
+  return v->kind == AST_FN && !v->fn->ntype_params ? v : NULL;
+}
+
+/* One opportunity per closure binding, not per binding: every opportunity costs the driver a copy
+   of the program, and a 50,000-binding chain has no closure at all. */
+static size_t count(const Program *p) {
+  AstExpr *seq = prog_main_seq(p->m);
+  size_t n = 0;
+  for (size_t k = 0; seq && k < seq->nstmts; k++) n += closure_of(seq->stmts[k]) != NULL;
+  return n;
+}
+
+static bool apply(Program *out, size_t which) {
+  AstExpr *seq = prog_main_seq(out->m);
+  size_t i = 0;
+  for (size_t seen = 0; i < seq->nstmts; i++)
+    if (closure_of(seq->stmts[i]) && seen++ == which) break;
+  if (i == seq->nstmts) return false;
+  AstStmt *s = seq->stmts[i];
+  AstExpr *v = closure_of(s);
   AstFunc *main = prog_main(out->m)->fn, *fn = v->fn;
   if (!fn->type || fn->type->kind != TY_FUNC) return false;
   if (s->kind == AST_STMT_LET && prog_uses(fn->body, AST_LOCAL, s->binder->name)) return false; /* recursive */
@@ -50,4 +68,4 @@ static bool apply(Program *out, size_t i) {
   return true;
 }
 
-const RedPass red_pass_unwrap = {"unwrap", "make the body of a closure @main binds the body of @main", red_count_main_stmts, apply};
+const RedPass red_pass_unwrap = {"unwrap", "make the body of a closure @main binds the body of @main", count, apply, RED_ONE_BY_ONE, NULL};

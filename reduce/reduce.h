@@ -37,6 +37,22 @@
 
 #include "../program/program.h"
 
+/* How the driver searches a pass's opportunities.  Passes only count and apply; the driver decides
+   which opportunities one candidate applies (llvm-reduce's shape), so the number of tests grows
+   with log(N), not N, where the opportunities allow it. */
+typedef enum RedSearch {
+  RED_ONE_BY_ONE = 0, /* one candidate per opportunity, in order */
+  /* Opportunities that can be applied together: a candidate applies a chunk of them to one clone,
+     the highest index first (so a pass must not renumber the opportunities below the one it
+     applies).  The driver tries all of them at once, then halves, quarters, ... then one by one
+     (delta debugging): N opportunities that all succeed cost one test. */
+  RED_CHUNKS,
+  /* Opportunities ordered smallest program first, where the interesting ones usually form a
+     suffix (truncating after the crashing value keeps it; truncating before loses it): the driver
+     bisects for the first interesting one, log2(N) tests. */
+  RED_FIRST,
+} RedSearch;
+
 typedef struct RedPass {
   const char *name;
   const char *description;
@@ -48,6 +64,11 @@ typedef struct RedPass {
      type-checks it again (the guard) before any test sees it, so a pass need not check its own
      candidates; a pass that needs the checker to decide what to propose says so in its file. */
   bool (*apply)(Program *out, size_t i);
+  RedSearch search;
+  /* Optional, RED_CHUNKS only: applies opportunities [lo, hi) in one go, the same program as
+     applying hi-1, ..., lo in turn, in time linear in the program (a chunk of thousands of cuts
+     one by one would walk the program once per cut).  True when anything changed. */
+  bool (*apply_range)(Program *out, size_t lo, size_t hi);
 } RedPass;
 
 extern const RedPass red_pass_comments, red_pass_dce, red_pass_truncate, red_pass_cut, red_pass_body,
@@ -59,8 +80,12 @@ enum { RED_NPASSES = 18 };
 extern const RedPass *const red_passes[RED_NPASSES];
 
 /* ------------------------------------------------------------------ sites.c */
-/* The number of @main's top-level bindings: the opportunities of truncate, cut and unwrap. */
+/* The number of @main's top-level bindings: the opportunities of truncate and cut. */
 size_t red_count_main_stmts(const Program *p);
+/* f's parameters that its body reads, in order (malloc'd; *n of them).  Passes that change
+   parameters (shapes, params) leave the others alone: dce deletes them next, so any work on them
+   would be a test spent on code about to go. */
+AstBinder **red_live_params(const AstFunc *f, size_t *n);
 /* Sites: the places a pass can change, found by walking every definition's body in order (then the
    body of an expression-mode file) in prog_walk's order.  `at` says how many candidates node e
    offers; candidate i is then the `sub`-th of the node in `slot`, inside definition `def`. */

@@ -1,9 +1,30 @@
 /* The places a pass can change, numbered in prog_walk's order (see reduce.h). */
 #include "reduce.h"
 
+#include "../support/strset.h"
+#include "../support/xalloc.h"
+
 size_t red_count_main_stmts(const Program *p) {
   AstExpr *seq = prog_main_seq(p->m);
   return seq ? seq->nstmts : 0;
+}
+
+static void count_local(AstExpr **slot, void *ctx) {
+  if ((*slot)->kind == AST_LOCAL) strcounts_add(ctx, (*slot)->text, 1);
+}
+
+/* One walk for all parameters (asking prog_uses per parameter would be quadratic in a 25,000-input
+   @main that cut has made).  A use by a shadowing binding of the same name counts: kept, safely. */
+AstBinder **red_live_params(const AstFunc *f, size_t *n) {
+  StrCounts reads = {0};
+  AstExpr *body = f->body;
+  prog_walk(&body, count_local, &reads);
+  AstBinder **live = xmalloc((f->nparams ? f->nparams : 1) * sizeof *live);
+  *n = 0;
+  for (size_t i = 0; i < f->nparams; i++)
+    if (strcounts_get(&reads, f->params[i]->name)) live[(*n)++] = f->params[i];
+  strcounts_free(&reads);
+  return live;
 }
 
 typedef struct Sites {

@@ -31,6 +31,18 @@ static const char *const programs[] = {
     "features/user_adt_tree.relay",
 };
 
+/* Reads and types corpus program `name` into *p; returns its text (free it after p). */
+static char *load_program(const char *name, Program *p) {
+  char path[512];
+  snprintf(path, sizeof path, "../shared/corpus/%s", name);
+  size_t len;
+  char *text = file_read(path, &len);
+  if (!text) fail_msg("cannot read %s (keep ../shared beside the project)", path);
+  char err[2048];
+  if (!prog_load(p, path, text, true, err, sizeof err)) fail_msg("%s", err);
+  return text;
+}
+
 /* Every opportunity of every pass on p: the contract holds (rt_propose aborts otherwise). */
 static void propose_all(const Program *p, size_t *proposals, size_t *refusals, size_t *rejected) {
   for (size_t pi = 0; pi < RED_NPASSES; pi++) {
@@ -53,14 +65,8 @@ static void test_every_pass_leaves_the_program_alone(void **state) {
   (void)state;
   size_t proposals = 0, refusals = 0, ill_typed = 0;
   for (size_t k = 0; k < sizeof programs / sizeof programs[0]; k++) {
-    char path[512];
-    snprintf(path, sizeof path, "../shared/corpus/%s", programs[k]);
-    size_t len;
-    char *text = file_read(path, &len);
-    if (!text) fail_msg("cannot read %s (keep ../shared beside the project)", path);
     Program p;
-    char err[2048];
-    if (!prog_load(&p, path, text, true, err, sizeof err)) fail_msg("%s", err);
+    char *text = load_program(programs[k], &p);
     propose_all(&p, &proposals, &refusals, &ill_typed);
     prog_free(&p);
     free(text);
@@ -103,8 +109,69 @@ static void test_untyped_programs(void **state) {
   assert_true(proposals > 20);
 }
 
+/* The same chunk applied one opportunity at a time, highest first (what RED_CHUNKS promises). */
+static char *one_by_one(const Program *cur, const RedPass *pass, size_t lo, size_t hi) {
+  Program out;
+  prog_clone(cur, &out);
+  bool any = false;
+  for (size_t i = hi; i > lo; i--) any |= pass->apply(&out, i - 1);
+  char *text = any ? prog_print(&out, false) : NULL;
+  prog_free(&out);
+  return text;
+}
+
+/* RED_CHUNKS passes: every chunk (all, halves, quarters, ... as the driver makes them) leaves the
+   program alone and parses; a pass's apply_range gives exactly the program its opportunities
+   applied one by one would. */
+static void test_chunks(void **state) {
+  (void)state;
+  size_t chunks = 0, ranged = 0;
+  for (size_t k = 0; k < sizeof programs / sizeof programs[0]; k++) {
+    Program p;
+    char *text = load_program(programs[k], &p);
+    char *before = prog_print(&p, false);
+    for (size_t pi = 0; pi < RED_NPASSES; pi++) {
+      const RedPass *pass = red_passes[pi];
+      size_t n = pass->count(&p);
+      if (pass->search != RED_CHUNKS || n < 2) continue;
+      for (size_t size = n;; size = (size + 1) / 2) {
+        for (size_t lo = 0; lo < n; lo += size) {
+          size_t hi = lo + size < n ? lo + size : n;
+          char *chunk = red_propose_range(&p, pass, lo, hi);
+          char *now = prog_print(&p, false);
+          assert_string_equal(before, now);
+          free(now);
+          chunks++;
+          if (chunk) {
+            Diag d;
+            diag_init(&d, "candidate", chunk, strlen(chunk));
+            AstModule *parsed = ast_parse(chunk, strlen(chunk), &d);
+            if (!parsed) fail_msg("%s chunk [%zu, %zu) of %s does not parse:\n%s", pass->name, lo, hi, programs[k], d.out.data);
+            ast_free(parsed);
+            diag_free(&d);
+          }
+          if (pass->apply_range && hi - lo > 1) {
+            char *slow = one_by_one(&p, pass, lo, hi);
+            if (!chunk || !slow) assert_ptr_equal(chunk, slow);
+            else assert_string_equal(chunk, slow);
+            ranged += chunk != NULL;
+            free(slow);
+          }
+          free(chunk);
+        }
+        if (size == 1) break;
+      }
+    }
+    free(before);
+    prog_free(&p);
+    free(text);
+  }
+  print_message("%zu chunks, %zu compared with one by one\n", chunks, ranged);
+  assert_true(ranged > 10);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_every_pass_leaves_the_program_alone),
-                                     cmocka_unit_test(test_untyped_programs)};
+                                     cmocka_unit_test(test_untyped_programs), cmocka_unit_test(test_chunks)};
   return cmocka_run_group_tests_name("reduce contract", tests, NULL, NULL);
 }
