@@ -47,18 +47,22 @@ static bool cuttable(const AstStmt *s) {
   return s->value_type->kind != TY_FUNC && ty_is_readable(s->value_type);
 }
 
-/* The bindings of seq in [from, to) to cut, as flags: cuttable, and read only after them in @main's
-   sequence (printed graph numbers can repeat in nested functions; a let may be shadowed), so the
-   name means this binding everywhere it is read.  One walk of the module, one of the sequence. */
+/* The bindings of seq in [from, to) to cut, as flags: cuttable, bound once in the sequence, and
+   read only after them in it (printed graph numbers can repeat in nested functions; a let may be
+   shadowed), so the name means this binding everywhere it is read.  One walk of the module, one of
+   the sequence. */
 static bool *choose(const AstModule *m, AstExpr *seq, size_t from, size_t to, size_t *ncut) {
-  Refs all = {0}, later = {0};
+  Refs all = {0}, later = {0}, bound = {0};
   prog_walk_module((AstModule *)m, count_ref, &all);
   prog_walk(&seq->a, count_ref, &later);
+  for (size_t k = 0; k < seq->nstmts; k++)
+    if (seq->stmts[k]->kind == AST_STMT_LET || is_graph(seq->stmts[k]))
+      strcounts_add(is_graph(seq->stmts[k]) ? &bound.graph : &bound.locals, bound_name(seq->stmts[k]), 1);
   bool *cut = xcalloc(seq->nstmts ? seq->nstmts : 1, sizeof *cut);
   *ncut = 0;
   for (size_t k = seq->nstmts; k-- > 0;) {
     AstStmt *s = seq->stmts[k];
-    if (k >= from && k < to && cuttable(s) && refs_of(&later, s) == refs_of(&all, s)) {
+    if (k >= from && k < to && cuttable(s) && refs_of(&bound, s) == 1 && refs_of(&later, s) == refs_of(&all, s)) {
       cut[k] = true;
       ++*ncut;
     }
@@ -66,6 +70,7 @@ static bool *choose(const AstModule *m, AstExpr *seq, size_t from, size_t to, si
   }
   refs_free(&all);
   refs_free(&later);
+  refs_free(&bound);
   return cut;
 }
 

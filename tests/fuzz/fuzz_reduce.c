@@ -3,7 +3,9 @@
  * reduced under the weaker guard rreduce uses for programs that do not type-check), every
  * pass's candidates (all of them, or 12 spread over the range) keep the driver's contract
  * (rt_propose in tests/unit/reduce_test.h): a proposal never changes the current program (only the
- * driver's clone of it), and what a pass proposes is text that parses.  Whether it type-checks is
+ * driver's clone of it), and what a pass proposes is text that parses; chunks of the passes the
+ * driver applies in chunks too, and on well-scoped programs a pass's one-walk chunk equals its
+ * opportunities applied one by one.  Whether it type-checks is
  * the guard's business.  Any violation aborts.
  */
 #include <stdint.h>
@@ -26,6 +28,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (size_t k = 0; module && k < RED_NPASSES; k++) {
       size_t n = red_passes[k]->count(&p);
       for (size_t s = 0; s < n && s < SAMPLES; s++) free(rt_propose(red_passes[k], &p, n <= SAMPLES ? s : s * n / SAMPLES));
+      if (red_passes[k]->search == RED_CHUNKS && n > 1) { /* the driver's first chunks: all, then halves */
+        bool scoped = p.guard <= PROG_SCOPED; /* apply_range equals one by one on well-scoped programs */
+        rt_check_chunk(red_passes[k], &p, 0, n, scoped);
+        rt_check_chunk(red_passes[k], &p, 0, n / 2, scoped);
+        rt_check_chunk(red_passes[k], &p, n / 2, n, scoped);
+      }
     }
     prog_free(&p);
   }

@@ -71,4 +71,44 @@ static inline char *rt_apply(const RedPass *pass, const char *text, size_t i) {
   return out;
 }
 
+/* Chunk [lo, hi) of a RED_CHUNKS pass on p, checked as the driver relies on it: p unchanged and the
+   text parses.  With `same`, also that a pass's apply_range gives exactly what applying hi-1, ...,
+   lo one by one on one copy gives: true of well-scoped programs (the corpus), not of every text
+   that parses (a read before its binding counts for a cut alone, not after an earlier cut removed
+   it).  Aborts on a violation; returns whether the chunk proposed anything. */
+static inline bool rt_check_chunk(const RedPass *pass, const Program *p, size_t lo, size_t hi, bool same) {
+  char *before = prog_print(p, false);
+  char *chunk = red_propose_range(p, pass, lo, hi);
+  char *after = prog_print(p, false);
+  bool ok = !strcmp(before, after);
+  if (!ok) fprintf(stderr, "pass %s chunk [%zu, %zu) changed the current program\n", pass->name, lo, hi);
+  if (ok && chunk) {
+    Diag d;
+    diag_init(&d, "candidate", chunk, strlen(chunk));
+    AstModule *parsed = ast_parse(chunk, strlen(chunk), &d);
+    if (!parsed) fprintf(stderr, "pass %s chunk [%zu, %zu) does not parse:\n%s\n%s\n", pass->name, lo, hi, chunk, d.out.data);
+    ok = parsed != NULL;
+    ast_free(parsed);
+    diag_free(&d);
+  }
+  if (ok && same && pass->apply_range && hi - lo > 1) {
+    Program out;
+    prog_clone(p, &out);
+    bool any = false;
+    for (size_t i = hi; i > lo; i--) any |= pass->apply(&out, i - 1);
+    char *slow = any ? prog_print(&out, false) : NULL;
+    prog_free(&out);
+    ok = (!chunk && !slow) || (chunk && slow && !strcmp(chunk, slow));
+    if (!ok) fprintf(stderr, "pass %s chunk [%zu, %zu): apply_range gave\n%s\none by one gave\n%s\n", pass->name, lo, hi,
+                     chunk ? chunk : "(nothing)", slow ? slow : "(nothing)");
+    free(slow);
+  }
+  free(before);
+  free(after);
+  bool proposed = chunk != NULL;
+  free(chunk);
+  if (!ok) abort();
+  return proposed;
+}
+
 #endif
