@@ -58,6 +58,7 @@ typedef struct Reducer {
 typedef struct Cand {
   size_t index;   /* the pass's opportunities [index, end) */
   size_t end;
+  size_t size;    /* the chunk size of the sweep it belongs to (RED_CHUNKS) */
   char *text;
   size_t calls;
   OracleJob job;  /* running, or not pending when the verdict is known */
@@ -196,7 +197,7 @@ static bool build(Reducer *r, const RedPass *pass, RedPassStats *ps, const Progr
     free(text);
     return false;
   }
-  *c = (Cand){lo, hi, text, prog_count_calls_in_module(check.m), {NULL, NULL}, 0};
+  *c = (Cand){lo, hi, hi - lo, text, prog_count_calls_in_module(check.m), {NULL, NULL}, 0};
   prog_free(&check);
   return true;
 }
@@ -249,44 +250,66 @@ static void await(Reducer *r, const char *pass, Cand *batch, size_t n, size_t k,
   }
 }
 
+/* Drops flight[k] (its text too unless kept), cancelling its test if it is still running. */
+static void land(Reducer *r, Cand *flight, size_t *n, size_t k) {
+  if (oracle_pending(&flight[k].job)) collect(r, &flight[k], true);
+  free(flight[k].text);
+  flight[k] = flight[--*n];
+}
+
 /* A RED_FIRST pass: bisects for its first interesting opportunity, assuming those after an
    interesting one are interesting too, and accepts it.  log2(N) tests where trying them in order
    costs as many tests as the answer's index.  An opportunity that proposes nothing counts as not
-   interesting. */
+   interesting.  With -j N the next probes of the bisection, breadth first (both halves' midpoints,
+   then theirs), are tested while the current one runs; only the current one decides, so every N
+   takes the same steps to the same answer. */
 static bool run_first(Reducer *r, size_t pi, bool *progress_made) {
   const RedPass *pass = r->o->passes[pi];
   RedPassStats *ps = &r->st->per_pass[pi];
+  unsigned jobs = r->o->jobs ? (r->o->jobs > RED_MAX_JOBS ? RED_MAX_JOBS : r->o->jobs) : 1;
   Program cur = {0};
   if (!load_current(r, &cur)) return false;
-  size_t lo = 0, hi = pass->count(&cur);
-  Cand best = {0};
+  size_t lo = 0, hi = pass->count(&cur), nflight = 0;
+  Cand best = {0}, flight[RED_MAX_JOBS];
   bool ok = true;
   while (lo < hi && ok && !*r->o->stop) {
-    size_t mid = lo + (hi - lo) / 2;
-    Cand c = {0};
-    int verdict = 0;
-    if (build(r, pass, ps, &cur, mid, mid + 1, &c)) {
-      if (!launch(r, &c)) {
-        free(c.text);
-        ok = false;
-        break;
-      }
-      await(r, pass->name, &c, 1, 0, NULL);
-      if (*r->o->stop) {
-        free(c.text);
-        break;
-      }
-      verdict = c.verdict == 1;
+    /* the probes the next steps may need, breadth first over the halves */
+    size_t want[RED_MAX_JOBS], nwant = 0, qlo[2 * RED_MAX_JOBS + 2], qhi[2 * RED_MAX_JOBS + 2], qh = 0, qt = 0;
+    qlo[qt] = lo, qhi[qt++] = hi;
+    while (nwant < jobs && qh < qt) {
+      size_t a = qlo[qh], b = qhi[qh++];
+      if (a >= b) continue;
+      size_t m = a + (b - a) / 2;
+      want[nwant++] = m;
+      qlo[qt] = a, qhi[qt++] = m;
+      qlo[qt] = m + 1, qhi[qt++] = b;
     }
-    if (verdict) {
+    for (size_t w = 0; w < nwant && ok; w++) {
+      bool flying = false;
+      for (size_t q = 0; q < nflight; q++) flying |= flight[q].index == want[w];
+      if (flying) continue;
+      Cand *c = &flight[nflight++];
+      if (!build(r, pass, ps, &cur, want[w], want[w] + 1, c)) *c = (Cand){want[w], want[w] + 1, 1, NULL, 0, {NULL, NULL}, 0};
+      else if (!launch(r, c)) ok = false;
+    }
+    if (!ok) break;
+    size_t k = 0;
+    while (flight[k].index != want[0]) k++;
+    await(r, pass->name, flight, nflight, k, NULL);
+    if (*r->o->stop) break;
+    if (flight[k].text && flight[k].verdict == 1) {
       free(best.text);
-      best = c;
-      hi = mid;
+      best = flight[k];
+      flight[k].text = NULL;
+      hi = want[0];
     } else {
-      free(c.text);
-      lo = mid + 1;
+      lo = want[0] + 1;
     }
+    land(r, flight, &nflight, k);
+    for (size_t q = nflight; q-- > 0;) /* probes off the path the answer took */
+      if (flight[q].index < lo || flight[q].index >= hi) land(r, flight, &nflight, q);
   }
+  while (nflight) land(r, flight, &nflight, nflight - 1);
   prog_free(&cur);
   if (best.text && ok && !*r->o->stop) {
     ok = accept(r, pass, ps, &best);
@@ -318,7 +341,16 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
     Cand batch[RED_MAX_JOBS];
     size_t n = 0;
     bool error = false;
-    while (n < jobs && next_candidate(r, pass, ps, &cur, &i, size, &batch[n], &error)) {
+    while (n < jobs) {
+      if (!next_candidate(r, pass, ps, &cur, &i, size, &batch[n], &error)) {
+        if (error || *o->stop || size == 1) break;
+        /* the next sweep, with chunks half as large: what a sequential run tries next if all of
+           this sweep fails, so the batch may go on into it */
+        size = (size + 1) / 2;
+        i = 0;
+        continue;
+      }
+      batch[n].size = size;
       if (!launch(r, &batch[n])) {
         free(batch[n].text);
         error = true;
@@ -328,12 +360,7 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
       if (!oracle_pending(&batch[n - 1].job) && batch[n - 1].verdict) break;
     }
     if (error) ok = false;
-    if (n == 0) {
-      if (!ok || size == 1 || *o->stop) break;
-      size = (size + 1) / 2; /* the next sweep, with chunks half as large */
-      i = 0;
-      continue;
-    }
+    if (n == 0) break;
     /* verdicts in submission order */
     size_t winner = n;
     for (size_t k = 0; k < n && winner == n && ok; k++) {
@@ -341,11 +368,11 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
       await(r, pass->name, batch, n, k, &timeouts);
       if (*o->stop) break; /* an interrupted test's verdict does not count */
       if (c->verdict == 1) winner = k;
-      else failures += size == 1;
+      else failures += c->size == 1;
       /* the stuck guard looks at every verdict, as a sequential run would: any -j stops here */
       if ((o->max_failures && failures >= o->max_failures) || (o->max_timeouts && timeouts >= o->max_timeouts)) {
         stuck = true;
-        resume = size == 1 ? c->end : 0;
+        resume = c->size == 1 ? c->end : 0;
         break;
       }
     }
@@ -355,6 +382,7 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
       if (k == winner && ok && !*o->stop) {
         ok = accept(r, pass, ps, &batch[k]);
         i = batch[k].index; /* the same index now names the next opportunity */
+        size = batch[k].size;
         failures = timeouts = 0;
         *progress_made = true;
         if (cur.m) prog_free(&cur);
@@ -398,7 +426,7 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
   if (ok && !o->keep_comments && !*o->stop) {
     Program p;
     if (prog_load_as(&p, "candidate", r.current, o->guard, err, errlen)) {
-      Cand c = {0, 0, prog_print(&p, true), prog_count_calls_in_module(p.m), {NULL, NULL}, 0};
+      Cand c = {0, 0, 1, prog_print(&p, true), prog_count_calls_in_module(p.m), {NULL, NULL}, 0};
       prog_free(&p);
       if (strcmp(c.text, r.current) != 0 && launch(&r, &c) && (oracle_pending(&c.job) ? collect(&r, &c, false) : c.verdict) == 1) {
         free(r.current);

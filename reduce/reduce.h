@@ -80,7 +80,7 @@ enum { RED_NPASSES = 18 };
 extern const RedPass *const red_passes[RED_NPASSES];
 
 /* ------------------------------------------------------------------ sites.c */
-/* The number of @main's top-level bindings: the opportunities of truncate and cut. */
+/* The number of @main's top-level bindings: the opportunities of truncate. */
 size_t red_count_main_stmts(const Program *p);
 /* f's parameters that its body reads, in order (malloc'd; *n of them).  Passes that change
    parameters (shapes, params) leave the others alone: dce deletes them next, so any work on them
