@@ -50,6 +50,14 @@ typedef struct Reducer {
   size_t current_calls;
   double start;
   size_t *resume;         /* per pass: where the next round starts (after a stuck guard) */
+  /* Tests started ahead for a candidate the sequential order may ask for next (the one after an
+     accepted step, see run_pass); launch() adopts a running one by content hash. */
+  struct Spec {
+    char key[GIT_OID_HEXSZ + 1];
+    char *text;
+    OracleJob job;
+  } pool[RED_MAX_JOBS];
+  size_t npool;
   char *err;
   size_t errlen;
 } Reducer;
@@ -164,7 +172,7 @@ static bool load_current(Reducer *r, Program *cur) {
 
 /* Builds the candidate that applies opportunities [lo, hi) of `pass` into c.  False when it
    proposes nothing new, or the guard refuses it: the candidate as the test will see it must parse
-   and type-check. */
+   and type-check.  ps NULL: a speculative build, counted nowhere. */
 static bool build(Reducer *r, const RedPass *pass, RedPassStats *ps, const Program *cur, size_t lo, size_t hi, Cand *c) {
   char *text = red_propose_range(cur, pass, lo, hi);
   if (!text) return false;
@@ -172,7 +180,7 @@ static bool build(Reducer *r, const RedPass *pass, RedPassStats *ps, const Progr
     free(text);
     return false;
   }
-  ps->tried++;
+  if (ps) ps->tried++;
   Program check;
   char gerr[512];
   if (!prog_load_as(&check, "candidate", text, r->o->guard, gerr, sizeof gerr)) {
@@ -185,14 +193,15 @@ static bool build(Reducer *r, const RedPass *pass, RedPassStats *ps, const Progr
     bool parses = parsed != NULL;
     ast_free(parsed);
     diag_free(&d);
-    if (parses) {
+    if (!ps) { /* a speculative candidate: the sequential run counts it if it gets there */
+    } else if (parses) {
       r->st->ill_typed++;
       ps->ill_typed++;
     } else {
       r->st->guard_rejections++;
       ps->rejected_by_guard++;
     }
-    if (r->o->verbose > 1 || (r->o->verbose && !parses))
+    if (ps && (r->o->verbose > 1 || (r->o->verbose && !parses)))
       fprintf(stderr, "rreduce: guard rejected a %s candidate: %s", pass->name, gerr);
     free(text);
     return false;
@@ -222,16 +231,84 @@ static bool next_candidate(Reducer *r, const RedPass *pass, RedPassStats *ps, Pr
 
 /* Starts the test on a candidate, or answers from the cache. */
 static bool launch(Reducer *r, Cand *c) {
-  if (r->o->use_cache) {
-    char key[GIT_OID_HEXSZ + 1];
-    content_hash(c->text, strlen(c->text), key);
-    if (strset_contains(&r->cache.interesting, key) || strset_contains(&r->cache.boring, key)) {
-      r->st->cache_hits++;
-      c->verdict = strset_contains(&r->cache.interesting, key);
+  char key[GIT_OID_HEXSZ + 1];
+  if (r->o->use_cache || r->npool) content_hash(c->text, strlen(c->text), key);
+  if (r->o->use_cache && (strset_contains(&r->cache.interesting, key) || strset_contains(&r->cache.boring, key))) {
+    r->st->cache_hits++;
+    c->verdict = strset_contains(&r->cache.interesting, key);
+    return true;
+  }
+  for (size_t q = 0; q < r->npool; q++)
+    if (!strcmp(r->pool[q].key, key)) { /* started ahead: the same test on the same text */
+      c->job = r->pool[q].job;
+      free(r->pool[q].text);
+      r->pool[q] = r->pool[--r->npool];
       return true;
     }
-  }
   return oracle_start(&r->o->oracle, r->o->basename, c->text, strlen(c->text), &c->job, r->err, r->errlen);
+}
+
+/* Cancels the tests started ahead that nobody adopted. */
+static void drop_pool(Reducer *r) {
+  while (r->npool) {
+    struct Spec *sp = &r->pool[--r->npool];
+    Cand c = {0, 0, 1, sp->text, 0, sp->job, 0};
+    collect(r, &c, true);
+    free(sp->text);
+  }
+}
+
+/* Starts the test of `text` ahead, unless its verdict is known (consumes text). */
+static void start_ahead(Reducer *r, char *text) {
+  struct Spec *sp = &r->pool[r->npool];
+  content_hash(text, strlen(text), sp->key);
+  bool cached = r->o->use_cache && (strset_contains(&r->cache.interesting, sp->key) || strset_contains(&r->cache.boring, sp->key));
+  char err[256] = "";
+  if (!cached && oracle_start(&r->o->oracle, r->o->basename, text, strlen(text), &sp->job, err, sizeof err)) {
+    sp->text = text;
+    r->npool++;
+  } else {
+    free(text);
+  }
+}
+
+/* Starts the test of what a sequential run tries next if `won` is accepted: the pass's candidate
+   at the same index on won's program, with the same chunk size.  Only its text is kept: when the
+   run gets there, launch() finds the test running or done. */
+static void start_after(Reducer *r, const RedPass *pass, const Cand *won) {
+  Program next;
+  if (r->npool >= RED_MAX_JOBS || !prog_load_as(&next, "candidate", won->text, r->o->guard, NULL, 0)) return;
+  char *saved = r->current; /* build() compares with the current program: here, won's */
+  r->current = won->text;
+  size_t n = pass->count(&next);
+  for (size_t lo = won->index; lo < n; lo += won->size) {
+    Cand c;
+    if (*r->o->stop || !build(r, pass, NULL, &next, lo, n - lo > won->size ? lo + won->size : n, &c)) continue;
+    start_ahead(r, c.text);
+    break;
+  }
+  r->current = saved;
+  prog_free(&next);
+}
+
+/* Starts the test of what a sequential run tries first in the pass after pi if every candidate of
+   pi fails: its first candidate on the current program (a bisection's first probe, a chunked pass's
+   chunk of everything, or the first opportunity that proposes something, from where a paused pass
+   resumes).  Passes without candidates are skipped, as the run skips them. */
+static void start_next_pass(Reducer *r, size_t pi, const Program *cur) {
+  for (size_t pj = pi + 1; pj < r->o->npasses && r->npool < RED_MAX_JOBS && !*r->o->stop; pj++) {
+    const RedPass *pass = r->o->passes[pj];
+    size_t n = pass->count(cur), from = r->resume[pj];
+    if (from >= n) continue;
+    Cand c;
+    bool built = false;
+    if (pass->search == RED_FIRST) built = build(r, pass, NULL, cur, n / 2, n / 2 + 1, &c);
+    else if (pass->search == RED_CHUNKS && from == 0 && n > 1) built = build(r, pass, NULL, cur, 0, n, &c);
+    else
+      for (size_t i = from; i < n && i < from + 8 && !built; i++) built = build(r, pass, NULL, cur, i, i + 1, &c);
+    if (built) start_ahead(r, c.text);
+    return; /* a pass with candidates: the run stops there, whether or not this one proposed */
+  }
 }
 
 /* Waits for batch[k]'s verdict (the others keep running), then collects it. */
@@ -261,8 +338,8 @@ static void land(Reducer *r, Cand *flight, size_t *n, size_t k) {
    interesting one are interesting too, and accepts it.  log2(N) tests where trying them in order
    costs as many tests as the answer's index.  An opportunity that proposes nothing counts as not
    interesting.  With -j N the next probes of the bisection, breadth first (both halves' midpoints,
-   then theirs), are tested while the current one runs; only the current one decides, so every N
-   takes the same steps to the same answer. */
+   then theirs; the half the last step went to first), are tested while the current one runs; only
+   the current one decides, so every N takes the same steps to the same answer. */
 static bool run_first(Reducer *r, size_t pi, bool *progress_made) {
   const RedPass *pass = r->o->passes[pi];
   RedPassStats *ps = &r->st->per_pass[pi];
@@ -271,7 +348,7 @@ static bool run_first(Reducer *r, size_t pi, bool *progress_made) {
   if (!load_current(r, &cur)) return false;
   size_t lo = 0, hi = pass->count(&cur), nflight = 0;
   Cand best = {0}, flight[RED_MAX_JOBS];
-  bool ok = true;
+  bool ok = true, went_left = true;
   while (lo < hi && ok && !*r->o->stop) {
     /* the probes the next steps may need, breadth first over the halves */
     size_t want[RED_MAX_JOBS], nwant = 0, qlo[2 * RED_MAX_JOBS + 2], qhi[2 * RED_MAX_JOBS + 2], qh = 0, qt = 0;
@@ -281,8 +358,10 @@ static bool run_first(Reducer *r, size_t pi, bool *progress_made) {
       if (a >= b) continue;
       size_t m = a + (b - a) / 2;
       want[nwant++] = m;
-      qlo[qt] = a, qhi[qt++] = m;
-      qlo[qt] = m + 1, qhi[qt++] = b;
+      /* the half the last step went to first: the answer's side tends to repeat (a crash near the
+         end makes every probe before it uninteresting) */
+      qlo[qt] = went_left ? a : m + 1, qhi[qt++] = went_left ? m : b;
+      qlo[qt] = went_left ? m + 1 : a, qhi[qt++] = went_left ? b : m;
     }
     for (size_t w = 0; w < nwant && ok; w++) {
       bool flying = false;
@@ -291,6 +370,7 @@ static bool run_first(Reducer *r, size_t pi, bool *progress_made) {
       Cand *c = &flight[nflight++];
       if (!build(r, pass, ps, &cur, want[w], want[w] + 1, c)) *c = (Cand){want[w], want[w] + 1, 1, NULL, 0, {NULL, NULL}, 0};
       else if (!launch(r, c)) ok = false;
+      if (w == 0) drop_pool(r); /* the first probe adopted what was started ahead for it, if anything */
     }
     if (!ok) break;
     size_t k = 0;
@@ -302,8 +382,10 @@ static bool run_first(Reducer *r, size_t pi, bool *progress_made) {
       best = flight[k];
       flight[k].text = NULL;
       hi = want[0];
+      went_left = true;
     } else {
       lo = want[0] + 1;
+      went_left = false;
     }
     land(r, flight, &nflight, k);
     for (size_t q = nflight; q-- > 0;) /* probes off the path the answer took */
@@ -329,7 +411,7 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
   unsigned jobs = o->jobs ? (o->jobs > RED_MAX_JOBS ? RED_MAX_JOBS : o->jobs) : 1;
   size_t i = r->resume[pi], resume = 0, size = 1;
   unsigned failures = 0, timeouts = 0;
-  bool ok = true, stuck = false;
+  bool ok = true, stuck = false, hot = false;
   Program cur = {0};
   if (pass->search == RED_CHUNKS && i == 0) {
     if (!load_current(r, &cur)) return false;
@@ -341,8 +423,9 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
     Cand batch[RED_MAX_JOBS];
     size_t n = 0;
     bool error = false;
-    while (n < jobs) {
+    while (n + r->npool < jobs || n == 0) {
       if (!next_candidate(r, pass, ps, &cur, &i, size, &batch[n], &error)) {
+        if (!error && !*o->stop && size == 1 && n > 0 && n + r->npool < jobs && cur.m) start_next_pass(r, pi, &cur);
         if (error || *o->stop || size == 1) break;
         /* the next sweep, with chunks half as large: what a sequential run tries next if all of
            this sweep fails, so the batch may go on into it */
@@ -357,6 +440,13 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
         break;
       }
       n++;
+      if (n == 1) {
+        drop_pool(r); /* what was started ahead for this step has been adopted, or is not needed */
+        /* A pass whose last candidate was accepted often accepts the next too (attributes reset
+           one after another, a size halved again): then the best use of a second job is what
+           the run tries after accepting this candidate, not the one after it. */
+        if (hot && jobs > 1 && oracle_pending(&batch[0].job)) start_after(r, pass, &batch[0]);
+      }
       if (!oracle_pending(&batch[n - 1].job) && batch[n - 1].verdict) break;
     }
     if (error) ok = false;
@@ -376,6 +466,7 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
         break;
       }
     }
+    hot = winner < n;
     for (size_t k = 0; k < n; k++) {
       /* jobs whose verdict is not needed: after the winner, after a stuck guard, on errors */
       if (oracle_pending(&batch[k].job)) collect(r, &batch[k], true);
@@ -402,6 +493,7 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
   }
   if (!stuck) r->resume[pi] = 0;
   if (cur.m) prog_free(&cur);
+  if (!ok || *o->stop) drop_pool(r);
   return ok;
 }
 
@@ -420,6 +512,7 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
     for (size_t pi = 0; pi < o->npasses && ok && !*o->stop; pi++) ok = run_pass(&r, pi, &progress_made);
     if (o->fast) break;
   }
+  drop_pool(&r);
   st->interrupted = *o->stop != 0;
   /* The final program: without TVM's comments unless asked to keep them (a test that greps them
      would notice, so it is still checked). */
