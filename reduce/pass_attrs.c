@@ -1,10 +1,14 @@
 /*
- * Reset an operator call's attribute to its default by deleting it: one opportunity per
- * attribute whose value is not the default (deleting a default one would change nothing the
- * test can see but the text).  Many attributes shape the result (strides, axis, newshape), so a
- * reset may leave the program ill-typed: the guard keeps only what still type-checks.  An unknown
+ * Shrink an operator call's attributes: two opportunities per attribute whose value is not the
+ * default (deleting a default one would change nothing the test can see but the text).  The first
+ * resets it to its default by deleting it; the second makes every integer above 1 in its value 1
+ * (`pool_size=[3, 3]` -> `[1, 1]`, strides, dilations, sizes: an attribute with no default, or
+ * whose default does not fit, still shrinks toward the smallest value, and the input shapes it
+ * pinned can follow).  Many attributes shape the result (strides, axis, newshape), so either may
+ * leave the program ill-typed: the guard keeps only what still type-checks.  An unknown
  * operator's call (typed from its ty= comment) has no schema: each of its attributes may go.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "../typegen/op.h"
@@ -15,7 +19,34 @@ typedef struct Find {
   size_t want, seen; /* want == SIZE_MAX: just count */
   AstExpr *call;
   size_t attr;       /* index into call->attrs */
+  bool shrink;       /* the second opportunity: integers to 1 */
 } Find;
+
+/* Counts attribute j of call e: two opportunities. */
+static void see(Find *f, AstExpr *e, size_t j) {
+  if (f->want != SIZE_MAX && f->want >= f->seen && f->want < f->seen + 2) {
+    f->call = e;
+    f->attr = j;
+    f->shrink = f->want == f->seen + 1;
+  }
+  f->seen += 2;
+}
+
+/* Makes every plain decimal integer above 1 in v 1; whether any was. */
+static bool ints_to_one(AstExpr *v) {
+  if (!v) return false;
+  if (v->kind == AST_INT) {
+    char *end;
+    long long n = strtoll(v->text, &end, 10);
+    if (*end || n <= 1) return false;
+    v->text = "1";
+    return true;
+  }
+  bool changed = false;
+  if (v->kind == AST_PAREN) changed |= ints_to_one(v->a);
+  for (size_t i = 0; (v->kind == AST_LIST || v->kind == AST_TUPLE) && i < v->nitems; i++) changed |= ints_to_one(v->items[i]);
+  return changed;
+}
 
 static void find(AstExpr **slot, void *ctx) {
   Find *f = ctx;
@@ -23,11 +54,7 @@ static void find(AstExpr **slot, void *ctx) {
   if (e->kind != AST_CALL || e->a->kind != AST_NAME || !e->attrs.len) return;
   const OpDef *op = op_lookup(e->a->text);
   if (!op) {
-    for (size_t j = 0; e->node.opaque && j < e->attrs.len; j++)
-      if (f->seen++ == f->want) {
-        f->call = e;
-        f->attr = j;
-      }
+    for (size_t j = 0; e->node.opaque && j < e->attrs.len; j++) see(f, e, j);
     return;
   }
   Arena arena;
@@ -38,29 +65,27 @@ static void find(AstExpr **slot, void *ctx) {
   for (size_t j = 0; vals && j < e->attrs.len; j++) {
     size_t k = 0;
     while (strcmp(op->attrs[k].name, e->attrs.items[j]->key) != 0) k++; /* known: vals != NULL */
-    if (!op_attr_is_default(op, k, &vals[k]) && f->seen++ == f->want) {
-      f->call = e;
-      f->attr = j;
-    }
+    if (!op_attr_is_default(op, k, &vals[k])) see(f, e, j);
   }
   arena_free(&arena);
 }
 
 static size_t count(const Program *p) {
-  Find f = {SIZE_MAX, 0, NULL, 0};
+  Find f = {SIZE_MAX, 0, NULL, 0, false};
   prog_walk_module(p->m, find, &f);
   return f.seen;
 }
 
 static bool apply(Program *out, size_t i) {
-  Find f = {i, 0, NULL, 0};
+  Find f = {i, 0, NULL, 0, false};
   prog_walk_module(out->m, find, &f);
   if (!f.call) return false;
   AstAttrs *a = &f.call->attrs;
+  if (f.shrink) return ints_to_one(a->items[f.attr]->value);
   memmove(&a->items[f.attr], &a->items[f.attr + 1], (a->len - f.attr - 1) * sizeof *a->items);
   a->len--;
   return true; /* whether the call still types with the default, the guard finds out */
 }
 
-const RedPass red_pass_attrs = {"attrs", "reset an operator attribute to its default (if the program stays well-typed)",
+const RedPass red_pass_attrs = {"attrs", "reset an operator attribute to its default, or its integers to 1 (if the program stays well-typed)",
                                 count, apply, RED_ONE_BY_ONE, NULL};

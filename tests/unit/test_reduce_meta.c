@@ -180,14 +180,34 @@ static void test_attrs_reset_keeps_the_type(void **state) {
       "def @main(%x: Tensor[(1, 3, 8, 8), float32], %w: Tensor[(4, 3, 3, 3), float32]) -> Tensor[(1, 4, 6, 6), float32] {\n"
       "  nn.conv2d(%x, %w, strides=[1, 1], channels=4, kernel_size=[3, 3])\n"
       "}\n";
-  assert_int_equal(rt_count(&red_pass_attrs, p), 2);
+  /* two opportunities per attribute not at its default: reset it, or its integers to 1 */
+  assert_int_equal(rt_count(&red_pass_attrs, p), 4);
   char *c = rt_apply(&red_pass_attrs, p, 0);
   assert_non_null(c);
   assert_non_null(strstr(c, "nn.conv2d(%x, %w, strides=[1, 1], kernel_size=[3, 3])"));
   free(c);
-  c = rt_apply(&red_pass_attrs, p, 1);
+  c = rt_apply(&red_pass_attrs, p, 2);
   assert_non_null(c);
   assert_non_null(strstr(c, "nn.conv2d(%x, %w, strides=[1, 1], channels=4)"));
+  free(c);
+  /* channels=1 and kernel_size=[1, 1] contradict the weight: the guard refuses both */
+  assert_null(rt_apply(&red_pass_attrs, p, 1));
+  assert_null(rt_apply(&red_pass_attrs, p, 3));
+}
+
+static void test_attrs_shrink_integers_to_one(void **state) {
+  (void)state;
+  /* pool_size has no default: only shrinking it can make the window, and so the input, smaller */
+  const char *p = RT_V "def @main(%x: Tensor[(1, 2, 9, 9), float32]) {\n  nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2])\n}\n";
+  assert_int_equal(rt_count(&red_pass_attrs, p), 4);
+  assert_null(rt_apply(&red_pass_attrs, p, 0)); /* pool_size is required */
+  char *c = rt_apply(&red_pass_attrs, p, 1);
+  assert_non_null(c);
+  assert_non_null(strstr(c, "nn.max_pool2d(%x, pool_size=[1, 1], strides=[2, 2])"));
+  free(c);
+  c = rt_apply(&red_pass_attrs, p, 3);
+  assert_non_null(c);
+  assert_non_null(strstr(c, "nn.max_pool2d(%x, pool_size=[3, 3], strides=[1, 1])"));
   free(c);
 }
 
@@ -195,8 +215,10 @@ static void test_attrs_reset_that_breaks_typing_is_not_proposed(void **state) {
   (void)state;
   /* without axis, sum reduces everything: a scalar, not the declared result */
   const char *p = RT_V "def @main(%x: Tensor[(2, 3), float32]) -> Tensor[(2), float32] {\n  sum(%x, axis=[1])\n}\n";
-  assert_int_equal(rt_count(&red_pass_attrs, p), 1);
+  assert_int_equal(rt_count(&red_pass_attrs, p), 2);
   assert_null(rt_apply(&red_pass_attrs, p, 0));
+  char *c = rt_apply(&red_pass_attrs, p, 1); /* axis=[1] has no integer above 1: nothing */
+  assert_null(c);
 }
 
 /* ------------------------------------------------------------------ literals */
@@ -256,7 +278,7 @@ int main(void) {
       cmocka_unit_test(test_meta_drops_the_section_nothing_references),
       cmocka_unit_test(test_meta_leaves_a_graph_it_does_not_understand),
       cmocka_unit_test(test_meta_json_round_trips_corpus_metadata),
-      cmocka_unit_test(test_attrs_reset_keeps_the_type),
+      cmocka_unit_test(test_attrs_reset_keeps_the_type), cmocka_unit_test(test_attrs_shrink_integers_to_one),
       cmocka_unit_test(test_attrs_reset_that_breaks_typing_is_not_proposed),
       cmocka_unit_test(test_literals_shrink_to_zero_then_one_in_their_width),
       cmocka_unit_test(test_dce_deletes_unused_type_definitions),
