@@ -48,6 +48,12 @@ typedef struct Reducer {
   Cache cache;
   char *current;
   size_t current_calls;
+  /* The smallest program accepted so far, by operator calls, then bytes: what FILE holds and what
+     the reduction ends with.  A step may make the program larger on the way (a cut adds a typed
+     parameter until dce removes what it fed); if the run ends there, the smaller one stands, so
+     the result is never larger than the input without being simpler. */
+  char *best;
+  size_t best_calls;
   double start;
   size_t *resume;         /* per pass: where the next round starts (after a stuck guard) */
   /* Tests started ahead for a candidate the sequential order may ask for next (the one after an
@@ -143,6 +149,11 @@ static bool accept(Reducer *r, const RedPass *pass, RedPassStats *ps, Cand *c) {
   c->text = NULL;
   r->st->accepted++;
   ps->accepted++;
+  if (r->current_calls > r->best_calls || (r->current_calls == r->best_calls && strlen(r->current) > strlen(r->best)))
+    return true; /* larger than the best so far, not simpler: FILE keeps the best */
+  free(r->best);
+  r->best = xstrdup(r->current);
+  r->best_calls = r->current_calls;
   if (o->out_path && !write_out(o, r->current)) {
     snprintf(r->err, r->errlen, "cannot write %s", o->out_path);
     return false;
@@ -505,7 +516,8 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
   st->per_pass = xcalloc(o->npasses ? o->npasses : 1, sizeof *st->per_pass);
   r.resume = xcalloc(o->npasses ? o->npasses : 1, sizeof *r.resume);
   st->bytes_before = strlen(*text);
-  st->calls_before = r.current_calls = calls_of(*text);
+  st->calls_before = r.current_calls = r.best_calls = calls_of(*text);
+  r.best = xstrdup(*text);
   bool ok = true, progress_made = true;
   for (int round = 0; progress_made && ok && !*o->stop; round++) {
     progress_made = false;
@@ -513,6 +525,12 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
     if (o->fast) break;
   }
   drop_pool(&r);
+  if (strcmp(r.current, r.best) != 0) { /* the run ended on a larger program: the best stands (FILE has it) */
+    free(r.current);
+    r.current = r.best;
+    r.best = NULL;
+  }
+  free(r.best);
   st->interrupted = *o->stop != 0;
   /* The final program: without TVM's comments unless asked to keep them (a test that greps them
      would notice, so it is still checked). */

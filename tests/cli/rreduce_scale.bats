@@ -34,3 +34,15 @@ count_tests() {
   cmp "$T/c600-j1.relay" "$T/c600-j2.relay"
   cmp "$T/c600-j1.relay" "$T/c600-j3.relay"
 }
+
+@test "the result is never larger than the input without being simpler" {
+  # @main's body as a parameter is the only step that helps an always-true test here, and its
+  # tuple type is twice as long as the tuple of literals it replaces: the input stands
+  python3 -c "import sys; sys.stdout.write('#[version = \"0.0.5\"]\ndef @main() { (' + '1f, ' * 2000 + ') }\n')" > "$T/wide.relay"
+  printf '#!/bin/sh\nexit 0\n' > "$T/yes.sh"
+  chmod +x "$T/yes.sh"
+  run "$RREDUCE" -j1 --tidy "$T/wide.relay" "$T/yes.sh"
+  [ "$status" -eq 0 ]
+  [ "$(wc -c < "$T/wide.relay")" -le 8040 ]
+  "$RCHECK" "$T/wide.relay"
+}
