@@ -1,8 +1,8 @@
 /*
- * Delete unused tuple fields: a tuple a binding holds (`%t = (a, b, c);`) whose every use is a
- * projection (`%t.0`, `%t.2`) loses a field no projection reads, and the projections after it
- * are renumbered.  The tuple's type changes with it, so the candidate is checked on a copy (an
- * annotation that pins the old tuple type refuses it).
+ * Delete unused tuple fields: a tuple a binding holds (`%t = (a, b, c);`), or a tuple parameter of
+ * @main (`%p: (A, B, C)`), whose every use is a projection (`%t.0`, `%t.2`) loses a field no
+ * projection reads, and the projections after it are renumbered.  The tuple's type changes with
+ * it; the guard refuses a candidate that an annotation pinning the old type makes ill-typed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +11,9 @@
 #include "reduce.h"
 
 typedef struct Field {
-  AstStmt *stmt;   /* the binding */
+  AstStmt *stmt;   /* the binding, or NULL for a parameter */
   AstExpr *tuple;  /* its value */
+  AstBinder *param; /* the parameter of @main, whose annotation is the tuple type */
   size_t field;    /* the unused field */
 } Field;
 typedef VEC(Field) Fields;
@@ -66,7 +67,22 @@ static void collect_seq(AstExpr **slot, void *ctx) {
     each_body(c->m, visit_proj, &u);
     if (u.projections && u.projections == prog_uses_in_module(c->m, u.kind, u.name))
       for (size_t f = 0; f < v->nitems; f++)
-        if (!u.read[f]) VEC_PUSH(*c->out, ((Field){s, v, f}));
+        if (!u.read[f]) VEC_PUSH(*c->out, ((Field){s, v, NULL, f}));
+    free(u.read);
+  }
+}
+
+/* @main's tuple parameters: the same rule, the fields are the annotation's. */
+static void collect_params(AstModule *m, Fields *out) {
+  AstDef *main = prog_main(m);
+  for (size_t k = 0; main && k < main->fn->nparams; k++) {
+    AstBinder *b = main->fn->params[k];
+    if (!b->type || b->type->kind != AST_TY_TUPLE || b->type->nargs < 2) continue;
+    Uses u = {AST_LOCAL, b->name, 0, xcalloc(b->type->nargs, sizeof(bool)), b->type->nargs, -1, NULL};
+    each_body(m, visit_proj, &u);
+    if (u.projections && u.projections == prog_uses_in_module(m, AST_LOCAL, b->name))
+      for (size_t f = 0; f < b->type->nargs; f++)
+        if (!u.read[f]) VEC_PUSH(*out, ((Field){NULL, NULL, b, f}));
     free(u.read);
   }
 }
@@ -74,6 +90,7 @@ static void collect_seq(AstExpr **slot, void *ctx) {
 static void collect(AstModule *m, Fields *out) {
   Collect c = {m, out};
   each_body(m, collect_seq, &c);
+  collect_params(m, out);
 }
 
 static size_t count(const Program *p) {
@@ -92,14 +109,21 @@ static bool apply(Program *out, size_t i) {
   }
   Field d = f.items[i];
   free(f.items);
-  AstExpr *t = d.tuple;
-  memmove(&t->items[d.field], &t->items[d.field + 1], (t->nitems - d.field - 1) * sizeof *t->items);
-  t->nitems--;
-  Uses u = {d.stmt->kind == AST_STMT_GRAPH ? AST_GRAPH : AST_LOCAL,
-            d.stmt->kind == AST_STMT_GRAPH ? d.stmt->graph : d.stmt->binder->name, 0, NULL, 0, (int)d.field,
-            &out->m->arena};
+  if (d.param) {
+    AstType *t = d.param->type;
+    memmove(&t->args[d.field], &t->args[d.field + 1], (t->nargs - d.field - 1) * sizeof *t->args);
+    t->nargs--;
+  } else {
+    AstExpr *t = d.tuple;
+    memmove(&t->items[d.field], &t->items[d.field + 1], (t->nitems - d.field - 1) * sizeof *t->items);
+    t->nitems--;
+  }
+  Uses u = {!d.param && d.stmt->kind == AST_STMT_GRAPH ? AST_GRAPH : AST_LOCAL,
+            d.param ? d.param->name : d.stmt->kind == AST_STMT_GRAPH ? d.stmt->graph : d.stmt->binder->name, 0, NULL, 0,
+            (int)d.field, &out->m->arena};
   each_body(out->m, visit_proj, &u);
   return true;
 }
 
-const RedPass red_pass_fields = {"fields", "delete a field no projection reads from a bound tuple", count, apply, RED_ONE_BY_ONE, NULL};
+const RedPass red_pass_fields = {"fields", "delete a field no projection reads from a bound tuple or a tuple parameter of @main", count,
+                                 apply, RED_ONE_BY_ONE, NULL};

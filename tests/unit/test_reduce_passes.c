@@ -297,6 +297,23 @@ static void test_fields_deletes_an_unread_tuple_field(void **state) {
   assert_int_equal(rt_count(&red_pass_fields, whole), 0);
 }
 
+static void test_fields_deletes_an_unread_field_of_a_tuple_parameter(void **state) {
+  (void)state;
+  const char *p = RT_V
+      "def @main(%p: (Tensor[(2), float32], int32, Tensor[(2), float32])) {\n"
+      "  add(%p.0, %p.2)\n"
+      "}\n";
+  assert_int_equal(rt_count(&red_pass_fields, p), 1); /* the int32 is never read */
+  char *c = rt_apply(&red_pass_fields, p, 0);
+  assert_non_null(c);
+  assert_non_null(strstr(c, "%p: (Tensor[(2), float32], Tensor[(2), float32])"));
+  assert_non_null(strstr(c, "add(%p.0, %p.1)"));
+  free(c);
+  /* a parameter used whole keeps its fields */
+  const char *whole = RT_V "def @main(%p: (float32, float32)) {\n  (%p, %p.0)\n}\n";
+  assert_int_equal(rt_count(&red_pass_fields, whole), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_truncate_makes_a_binding_the_result),
@@ -310,6 +327,7 @@ int main(void) {
       cmocka_unit_test(test_shapes_follow_sizes_the_program_pins),
       cmocka_unit_test(test_shapes_halve_sizes_tied_by_arithmetic),
       cmocka_unit_test(test_fields_deletes_an_unread_tuple_field),
+      cmocka_unit_test(test_fields_deletes_an_unread_field_of_a_tuple_parameter),
       cmocka_unit_test(test_replace_never_grows_or_escapes_binders),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
