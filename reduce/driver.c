@@ -54,6 +54,8 @@ typedef struct Reducer {
      the result is never larger than the input without being simpler. */
   char *best;
   size_t best_calls;
+  double drawn_at;   /* the status line: when it was last drawn, and what it said */
+  char drawn[160];
   double start;
   size_t *resume;         /* per pass: where the next round starts (after a stuck guard) */
   /* Tests started ahead for a candidate the sequential order may ask for next (the one after an
@@ -111,10 +113,21 @@ static int collect(Reducer *r, Cand *c, bool cancelled) {
   return v;
 }
 
+/* The status line on a terminal: redrawn at most ten times a second, and only when it changed
+   (the waits call this every 20 ms). */
 static void progress(Reducer *r, const char *pass) {
   if (!r->o->progress) return;
-  fprintf(stderr, "\r\033[K%-9s tests %lu  %zu bytes  %zu ops  accepted %lu  %.0fs", pass, r->st->tests_run,
-          strlen(r->current), r->current_calls, r->st->accepted, clock_seconds() - r->start);
+  double now = clock_seconds();
+  if (now - r->drawn_at < 0.1) return;
+  size_t before = r->st->bytes_before, bytes = strlen(r->current);
+  char line[sizeof r->drawn];
+  snprintf(line, sizeof line, "%-9s %zu -> %zu bytes (%.1f%% removed)  %zu ops  tests %lu  accepted %lu  %.0fs", pass,
+           before, bytes, before ? 100.0 * ((double)before - (double)bytes) / (double)before : 0.0, r->current_calls,
+           r->st->tests_run, r->st->accepted, now - r->start);
+  r->drawn_at = now;
+  if (!strcmp(line, r->drawn)) return;
+  memcpy(r->drawn, line, sizeof line);
+  fprintf(stderr, "\r\033[K%s", line);
   fflush(stderr);
 }
 
