@@ -253,13 +253,25 @@ static bool next_candidate(Reducer *r, const RedPass *pass, RedPassStats *ps, Pr
   }
 }
 
+/* The cached verdict of the text with content hash `key`: 1 interesting, 0 not, -1 unknown (or
+   no cache). */
+static int cached_verdict(const Reducer *r, const char *key) {
+  if (!r->o->use_cache) return -1;
+  if (strset_contains(&r->cache.interesting, key)) return 1;
+  return strset_contains(&r->cache.boring, key) ? 0 : -1;
+}
+
+/* Tests run at once: -j, at least 1, at most RED_MAX_JOBS. */
+static unsigned job_count(const RedOptions *o) { return o->jobs ? (o->jobs > RED_MAX_JOBS ? RED_MAX_JOBS : o->jobs) : 1; }
+
 /* Starts the test on a candidate, or answers from the cache. */
 static bool launch(Reducer *r, Cand *c) {
   char key[GIT_OID_HEXSZ + 1];
   if (r->o->use_cache || r->npool) content_hash(c->text, strlen(c->text), key);
-  if (r->o->use_cache && (strset_contains(&r->cache.interesting, key) || strset_contains(&r->cache.boring, key))) {
+  int known = cached_verdict(r, key);
+  if (known >= 0) {
     r->st->cache_hits++;
-    c->verdict = strset_contains(&r->cache.interesting, key);
+    c->verdict = known;
     return true;
   }
   for (size_t q = 0; q < r->npool; q++)
@@ -286,9 +298,8 @@ static void drop_pool(Reducer *r) {
 static void start_ahead(Reducer *r, char *text) {
   struct Spec *sp = &r->pool[r->npool];
   content_hash(text, strlen(text), sp->key);
-  bool cached = r->o->use_cache && (strset_contains(&r->cache.interesting, sp->key) || strset_contains(&r->cache.boring, sp->key));
   char err[256] = "";
-  if (!cached && oracle_start(&r->o->oracle, r->o->basename, text, strlen(text), &sp->job, err, sizeof err)) {
+  if (cached_verdict(r, sp->key) < 0 && oracle_start(&r->o->oracle, r->o->basename, text, strlen(text), &sp->job, err, sizeof err)) {
     sp->text = text;
     r->npool++;
   } else {
@@ -367,7 +378,7 @@ static void land(Reducer *r, Cand *flight, size_t *n, size_t k) {
 static bool run_first(Reducer *r, size_t pi, bool *progress_made) {
   const RedPass *pass = r->o->passes[pi];
   RedPassStats *ps = &r->st->per_pass[pi];
-  unsigned jobs = r->o->jobs ? (r->o->jobs > RED_MAX_JOBS ? RED_MAX_JOBS : r->o->jobs) : 1;
+  unsigned jobs = job_count(r->o);
   Program cur = {0};
   if (!load_current(r, &cur)) return false;
   size_t lo = 0, hi = pass->count(&cur), nflight = 0;
@@ -432,7 +443,7 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
   const RedPass *pass = o->passes[pi];
   if (pass->search == RED_FIRST) return run_first(r, pi, progress_made);
   RedPassStats *ps = &r->st->per_pass[pi];
-  unsigned jobs = o->jobs ? (o->jobs > RED_MAX_JOBS ? RED_MAX_JOBS : o->jobs) : 1;
+  unsigned jobs = job_count(o);
   size_t i = r->resume[pi], resume = 0, size = 1;
   unsigned failures = 0, timeouts = 0;
   bool ok = true, stuck = false, hot = false;

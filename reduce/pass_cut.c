@@ -18,25 +18,9 @@ static bool is_atom(const AstExpr *e) {
          e->kind == AST_FLOAT || e->kind == AST_BOOL;
 }
 
-/* References to variables counted by name, locals and graph values apart. */
-typedef struct Refs {
-  StrCounts locals, graph;
-} Refs;
-
-static void count_ref(AstExpr **slot, void *ctx) {
-  Refs *r = ctx;
-  if ((*slot)->kind == AST_LOCAL) strcounts_add(&r->locals, (*slot)->text, 1);
-  if ((*slot)->kind == AST_GRAPH) strcounts_add(&r->graph, (*slot)->text, 1);
-}
-
-static void refs_free(Refs *r) {
-  strcounts_free(&r->locals);
-  strcounts_free(&r->graph);
-}
-
 static bool is_graph(const AstStmt *s) { return s->kind == AST_STMT_GRAPH; }
 static const char *bound_name(const AstStmt *s) { return is_graph(s) ? s->graph : s->binder->name; }
-static size_t refs_of(const Refs *r, const AstStmt *s) {
+static size_t refs_of(const RedRefs *r, const AstStmt *s) {
   return strcounts_get(is_graph(s) ? &r->graph : &r->locals, bound_name(s));
 }
 
@@ -52,9 +36,9 @@ static bool cuttable(const AstStmt *s) {
    shadowed), so the name means this binding everywhere it is read.  One walk of the module, one of
    the sequence. */
 static bool *choose(const AstModule *m, AstExpr *seq, size_t from, size_t to, size_t *ncut) {
-  Refs all = {0}, later = {0}, bound = {0};
-  prog_walk_module((AstModule *)m, count_ref, &all);
-  prog_walk(&seq->a, count_ref, &later);
+  RedRefs all = {0}, later = {0}, bound = {0};
+  prog_walk_module((AstModule *)m, red_count_ref, &all);
+  prog_walk(&seq->a, red_count_ref, &later);
   for (size_t k = 0; k < seq->nstmts; k++)
     if (seq->stmts[k]->kind == AST_STMT_LET || is_graph(seq->stmts[k]))
       strcounts_add(is_graph(seq->stmts[k]) ? &bound.graph : &bound.locals, bound_name(seq->stmts[k]), 1);
@@ -66,11 +50,11 @@ static bool *choose(const AstModule *m, AstExpr *seq, size_t from, size_t to, si
       cut[k] = true;
       ++*ncut;
     }
-    prog_walk(&s->value, count_ref, &later);
+    prog_walk(&s->value, red_count_ref, &later);
   }
-  refs_free(&all);
-  refs_free(&later);
-  refs_free(&bound);
+  red_refs_free(&all);
+  red_refs_free(&later);
+  red_refs_free(&bound);
   return cut;
 }
 

@@ -16,27 +16,8 @@
 #include "../support/xalloc.h"
 #include "reduce.h"
 
-/* References to variables, counted by name (locals and graph values apart): how often the rest of
-   a sequence reads each binding.  Counting the suffix once, from the last statement back, keeps
-   this linear; asking each binding for its uses in the statements after it was quadratic. */
-typedef struct Refs {
-  StrCounts locals, graph;
-} Refs;
-
-static void count_ref(AstExpr **slot, void *ctx) {
-  Refs *r = ctx;
-  const AstExpr *e = *slot;
-  if (e->kind == AST_LOCAL) strcounts_add(&r->locals, e->text, 1);
-  if (e->kind == AST_GRAPH) strcounts_add(&r->graph, e->text, 1);
-}
-
-static void refs_free(Refs *r) {
-  strcounts_free(&r->locals);
-  strcounts_free(&r->graph);
-}
-
 /* Whether statement s binds a variable that `later` never reads. */
-static bool unread(const AstStmt *s, const Refs *later) {
+static bool unread(const AstStmt *s, const RedRefs *later) {
   if (s->kind == AST_STMT_EXPR || s->kind == AST_STMT_FREE) return false;
   return s->kind == AST_STMT_GRAPH ? !strcounts_get(&later->graph, s->graph) : !strcounts_get(&later->locals, s->binder->name);
 }
@@ -47,19 +28,19 @@ static bool sweep(AstExpr *e) {
   if (!e) return false;
   bool changed = false;
   if (e->kind == AST_SEQ) {
-    Refs later = {0};
-    prog_walk(&e->a, count_ref, &later);
+    RedRefs later = {0};
+    prog_walk(&e->a, red_count_ref, &later);
     for (size_t i = e->nstmts; i > 0; i--) {
       AstStmt *s = e->stmts[i - 1];
       if (!unread(s, &later)) { /* its own value is not a reader: a closure calling itself is dead */
-        prog_walk(&s->value, count_ref, &later);
+        prog_walk(&s->value, red_count_ref, &later);
         continue;
       }
       memmove(&e->stmts[i - 1], &e->stmts[i], (e->nstmts - i) * sizeof *e->stmts);
       e->nstmts--;
       changed = true;
     }
-    refs_free(&later);
+    red_refs_free(&later);
   }
   AstExpr **child;
   for (AstChildren it = ast_children(e); (child = ast_next_child(&it));) changed |= sweep(*child);
@@ -269,14 +250,14 @@ static bool dce(AstModule *m) {
   AstDef *main = prog_main(m);
   if (main) {
     AstFunc *f = main->fn;
-    Refs body = {0};
-    prog_walk(&f->body, count_ref, &body);
+    RedRefs body = {0};
+    prog_walk(&f->body, red_count_ref, &body);
     size_t k = 0;
     for (size_t i = 0; i < f->nparams; i++)
       if (strcounts_get(&body.locals, f->params[i]->name)) f->params[k++] = f->params[i];
     changed |= k < f->nparams;
     f->nparams = k;
-    refs_free(&body);
+    red_refs_free(&body);
   }
   return changed;
 }
@@ -294,15 +275,15 @@ typedef VEC(Dead) DeadList;
 static void dead_stmts(AstExpr *e, DeadList *out) {
   if (!e) return;
   if (e->kind == AST_SEQ) {
-    Refs later = {0};
-    prog_walk(&e->a, count_ref, &later);
+    RedRefs later = {0};
+    prog_walk(&e->a, red_count_ref, &later);
     size_t first = out->len;
     for (size_t i = e->nstmts; i > 0; i--) {
       AstStmt *s = e->stmts[i - 1];
       if (unread(s, &later)) VEC_PUSH(*out, ((Dead){(void **)e->stmts, &e->nstmts, s, SIZE_MAX}));
-      prog_walk(&s->value, count_ref, &later);
+      prog_walk(&s->value, red_count_ref, &later);
     }
-    refs_free(&later);
+    red_refs_free(&later);
     for (size_t a = first, b = out->len; a + 1 < b; a++, b--) { /* in statement order */
       Dead t = out->items[a];
       out->items[a] = out->items[b - 1];
@@ -331,12 +312,12 @@ static void collect(AstModule *m, const CallGraph *graph, DeadList *out) {
   }
   AstDef *main = prog_main(m);
   if (main) {
-    Refs body = {0};
-    prog_walk(&main->fn->body, count_ref, &body);
+    RedRefs body = {0};
+    prog_walk(&main->fn->body, red_count_ref, &body);
     for (size_t i = 0; i < main->fn->nparams; i++)
       if (!strcounts_get(&body.locals, main->fn->params[i]->name))
         VEC_PUSH(*out, ((Dead){(void **)main->fn->params, &main->fn->nparams, main->fn->params[i], SIZE_MAX}));
-    refs_free(&body);
+    red_refs_free(&body);
   }
 }
 

@@ -36,6 +36,7 @@
 #define RELAYKIT_REDUCE_H
 
 #include "../program/program.h"
+#include "../support/strset.h"
 
 /* How the driver searches a pass's opportunities.  Passes only count and apply; the driver decides
    which opportunities one candidate applies (llvm-reduce's shape), so the number of tests grows
@@ -82,6 +83,15 @@ extern const RedPass *const red_passes[RED_NPASSES];
 /* ------------------------------------------------------------------ sites.c */
 /* The number of @main's top-level bindings: the opportunities of truncate. */
 size_t red_count_main_stmts(const Program *p);
+/* References to variables counted by name, locals and graph values apart (zeroed: empty).  A walk
+   with red_count_ref counts every reference under a node; dce and cut ask how often a binding is
+   read without rescanning the program per binding. */
+typedef struct RedRefs {
+  StrCounts locals, graph;
+} RedRefs;
+void red_count_ref(AstExpr **slot, void *refs); /* a ProgSlotFn */
+void red_refs_free(RedRefs *r);
+
 /* f's parameters that its body reads, in order (malloc'd; *n of them).  Passes that change
    parameters (shapes, params) leave the others alone: dce deletes them next, so any work on them
    would be a test spent on code about to go. */

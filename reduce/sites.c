@@ -9,21 +9,28 @@ size_t red_count_main_stmts(const Program *p) {
   return seq ? seq->nstmts : 0;
 }
 
-static void count_local(AstExpr **slot, void *ctx) {
-  if ((*slot)->kind == AST_LOCAL) strcounts_add(ctx, (*slot)->text, 1);
+void red_count_ref(AstExpr **slot, void *refs) {
+  RedRefs *r = refs;
+  if ((*slot)->kind == AST_LOCAL) strcounts_add(&r->locals, (*slot)->text, 1);
+  if ((*slot)->kind == AST_GRAPH) strcounts_add(&r->graph, (*slot)->text, 1);
+}
+
+void red_refs_free(RedRefs *r) {
+  strcounts_free(&r->locals);
+  strcounts_free(&r->graph);
 }
 
 /* One walk for all parameters (asking prog_uses per parameter would be quadratic in a 25,000-input
    @main that cut has made).  A use by a shadowing binding of the same name counts: kept, safely. */
 AstBinder **red_live_params(const AstFunc *f, size_t *n) {
-  StrCounts reads = {0};
+  RedRefs reads = {0};
   AstExpr *body = f->body;
-  prog_walk(&body, count_local, &reads);
+  prog_walk(&body, red_count_ref, &reads);
   AstBinder **live = xmalloc((f->nparams ? f->nparams : 1) * sizeof *live);
   *n = 0;
   for (size_t i = 0; i < f->nparams; i++)
-    if (strcounts_get(&reads, f->params[i]->name)) live[(*n)++] = f->params[i];
-  strcounts_free(&reads);
+    if (strcounts_get(&reads.locals, f->params[i]->name)) live[(*n)++] = f->params[i];
+  red_refs_free(&reads);
   return live;
 }
 
