@@ -3,6 +3,7 @@
 #   make test            unit tests (cmocka), CLI tests (bats), tree-sitter corpus tests
 #   make test SAN=1      the same, built with AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench           throughput against peers; see bench/RESULTS.md
+#   make check-tvm       against a real TVM (skipped without one; FULL=1 for the long version)
 #   make grammar         regenerate parser/src/parser.c from parser/grammar.js
 #   make install PREFIX=/usr/local
 
@@ -27,7 +28,7 @@ CFLAGS_ALL := $(CSTD) $(WARN) $(OPT) $(PKG_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL := $(OPT) $(LDFLAGS)
 
 SUPPORT_SRC := $(wildcard support/*.c)
-PARSER_SRC  := parser/parse.c parser/lower.c parser/comments.c parser/print.c parser/dump.c parser/literal.c parser/build.c parser/clone.c parser/children.c
+PARSER_SRC  := parser/parse.c parser/lower.c parser/comments.c parser/print.c parser/dump.c parser/literal.c parser/build.c parser/clone.c parser/children.c parser/join.c
 GRAMMAR_SRC := parser/src/parser.c parser/src/scanner.c
 TYPEGEN_SRC := $(filter-out typegen/rcheck.c typegen/rgen.c,$(wildcard typegen/*.c typegen/ops/*.c))
 RUN_SRC     := $(filter-out interestingness/roracle.c,$(wildcard interestingness/*.c))
@@ -39,7 +40,7 @@ LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GRAMMAR_SRC:%.c=$(BUILD)/%.o)
 PROGRAMS    := rfmt rcheck rgen rreduce roracle rmutate
 UNIT_TESTS  := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 
-.PHONY: all check test unit cli corpus-test grammar grammar-check bench install clean fuzz
+.PHONY: all check test unit cli corpus-test grammar grammar-check bench install clean fuzz check-tvm
 all: $(PROGRAMS:%=$(BIN)/%)
 
 $(BUILD)/%.o: %.c
@@ -108,13 +109,30 @@ build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(GRAMMAR_SRC)
 	clang $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(PKG_CFLAGS) -Iparser/src \
 	  -o $@ $< $(LIB_SRC) $(GRAMMAR_SRC) $(PKG_LIBS)
 
+# Needs `import tvm` (RELAYKIT_PYTHON, TVM_HOME, PYTHONPATH); says "skipped: no TVM" otherwise.
+check-tvm: all
+	@bash tests/tvm/run.sh
+
 # ---------------------------------------------------------------- bench
 bench: all
 	@bash bench/run.sh
 
+# The TVM tests live with their shared module under lib/relaykit/ (they find it beside their
+# real path), with links in bin/; the Python module goes where $(PYTHON) looks under PREFIX
+# (Debian: lib/python3.X/dist-packages), else to lib/relaykit/python (then set PYTHONPATH).
+PYTHON      ?= python3
+RK_LIB      := $(PREFIX)/lib/relaykit
+PYTHONDIR   ?= $(shell $(PYTHON) -c 'import sys; d = [p for p in sys.path if p.startswith("$(PREFIX)/") and p.endswith("-packages")]; print(d[0] if d else "")' 2>/dev/null)
+PYTHONDIR_  := $(if $(PYTHONDIR),$(PYTHONDIR),$(RK_LIB)/python)
+TVM_SCRIPTS := tvm-parse tvm-typecheck tvm-build tvm-pass tvm-diff tvm-roundtrip tvm-check tvm-server server-adapter
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(RK_LIB)/interestingness $(DESTDIR)$(PYTHONDIR_)/relaykit
 	install -m 755 $(PROGRAMS:%=$(BIN)/%) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(TVM_SCRIPTS:%=interestingness/%) $(DESTDIR)$(RK_LIB)/interestingness/
+	install -m 644 interestingness/relaykit_tvm.py interestingness/README.md interestingness/PROTOCOL.md $(DESTDIR)$(RK_LIB)/interestingness/
+	for s in $(TVM_SCRIPTS); do ln -sf ../lib/relaykit/interestingness/$$s $(DESTDIR)$(PREFIX)/bin/$$s; done
+	install -m 644 python/relaykit/__init__.py $(DESTDIR)$(PYTHONDIR_)/relaykit/
+	@echo "installed: programs and TVM tests in $(PREFIX)/bin, the Python module relaykit in $(PYTHONDIR_)"
 
 clean:
 	rm -rf build bin

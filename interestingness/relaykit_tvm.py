@@ -23,7 +23,8 @@ import tempfile
 import textwrap
 import time
 
-CHECKS = ("parse", "typecheck", "build", "pass", "diff", "roundtrip")
+CHECKS = ("parse", "typecheck", "build", "pass", "diff", "roundtrip", "check")
+EXECUTORS = ("graph", "vm", "aot")  # what relay.build / relay.vm.compile make; tvm-diff adds debug
 NOT_IMPORTABLE = "TVM is not importable (set TVM_HOME / PYTHONPATH)"
 EXIT_BUG, EXIT_NO_BUG, EXIT_USAGE = 0, 1, 2
 OUTPUT_CAP = 1 << 20  # bytes of the child's output kept for matching and for showing
@@ -32,25 +33,33 @@ SIGNATURE_CAP = 400  # characters of a signature
 DESCRIPTIONS = {
     "parse": "Interesting when TVM's parser rejects (or crashes on) the text.",
     "typecheck": "Interesting when the text parses but relay.transform.InferType fails or crashes.",
-    "build": "Interesting when the module type-checks but relay.build raises or crashes.",
+    "build": "Interesting when the module type-checks but relay.build (or relay.vm.compile) "
+    "raises or crashes, or, with --run, running the built module on inputs does.",
     "pass": "Interesting when the module type-checks but running the passes (in order, each "
     "as a one-pass tvm.transform.Sequential) raises or crashes. PASS is a name from "
     "tvm.relay.transform, optionally with literal arguments: FoldConstant "
-    "'FuseOps(fuse_opt_level=2)' 'AlterOpLayout()'.",
-    "diff": "Interesting when two configurations (two opt levels of one executor, or two "
-    "executors at one opt level) give results that differ beyond the tolerance on the same "
-    "random inputs. Both must run: a crash of either is 'something else' (use tvm-build).",
+    "'FuseOps(fuse_opt_level=2)' 'AlterOpLayout()'. With --build, building the result "
+    "(and with --run, running it) is under test too.",
+    "diff": "Interesting when configurations (opt levels of one executor, executors at one "
+    "opt level, or any EXECUTOR:LEVEL pairs) give results that differ beyond the tolerance "
+    "on the same random inputs; inputs that feed a variance, a square root, a logarithm or a "
+    "divisor are positive, so that no NaN comes from the inputs. Every configuration must "
+    "run: a crash of one is 'something else' (use tvm-build).",
     "roundtrip": "Interesting when printing the module (astext) and parsing the text again "
     "fails or gives a module that is not tvm.ir.structural_equal to the first.",
+    "check": "Interesting when the user's check(mod), a function in the Python file SCRIPT, "
+    "raises or returns False for the parsed module (any other value: no bug). It runs in a "
+    "forked child, so a crash is caught too: an existing Python repro becomes a test.",
 }
 
 UNDER_TEST = {
     "parse": ("parse",),
     "typecheck": ("typecheck",),
-    "build": ("build",),
-    "pass": ("pass", "infer-after"),
+    "build": ("build", "run"),
+    "pass": ("pass", "infer-after", "build", "run"),
     "diff": ("compare",),
     "roundtrip": ("print", "reparse", "compare"),
+    "check": ("check",),
 }
 
 EPILOG = """exit status: 0 the bug is there (an error in the stage under test, matching --match
@@ -126,16 +135,79 @@ def pass_spec(text):
     raise ValueError("not a pass: %r (write Name or Name(literal arguments))" % text)
 
 
-def comma_pair(conv):
+def comma_list(conv, least=2):
     def parse(text):
-        parts = text.split(",")
-        if len(parts) != 2 or not all(p.strip() for p in parts):
-            raise argparse.ArgumentTypeError("expected two values separated by a comma: %r" % text)
+        parts = [p.strip() for p in text.split(",")]
+        if len(parts) < least or not all(parts):
+            raise argparse.ArgumentTypeError(
+                "expected at least %d values separated by commas: %r" % (least, text))
         try:
-            return [conv(p.strip()) for p in parts]
+            return [conv(p) for p in parts]
         except ValueError:
             raise argparse.ArgumentTypeError("bad value in %r" % text)
     return parse
+
+
+def opt_level(text):
+    level = int(text)
+    if not 0 <= level <= 4:
+        raise ValueError(text)
+    return level
+
+
+def run_config(text):
+    """'vm:3' -> ('vm', 3)."""
+    kind, sep, level = text.partition(":")
+    if not sep or not kind:
+        raise ValueError(text)
+    return kind, opt_level(level)
+
+
+def config_item(text):
+    """'relay.FuseOps.max_depth=10' -> ('relay.FuseOps.max_depth', 10): a Python literal, else
+    the text itself, as PassContext's config wants typed values."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError("expected KEY=VALUE: %r" % text)
+    try:
+        value = ast.literal_eval(value.strip())
+    except (ValueError, SyntaxError):
+        value = value.strip()
+    return key.strip(), value
+
+
+def pass_names(text):
+    return [n.strip() for n in text.split(",") if n.strip()]
+
+
+def add_compile_options(p, check):
+    """PassContext and relay.build options shared by build, pass (--build) and diff."""
+    p.add_argument("--opt-level", type=opt_level, default=3, metavar="N",
+                   help="PassContext opt_level, 0 to 4 (default 3)")
+    p.add_argument("--config", type=config_item, action="append", default=[], metavar="KEY=VALUE",
+                   help="a PassContext config entry, e.g. relay.FuseOps.max_depth=10 or "
+                   "tir.disable_vectorize=True (VALUE is a Python literal, else a string); repeatable")
+    p.add_argument("--disabled-pass", type=pass_names, action="append", default=[], metavar="NAME",
+                   help="PassContext disabled_pass (comma-separated or repeated)")
+    p.add_argument("--required-pass", type=pass_names, action="append", default=[], metavar="NAME",
+                   help="PassContext required_pass (comma-separated or repeated)")
+    p.add_argument("--target", default="llvm", metavar="T", help="build target (default llvm)")
+    p.add_argument("--target-host", metavar="T", help="target host (default: the target's own)")
+    p.add_argument("--params", metavar="FILE",
+                   help="bound parameters: a .npz file (numpy) or TVM's save_param_dict bytes; "
+                   "@main parameters of those names are bound (constants) before building")
+    if check == "diff":
+        return
+    p.add_argument("--executor", choices=EXECUTORS, default="graph",
+                   help="graph (relay.build, the default), aot (relay.build with the AOT "
+                   "executor) or vm (relay.vm.compile)")
+    p.add_argument("--run", action="store_true",
+                   help="also run the built module on inputs (see --inputs); an error there is "
+                   "the bug too")
+    p.add_argument("--inputs", choices=("random", "zeros"), default="random",
+                   help="inputs for --run: random (seeded, positive where a variance, root, "
+                   "log or divisor needs it) or zeros (default random)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
 
 
 def make_parser(check, prog, with_file):
@@ -147,9 +219,10 @@ def make_parser(check, prog, with_file):
         epilog=EPILOG % {"other": "1 (or --other-status)"},
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--match", metavar="REGEX",
-                   help="the bug's error signature (Python re.search over the error text and "
-                   "TVM's output, e.g. 'Check failed: .*dtype' or 'signal SIGSEGV'): an error "
-                   "in the stage under test that does not match is 'something else'")
+                   help="the bug's error signature (a Perl-style regular expression, as rreduce's "
+                   "and roracle's --match, searched over the error text and TVM's output, e.g. "
+                   "'Check failed: .*dtype' or 'signal SIGSEGV'): an error in the stage under "
+                   "test that does not match is 'something else'")
     p.add_argument("--other-status", type=int, default=EXIT_NO_BUG, metavar="N",
                    help="exit status for 'something else broke' (default 1; pair with rreduce "
                    "--also-interesting N to keep those candidates)")
@@ -162,27 +235,33 @@ def make_parser(check, prog, with_file):
         p.add_argument("-v", "--verbose", action="store_true",
                        help="log each candidate's verdict and TVM's output on stderr")
     if check in ("build", "pass", "diff"):
-        p.add_argument("--opt-level", type=int, default=3, metavar="N",
-                       help="PassContext opt_level (default 3)")
-    if check in ("build", "diff"):
-        p.add_argument("--target", default="llvm", metavar="T", help="build target (default llvm)")
+        add_compile_options(p, check)
     if check == "pass":
         p.add_argument("--infer-after", action="store_true",
                        help="also run InferType after the passes: an ill-typed result is the bug too")
+        p.add_argument("--build", action="store_true",
+                       help="then build the result with relay.build (the options above apply)")
     if check == "roundtrip":
         p.add_argument("--infer", action="store_true",
                        help="run InferType before printing (types appear as /* ty= */ comments)")
     if check == "diff":
         g = p.add_mutually_exclusive_group()
-        g.add_argument("--opt-levels", type=comma_pair(int), metavar="A,B",
-                       help="compare opt levels A and B of --executor (the default: 0,3)")
-        g.add_argument("--executors", type=comma_pair(str), metavar="X,Y",
-                       help="compare executors X and Y (debug, graph, vm, aot) at --opt-level")
+        g.add_argument("--opt-levels", type=comma_list(opt_level), metavar="A,B[,...]",
+                       help="compare these opt levels of --executor (the default: 0,3)")
+        g.add_argument("--executors", type=comma_list(str), metavar="X,Y[,...]",
+                       help="compare these executors (debug, graph, vm, aot) at --opt-level")
+        g.add_argument("--configs", type=comma_list(run_config), metavar="X:N,Y:M[,...]",
+                       help="compare these executor:opt-level pairs, e.g. vm:0,graph:3,aot:2")
         p.add_argument("--executor", default="vm", metavar="K",
                        help="the executor for --opt-levels (default vm)")
         p.add_argument("--rtol", type=float, default=1e-5, help="relative tolerance (default 1e-5)")
         p.add_argument("--atol", type=float, default=1e-5, help="absolute tolerance (default 1e-5)")
         p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
+        p.add_argument("--positive", action="store_true",
+                       help="make every float input positive, in [1, 2)")
+    if check == "check":
+        p.add_argument("script", metavar="SCRIPT",
+                       help="a Python file defining check(mod): raise or return False = the bug")
     if check == "pass":
         p.add_argument("items", nargs="+", metavar="PASS",
                        help="the passes, then the candidate" if with_file else "the passes")
@@ -194,12 +273,14 @@ def make_parser(check, prog, with_file):
 def parse_args(check, prog, argv, with_file):
     """Parses and validates; exits 2 on a usage error (before TVM is imported)."""
     p = make_parser(check, prog, with_file)
-    args = p.parse_args(argv)
+    # Options may come between the passes and the candidate (Python 3.7+; 3.6 takes them first).
+    parse = getattr(p, "parse_intermixed_args", p.parse_args)
+    args = parse(argv)
     args.check = check
     if args.match is not None:
         try:
-            args.match_re = re.compile(args.match, re.MULTILINE)
-        except re.error as e:
+            args.match_re = Pattern(args.match)
+        except ValueError as e:
             p.error("--match %r: %s" % (args.match, e))
     else:
         args.match_re = None
@@ -217,20 +298,126 @@ def parse_args(check, prog, argv, with_file):
             args.passes = [pass_spec(s) for s in items]
         except ValueError as e:
             p.error(str(e))
+        if args.run and not args.build:
+            p.error("--run needs --build")
+    if check in ("build", "pass", "diff"):
+        args.disabled_pass = [n for names in args.disabled_pass for n in names]
+        args.required_pass = [n for names in args.required_pass for n in names]
+        args.config = dict(args.config)
+        if args.params is not None and not os.path.isfile(args.params):
+            p.error("--params %s: no such file" % args.params)
     if check == "diff":
         if args.executors:
             args.configs = [(k, args.opt_level) for k in args.executors]
-        else:
+        elif not args.configs:
             levels = args.opt_levels or [0, 3]
             args.configs = [(args.executor, lv) for lv in levels]
+        for kind, _ in args.configs:
+            if kind not in ("debug",) + EXECUTORS:
+                p.error("unknown executor %r (debug, graph, vm, aot)" % kind)
+    if check == "check" and not os.path.isfile(args.script):
+        p.error("%s: no such file" % args.script)
     return args
+
+
+# ----------------------------------------------------------------------------- --match
+
+class _Found(object):
+    """What a Pattern's search returns: the matched text, as re's match.group(0)."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def group(self, index=0):  # pylint: disable=unused-argument
+        return self.text
+
+
+class Pattern(object):
+    """--match as rreduce and roracle read it: PCRE2 (Debian's libpcre2-8, the library they
+    link), multi-line, on the UTF-8 bytes, with the same backtracking limit; Python's re only
+    where that library cannot be loaded (the two agree on everyday patterns)."""
+
+    MULTILINE = 0x00000400
+    MATCH_LIMIT = 10 * 1000 * 1000  # as support/pattern.c
+    _lib = None
+
+    @classmethod
+    def library(cls):
+        if cls._lib is None:
+            cls._lib = False
+            try:
+                import ctypes  # pylint: disable=import-outside-toplevel
+                import ctypes.util  # pylint: disable=import-outside-toplevel
+                lib = ctypes.CDLL(ctypes.util.find_library("pcre2-8") or "libpcre2-8.so.0")
+                size_t, vp = ctypes.c_size_t, ctypes.c_void_p
+                lib.pcre2_compile_8.restype = vp
+                lib.pcre2_compile_8.argtypes = [ctypes.c_char_p, size_t, ctypes.c_uint32,
+                                                ctypes.POINTER(ctypes.c_int),
+                                                ctypes.POINTER(size_t), vp]
+                lib.pcre2_match_data_create_from_pattern_8.restype = vp
+                lib.pcre2_match_data_create_from_pattern_8.argtypes = [vp, vp]
+                lib.pcre2_match_data_free_8.argtypes = [vp]
+                lib.pcre2_match_8.restype = ctypes.c_int
+                lib.pcre2_match_8.argtypes = [vp, ctypes.c_char_p, size_t, size_t,
+                                              ctypes.c_uint32, vp, vp]
+                lib.pcre2_get_ovector_pointer_8.restype = ctypes.POINTER(size_t)
+                lib.pcre2_get_ovector_pointer_8.argtypes = [vp]
+                lib.pcre2_match_context_create_8.restype = vp
+                lib.pcre2_match_context_create_8.argtypes = [vp]
+                lib.pcre2_set_match_limit_8.argtypes = [vp, ctypes.c_uint32]
+                lib.pcre2_get_error_message_8.argtypes = [ctypes.c_int, ctypes.c_char_p, size_t]
+                cls._lib = (ctypes, lib)
+            except (OSError, AttributeError):
+                pass
+        return cls._lib
+
+    def __init__(self, source):
+        self.source = source
+        loaded = self.library()
+        if not loaded:
+            try:
+                self._re = re.compile(source, re.MULTILINE)
+            except re.error as e:
+                raise ValueError(str(e))
+            return
+        ctypes, lib = loaded
+        self._re = None
+        code, at = ctypes.c_int(0), ctypes.c_size_t(0)
+        raw = source.encode("utf-8", "surrogateescape")
+        self._code = lib.pcre2_compile_8(raw, len(raw), self.MULTILINE, ctypes.byref(code),
+                                         ctypes.byref(at), None)
+        if not self._code:
+            msg = ctypes.create_string_buffer(256)
+            lib.pcre2_get_error_message_8(code.value, msg, 256)
+            raise ValueError("at offset %d: %s" % (at.value, msg.value.decode("utf-8", "replace")))
+        self._limits = lib.pcre2_match_context_create_8(None)
+        lib.pcre2_set_match_limit_8(self._limits, self.MATCH_LIMIT)
+
+    def search(self, text):
+        """A _Found (or re match) for the first match in text, or None."""
+        if self._re is not None:
+            return self._re.search(text)
+        _, lib = self.library()
+        raw = text.encode("utf-8", "surrogateescape")
+        md = lib.pcre2_match_data_create_from_pattern_8(self._code, None)
+        try:
+            if lib.pcre2_match_8(self._code, raw, len(raw), 0, 0, md, self._limits) < 0:
+                return None
+            ov = lib.pcre2_get_ovector_pointer_8(md)
+            return _Found(raw[ov[0]:ov[1]].decode("utf-8", "replace"))
+        finally:
+            lib.pcre2_match_data_free_8(md)
 
 
 # ----------------------------------------------------------------------------- TVM side (child)
 
-def parse_module(tvm, relay, text, name):
+def parse_module(tvm, relay, text, name, stage=None):
     """tvm.relay.parse (after the parser moved into Relay, early 2023), else tvm.parser.parse
-    (0.7 to 0.12; a deprecated forwarder later), else tvm.relay.fromtext (0.6 and older)."""
+    (0.7 to 0.12; a deprecated forwarder later), else tvm.relay.fromtext (0.6 and older).
+
+    TVM's parser runs InferType on what it parsed (since 0.7): with `stage`, a pass instrument
+    announces the stage "typecheck" when that starts, so that an ill-typed module is not
+    taken for a parse error."""
     fn = getattr(relay, "parse", None)
     if fn is None:
         try:
@@ -238,14 +425,35 @@ def parse_module(tvm, relay, text, name):
             fn = tvm_parser.parse
         except ImportError:
             fn = relay.fromtext
-    return fn(text, name)
+    instrument = getattr(tvm, "instrument", None)
+    if stage is None or instrument is None or not hasattr(instrument, "pass_instrument"):
+        return fn(text, name)
+
+    @instrument.pass_instrument
+    class AnnounceTypecheck(object):  # pylint: disable=too-few-public-methods,unused-variable
+        def run_before_pass(self, mod, info):  # pylint: disable=unused-argument
+            if info.name == "InferType":
+                stage("typecheck")
+
+    with tvm.transform.PassContext(instruments=[AnnounceTypecheck()]):
+        return fn(text, name)
 
 
-def pass_context(tvm, relay, opt_level, required=()):
+def pass_context(tvm, relay, opt_level, required=(), args=None):
+    """A PassContext with --config, --disabled-pass and --required-pass when args has them."""
+    config = dict(getattr(args, "config", {}) or {})
+    disabled = list(getattr(args, "disabled_pass", []) or [])
+    required = list(required) + list(getattr(args, "required_pass", []) or [])
     transform = getattr(tvm, "transform", None)
     if transform is not None and hasattr(transform, "PassContext"):
-        return transform.PassContext(opt_level=opt_level, required_pass=list(required))
-    return relay.build_config(opt_level=opt_level, required_pass=list(required))  # TVM <= 0.6
+        kw = {"opt_level": opt_level, "required_pass": required}
+        if disabled:
+            kw["disabled_pass"] = disabled
+        if config:
+            kw["config"] = config
+        return transform.PassContext(**kw)
+    return relay.build_config(opt_level=opt_level, required_pass=required,  # TVM <= 0.6
+                              disabled_pass=disabled)
 
 
 def infer_type(relay, mod):
@@ -260,6 +468,12 @@ def make_pass(relay, spec):
     return factory(*args, **kwargs)
 
 
+def make_target(tvm, target, host):
+    if not host:
+        return target
+    return tvm.target.Target(target, host=host)
+
+
 def device_for(tvm, target):
     try:
         kind = tvm.target.Target(target).kind.name
@@ -269,28 +483,107 @@ def device_for(tvm, target):
     return make(kind, 0)
 
 
-def random_value(tvm, np, rng, ty, dev):
+def load_params(tvm, np, path):
+    """{name: NDArray} from a .npz file or from TVM's save_param_dict bytes."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:2] == b"PK":  # a zip: numpy's .npz
+        import io  # pylint: disable=import-outside-toplevel
+        arrays = np.load(io.BytesIO(data))
+        return dict((k, tvm.nd.array(arrays[k])) for k in arrays.files)
+    return dict(tvm.runtime.load_param_dict(bytearray(data)))
+
+
+# Operands that must be positive for the operator to give a number (a variance, a root, a
+# logarithm, a divisor, a power's base), and operators through which an input reaches them
+# unchanged in sign. Inputs of @main found this way get values in [1, 2) (ints: [1, 8)).
+POSITIVE_OPERANDS = {
+    "nn.batch_norm": (4,), "sqrt": (0,), "rsqrt": (0,), "log": (0,), "log2": (0,),
+    "log10": (0,), "acosh": (0,), "power": (0,), "divide": (1,), "floor_divide": (1,),
+    "trunc_divide": (1,), "mod": (1,), "floor_mod": (1,), "trunc_mod": (1,),
+    "nn.instance_norm": (), "nn.lrn": (),
+}
+SIGN_PRESERVING = frozenset((
+    "reshape", "transpose", "expand_dims", "squeeze", "cast", "copy", "layout_transform",
+    "nn.batch_flatten", "broadcast_to", "repeat", "tile", "strided_slice", "take", "reverse",
+    "concatenate", "stop_gradient", "annotation.stop_fusion", "nn.pad", "split", "max", "min",
+    "sum", "mean", "nn.max_pool2d", "nn.avg_pool2d", "nn.global_avg_pool2d",
+    "nn.global_max_pool2d", "clip", "exp", "abs",
+))
+
+
+def positive_inputs(relay, func):
+    """The names of func's parameters that must get positive values (see POSITIVE_OPERANDS)."""
+    params = dict((p, p.name_hint) for p in func.params)
+    let_values = {}
+    needy = []
+
+    def visit(e):
+        if isinstance(e, relay.Let):
+            let_values[e.var] = e.value
+        elif isinstance(e, relay.Call) and hasattr(e.op, "name"):
+            for i in POSITIVE_OPERANDS.get(e.op.name, ()):
+                if i < len(e.args):
+                    needy.append(e.args[i])
+
+    relay.analysis.post_order_visit(func.body, visit)
+    found, seen = set(), set()
+    while needy:
+        e = needy.pop()
+        if e in seen:
+            continue
+        seen.add(e)
+        if isinstance(e, relay.Var):
+            if e in params:
+                found.add(params[e])
+            elif e in let_values:
+                needy.append(let_values[e])
+        elif isinstance(e, relay.Tuple):
+            needy.extend(e.fields)
+        elif isinstance(e, relay.TupleGetItem):
+            needy.append(e.tuple_value)
+        elif isinstance(e, relay.Call) and getattr(e.op, "name", None) in SIGN_PRESERVING:
+            needy.extend(e.args)
+    return found
+
+
+def random_value(tvm, np, rng, ty, dev, positive=False, zeros=False):
     fields = getattr(ty, "fields", None)
     if fields is not None:  # TupleType
-        return tuple(random_value(tvm, np, rng, f, dev) for f in fields)
+        return tuple(random_value(tvm, np, rng, f, dev, positive, zeros) for f in fields)
     if not hasattr(ty, "shape") or not hasattr(ty, "dtype"):
-        raise ValueError("cannot make a random input of type %s" % ty)
+        raise ValueError("cannot make an input of type %s" % ty)
     try:
         shape = [int(d) for d in ty.shape]
     except Exception:  # pylint: disable=broad-except
-        raise ValueError("cannot make a random input of dynamic shape %s" % ty)
+        raise ValueError("cannot make an input of dynamic shape %s" % ty)
     dtype = str(ty.dtype)
-    if dtype.startswith("float"):
-        a = rng.uniform(-1.0, 1.0, size=shape)
+    if zeros:
+        a = np.zeros(shape)
+    elif dtype.startswith("float"):
+        a = rng.uniform(1.0, 2.0, size=shape) if positive else rng.uniform(-1.0, 1.0, size=shape)
     elif dtype.startswith("int"):
-        a = rng.randint(-8, 8, size=shape)
+        a = rng.randint(1, 8, size=shape) if positive else rng.randint(-8, 8, size=shape)
     elif dtype.startswith("uint"):
-        a = rng.randint(0, 8, size=shape)
+        a = rng.randint(1 if positive else 0, 8, size=shape)
     elif dtype == "bool":
         a = rng.randint(0, 2, size=shape)
     else:
-        raise ValueError("cannot make a random input of dtype %s" % dtype)
+        raise ValueError("cannot make an input of dtype %s" % dtype)
     return tvm.nd.array(np.asarray(a).astype(dtype), dev)
+
+
+def make_inputs(tvm, relay, np, func, dev, seed, skip=(), all_positive=False, zeros=False):
+    """[(name, value)] for func's parameters not in skip, the same for the same seed."""
+    rng = np.random.RandomState(seed)
+    positive = positive_inputs(relay, func)
+    out = []
+    for p in func.params:
+        if p.name_hint in skip:
+            continue
+        out.append((p.name_hint, random_value(tvm, np, rng, p.checked_type, dev,
+                                              all_positive or p.name_hint in positive, zeros)))
+    return out
 
 
 def flatten_result(np, x, out):
@@ -308,14 +601,15 @@ def flatten_result(np, x, out):
     return out
 
 
-def compare_results(np, a, b, rtol, atol):
+def compare_results(np, a, b, rtol, atol, names=("the first", "the second")):
+    between = "between %s and %s" % names
     if len(a) != len(b):
-        raise Mismatch("results differ in structure: %d vs %d tensors" % (len(a), len(b)))
+        raise Mismatch("results differ in structure %s: %d vs %d tensors" % (between, len(a), len(b)))
     for i, (x, y) in enumerate(zip(a, b)):
         if x.shape != y.shape:
-            raise Mismatch("results differ at output %d: shape %s vs %s" % (i, x.shape, y.shape))
+            raise Mismatch("results differ %s at output %d: shape %s vs %s" % (between, i, x.shape, y.shape))
         if x.dtype != y.dtype:
-            raise Mismatch("results differ at output %d: dtype %s vs %s" % (i, x.dtype, y.dtype))
+            raise Mismatch("results differ %s at output %d: dtype %s vs %s" % (between, i, x.dtype, y.dtype))
         if x.dtype.kind in "fc":
             ok = np.allclose(x, y, rtol=rtol, atol=atol, equal_nan=True)
         else:
@@ -324,9 +618,52 @@ def compare_results(np, a, b, rtol, atol):
             with np.errstate(all="ignore"):
                 diff = np.abs(x.astype("float64") - y.astype("float64"))
             nans = int(np.sum(np.isnan(x) != np.isnan(y))) if x.dtype.kind in "fc" else 0
-            raise Mismatch("results differ at output %d: max abs diff %.3g, %d nan mismatches "
-                           "(rtol=%g, atol=%g)" % (i, float(np.nanmax(diff)) if diff.size else 0.0,
+            raise Mismatch("results differ %s at output %d: max abs diff %.3g, %d nan mismatches "
+                           "(rtol=%g, atol=%g)" % (between, i, float(np.nanmax(diff)) if diff.size else 0.0,
                                                    nans, rtol, atol))
+
+
+def build_module(tvm, relay, mod, args, params):
+    """relay.build with --executor graph or aot, relay.vm.compile with vm."""
+    target = make_target(tvm, args.target, args.target_host)
+    if args.executor == "vm":
+        return relay.vm.compile(mod, target=target, params=params)
+    kw = {"params": params} if params else {}
+    if args.executor == "aot":
+        kw["executor"] = relay.backend.Executor("aot")
+    return relay.build(mod, target=target, **kw)
+
+
+def run_built(tvm, relay, np, built, args, mod, params):
+    """Runs what build_module made on --inputs; returns the flattened results."""
+    dev = device_for(tvm, args.target)
+    inputs = make_inputs(tvm, relay, np, mod["main"], dev, args.seed, skip=params or {},
+                         zeros=args.inputs == "zeros")
+    if args.executor == "vm":
+        vm = tvm.runtime.vm.VirtualMachine(built, dev)
+        return flatten_result(np, vm.invoke("main", **dict(inputs)), [])
+    if args.executor == "aot":
+        from tvm.runtime.executor import AotModule  # pylint: disable=import-outside-toplevel
+        m = AotModule(built["default"](dev))
+    else:
+        from tvm.contrib import graph_executor  # pylint: disable=import-outside-toplevel
+        m = graph_executor.GraphModule(built["default"](dev))
+    for name, value in inputs:
+        m.set_input(name, value)
+    m.run()
+    return [m.get_output(i).numpy() for i in range(m.get_num_outputs())]
+
+
+def load_user_check(path):
+    """The check function of the user's Python file; UsageError if it has none."""
+    namespace = {"__name__": "relaykit_user_check", "__file__": os.path.abspath(path)}
+    with open(path) as f:
+        code = compile(f.read(), path, "exec")
+    exec(code, namespace)  # pylint: disable=exec-used  # the user's own test, as `python3 FILE` would
+    fn = namespace.get("check")
+    if not callable(fn):
+        raise UsageError("%s defines no function check(mod)" % path)
+    return fn
 
 
 def run_check(args, path, stage):
@@ -340,9 +677,14 @@ def run_check(args, path, stage):
     name = os.path.basename(path)
     check = args.check
     stage("parse")
-    mod = parse_module(tvm, relay, text, name)
+    mod = parse_module(tvm, relay, text, name, stage)
     if check == "parse":
         return "parsed"
+    if check == "check":
+        stage("check")
+        if args.user_check(mod) is False:
+            raise Mismatch("check(mod) returned False")
+        return "check(mod) passed"
     if check == "roundtrip":
         if args.infer:
             stage("typecheck")
@@ -359,37 +701,53 @@ def run_check(args, path, stage):
     mod = infer_type(relay, mod)
     if check == "typecheck":
         return "type-checks"
-    if check == "build":
-        stage("build")
-        with pass_context(tvm, relay, args.opt_level):
-            relay.build(mod, target=args.target)
-        return "builds"
+    params = None
+    if check in ("build", "pass", "diff") and args.params:
+        import numpy as np  # pylint: disable=import-outside-toplevel
+        stage("setup")
+        params = load_params(tvm, np, args.params)
     if check == "pass":
         stage("setup")
         passes = [(spec[0], make_pass(relay, spec)) for spec in args.passes]
-        with pass_context(tvm, relay, args.opt_level, [n for n, _ in passes]):
+        with pass_context(tvm, relay, args.opt_level, [n for n, _ in passes], args):
             for pname, p in passes:
                 stage("pass " + pname)
                 mod = tvm.transform.Sequential([p])(mod)
             if args.infer_after:
                 stage("infer-after")
-                infer_type(relay, mod)
-        return "passes run"
+                mod = infer_type(relay, mod)
+        if not args.build:
+            return "passes run"
+    if check in ("build", "pass"):
+        stage("build")
+        with pass_context(tvm, relay, args.opt_level, (), args):
+            built = build_module(tvm, relay, mod, args, params)
+        if not args.run:
+            return "builds"
+        import numpy as np  # pylint: disable=import-outside-toplevel
+        stage("run")
+        run_built(tvm, relay, np, built, args, mod, params)
+        return "builds and runs"
     # diff
     import numpy as np  # pylint: disable=import-outside-toplevel
     stage("inputs")
     dev = device_for(tvm, args.target)
-    rng = np.random.RandomState(args.seed)
-    inputs = [random_value(tvm, np, rng, p.checked_type, dev) for p in mod["main"].params]
+    inputs = [v for _, v in make_inputs(tvm, relay, np, mod["main"], dev, args.seed,
+                                        skip=params or {}, all_positive=args.positive)]
+    if params:
+        mod["main"] = relay.build_module.bind_params_by_name(mod["main"], params)
     results = []
+    target = make_target(tvm, args.target, args.target_host)
     for kind, level in args.configs:
         stage("run %s at opt level %d" % (kind, level))
-        with pass_context(tvm, relay, level):
-            func = relay.create_executor(kind, mod, dev, args.target).evaluate()
+        with pass_context(tvm, relay, level, (), args):
+            func = relay.create_executor(kind, mod, dev, target).evaluate()
             results.append(flatten_result(np, func(*inputs), []))
     stage("compare")
-    compare_results(np, results[0], results[1], args.rtol, args.atol)
-    return "results agree"
+    names = ["%s@%d" % c for c in args.configs]
+    for i in range(1, len(results)):
+        compare_results(np, results[0], results[i], args.rtol, args.atol, (names[0], names[i]))
+    return "results agree across %s" % ", ".join(names)
 
 
 # ----------------------------------------------------------------------------- the child
@@ -510,7 +868,7 @@ def run_in_child(args, path, chdir=False):
 
 _FRAME = re.compile(r"^(\d+: |File \"|Traceback \(most recent call last\)|-{10,}|\[bt\])")
 _PREFERRED = [re.compile(r) for r in (
-    r"Check failed",
+    r"Check failed: \S",
     r"^error:|: error:|^Error:",
     r"^(\w+\.)*\w*(Error|Exception)\b.*\S:\s*\S",
     r"(?i)error|fatal|abort|assert",
@@ -537,8 +895,9 @@ def signature(outcome, match_re):
         return one_line(outcome.headline)
     for pat in _PREFERRED:
         for ln in lines:
-            if pat.search(ln):
-                return one_line(ln)
+            m = pat.search(ln)
+            if m:  # a failed check from its own words on, as roracle groups it
+                return one_line(ln[m.start():] if pat is _PREFERRED[0] else ln)
     return one_line(outcome.headline or (lines[0] if lines else "error"))
 
 
@@ -562,6 +921,18 @@ def verdict(args, outcome):
 
 # ----------------------------------------------------------------------------- entry points
 
+def prepare(args, prog):
+    """Work done once, with TVM imported, before any candidate: loading the user's check."""
+    if args.check != "check":
+        return True
+    try:
+        args.user_check = load_user_check(args.script)
+    except Exception as e:  # pylint: disable=broad-except  # SyntaxError, ImportError, UsageError
+        sys.stderr.write("%s: cannot load %s: %s: %s\n" % (prog, args.script, type(e).__name__, e))
+        return False
+    return True
+
+
 def _not_importable(prog, why):
     sys.stderr.write("%s: %s\n  (%s)\n" % (prog, NOT_IMPORTABLE, why))
     return EXIT_USAGE
@@ -578,6 +949,8 @@ def main_script(check, script):
     why = import_tvm()
     if why:
         return _not_importable(prog, why)
+    if not prepare(args, prog):
+        return EXIT_USAGE
     outcome = run_in_child(args, args.file)
     status, _, explanation = verdict(args, outcome)
     if outcome.output and not args.quiet:
@@ -587,8 +960,10 @@ def main_script(check, script):
 
 
 SERVER_USAGE = """usage: tvm-server CHECK [ARGS...]
+       tvm-server --check SCRIPT.py [ARGS...]
 CHECK is one of %s,
-with the options of the script tvm-CHECK (tvm-server CHECK --help), without the candidate:
+with the options of the script tvm-CHECK (tvm-server CHECK --help), without the candidate;
+--check SCRIPT.py (the same as the CHECK check) runs check(mod) from the user's Python file:
 tvm-server reads one candidate path a line on stdin and answers one line "STATUS[ SIGNATURE]"
 on stdout for each (interestingness/PROTOCOL.md). Example:
   rreduce --server 'interestingness/tvm-server build --opt-level 3' bug.relay
@@ -605,6 +980,8 @@ def main_server(script):
     if argv[0] in ("-h", "--help"):
         sys.stdout.write(SERVER_USAGE)
         return 0
+    if argv[0] == "--check":  # tvm-server --check mycheck.py: the user's Python check
+        argv = ["check"] + argv[1:]
     if argv[0] not in CHECKS:
         sys.stderr.write("tvm-server: unknown check %r\n%s" % (argv[0], SERVER_USAGE))
         return EXIT_USAGE
@@ -615,6 +992,8 @@ def main_server(script):
     why = import_tvm()
     if why:
         return _not_importable("tvm-server", why)
+    if not prepare(args, "tvm-server"):
+        return EXIT_USAGE
     stdin = sys.stdin.buffer
     while True:
         line = stdin.readline()

@@ -245,15 +245,51 @@ static char *checked(char *pattern, const char *out, size_t len) {
   return ok ? pattern : NULL;
 }
 
+/* Where "Check failed: CONDITION" starts in the line (TVM's ICHECK), or NULL. */
+static const char *check_failed(const char *p, size_t n) {
+  for (size_t i = 0; i + 14 <= n; i++)
+    if (!memcmp(p + i, "Check failed: ", 14) && !blank(p + i + 14, n - i - 14)) return p + i;
+  return NULL;
+}
+
+/* A diagnostic "error: ..." at the line's start (TVM's DiagnosticContext renders them so). */
+static bool diagnostic(const char *p, size_t n) {
+  while (n && is_space(*p)) p++, n--;
+  return starts(p, n, "error: ") && n > 7;
+}
+
+/* "tvm.error.InternalError: message": where the class's last component starts, or NULL.  Not
+   when the message is only a pointer elsewhere (a trace follows, or diagnostics were printed). */
+static const char *exception_line(const char *p, size_t n) {
+  const char *e = p + n, *q = p, *cls = p;
+  while (q < e && is_space(*q)) q++;
+  cls = q;
+  while (q < e && (is_word(*q) || *q == '.')) {
+    if (*q == '.') cls = q + 1;
+    q++;
+  }
+  size_t k = (size_t)(q - cls);
+  bool named = (k > 5 && !memcmp(q - 5, "Error", 5)) || (k > 9 && !memcmp(q - 9, "Exception", 9));
+  if (!named || e - q < 3 || q[0] != ':' || q[1] != ' ') return NULL;
+  const char *msg = q + 2;
+  if (starts(msg, (size_t)(e - msg), "Traceback")) return NULL;
+  for (const char *r = msg; r + 19 <= e; r++)
+    if (!memcmp(r, "diagnostics were em", 19)) return NULL;
+  return cls;
+}
+
 void run_signature(const char *out, size_t len, const RunSigMasks *m, RunSignature *s) {
-  const char *first = NULL, *last = NULL, *top = NULL, *bottom = NULL;
-  size_t first_n = 0, last_n = 0, top_n = 0, bottom_n = 0;
+  const char *first = NULL, *last = NULL, *top = NULL, *bottom = NULL, *cause = NULL, *diag = NULL, *exc = NULL;
+  size_t first_n = 0, last_n = 0, top_n = 0, bottom_n = 0, cause_n = 0, diag_n = 0, exc_n = 0;
   bool in_trace = false;
   for (const char *p = out, *e = out + len; p < e;) {
     const char *nl = memchr(p, '\n', (size_t)(e - p));
     size_t n = nl ? (size_t)(nl - p) : (size_t)(e - p);
-    const char *name;
+    const char *name, *at;
     size_t name_n;
+    if (!cause && (at = check_failed(p, n))) cause = at, cause_n = n - (size_t)(at - p);
+    if (!diag && diagnostic(p, n)) diag = p, diag_n = n;
+    if ((at = exception_line(p, n))) exc = at, exc_n = n - (size_t)(at - p);
     if (trace_header(p, n)) in_trace = true;
     else if (run_signature_frame(p, n, in_trace, &name, &name_n)) {
       if (!top) top = name, top_n = name_n;
@@ -265,10 +301,17 @@ void run_signature(const char *out, size_t len, const RunSigMasks *m, RunSignatu
     }
     p += n + 1;
   }
+  /* The failure's own words name it better than frames that many failures share (distinct
+     type-relation errors all pass through TypeSolver::Solve): a failed check, else a
+     diagnostic, else the (last: the one that ended the run) exception. */
+  if (!cause && diag) cause = diag, cause_n = diag_n;
+  if (!cause && exc) cause = exc, cause_n = exc_n;
   StrBuf text, ere;
   sb_init(&text);
   sb_init(&ere);
-  if (top) {
+  if (cause) {
+    run_signature_line(cause, cause_n, m, &text, &ere);
+  } else if (top) {
     sb_puts(&text, "stack: ");
     run_signature_line(top, top_n, m, &text, NULL);
     if (bottom != top) {

@@ -2,7 +2,10 @@
  * Failure signatures (roracle): what a test's output says, with what varies from run to run
  * masked, so that failures with the same cause fall into one group.
  *
- * A signature is the normalised first and last non-empty lines of the output ("first | last"),
+ * A signature is the normalised line that names the failure when there is one: the first
+ * `Check failed` (from there on), else the first diagnostic `error: ...` line, else the last
+ * exception line (`tvm.error.InternalError: ...`, `ValueError: ...`, from the class name on).
+ * Else it is the normalised first and last non-empty lines of the output ("first | last"),
  * or, when the output holds a stack trace (Python's `File "x", line N, in f`, gdb's and ASan's
  * `#3 0x... in f`, TVM's `3: tvm::relay::f` after a `Stack trace:` or `Traceback` header, and
  * `[bt] (3) lib(f+0x1b)`), the names of its top and bottom frames ("stack: top | bottom"), as the

@@ -164,3 +164,56 @@ PY
   run "$RFMT" --check "$T/big.relay"
   [ "$status" -eq 0 ]
 }
+
+@test "--join: one @main over every input's parameters, returning the tuple of their results" {
+  RCHECK=$ROOT/${RFMT_RCHECK:-bin/rcheck}
+  printf '#[version = "0.0.5"]\ndef @f(%%x: Tensor[(2), float32]) { exp(%%x) }\ndef @main(%%x: Tensor[(2), float32]) -> Tensor[(2), float32] {\n  %%0 = @f(%%x);\n  negative(%%0)\n}\n' > "$T/a.relay"
+  printf '#[version = "0.0.5"]\ndef @f(%%y: Tensor[(3), int32]) { %%y }\ndef @main(%%x: Tensor[(3), int32], %%w: int32) -> Tensor[(3), int32] {\n  %%0 = @f(%%x);\n  let %%x1 = add(%%0, %%w);\n  %%x1\n}\n' > "$T/b.relay"
+  run "$RFMT" --join "$T/a.relay" "$T/b.relay"
+  [ "$status" -eq 0 ]
+  echo "$output" > "$T/ab.relay"
+  # the second @f and the second %x are renamed; graph numbers do not clash (TVM's parser keeps
+  # one table of them per module, where the first %0 wins)
+  [[ "$output" == *"def @f_1(%y: Tensor[(3), int32])"* ]]
+  [[ "$output" == *"def @main(%x: Tensor[(2), float32], %x_1: Tensor[(3), int32], %w: int32) -> (Tensor[(2), float32], Tensor[(3), int32])"* ]]
+  [[ "$output" == *"@f_1(%x_1)"* ]]
+  [ "$(grep -c '^  %0 = ' "$T/ab.relay")" -eq 1 ]
+  [[ "$output" == *"%1 = @f_1(%x_1);"* ]]
+  # the result type-checks, with the tuple of the inputs' result types
+  run "$RCHECK" --annotate "$T/ab.relay"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"/* ty=(Tensor[(2), float32], Tensor[(3), int32]) */"* ]]
+  # joining a file with itself works too (every name of the second copy is fresh)
+  run "$RFMT" --join "$T/b.relay" "$T/b.relay"
+  [ "$status" -eq 0 ]
+  echo "$output" > "$T/bb.relay"
+  "$RCHECK" "$T/bb.relay"
+}
+
+@test "--join: a real bug's repro beside a whole model still type-checks" {
+  RCHECK=$ROOT/bin/rcheck
+  for b in "$ROOT"/../shared/realbugs/*/repro.relay; do
+    "$RFMT" --join "$CORPUS/models/resnet-18.relay" "$b" > "$T/big.relay"
+    "$RCHECK" "$T/big.relay" || { echo "joined $b does not type-check"; return 1; }
+    [ "$(wc -c < "$T/big.relay")" -gt 11000 ]
+  done
+}
+
+@test "--join refuses two #[metadata] sections, a module without @main, and bad input, with a reason" {
+  b=$ROOT/../shared/realbugs/hirgen-dynamic-to-static-global-call/repro.relay
+  run "$RFMT" --join "$b" "$b"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"cannot join: inputs 1 and 2 both have a #[metadata] section"* ]]
+  printf '#[version = "0.0.5"]\ndef @g() { 0 }\n' > "$T/nomain.relay"
+  run "$RFMT" --join "$b" "$T/nomain.relay"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"input 2 has no @main"* ]]
+  printf '#[version = "0.0.5"]\ndef @main() { (1, }\n' > "$T/bad.relay"
+  run "$RFMT" --join "$b" "$T/bad.relay"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"bad.relay:2:"* ]]
+  run "$RFMT" --join "$b" "$T/missing.relay"
+  [ "$status" -eq 2 ]
+  run "$RFMT" --join -i "$b"
+  [ "$status" -eq 2 ]
+}

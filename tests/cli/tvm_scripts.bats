@@ -3,7 +3,7 @@
 # stages, signals, --match and the server protocol run against tests/cli/fake_tvm, a stand-in
 # `tvm` package driven by FAKE_<STAGE>_<HOW> markers in the candidate.
 
-SCRIPTS="tvm-parse tvm-typecheck tvm-build tvm-pass tvm-diff tvm-roundtrip"
+SCRIPTS="tvm-parse tvm-typecheck tvm-build tvm-pass tvm-diff tvm-roundtrip tvm-check"
 
 setup() {
   ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
@@ -177,6 +177,100 @@ fake() { # candidate text -> $T/c.relay
   [ "$(cat "$T/answers")" = "1 signal SIGSEGV" ]
   printf '%s\n' "$T/type.relay" | "$I/tvm-server" pass FoldConstant FuseOps > "$T/answers"
   [ "$(cat "$T/answers")" = "1 Check failed: fake type error" ]
+}
+
+# A Python with numpy (tvm-diff's inputs), the fake tvm on its path: python3, else Debian's.
+use_numpy_python() {
+  export PYTHONPATH=$FAKE
+  local py
+  for py in python3 /usr/bin/python3; do
+    if "$py" -c 'import numpy' 2>/dev/null; then export RELAYKIT_PYTHON=$py; return 0; fi
+  done
+  skip "no Python with numpy (apt-get install python3-numpy)"
+}
+
+@test "fake TVM: tvm-diff compares any number of configurations and names the two that differ" {
+  use_numpy_python
+  fake ""
+  expect 1 "no bug: results agree across vm@0, vm@3" "$I/tvm-diff" "$T/c.relay"
+  expect 1 "agree across vm@0, vm@1, vm@2, vm@3, vm@4" "$I/tvm-diff" --opt-levels 0,1,2,3,4 "$T/c.relay"
+  expect 1 "agree across debug@2, graph@2, vm@2, aot@2" "$I/tvm-diff" --executors debug,graph,vm,aot --opt-level 2 "$T/c.relay"
+  fake FAKE_DIFF_GRAPH_3
+  expect 0 "interesting (in stage compare): results differ between vm@0 and graph@3 at output 0: max abs diff 0.5" \
+    "$I/tvm-diff" --configs vm:0,vm:3,graph:3 "$T/c.relay"
+  expect 1 "no bug" "$I/tvm-diff" --configs vm:0,vm:3,graph:2 "$T/c.relay"
+  expect 0 "" "$I/tvm-diff" --executors vm,graph "$T/c.relay"
+  expect 1 "no bug" "$I/tvm-diff" --executors vm,graph --opt-level 2 "$T/c.relay"
+  # a tolerance wider than the difference hides it
+  expect 1 "no bug" "$I/tvm-diff" --executors vm,graph --atol 1 "$T/c.relay"
+  # NaN in both results is agreement, not a difference
+  fake FAKE_NAN
+  expect 1 "no bug" "$I/tvm-diff" "$T/c.relay"
+  expect 2 "" "$I/tvm-diff" --configs vm:0 "$T/c.relay"
+  expect 2 "" "$I/tvm-diff" --configs vm:5,vm:0 "$T/c.relay"
+  expect 2 "unknown executor" "$I/tvm-diff" --executors vm,jit "$T/c.relay"
+}
+
+@test "fake TVM: tvm-diff gives a sqrt's input positive values, so no NaN comes from the inputs" {
+  use_numpy_python
+  fake FAKE_POSITIVE
+  expect 1 "no bug: results agree" "$I/tvm-diff" "$T/c.relay"
+  expect 1 "no bug: results agree" "$I/tvm-diff" --seed 7 --opt-levels 1,2 "$T/c.relay"
+}
+
+@test "fake TVM: tvm-build and tvm-pass --build hand PassContext options, target and executor to TVM" {
+  export PYTHONPATH=$FAKE
+  fake FAKE_ECHO_CONTEXT
+  expect 0 "opt_level=2 required=FastMath disabled=AlterOpLayout,FoldScaleAxis config=relay.FuseOps.max_depth:10,tir.disable_vectorize:True target=llvm executor=aot" \
+    "$I/tvm-build" --config relay.FuseOps.max_depth=10 --config tir.disable_vectorize=True \
+    --disabled-pass AlterOpLayout,FoldScaleAxis --required-pass FastMath --executor aot --opt-level 2 "$T/c.relay"
+  expect 0 "disabled=A,B config=k:'some text'" "$I/tvm-build" --disabled-pass A --disabled-pass B --config 'k=some text' "$T/c.relay"
+  expect 0 "interesting (in stage build): TVMError: fake build: opt_level=3 required= " "$I/tvm-pass" FoldConstant --build "$T/c.relay"
+  expect 1 "no bug: passes run" "$I/tvm-pass" FoldConstant "$T/c.relay"
+  expect 2 "" "$I/tvm-build" --config novalue "$T/c.relay"
+  expect 2 "" "$I/tvm-build" --executor jit "$T/c.relay"
+  expect 2 "" "$I/tvm-build" --opt-level 9 "$T/c.relay"
+  expect 2 "--run needs --build" "$I/tvm-pass" FoldConstant --run "$T/c.relay"
+  expect 2 "no such file" "$I/tvm-build" --params "$T/none.npz" "$T/c.relay"
+}
+
+@test "fake TVM: tvm-check and tvm-server --check run the user's check(mod) in the child" {
+  export PYTHONPATH=$FAKE
+  printf 'def check(mod):\n    return "BUG" not in mod.text\n' > "$T/returns.py"
+  printf 'def check(mod):\n    assert "BUG" not in mod.text, "the bug: BUG in the module"\n' > "$T/raises.py"
+  printf 'import os, signal\ndef check(mod):\n    if "BUG" in mod.text:\n        os.kill(os.getpid(), signal.SIGSEGV)\n' > "$T/crashes.py"
+  fake BUG
+  cp "$T/c.relay" "$T/bug.relay"
+  expect 0 "interesting (in stage check): check(mod) returned False" "$I/tvm-check" "$T/returns.py" "$T/bug.relay"
+  expect 0 "AssertionError: the bug: BUG in the module" "$I/tvm-check" "$T/raises.py" "$T/bug.relay"
+  expect 0 "signal SIGSEGV" "$I/tvm-check" "$T/crashes.py" "$T/bug.relay"
+  expect 1 "a different error" "$I/tvm-check" --match 'other' "$T/raises.py" "$T/bug.relay"
+  expect 1 "no bug: check(mod) passed" "$I/tvm-check" "$T/raises.py" "$T/ok.relay"
+  fake FAKE_PARSE_ERROR
+  expect 1 "something else broke (in stage parse)" "$I/tvm-check" "$T/raises.py" "$T/c.relay"
+  printf '%s\n' "$T/bug.relay" "$T/ok.relay" "$T/bug.relay" | "$I/tvm-server" --check "$T/crashes.py" > "$T/answers"
+  [ "$(cat "$T/answers")" = "$(printf '0 signal SIGSEGV\n1\n0 signal SIGSEGV')" ]
+  printf 'def chek(mod):\n    pass\n' > "$T/nocheck.py"
+  expect 2 "defines no function check(mod)" "$I/tvm-check" "$T/nocheck.py" "$T/ok.relay"
+  printf 'def check(mod:\n' > "$T/syntax.py"
+  run "$I/tvm-server" --check "$T/syntax.py" < /dev/null
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"cannot load"*"SyntaxError"* ]]
+  expect 2 "no such file" "$I/tvm-check" "$T/missing.py" "$T/ok.relay"
+}
+
+@test "make install: programs, TVM tests (links that find their module) and the Python module relaykit" {
+  make -s -C "$ROOT" install DESTDIR="$T/root" PREFIX=/opt/rk PYTHONDIR=/opt/rk/py > "$T/log"
+  for f in rfmt rcheck rgen rreduce roracle rmutate $SCRIPTS tvm-server server-adapter; do
+    [ -x "$T/root/opt/rk/bin/$f" ]
+  done
+  [ -L "$T/root/opt/rk/bin/tvm-build" ]
+  run "$T/root/opt/rk/bin/tvm-build" --help
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"--disabled-pass"* ]]
+  # the module imports without TVM (TVM is imported when a function is called)
+  PYTHONPATH="$T/root/opt/rk/py" python3 -c 'import relaykit; assert callable(relaykit.save) and callable(relaykit.load)'
+  grep -q "relaykit in /opt/rk/py" "$T/log"
 }
 
 @test "server-adapter: one status line per path, spaces, missing files, no trailing newline" {

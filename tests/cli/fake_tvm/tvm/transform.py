@@ -1,14 +1,26 @@
-"""Fake tvm.transform."""
+"""Fake tvm.transform. The innermost PassContext is kept in CURRENT, for the fake build to show."""
+
+CURRENT = []
 
 
 class PassContext(object):
-    def __init__(self, opt_level=2, required_pass=None):
+    def __init__(self, opt_level=2, required_pass=None, disabled_pass=None, config=None):
         self.opt_level = opt_level
+        self.required_pass = list(required_pass or [])
+        self.disabled_pass = list(disabled_pass or [])
+        self.config = dict(config or {})
+
+    def describe(self):
+        return "opt_level=%d required=%s disabled=%s config=%s" % (
+            self.opt_level, ",".join(self.required_pass), ",".join(self.disabled_pass),
+            ",".join("%s:%r" % kv for kv in sorted(self.config.items())))
 
     def __enter__(self):
+        CURRENT.append(self)
         return self
 
     def __exit__(self, *exc):
+        CURRENT.pop()
         return False
 
 

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+# Fidelity of relaykit's type checker against TVM's own (issue 14, item 3), run by
+# `make check-tvm` when TVM is importable; Python 3.6 compatible, TVM and nothing else.
+#
+# For each program: TVM's verdict (tvm.relay.parse, which runs InferType) against rcheck's
+# (exit 0 accepts, 1 rejects; anything else is a crash). When both accept, TVM prints the
+# module with its /* ty=... */ types; those comments are removed, `rcheck --annotate` puts its
+# own back, and the two lists of types are compared binding by binding.
+"""fidelity.py --rcheck BIN [--name LABEL] [--json FILE] [--show N] PATH...
+
+PATH is a .relay file or a directory of them (searched recursively)."""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+TY = re.compile(r"/\* ty=(.*?)(?: span=[^*]*)? \*/")
+TY_COMMENT = re.compile(r" ?/\* ty=[^*]*\*/")
+
+
+def files_of(paths):
+    out = []
+    for p in paths:
+        if os.path.isdir(p):
+            for root, _, names in os.walk(p):
+                out.extend(os.path.join(root, n) for n in names if n.endswith(".relay"))
+        else:
+            out.append(p)
+    return sorted(out)
+
+
+def body(text):
+    """The text before #[metadata] (the metadata section holds no binding's type)."""
+    at = text.find("\n#[metadata]")
+    return text if at < 0 else text[:at]
+
+
+def types_in(text):
+    return TY.findall(body(text))
+
+
+def tvm_verdict(tvm, relay, text, name):
+    try:
+        mod = relay.parse(text, name)
+    except Exception as e:  # pylint: disable=broad-except  # DiagnosticError, TVMError, ...
+        lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
+        tail = [ln for ln in lines if "Check failed" in ln or ln.startswith("error")]
+        return False, (tail or lines or [type(e).__name__])[-1][:200], None
+    return True, "", mod
+
+
+def rcheck(binary, path, annotate=False):
+    cmd = [binary] + (["--annotate"] if annotate else []) + [path]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def check_one(tvm, relay, binary, path, scratch):
+    with open(path) as f:
+        text = f.read()
+    row = {"file": path}
+    ok, why, mod = tvm_verdict(tvm, relay, text, os.path.basename(path))
+    rc, _, err = rcheck(binary, path)
+    row["tvm"] = "accept" if ok else "reject"
+    row["relaykit"] = {0: "accept", 1: "reject"}.get(rc, "crash (exit %d)" % rc)
+    row["verdict_agrees"] = row["tvm"] == row["relaykit"]
+    if not row["verdict_agrees"]:
+        row["why"] = why if ok is False else (err.strip().splitlines() or [""])[0][:200]
+        return row
+    if not ok:
+        return row
+    printed = mod.astext(show_meta_data=True)
+    want = types_in(printed)
+    with open(scratch, "w") as f:
+        f.write(TY_COMMENT.sub("", body(printed)) + printed[len(body(printed)):])
+    rc, out, err = rcheck(binary, scratch, annotate=True)
+    if rc != 0:
+        row["types_agree"] = False
+        row["why"] = "rcheck rejects TVM's printing: " + (err.strip().splitlines() or [""])[0][:200]
+        return row
+    got = types_in(out)
+    row["types"] = len(want)
+    row["types_agree"] = got == want
+    if got != want:
+        for i, (a, b) in enumerate(zip(want, got)):
+            if a != b:
+                row["why"] = "type %d: TVM %s, relaykit %s" % (i, a, b)
+                break
+        else:
+            row["why"] = "TVM printed %d types, relaykit %d" % (len(want), len(got))
+    return row
+
+
+def main():
+    ap = argparse.ArgumentParser(usage=__doc__)
+    ap.add_argument("--rcheck", required=True)
+    ap.add_argument("--name", default="programs")
+    ap.add_argument("--json")
+    ap.add_argument("--show", type=int, default=10, help="disagreements to print (default 10)")
+    ap.add_argument("paths", nargs="+")
+    args = ap.parse_args()
+    os.environ.setdefault("TOPHUB_LOCATION", "NONE")
+    import tvm  # pylint: disable=import-outside-toplevel
+    from tvm import relay  # pylint: disable=import-outside-toplevel
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        scratch = os.path.join(tmp, "printed.relay")
+        for path in files_of(args.paths):
+            rows.append(check_one(tvm, relay, args.rcheck, path, scratch))
+    both = [r for r in rows if r["verdict_agrees"] and r["tvm"] == "accept"]
+    summary = {
+        "name": args.name, "programs": len(rows),
+        "verdicts_agree": sum(r["verdict_agrees"] for r in rows),
+        "tvm_accepts": sum(r["tvm"] == "accept" for r in rows),
+        "typed_programs": len(both), "types_agree": sum(r.get("types_agree", False) for r in both),
+        "bindings_compared": sum(r.get("types", 0) for r in both),
+    }
+    bad = [r for r in rows if not r["verdict_agrees"] or r.get("types_agree") is False]
+    print("%(name)s: %(programs)d programs, verdict agrees on %(verdicts_agree)d "
+          "(TVM accepts %(tvm_accepts)d); types agree on %(types_agree)d of %(typed_programs)d "
+          "(%(bindings_compared)d types compared)" % summary)
+    for r in bad[:args.show]:
+        print("  DISAGREE %s: TVM %s, relaykit %s: %s" % (r["file"], r["tvm"], r["relaykit"], r.get("why", "")))
+    if len(bad) > args.show:
+        print("  ... and %d more" % (len(bad) - args.show))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"summary": summary, "disagreements": bad}, f, indent=1)
+    return 0 if not bad else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+# The TVM tests against the real bugs in ../shared/realbugs (issue 14, item 1), run by
+# `make check-tvm` when TVM is importable. For each bug, every script of its stage (and
+# tvm-server with the same check) must say "interesting" on the repro, with --match on the
+# bug's error text, and "no bug" on the same program with the failing part removed (FIXES).
+"""realbugs.py [--bugs DIR] [--only ID,...] [--markdown FILE]"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+I = os.path.join(ROOT, "interestingness")
+
+# id -> (check and its options, [(old, new)] text replacements that remove the failing part).
+# The checks are the bug's pipeline (bugs.json); the fixes are hand-made and as small as we
+# could find: the failing construct swapped for a harmless one of the same type.
+BUGS = {
+    "tvm11704-dense-broadcast-fuse-schedule": (
+        ["build", "--opt-level", "2"],
+        [("nn.dense(%x2, %w, units=None)", "negative(%x2)")]),
+    "tvm10528-conv2d-squeeze-alterlayout": (
+        ["build", "--opt-level", "3"],
+        [("squeeze(%0, axis=[1])", "reshape(%0, newshape=[2, 3, 4])")]),
+    "hirgen-fuseops-uint64-const": (
+        ["build", "--opt-level", "3"],
+        [("uint64", "int64")]),
+    "tvm15393-divide-by-zero-const": (
+        ["build", "--opt-level", "3"],
+        [("divide(%x, 0f)", "divide(%x, 2f)")]),
+    "tvm16869-lazy-gradient-init-gradcell": (
+        ["pass", "LazyGradientInit", "--build", "--opt-level", "3"],
+        [("%0 = multiply(%x, %y);\n  add(%0, %x)", "%x")]),
+    "hirgen-rsqrt-uint8": (
+        ["build", "--opt-level", "3"],
+        [("rsqrt(%var_8)", "negative(%var_8)")]),
+    "hirgen-dynamic-to-static-global-call": (
+        ["pass", "DynamicToStatic"],
+        [("%41 = @func_14(%34, %35, %36, %37, %38, %39, %40);\n  %42 = %41.0;", "%42 = %36;")]),
+    "tvm13045-squeeze-broadcast-argmin-runtime": (
+        ["build", "--opt-level", "3", "--run", "--inputs", "zeros"],
+        [("shape=[2i64]", "shape=[2]")]),
+    "tvm11679-strided-slice-empty-axes": (
+        ["typecheck"],
+        [("begin=[], end=[], strides=[], axes=[]", "begin=[0], end=[2], strides=[1], axes=[0]")]),
+    "pr15533-mixed-precision-while-loop": (
+        ["pass", "ToMixedPrecision('float16')"],
+        [("%8 = %7(%start, %6);\n  %8.1", "%6")]),
+}
+
+
+def run(cmd, stdin=None, timeout=600):
+    t = time.time()
+    p = subprocess.run(cmd, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       timeout=timeout)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"), time.time() - t
+
+
+def last_line(text):
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    return lines[-1] if lines else ""
+
+
+def main():
+    ap = argparse.ArgumentParser(usage=__doc__)
+    ap.add_argument("--bugs", default=os.path.join(ROOT, "..", "shared", "realbugs"))
+    ap.add_argument("--only")
+    ap.add_argument("--markdown")
+    args = ap.parse_args()
+    with open(os.path.join(args.bugs, "bugs.json")) as f:
+        bugs = json.load(f)
+    only = set(args.only.split(",")) if args.only else None
+    rows, failures = [], 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for bug in bugs:
+            bid = bug["id"]
+            if only and bid not in only:
+                continue
+            if bid not in BUGS:
+                print("%s: no check known for this bug (add it to BUGS)" % bid)
+                failures += 1
+                continue
+            check, fixes = BUGS[bid]
+            repro = os.path.join(args.bugs, bid, "repro.relay")
+            with open(repro) as f:
+                text = f.read()
+            fixed_text = text
+            for old, new in fixes:
+                if old not in fixed_text:
+                    print("%s: the fix's text %r is not in the repro" % (bid, old))
+                    failures += 1
+                fixed_text = fixed_text.replace(old, new)
+            folder = os.path.join(tmp, bid)
+            os.makedirs(folder)
+            bug_path, fixed_path = os.path.join(folder, "repro.relay"), os.path.join(folder, "fixed.relay")
+            with open(bug_path, "w") as f:
+                f.write(text)
+            with open(fixed_path, "w") as f:
+                f.write(fixed_text)
+            match = re.escape(bug["signature"])
+            script = os.path.join(I, "tvm-" + check[0])
+            opts = check[1:] + ["--match", match]
+            rc_bug, out_bug, _, t_bug = run([script, "-q"] + opts + [bug_path])
+            rc_fix, out_fix, _, t_fix = run([script, "-q"] + opts + [fixed_path])
+            server = [os.path.join(I, "tvm-server"), check[0]] + opts
+            rc_srv, answers, err_srv, t_srv = run(server, ("%s\n%s\n" % (bug_path, fixed_path)).encode())
+            answers = answers.splitlines()
+            ok_script = rc_bug == 0 and rc_fix == 1 and "no bug" in out_fix
+            ok_server = (rc_srv == 0 and len(answers) == 2 and answers[0].startswith("0 ")
+                         and answers[1] == "1")
+            for name, ok in (("tvm-" + check[0], ok_script), ("tvm-server " + check[0], ok_server)):
+                if not ok:
+                    failures += 1
+            rows.append((bid, " ".join(["tvm-" + check[0]] + check[1:]), ok_script, ok_server,
+                         last_line(out_bug), last_line(out_fix), t_bug, answers, err_srv, t_srv))
+            print("%s %s: %s / fixed: %s (%.1f s); server: %s (%.1f s for both)" % (
+                "ok  " if ok_script and ok_server else "FAIL", bid, last_line(out_bug),
+                last_line(out_fix), t_bug, " | ".join(answers) or last_line(err_srv), t_srv))
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write("| bug | test | repro | fixed | server (repro, fixed) |\n|---|---|---|---|---|\n")
+            for r in rows:
+                f.write("| %s | `%s` | %s | %s | %s |\n" % (
+                    r[0], r[1], "exit 0, %.1f s" % r[6] if r[2] else "**FAIL** " + r[4][:80],
+                    "no bug" if r[2] else r[5][:60],
+                    "`%s`" % " / ".join(a[:60] for a in r[7]) if r[3] else "**FAIL**"))
+    print("%d bugs, %d failures" % (len(rows), failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
