@@ -58,6 +58,13 @@ typedef struct Reducer {
   char drawn[160];
   double start;
   size_t *resume;         /* per pass: where the next round starts (after a stuck guard) */
+  /* 1-minimality: `generation` counts accepted candidates.  A pass's sweep (its opportunities
+     from the first to the last, across pauses) that started and ended in one generation found
+     nothing on the current program: it is done until the program changes.  One that a change
+     overtook sweeps again, from the first opportunity. */
+  size_t generation;
+  size_t *sweep_gen;      /* per pass: the generation its current sweep started in */
+  size_t *done_gen;       /* per pass: the generation its last clean sweep found nothing in */
   /* Tests started ahead for a candidate the sequential order may ask for next (the one after an
      accepted step, see run_pass); launch() adopts a running one by content hash. */
   struct Spec {
@@ -160,6 +167,7 @@ static bool accept(Reducer *r, const RedPass *pass, RedPassStats *ps, Cand *c) {
   r->current = c->text;
   r->current_calls = c->calls;
   c->text = NULL;
+  r->generation++;
   r->st->accepted++;
   ps->accepted++;
   if (r->current_calls > r->best_calls || (r->current_calls == r->best_calls && strlen(r->current) > strlen(r->best)))
@@ -333,6 +341,7 @@ static void start_after(Reducer *r, const RedPass *pass, const Cand *won) {
 static void start_next_pass(Reducer *r, size_t pi, const Program *cur) {
   for (size_t pj = pi + 1; pj < r->o->npasses && r->npool < RED_MAX_JOBS && !*r->o->stop; pj++) {
     const RedPass *pass = r->o->passes[pj];
+    if (pass->search != RED_FIRST && r->done_gen[pj] == r->generation) continue; /* the run skips it */
     size_t n = pass->count(cur), from = r->resume[pj];
     if (from >= n) continue;
     Cand c;
@@ -442,6 +451,8 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
   const RedOptions *o = r->o;
   const RedPass *pass = o->passes[pi];
   if (pass->search == RED_FIRST) return run_first(r, pi, progress_made);
+  if (r->done_gen[pi] == r->generation) return true; /* nothing changed since it found nothing */
+  if (r->resume[pi] == 0) r->sweep_gen[pi] = r->generation;
   RedPassStats *ps = &r->st->per_pass[pi];
   unsigned jobs = job_count(o);
   size_t i = r->resume[pi], resume = 0, size = 1;
@@ -526,7 +537,11 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
       break;
     }
   }
-  if (!stuck) r->resume[pi] = 0;
+  if (!stuck && ok && !*o->stop) {
+    r->resume[pi] = 0;
+    if (r->sweep_gen[pi] == r->generation) r->done_gen[pi] = r->generation; /* found nothing */
+    else *progress_made = true; /* the program changed under the sweep: sweep again */
+  }
   if (cur.m) prog_free(&cur);
   if (!ok || *o->stop) drop_pool(r);
   return ok;
@@ -539,6 +554,9 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
   strset_init(&r.cache.boring);
   st->per_pass = xcalloc(o->npasses ? o->npasses : 1, sizeof *st->per_pass);
   r.resume = xcalloc(o->npasses ? o->npasses : 1, sizeof *r.resume);
+  r.sweep_gen = xcalloc(o->npasses ? o->npasses : 1, sizeof *r.sweep_gen);
+  r.done_gen = xcalloc(o->npasses ? o->npasses : 1, sizeof *r.done_gen);
+  for (size_t pi = 0; pi < o->npasses; pi++) r.done_gen[pi] = SIZE_MAX; /* none is done */
   st->bytes_before = strlen(*text);
   st->calls_before = r.current_calls = r.best_calls = calls_of(*text);
   r.best = xstrdup(*text);
@@ -580,6 +598,8 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
   strset_free(&r.cache.interesting);
   strset_free(&r.cache.boring);
   free(r.resume);
+  free(r.sweep_gen);
+  free(r.done_gen);
   git_libgit2_shutdown();
   return ok;
 }

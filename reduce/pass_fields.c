@@ -3,6 +3,8 @@
  * @main (`%p: (A, B, C)`), whose every use is a projection (`%t.0`, `%t.2`) loses a field no
  * projection reads, and the projections after it are renumbered.  The tuple's type changes with
  * it; the guard refuses a candidate that an annotation pinning the old type makes ill-typed.
+ * And a field of the tuple @main returns is deleted (the test tells whether it needed it; a joined
+ * program's result is such a tuple), @main's return annotation following.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,7 @@ typedef struct Field {
   AstExpr *tuple;  /* its value */
   AstBinder *param; /* the parameter of @main, whose annotation is the tuple type */
   size_t field;    /* the unused field */
+  bool result;     /* a field of @main's result (tuple: that tuple) */
 } Field;
 typedef VEC(Field) Fields;
 
@@ -67,7 +70,7 @@ static void collect_seq(AstExpr **slot, void *ctx) {
     each_body(c->m, visit_proj, &u);
     if (u.projections && u.projections == prog_uses_in_module(c->m, u.kind, u.name))
       for (size_t f = 0; f < v->nitems; f++)
-        if (!u.read[f]) VEC_PUSH(*c->out, ((Field){s, v, NULL, f}));
+        if (!u.read[f]) VEC_PUSH(*c->out, ((Field){s, v, NULL, f, false}));
     free(u.read);
   }
 }
@@ -82,15 +85,27 @@ static void collect_params(AstModule *m, Fields *out) {
     each_body(m, visit_proj, &u);
     if (u.projections && u.projections == prog_uses_in_module(m, AST_LOCAL, b->name))
       for (size_t f = 0; f < b->type->nargs; f++)
-        if (!u.read[f]) VEC_PUSH(*out, ((Field){NULL, NULL, b, f}));
+        if (!u.read[f]) VEC_PUSH(*out, ((Field){NULL, NULL, b, f, false}));
     free(u.read);
   }
+}
+
+/* The tuple @main returns, when it has two fields or more. */
+static AstExpr *main_result_tuple(AstModule *m) {
+  AstDef *main = prog_main(m);
+  if (!main) return NULL;
+  AstExpr *r = main->fn->body;
+  if (r->kind == AST_SEQ) r = r->a;
+  while (r->kind == AST_PAREN) r = r->a;
+  return r->kind == AST_TUPLE && r->nitems >= 2 ? r : NULL;
 }
 
 static void collect(AstModule *m, Fields *out) {
   Collect c = {m, out};
   each_body(m, collect_seq, &c);
   collect_params(m, out);
+  AstExpr *r = main_result_tuple(m);
+  for (size_t f = 0; r && f < r->nitems; f++) VEC_PUSH(*out, ((Field){NULL, r, NULL, f, true}));
 }
 
 static size_t count(const Program *p) {
@@ -109,6 +124,20 @@ static bool apply(Program *out, size_t i) {
   }
   Field d = f.items[i];
   free(f.items);
+  if (d.result) {
+    AstExpr *t = d.tuple;
+    AstFunc *main = prog_main(out->m)->fn;
+    AstType *ret = main->ret;
+    if (ret && ret->kind == AST_TY_TUPLE && ret->nargs == t->nitems) {
+      memmove(&ret->args[d.field], &ret->args[d.field + 1], (ret->nargs - d.field - 1) * sizeof *ret->args);
+      ret->nargs--;
+    } else {
+      main->ret = NULL;
+    }
+    memmove(&t->items[d.field], &t->items[d.field + 1], (t->nitems - d.field - 1) * sizeof *t->items);
+    t->nitems--;
+    return true;
+  }
   if (d.param) {
     AstType *t = d.param->type;
     memmove(&t->args[d.field], &t->args[d.field + 1], (t->nargs - d.field - 1) * sizeof *t->args);
@@ -125,5 +154,5 @@ static bool apply(Program *out, size_t i) {
   return true;
 }
 
-const RedPass red_pass_fields = {"fields", "delete a field no projection reads from a bound tuple or a tuple parameter of @main", count,
+const RedPass red_pass_fields = {"fields", "delete a field no projection reads from a bound tuple or a tuple parameter of @main, or a field of the tuple @main returns", count,
                                  apply, RED_ONE_BY_ONE, NULL};

@@ -120,6 +120,17 @@ load rreduce_helpers
   grep -q 'nn.conv2d(' "$T/g.relay"
 }
 
+@test "with the stuck guard pausing passes, the result is still 1-minimal: --slow finds nothing more" {
+  for m in squeezenet_v1.1 resnet-18 mobilenet; do
+    cp "$CORPUS/models/$m.relay" "$T/m.relay"
+    run "$RREDUCE" -j1 --tidy --stuck-after 1 "$T/m.relay" "$T/keep.sh"
+    [ "$status" -eq 0 ]
+    run "$RREDUCE" -j1 --tidy --slow --json "$T/m.relay" "$T/keep.sh"
+    [ "$status" -eq 0 ]
+    python3 -c 'import json,sys; d=json.loads(sys.argv[1].splitlines()[-1]); assert d["accepted"] == 0, d' "$output"
+  done
+}
+
 @test "bad option values are usage errors" {
   run "$RREDUCE" -j 0 a b
   [ "$status" -eq 2 ]

@@ -125,6 +125,24 @@ fake() { # candidate text -> $T/c.relay
   expect 0 "" "$I/tvm-build" "$T/c.relay" --opt-level 2
 }
 
+@test "--match is the dialect of rreduce and roracle (PCRE2): \\h, a flag inside the pattern, errors" {
+  export PYTHONPATH=$FAKE
+  fake FAKE_BUILD_ERROR_dtype
+  # Python's re rejects \h and a global flag after the start; PCRE2 takes both
+  expect 0 "interesting" "$I/tvm-build" --match 'fake\hbuild' "$T/c.relay"
+  expect 0 "interesting" "$I/tvm-build" --match 'nothing|(?i)CHECK FAILED: FAKE BUILD' "$T/c.relay"
+  expect 1 "a different error" "$I/tvm-build" --match 'fake\hshape' "$T/c.relay"
+  # multi-line: ^ and $ at each line of TVM's output
+  expect 0 "interesting" "$I/tvm-build" --match '^  Check failed: fake build error dtype$' "$T/c.relay"
+  expect 2 "missing closing parenthesis" "$I/tvm-build" --match 'err(' "$T/c.relay"
+  # rreduce takes the same pattern over the same text
+  printf '#!/bin/sh\n%s --match "fake\\\\hbuild" "$1"\n' "$I/tvm-build" > "$T/t.sh"
+  chmod +x "$T/t.sh"
+  cp "$T/c.relay" "$T/r.relay"
+  run "$ROOT/bin/rreduce" --match 'fake\hbuild error' --passes comments "$T/r.relay" "$T/t.sh"
+  [ "$status" -eq 0 ]
+}
+
 @test "fake TVM: a crash by signal is an error of its stage, signature 'signal SIGSEGV'" {
   export PYTHONPATH=$FAKE
   fake FAKE_BUILD_SEGV

@@ -76,7 +76,7 @@ def main():
     with open(os.path.join(args.bugs, "bugs.json")) as f:
         bugs = json.load(f)
     only = set(args.only.split(",")) if args.only else None
-    rows, failures = [], 0
+    rows, others, failures = [], [], 0
     with tempfile.TemporaryDirectory() as tmp:
         for bug in bugs:
             bid = bug["id"]
@@ -122,6 +122,28 @@ def main():
             print("%s %s: %s / fixed: %s (%.1f s); server: %s (%.1f s for both)" % (
                 "ok  " if ok_script and ok_server else "FAIL", bid, last_line(out_bug),
                 last_line(out_fix), t_bug, " | ".join(answers) or last_line(err_srv), t_srv))
+        # The scripts of the other stages: "no bug" on every repro, and tvm-diff runs and agrees
+        # on repros it can make inputs for.
+        for bug in bugs:
+            bid = bug["id"]
+            if (only and bid not in only) or bid not in BUGS:
+                continue
+            repro = os.path.join(args.bugs, bid, "repro.relay")
+            stage = BUGS[bid][0][0]
+            for check in (["parse"], ["typecheck"], ["roundtrip", "--infer"],
+                          ["diff", "--configs", "debug:0,graph:3,vm:2"]):
+                if check[0] == stage:
+                    continue
+                rc, out, _, t = run([os.path.join(I, "tvm-" + check[0]), "-q"] + check[1:] + [repro])
+                verdict = last_line(out)
+                # an earlier stage failing is this bug itself (parse < typecheck < the rest)
+                ok = rc == 1 and ("no bug" in verdict or "something else broke" in verdict)
+                if check[0] == "diff" and "something else broke (in stage inputs)" in verdict:
+                    ok = True  # no inputs for it (dynamic shapes, ADTs): said so, not a crash
+                if not ok:
+                    failures += 1
+                others.append((bid, " ".join(["tvm-" + c if i == 0 else c for i, c in enumerate(check)]), ok, verdict, t))
+                print("%s %s: %s: %s (%.1f s)" % ("ok  " if ok else "FAIL", bid, check[0], verdict, t))
     if args.markdown:
         with open(args.markdown, "w") as f:
             f.write("| bug | test | repro | fixed | server (repro, fixed) |\n|---|---|---|---|---|\n")
@@ -130,6 +152,10 @@ def main():
                     r[0], r[1], "exit 0, %.1f s" % r[6] if r[2] else "**FAIL** " + r[4][:80],
                     "no bug" if r[2] else r[5][:60],
                     "`%s`" % " / ".join(a[:60] for a in r[7]) if r[3] else "**FAIL**"))
+            if others:
+                f.write("\n| bug | other script | verdict | s |\n|---|---|---|---:|\n")
+                for r in others:
+                    f.write("| %s | `%s` | %s%s | %.1f |\n" % (r[0], r[1], "" if r[2] else "**FAIL** ", r[3][:90], r[4]))
     print("%d bugs, %d failures" % (len(rows), failures))
     return 1 if failures else 0
 
