@@ -876,6 +876,9 @@ _PREFERRED = [re.compile(r) for r in (
 
 
 def one_line(text):
+    at = text.find("Check failed: ")  # a failed check from its own words on, as roracle groups it
+    if at > 0:
+        text = text[at:]
     text = " ".join(text.split())
     return text if len(text) <= SIGNATURE_CAP else text[:SIGNATURE_CAP - 3] + "..."
 
@@ -895,9 +898,8 @@ def signature(outcome, match_re):
         return one_line(outcome.headline)
     for pat in _PREFERRED:
         for ln in lines:
-            m = pat.search(ln)
-            if m:  # a failed check from its own words on, as roracle groups it
-                return one_line(ln[m.start():] if pat is _PREFERRED[0] else ln)
+            if pat.search(ln):
+                return one_line(ln)
     return one_line(outcome.headline or (lines[0] if lines else "error"))
 
 

@@ -65,7 +65,7 @@ static void find(AstExpr **slot, void *ctx) {
   for (size_t j = 0; vals && j < e->attrs.len; j++) {
     size_t k = 0;
     while (strcmp(op->attrs[k].name, e->attrs.items[j]->key) != 0) k++; /* known: vals != NULL */
-    if (!op_attr_is_default(op, k, &vals[k])) see(f, e, j);
+    if (!op_attr_equals_default(op, k, &vals[k])) see(f, e, j);
   }
   arena_free(&arena);
 }

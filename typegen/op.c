@@ -196,13 +196,33 @@ static bool fits(AttrType t, const AttrVal *v) {
   }
 }
 
+/* rcheck --tvm-strict: a required attribute left out is an error, as in TVM's parser.  Off by
+   default: hand-written programs say nn.dense(%x, %w), and the default is what TVM means by the
+   None they would have to write. */
+static bool require_written;
+void op_require_written(bool on) { require_written = on; }
+
 const AttrVal *op_attrs_from_ast(const OpDef *op, const AstAttrs *attrs, Arena *arena, char *err, size_t errlen,
                                  const AstAttr **bad) {
   registry_init();
   *bad = NULL;
   AttrVal *vals = op_default_attrs(op, arena);
+  const char *key = op_attrs_key(op);
+  const AstAttr *keyed = NULL, *other = NULL;
   for (size_t i = 0; i < attrs->len; i++) {
     const AstAttr *a = attrs->items[i];
+    if (key && !strcmp(a->key, "attrs_type_key")) {
+      keyed = a;
+      AstExpr *v = a->value;
+      size_t n = strlen(key);
+      if (v->kind != AST_STRING || strlen(v->text) != n + 2 || strncmp(v->text + 1, key, n) != 0) {
+        *bad = a;
+        snprintf(err, errlen, "attrs_type_key of %s must be \"%s\"", op->name, key);
+        return NULL;
+      }
+      continue;
+    }
+    other = other ? other : a;
     size_t k = 0;
     while (k < op->nattrs && strcmp(op->attrs[k].name, a->key) != 0) k++;
     if (k == op->nattrs) {
@@ -217,6 +237,23 @@ const AttrVal *op_attrs_from_ast(const OpDef *op, const AstAttrs *attrs, Arena *
       return NULL;
     }
     vals[k] = v;
+  }
+  if (key && other && !keyed) {
+    *bad = other;
+    snprintf(err, errlen,
+             "TVM's parser cannot attach attributes to %s without attrs_type_key (write attrs_type_key=\"%s\")",
+             op->name, key);
+    return NULL;
+  }
+  for (size_t k = 0; k < op->nattrs && require_written; k++) {
+    if (!op_attr_required(op, k)) continue;
+    size_t i = 0;
+    while (i < attrs->len && strcmp(attrs->items[i]->key, op->attrs[k].name) != 0) i++;
+    if (i == attrs->len) {
+      snprintf(err, errlen, "%s: Cannot find required field '%s' (TVM's parser needs it written out, e.g. %s=%s)",
+               op->name, op->attrs[k].name, op->attrs[k].name, op->attrs[k].def ? op->attrs[k].def : "None");
+      return NULL;
+    }
   }
   return vals;
 }
@@ -257,9 +294,13 @@ static bool attr_equal(const AttrVal *a, const AttrVal *b) {
   return false;
 }
 
-bool op_attr_is_default(const OpDef *op, size_t k, const AttrVal *v) {
+bool op_attr_equals_default(const OpDef *op, size_t k, const AttrVal *v) {
   registry_init();
   return attr_equal(&reg.defs[index_of(op->name)][k], v);
+}
+
+bool op_attr_is_default(const OpDef *op, size_t k, const AttrVal *v) {
+  return op_attr_equals_default(op, k, v) && !op_attr_required(op, k);
 }
 
 AttrVal *op_default_attrs(const OpDef *op, Arena *arena) {

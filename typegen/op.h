@@ -115,8 +115,21 @@ const AttrVal *op_attrs_from_ast(const OpDef *op, const AstAttrs *attrs, Arena *
 const Type *op_infer(OpCall *c, const OpDef *op, const Type *const *args, size_t nargs, const AstAttrs *attrs,
                      Arena *arena);
 
-/* Whether value v of attribute k equals the schema's default (the printer leaves those out). */
+/* Whether value v of attribute k equals the schema's default. */
+bool op_attr_equals_default(const OpDef *op, size_t k, const AttrVal *v);
+/* Whether the printer may leave attribute k out: it has its default and TVM's parser does not
+   require it (op_attr_required). */
 bool op_attr_is_default(const OpDef *op, size_t k, const AttrVal *v);
+/* Whether TVM's text parser requires attribute k of op written out (typegen/ops/required.c). */
+bool op_attr_required(const OpDef *op, size_t k);
+/* For an op TVM registers without an attrs type, the attrs_type_key its calls must carry when
+   they have attributes (typegen/ops/required.c); NULL for the others. */
+const char *op_attrs_key(const OpDef *op);
+/* Whether a call that leaves out a required attribute is an error (rcheck --tvm-strict), as in
+   TVM's parser; by default the schema's default is taken. */
+void op_require_written(bool on);
+/* The (op, attribute) pairs of that table, for tests. */
+size_t op_required_table(const char *const (**pairs)[2]);
 /* A copy of the op's default attribute values, one per schema entry, in `arena`. */
 AttrVal *op_default_attrs(const OpDef *op, Arena *arena);
 

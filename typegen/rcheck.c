@@ -19,13 +19,16 @@ static const char usage[] =
     "      --annotate   print the program with the inferred types as /* ty=... */ comments,\n"
     "                   where and as TVM's printer writes them\n"
     "      --json       print the type of every definition, parameter and binding as JSON\n"
+    "      --tvm-strict also reject what TVM's parser rejects before typing: a call that leaves\n"
+    "                   out an attribute TVM requires written out (nn.dense's units,\n"
+    "                   strided_slice's axes: write units=None); by default its default is taken\n"
     "      --list-ops   print every operator the type checker knows, one a line, and exit (TVM\n"
     "                   v0.13's Relay registry; an operator it does not know is an error)\n"
     "  -h, --help       show this help\n"
     "\n"
     "exit status: 0 well-typed, 1 a program was rejected (syntax or type error), 2 usage or I/O error\n";
 
-enum { OPT_ANNOTATE = 256, OPT_JSON, OPT_LIST_OPS, OPT_VERSION };
+enum { OPT_ANNOTATE = 256, OPT_JSON, OPT_LIST_OPS, OPT_STRICT, OPT_VERSION };
 
 static char *type_text(const struct Type *t) { return ty_str(t); }
 
@@ -129,7 +132,7 @@ static int check_file(const char *path, bool annotate, json_t *report) {
 int main(int argc, char **argv) {
   static const struct option longopts[] = {
       {"annotate", no_argument, NULL, OPT_ANNOTATE}, {"json", no_argument, NULL, OPT_JSON},
-      {"list-ops", no_argument, NULL, OPT_LIST_OPS}, {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, OPT_VERSION},
+      {"list-ops", no_argument, NULL, OPT_LIST_OPS}, {"tvm-strict", no_argument, NULL, OPT_STRICT}, {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, OPT_VERSION},
       {NULL, 0, NULL, 0},
   };
   bool annotate = false, json = false;
@@ -138,6 +141,7 @@ int main(int argc, char **argv) {
   while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
     switch (c) {
     case OPT_ANNOTATE: annotate = true; break;
+    case OPT_STRICT: op_require_written(true); break;
     case OPT_JSON: json = true; break;
     case OPT_LIST_OPS: {
       size_t n;

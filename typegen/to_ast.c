@@ -77,5 +77,8 @@ size_t attrs_to_ast(AstModule *m, const OpDef *op, const AttrVal *vals, AstAttr 
     if (op_attr_is_default(op, k, &vals[k])) continue;
     out[n++] = ast_new_attr(m, op->attrs[k].name, attr_to_ast(m, &vals[k]));
   }
+  const char *key = op_attrs_key(op);
+  if (key && n) /* TVM's parser needs it to attach them (typegen/ops/required.c) */
+    out[n++] = ast_new_attr(m, "attrs_type_key", ast_new_atom(m, AST_STRING, arena_printf(&m->arena, "\"%s\"", key)));
   return n;
 }

@@ -2,8 +2,8 @@
 # Fidelity of relaykit's type checker against TVM's own (issue 14, item 3), run by
 # `make check-tvm` when TVM is importable; Python 3.6 compatible, TVM and nothing else.
 #
-# For each program: TVM's verdict (tvm.relay.parse, which runs InferType) against rcheck's
-# (exit 0 accepts, 1 rejects; anything else is a crash). When both accept, TVM prints the
+# For each program: TVM's verdict (tvm.relay.parse, which runs InferType) against
+# `rcheck --tvm-strict`'s (exit 0 accepts, 1 rejects; anything else is a crash). When both accept, TVM prints the
 # module with its /* ty=... */ types; those comments are removed, `rcheck --annotate` puts its
 # own back, and the two lists of types are compared binding by binding.
 """fidelity.py --rcheck BIN [--name LABEL] [--json FILE] [--show N] PATH...
@@ -44,17 +44,42 @@ def types_in(text):
 
 
 def tvm_verdict(tvm, relay, text, name):
-    try:
-        mod = relay.parse(text, name)
-    except Exception as e:  # pylint: disable=broad-except  # DiagnosticError, TVMError, ...
-        lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
-        tail = [ln for ln in lines if "Check failed" in ln or ln.startswith("error")]
-        return False, (tail or lines or [type(e).__name__])[-1][:200], None
-    return True, "", mod
+    """(accepts, why, TVM's printing with types): parsed in a forked child, since TVM can crash
+    on a program; TVM renders its diagnostics on stderr, so that is captured."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    rfd, wfd = os.pipe()
+    err = tempfile.TemporaryFile()
+    pid = os.fork()
+    if pid == 0:
+        os.close(rfd)
+        os.dup2(err.fileno(), 2)
+        try:
+            out = {"ok": True, "printed": relay.parse(text, name).astext(show_meta_data=True)}
+        except Exception as e:  # pylint: disable=broad-except  # DiagnosticError, TVMError, ...
+            out = {"ok": False, "why": str(e)}
+        with os.fdopen(wfd, "w") as f:
+            f.write(json.dumps(out))
+        os._exit(0)
+    os.close(wfd)
+    with os.fdopen(rfd) as f:
+        data = f.read()
+    _, status = os.waitpid(pid, 0)
+    err.seek(0)
+    rendered = err.read().decode("utf-8", "replace")
+    err.close()
+    if os.WIFSIGNALED(status):
+        return False, "TVM crashed: signal %d" % os.WTERMSIG(status), None
+    out = json.loads(data) if data else {"ok": False, "why": "no verdict"}
+    if out["ok"]:
+        return True, "", out["printed"]
+    lines = [ln.strip() for ln in (rendered + "\n" + out["why"]).splitlines() if ln.strip()]
+    tail = [ln for ln in lines if "Check failed" in ln or ln.startswith("error")]
+    return False, (tail or lines or ["error"])[0][:300], None
 
 
 def rcheck(binary, path, annotate=False):
-    cmd = [binary] + (["--annotate"] if annotate else []) + [path]
+    cmd = [binary, "--tvm-strict"] + (["--annotate"] if annotate else []) + [path]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
     return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
@@ -63,7 +88,7 @@ def check_one(tvm, relay, binary, path, scratch):
     with open(path) as f:
         text = f.read()
     row = {"file": path}
-    ok, why, mod = tvm_verdict(tvm, relay, text, os.path.basename(path))
+    ok, why, printed = tvm_verdict(tvm, relay, text, os.path.basename(path))
     rc, _, err = rcheck(binary, path)
     row["tvm"] = "accept" if ok else "reject"
     row["relaykit"] = {0: "accept", 1: "reject"}.get(rc, "crash (exit %d)" % rc)
@@ -73,7 +98,6 @@ def check_one(tvm, relay, binary, path, scratch):
         return row
     if not ok:
         return row
-    printed = mod.astext(show_meta_data=True)
     want = types_in(printed)
     with open(scratch, "w") as f:
         f.write(TY_COMMENT.sub("", body(printed)) + printed[len(body(printed)):])

@@ -8,6 +8,7 @@
 #ifndef RELAYKIT_OP_TEST_H
 #define RELAYKIT_OP_TEST_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +16,39 @@
 #include "../../typegen/op.h"
 #include "../../typegen/type_ast.h"
 
-static char *op_test_infer(const char *op_name, const char *arg_types, const char *attrs) {
+/* Whether `attrs` (as written in a call) sets attribute `name`. */
+static inline bool op_test_sets(const char *attrs, const char *name) {
+  size_t n = strlen(name);
+  for (const char *p = strstr(attrs, name); p; p = strstr(p + 1, name))
+    if ((p == attrs || p[-1] == ' ' || p[-1] == ',') && p[n] == '=') return true;
+  return false;
+}
+
+/* Types one call.  With fill_required, the attributes TVM's parser requires written out
+   (op_attr_required) that `attrs` leaves out are added at the schema's default, and the
+   attrs_type_key it needs on ops registered without an attrs type (op_attrs_key): relation tests
+   write only what they test; the parser's rules have their own tests (test_ops_required.c). */
+static inline char *op_test_call(const char *op_name, const char *arg_types, const char *given, bool fill_required) {
   const OpDef *op = op_lookup(op_name);
   if (!op) return strdup("error: no such operator");
+  size_t acap = strlen(given) + 1;
+  for (size_t k = 0; k < op->nattrs; k++) acap += strlen(op->attrs[k].name) + strlen(op->attrs[k].def ? op->attrs[k].def : "None") + 4;
+  char *attrs = malloc(acap);
+  strcpy(attrs, given);
+  for (size_t k = 0; fill_required && k < op->nattrs; k++)
+    if (op_attr_required(op, k) && !op_test_sets(given, op->attrs[k].name)) {
+      if (*attrs) strcat(attrs, ", ");
+      strcat(attrs, op->attrs[k].name);
+      strcat(attrs, "=");
+      strcat(attrs, op->attrs[k].def ? op->attrs[k].def : "None");
+    }
+  const char *key = op_attrs_key(op); /* and the key TVM's parser needs to attach attributes */
+  if (fill_required && key && *attrs && !op_test_sets(attrs, "attrs_type_key")) {
+    char *keyed = malloc(strlen(attrs) + strlen(key) + 24);
+    sprintf(keyed, "%s, attrs_type_key=\"%s\"", attrs, key);
+    free(attrs);
+    attrs = keyed;
+  }
   size_t cap = strlen(arg_types) + strlen(attrs) + 64;
   char *src = malloc(cap);
   if (*arg_types) snprintf(src, cap, "fn (%%a: (%s,)) { f(%%a%s%s) }", arg_types, *attrs ? ", " : "", attrs);
@@ -52,7 +83,12 @@ static char *op_test_infer(const char *op_name, const char *arg_types, const cha
   }
   diag_free(&d);
   free(src);
+  free(attrs);
   return result;
+}
+
+static inline char *op_test_infer(const char *op_name, const char *arg_types, const char *attrs) {
+  return op_test_call(op_name, arg_types, attrs, true);
 }
 
 /* Asserts the result of op_test_infer (cmocka). */

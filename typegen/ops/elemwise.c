@@ -153,7 +153,8 @@ const OpDef op_family_elemwise[] = {
     UNARY("abs", OPDT_NUMERIC), UNARY("negative", OPDT_NUMERIC), UNARY("sign", OPDT_NUMERIC),
     UNARY("nn.relu", OPDT_NUMERIC), UNARY("logical_not", OPDT_BOOL), UNARY("bitwise_not", OPDT_INT),
     UNARY("copy", OPDT_ANY), UNARY("zeros_like", OPDT_ANY), UNARY("ones_like", OPDT_ANY),
-    UNARY("stop_gradient", OPDT_ANY),
+    /* not here: stop_gradient and atan2, which TVM v0.13 does not register ("operator ... not
+       found", measured by tests/tvm/fidelity.py) */
     FLOAT_TEST("isnan"), FLOAT_TEST("isinf"), FLOAT_TEST("isfinite"),
     /* binary with broadcasting (binary.cc) */
     BINARY("add", OPDT_NUMERIC), BINARY("subtract", OPDT_NUMERIC), BINARY("multiply", OPDT_NUMERIC),
@@ -162,7 +163,7 @@ const OpDef op_family_elemwise[] = {
     BINARY("power", OPDT_FLOAT), BINARY("maximum", OPDT_NUMERIC), BINARY("minimum", OPDT_NUMERIC),
     BINARY("logical_and", OPDT_BOOL), BINARY("logical_or", OPDT_BOOL), BINARY("logical_xor", OPDT_BOOL),
     BINARY("bitwise_and", OPDT_INT), BINARY("bitwise_or", OPDT_INT), BINARY("bitwise_xor", OPDT_INT),
-    BINARY("left_shift", OPDT_INT), BINARY("right_shift", OPDT_INT), BINARY("atan2", OPDT_FLOAT),
+    BINARY("left_shift", OPDT_INT), BINARY("right_shift", OPDT_INT),
     /* comparisons: bool result */
     COMPARE("equal"), COMPARE("not_equal"), COMPARE("less"), COMPARE("less_equal"), COMPARE("greater"),
     COMPARE("greater_equal"),

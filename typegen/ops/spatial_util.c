@@ -139,7 +139,7 @@ bool su_keyed_attrs(OpCall *c, const char *key, bool reads_attrs) {
     return false;
   }
   for (size_t i = 0; i < c->op->nattrs; i++)
-    if (strcmp(c->op->attrs[i].name, "attrs_type_key") != 0 && !op_attr_is_default(c->op, i, &c->attrs[i])) {
+    if (strcmp(c->op->attrs[i].name, "attrs_type_key") != 0 && !op_attr_equals_default(c->op, i, &c->attrs[i])) {
       op_fail(
           c, -1,
           "%s: unable to determine the 'attrs_type_key' with which to represent the call attributes for this "
