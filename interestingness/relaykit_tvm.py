@@ -876,7 +876,9 @@ _PREFERRED = [re.compile(r) for r in (
 
 
 def one_line(text):
-    at = text.find("Check failed: ")  # a failed check from its own words on, as roracle groups it
+    # a failed check from its own words on, as roracle groups it; the last one of a line, since
+    # TVM wraps a check that failed inside another ("Check failed: (false) is false: [time] ...")
+    at = text.rfind("Check failed: ")
     if at > 0:
         text = text[at:]
     text = " ".join(text.split())

@@ -245,11 +245,14 @@ static char *checked(char *pattern, const char *out, size_t len) {
   return ok ? pattern : NULL;
 }
 
-/* Where "Check failed: CONDITION" starts in the line (TVM's ICHECK), or NULL. */
+/* Where "Check failed: CONDITION" starts in the line (TVM's ICHECK), or NULL: the last one, since
+   TVM wraps a failed check in another ("Check failed: (false) is false: [12:00:01] f.h:414:
+   InternalError: Check failed: (0 <= i) is false: ..."), whose time stamp says nothing. */
 static const char *check_failed(const char *p, size_t n) {
+  const char *last = NULL;
   for (size_t i = 0; i + 14 <= n; i++)
-    if (!memcmp(p + i, "Check failed: ", 14) && !blank(p + i + 14, n - i - 14)) return p + i;
-  return NULL;
+    if (!memcmp(p + i, "Check failed: ", 14) && !blank(p + i + 14, n - i - 14)) last = p + i;
+  return last;
 }
 
 /* A diagnostic "error: ..." at the line's start (TVM's DiagnosticContext renders them so). */

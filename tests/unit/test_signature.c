@@ -145,6 +145,11 @@ static void test_check_failed_and_diagnostics_name_the_group(void **state) {
   assert_false(ere_matches(sa.match, b));
   run_signature_free(&sa);
   run_signature_free(&sb);
+  /* a check wrapped in another: the inner one names it, not the wrapper's time stamp */
+  sa = sig("InternalError: Check failed: (false) is false: [21:51:24] /tvm/include/tvm/runtime/container/array.h:414: "
+           "InternalError: Check failed: (0 <= i && i < p->size_) is false: IndexError: indexing 0 on an array of size 0\n");
+  assert_string_equal(sa.text, "Check failed: (<n> <= i && i < p->size_) is false: IndexError: indexing <n> on an array of size <n>");
+  run_signature_free(&sa);
   /* the script's own verdict line carries the same check: the same group */
   sa = sig("tvm-build: interesting (in stage build): Check failed: (axis < ndim) is false: axis 2 out of range\n");
   assert_string_equal(sa.text, "Check failed: (axis < ndim) is false: axis <n> out of range");
