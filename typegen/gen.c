@@ -578,7 +578,15 @@ static void define_adt(Gen *g) {
   AstType *list = ast_new_type(g->m, AST_TY_CALL, adt_name, &ta, 1);
   AstType *fields[2] = {ta, list};
   AstCtorDef *ctors[2] = {ast_new_ctor(g->m, adt_cons, fields, 2), ast_new_ctor(g->m, adt_nil, NULL, 0)};
-  ast_module_add(g->m, ast_new_type_def(g->m, adt_name, &a, 1, ctors, 2));
+  AstModule *m = g->m;
+  AstDef *d = ast_new_type_def(m, adt_name, &a, 1, ctors, 2);
+  ast_module_add(m, d);
+  /* ahead of every function: TVM's parser knows a constructor only after its type's definition
+     ("operator `GCons` not found" when rmutate's generator added it after @main) */
+  size_t at = 0;
+  while (at + 1 < m->ndefs && m->defs[at]->kind != AST_DEF_FN) at++;
+  memmove(&m->defs[at + 1], &m->defs[at], (m->ndefs - 1 - at) * sizeof *m->defs);
+  m->defs[at] = d;
 }
 
 typedef struct ArmCtx {

@@ -99,8 +99,9 @@ def main():
             with open(test, "w") as f:
                 f.write("#!/bin/sh\nexec %s inflated.relay\n" % " ".join(shlex.quote(a) for a in script))
             os.chmod(test, 0o755)
-            rc_c, _, _, t_c = run(["cvise", "--n", "2", "--timeout", "300", "--tidy", test, target],
-                                  timeout=args.cvise, cwd=cdir)
+            # C-Vise wants the test case as a bare file name in its working directory
+            rc_c, _, _, t_c = run(["cvise", "--n", "2", "--timeout", "300", "--tidy", test,
+                                   os.path.basename(target)], timeout=args.cvise, cwd=cdir)
             row["cvise_tokens"] = tokens(target)
             row["cvise_s"] = t_c
             row["cvise_capped"] = rc_c is None
