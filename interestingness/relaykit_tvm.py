@@ -501,7 +501,6 @@ POSITIVE_OPERANDS = {
     "nn.batch_norm": (4,), "sqrt": (0,), "rsqrt": (0,), "log": (0,), "log2": (0,),
     "log10": (0,), "acosh": (0,), "power": (0,), "divide": (1,), "floor_divide": (1,),
     "trunc_divide": (1,), "mod": (1,), "floor_mod": (1,), "trunc_mod": (1,),
-    "nn.instance_norm": (), "nn.lrn": (),
 }
 SIGN_PRESERVING = frozenset((
     "reshape", "transpose", "expand_dims", "squeeze", "cast", "copy", "layout_transform",

@@ -264,9 +264,9 @@ static bool diagnostic(const char *p, size_t n) {
 /* "tvm.error.InternalError: message": where the class's last component starts, or NULL.  Not
    when the message is only a pointer elsewhere (a trace follows, or diagnostics were printed). */
 static const char *exception_line(const char *p, size_t n) {
-  const char *e = p + n, *q = p, *cls = p;
+  const char *e = p + n, *q = p;
   while (q < e && is_space(*q)) q++;
-  cls = q;
+  const char *cls = q;
   while (q < e && (is_word(*q) || *q == '.')) {
     if (*q == '.') cls = q + 1;
     q++;

@@ -36,14 +36,12 @@ static void expr_slots(AstExpr *e, SlotFn f, void *ctx) {
 /* ---------------------------------------------------------------- renaming */
 typedef struct Renames {
   AstModule *out;
-  StrSet *taken_locals;   /* locals of the earlier inputs' @main */
   StrSet *own;            /* this input's locals (collecting) */
   const char **from, **to; /* locals (or globals) to rename */
   size_t n, cap;
   const char **gfrom, **gto;
   size_t gn, gcap;
   unsigned graph_offset, graph_max;
-  unsigned index;         /* the input's index K */
 } Renames;
 
 static void collect(const char **slot, SlotKind kind, void *ctx) {
@@ -133,7 +131,7 @@ AstModule *ast_join(AstModule *const *mods, size_t n, char *err, size_t errlen) 
   unsigned graph_next = 0;
   for (size_t k = 0; k < n && ok; k++) {
     AstModule *m = mods[k];
-    Renames r = {.out = out, .taken_locals = &taken, .index = (unsigned)k};
+    Renames r = {.out = out};
     /* type definitions first: one copy of each */
     for (size_t i = 0; i < m->ndefs && ok; i++) {
       AstDef *d = m->defs[i];

@@ -341,7 +341,7 @@ static void start_after(Reducer *r, const RedPass *pass, const Cand *won) {
 static void start_next_pass(Reducer *r, size_t pi, const Program *cur) {
   for (size_t pj = pi + 1; pj < r->o->npasses && r->npool < RED_MAX_JOBS && !*r->o->stop; pj++) {
     const RedPass *pass = r->o->passes[pj];
-    if (pass->search != RED_FIRST && r->done_gen[pj] == r->generation) continue; /* the run skips it */
+    if (r->done_gen[pj] == r->generation) continue; /* the run skips it (never so for a bisected pass) */
     size_t n = pass->count(cur), from = r->resume[pj];
     if (from >= n) continue;
     Cand c;

@@ -59,12 +59,11 @@ def save(mod, path, params=None):
 
 def load(path):
     """The module a .relay file holds (TVM's parser, which also type-checks it)."""
-    tvm, relay = _relay()
+    _, relay = _relay()
     with open(path) as f:
         text = f.read()
     parse = getattr(relay, "parse", None)
     if parse is None:
         import tvm.parser as tvm_parser  # pylint: disable=import-outside-toplevel
         parse = tvm_parser.parse
-    del tvm
     return parse(text, os.path.basename(path))

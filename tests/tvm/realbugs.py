@@ -66,10 +66,14 @@ FIXED_CHECK = {
 }
 
 
-def run(cmd, stdin=None, timeout=600):
+def run(cmd, stdin=None, timeout=600, cwd=None):
+    """(exit status, stdout, stderr, seconds); the status is None when the timeout killed it."""
     t = time.time()
-    p = subprocess.run(cmd, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       timeout=timeout)
+    try:
+        p = subprocess.run(cmd, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           timeout=timeout, cwd=cwd)
+    except subprocess.TimeoutExpired:
+        return None, "", "timeout", time.time() - t
     return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"), time.time() - t
 
 

@@ -15,12 +15,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import realbugs  # noqa: E402  pylint: disable=wrong-import-position
+from realbugs import run  # noqa: E402  pylint: disable=wrong-import-position
 
 TOKEN = re.compile(r"[A-Za-z_%@][A-Za-z0-9_.]*|[0-9.]+|\S")  # as bench/reduce.sh counts them
 
@@ -28,15 +28,6 @@ TOKEN = re.compile(r"[A-Za-z_%@][A-Za-z0-9_.]*|[0-9.]+|\S")  # as bench/reduce.s
 def tokens(path):
     with open(path) as f:
         return len(TOKEN.findall(f.read()))
-
-
-def run(cmd, timeout=None, **kw):
-    t = time.time()
-    try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout, **kw)
-        return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"), time.time() - t
-    except subprocess.TimeoutExpired:
-        return None, "", "timeout", time.time() - t
 
 
 def main():
@@ -71,7 +62,7 @@ def main():
             continue
         opts = check[1:] + ["--match", re.escape(bug["signature"])]
         script = [os.path.join(ROOT, "interestingness", "tvm-" + check[0]), "-q"] + opts
-        rc, out, _, t_check = run(script + [big])
+        rc, out, _, t_check = run(script + [big], timeout=None)
         if rc != 0:
             print("FAIL %s: TVM does not fail the same way on the inflated program: %s" % (bid, out.strip()[-200:]))
             failures += 1
