@@ -3,7 +3,8 @@
 #   make test            unit tests (cmocka), CLI tests (bats), tree-sitter corpus tests
 #   make test SAN=1      the same, built with AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench           throughput against peers; see bench/RESULTS.md
-#   make check-tvm       against a real TVM (skipped without one; FULL=1 for the long version)
+#   make check-tvm       against a real TVM (skipped without one; FULL=1 for the long version,
+#                        ONLY=bugs,module,fidelity,reduce for some groups)
 #   make grammar         regenerate parser/src/parser.c from parser/grammar.js
 #   make install PREFIX=/usr/local
 

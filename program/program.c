@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../typegen/infer.h"
+#include "../typegen/metadata.h"
 #include "program.h"
 
 bool prog_check(Program *p, const char *text, bool expressions_ok, Diag *diag) {
@@ -47,6 +48,7 @@ bool prog_load_as(Program *p, const char *name, const char *text, ProgGuard weak
   memset(p, 0, sizeof *p);
   p->m = ast_parse(text, strlen(text), &d);
   p->guard = PROG_PARSED;
+  if (p->m) meta_inline_attrs(p->m, &d); /* what it cannot read stays a reference, as parsed */
   if (p->m && scope_check_module(p->m, &d)) p->guard = PROG_SCOPED;
   if (!p->m || p->guard > weakest) {
     if (err) snprintf(err, errlen, "%s", d.out.data ? d.out.data : "rejected");

@@ -64,8 +64,12 @@ static void find(AstExpr **slot, void *ctx) {
   const AttrVal *vals = op_attrs_from_ast(op, &e->attrs, &arena, err, sizeof err, &bad);
   for (size_t j = 0; vals && j < e->attrs.len; j++) {
     size_t k = 0;
-    while (strcmp(op->attrs[k].name, e->attrs.items[j]->key) != 0) k++; /* known: vals != NULL */
-    if (!op_attr_equals_default(op, k, &vals[k])) see(f, e, j);
+    while (k < op->nattrs && strcmp(op->attrs[k].name, e->attrs.items[j]->key) != 0) k++;
+    if (k == op->nattrs) { /* attrs_type_key, which the schema does not hold: it goes last, alone */
+      if (e->attrs.len == 1) see(f, e, j);
+    } else if (!op_attr_equals_default(op, k, &vals[k])) {
+      see(f, e, j);
+    }
   }
   arena_free(&arena);
 }

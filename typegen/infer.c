@@ -189,7 +189,7 @@ static const Type *type_from_comment(Infer *in, const AstNode *n) {
    is checked at the end (check_opaque).  Its arguments are typed as usual, its attributes not. */
 static const Type *opaque_call(Infer *in, AstExpr *e) {
   for (size_t i = 0; i < e->nitems; i++)
-    if (!expr(in, e->items[i])) return NULL;
+    if (!(i + 1 == e->nitems && meta_is_attrs_ref(e->items[i])) && !expr(in, e->items[i])) return NULL;
   e->node.opaque = true;
   VEC_PUSH(in->opaque, e);
   const Type *t = type_from_comment(in, &e->node);
@@ -707,6 +707,7 @@ bool infer_module(AstModule *m, TyTable *types, Diag *diag) {
   size_t where = 0;
   bool ok = meta_table_init(&in.meta, m->metadata, err, sizeof err, &where);
   if (!ok) meta_report(diag, m, err, where);
+  ok = ok && meta_inline_attrs(m, diag);
   if (ok && m->ndefs && !m->has_version) {
     /* TVM reads header-less text as one expression (parse_expr), where definitions cannot stand. */
     error_at(&in, &m->defs[0]->node, "definitions need the #[version = \"0.0.5\"] header (without it TVM reads the text as one expression)");

@@ -39,6 +39,15 @@ json_t *meta_json_load(const char *section, char *err, size_t errlen, size_t *wh
 struct AstModule;
 struct Diag;
 void meta_report(struct Diag *diag, const struct AstModule *m, const char *err, size_t where);
+/* Call attributes the section holds (a call's last argument meta[relay.attrs.X][i], as TVM prints
+   the attributes of ops registered without an attrs type) become written attributes of their
+   calls, attrs_type_key included where TVM's parser needs it (typegen/meta_attrs.c).  False with a
+   message at the reference when one cannot be read.  Every load runs it before checking. */
+bool meta_inline_attrs(struct AstModule *m, struct Diag *diag);
+/* Whether e is such a reference (meta[relay.attrs....]): an unknown op's call keeps it as its
+   attributes, which nothing types. */
+struct AstExpr;
+bool meta_is_attrs_ref(const struct AstExpr *e);
 /* The Array node listing the constants, root map's "relay.Constant" entry; NULL if there is none. */
 json_t *meta_json_constant_list(json_t *root);
 

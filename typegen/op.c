@@ -174,9 +174,14 @@ static const char *attr_type_name(AttrType t) {
   return names[t];
 }
 
-/* Whether a value fits the declared kind (None fits every optional attribute). */
-static bool fits(AttrType t, const AttrVal *v) {
-  if (v->kind == ATTR_NONE || v->kind == ATTR_META || t == AT_ANY) return true;
+/* Whether a value fits attribute k's declared kind.  None fits every optional attribute but a
+   plain double, which None cannot set in TVM ("Check failed: (expr.defined())" in its parser, e.g.
+   dyn.nn.upsampling's scale_h=None).  (Ints and bools are left lenient: the schemas do not yet say
+   which of them TVM declares Optional<Integer>.) */
+static bool fits(const OpDef *op, size_t k, const AttrVal *v) {
+  AttrType t = op->attrs[k].type;
+  if (v->kind == ATTR_NONE) return t != AT_FLOAT || op_attr_boxed(op, k);
+  if (v->kind == ATTR_META || t == AT_ANY) return true;
   switch (t) {
   case AT_INT: return v->kind == ATTR_INT || v->kind == ATTR_BOOL;
   case AT_FLOAT: return v->kind == ATTR_FLOAT || v->kind == ATTR_INT;
@@ -231,7 +236,7 @@ const AttrVal *op_attrs_from_ast(const OpDef *op, const AstAttrs *attrs, Arena *
       return NULL;
     }
     AttrVal v;
-    if (!attr_from_expr(a->value, &v, arena) || !fits(op->attrs[k].type, &v)) {
+    if (!attr_from_expr(a->value, &v, arena) || !fits(op, k, &v)) {
       *bad = a;
       snprintf(err, errlen, "attribute '%s' of %s must be %s", a->key, op->name, attr_type_name(op->attrs[k].type));
       return NULL;
@@ -245,7 +250,12 @@ const AttrVal *op_attrs_from_ast(const OpDef *op, const AstAttrs *attrs, Arena *
              op->name, key);
     return NULL;
   }
-  for (size_t k = 0; k < op->nattrs && require_written; k++) {
+  /* An op registered without an attrs type gets no struct at all from a call that writes no
+     attributes (TVM's parser attaches none), so nothing is required of it then. */
+  bool no_struct = attrs->len == 0 && key;
+  for (size_t k = 0; k < op->nattrs && attrs->len == 0; k++)
+    no_struct = no_struct || !strcmp(op->attrs[k].name, "attrs_type_key"); /* vision.*, dyn.expand_dims */
+  for (size_t k = 0; k < op->nattrs && require_written && !no_struct; k++) {
     if (!op_attr_required(op, k)) continue;
     size_t i = 0;
     while (i < attrs->len && strcmp(attrs->items[i]->key, op->attrs[k].name) != 0) i++;

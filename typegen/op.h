@@ -120,6 +120,9 @@ bool op_attr_equals_default(const OpDef *op, size_t k, const AttrVal *v);
 /* Whether the printer may leave attribute k out: it has its default and TVM's parser does not
    require it (op_attr_required). */
 bool op_attr_is_default(const OpDef *op, size_t k, const AttrVal *v);
+/* Whether TVM declares attribute k an object (Array, IntImm, FloatImm, String; typegen/ops/required.c)
+   rather than a plain int, double, bool or string: only objects can be None. */
+bool op_attr_boxed(const OpDef *op, size_t k);
 /* Whether TVM's text parser requires attribute k of op written out (typegen/ops/required.c). */
 bool op_attr_required(const OpDef *op, size_t k);
 /* For an op TVM registers without an attrs type, the attrs_type_key its calls must carry when

@@ -87,7 +87,7 @@ static bool expr(Scope *s, const AstExpr *e) {
     return is_ctor(s, e->text) || op_lookup(e->text) ||
            fail(s, &e->node, "unknown operator or constructor '%s'", e->text);
   case AST_META:
-    return meta_has_constant(&s->meta, e->text) ||
+    return meta_has_constant(&s->meta, e->text) || meta_is_attrs_ref(e) || /* an unknown op's attributes */
            fail(s, &e->node, "unknown meta reference %s%s", e->text,
                 s->m->metadata ? "" : " (the file has no #[metadata] section)");
   case AST_FN: return func(s, e->fn);

@@ -23,9 +23,6 @@ import tempfile
 KNOWN = [
     (r"SimulatedQuantizeAttrs: does not have field",
      "TVM bug: quantize's and qnn's attrs are both registered as relay.attrs.SimulatedQuantizeAttrs"),
-    (r"unknown meta reference meta\[relay\.attrs\.",
-     "relaykit does not read call attributes from #[metadata] yet (TVM prints those of ops "
-     "without an attrs type there)"),
     (r"^type \d+: TVM fn \[A\]",
      "TVM types a use of a polymorphic global inside an if with its type parameters"),
     (r"unknown global function @",
@@ -33,6 +30,10 @@ KNOWN = [
     (r"cannot infer the type of this argument",
      "TVM leaves unannotated parameters incomplete; relaykit wants their types"),
     (r"^TVM crashed", "TVM crashes on the program: a TVM bug to reduce"),
+    (r"rcheck rejects TVM's printing: .* is used before it is bound",
+     "TVM's printer bug: a value shared between an if branch and the code after it is bound inside "
+     "the branch and used outside (TVM cannot parse that printing back either: 'Local variable %N "
+     "has not yet been defined')"),
 ]
 
 

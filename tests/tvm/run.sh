@@ -9,13 +9,16 @@
 #   4. the real bugs inflated and reduced end to end (tests/tvm/reduce_realbugs.py)
 #
 # Environment: RELAYKIT_PYTHON (the Python TVM is installed for; default python3), TVM_HOME,
-# PYTHONPATH, TVM_LIBRARY_PATH, as for the scripts (interestingness/README.md).
+# PYTHONPATH, TVM_LIBRARY_PATH, as for the scripts (interestingness/README.md).  ONLY=GROUP,... runs
+# some of the groups: bugs, module, fidelity, reduce (default all).
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 HERE=$ROOT/tests/tvm
 SHARED=$ROOT/../shared
 PY=${RELAYKIT_PYTHON:-python3}
 FULL=${FULL:-0}
+ONLY=${ONLY:-bugs,module,fidelity,reduce}
+wanted() { [[ ",$ONLY," == *",$1,"* ]]; }
 export TOPHUB_LOCATION=${TOPHUB_LOCATION:-NONE}
 if [ -n "${TVM_HOME:-}" ]; then export PYTHONPATH=$TVM_HOME/python${PYTHONPATH:+:$PYTHONPATH}; fi
 if ! why=$("$PY" -c 'import tvm, tvm.relay' 2>&1); then
@@ -35,11 +38,12 @@ step() { # NAME COMMAND...: one step, its own verdict
   if "$@"; then passed=$((passed + 1)); echo "-- $name: ok"; else failed=$((failed + 1)); echo "-- $name: FAILED"; fi
 }
 
-step "TVM tests on the real bugs" "$PY" "$HERE/realbugs.py" --bugs "$SHARED/realbugs"
-step "Python module and tvm-server --check" "$PY" "$HERE/test_module.py"
+wanted bugs && step "TVM tests on the real bugs" "$PY" "$HERE/realbugs.py" --bugs "$SHARED/realbugs"
+wanted module && step "Python module and tvm-server --check" "$PY" "$HERE/test_module.py"
 
 # Fidelity: programs from rgen (two policies, several seeds), rmutate (and its --ill-typed
 # mutants) of corpus models, and TVM's own test programs.
+fidelity() {
 if [ "$FULL" = 1 ]; then n_gen=1250 n_mut=500 n_ill=200 models="$SHARED/corpus/models/*.relay"
 else n_gen=50 n_mut=10 n_ill=10 models="$SHARED/corpus/models/mlp.relay $SHARED/corpus/models/resnet-18.relay"; fi
 mkdir -p "$TMP/gen" "$TMP/mut" "$TMP/ill"
@@ -61,8 +65,11 @@ step "fidelity: rgen programs" "$PY" "$HERE/fidelity.py" --rcheck "$ROOT/bin/rch
 step "fidelity: rmutate mutants" "$PY" "$HERE/fidelity.py" --rcheck "$ROOT/bin/rcheck" --name rmutate --json "$ROOT/build/check-tvm/fidelity-rmutate.json" "$TMP/mut"
 step "fidelity: ill-typed mutants" "$PY" "$HERE/fidelity.py" --rcheck "$ROOT/bin/rcheck" --name ill-typed --json "$ROOT/build/check-tvm/fidelity-ill.json" "$TMP/ill"
 step "fidelity: TVM's test programs" "$PY" "$HERE/fidelity.py" --rcheck "$ROOT/bin/rcheck" --name tvm-tests --json "$ROOT/build/check-tvm/fidelity-tvm-tests.json" "$SHARED/corpus/tvm-tests"
+}
+wanted fidelity && fidelity
 
-if [ "$FULL" = 1 ]; then
+if ! wanted reduce; then :
+elif [ "$FULL" = 1 ]; then
   step "real bugs reduced end to end" "$PY" "$HERE/reduce_realbugs.py" --bugs "$SHARED/realbugs" --cvise 600 --markdown "$ROOT/build/check-tvm/reduce.md"
 else
   step "real bugs reduced end to end (two)" "$PY" "$HERE/reduce_realbugs.py" --bugs "$SHARED/realbugs" \

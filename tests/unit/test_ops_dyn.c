@@ -142,6 +142,12 @@ static void test_spatial(void **state) {
                 "Tensor[(1, 16, ?, ?), float32]");
   assert_rejects("dyn.nn.upsampling", "Tensor[(1, 16, 32, 32), float32], Tensor[(1), float32], float32", "",
                  "scale_h->shape.size() == 0");
+  /* TVM's parser cannot set a double to None ("Check failed: (expr.defined())"); its Python API
+     writes 0f for the unused scales */
+  assert_rejects("dyn.nn.upsampling", "Tensor[(1, 16, 32, 32), float32], float32, float32", "scale_h=None",
+                 "attribute 'scale_h' of dyn.nn.upsampling must be a float");
+  assert_infers("dyn.nn.upsampling", "Tensor[(1, 16, 32, 32), float32], float32, float32", "scale_h=0f, scale_w=0f",
+                "Tensor[(1, 16, ?, ?), float32]");
   assert_rejects("dyn.nn.upsampling", "Tensor[(1, 16, 32), float32], float32, float32", "layout=\"NCW\"",
                  "UpSampling only supports input layouts that are convertible from NCHW. But got NCW");
   /* test_dyn_upsampling3d_infer_type_const and verify_upsampling3d((1, 20, 3, 4, 16), ..., "NDHWC") */

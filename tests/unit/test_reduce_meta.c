@@ -221,6 +221,23 @@ static void test_attrs_reset_that_breaks_typing_is_not_proposed(void **state) {
   assert_null(c);
 }
 
+static void test_attrs_of_an_op_without_attrs_type(void **state) {
+  (void)state;
+  /* attrs_type_key is not in cumsum's schema: it is an opportunity only once it stands alone */
+  const char *p = RT_V "def @main(%x: Tensor[(2, 3), float32]) {\n"
+                       "  cumsum(%x, axis=1, attrs_type_key=\"relay.attrs.ScanopAttrs\")\n}\n";
+  assert_int_equal(rt_count(&red_pass_attrs, p), 2);
+  char *c = rt_apply(&red_pass_attrs, p, 0);
+  assert_non_null(c);
+  assert_non_null(strstr(c, "cumsum(%x, attrs_type_key=\"relay.attrs.ScanopAttrs\")"));
+  assert_int_equal(rt_count(&red_pass_attrs, c), 2);
+  char *d = rt_apply(&red_pass_attrs, c, 0);
+  assert_non_null(d);
+  assert_non_null(strstr(d, "cumsum(%x)"));
+  free(d);
+  free(c);
+}
+
 /* ------------------------------------------------------------------ literals */
 static void test_literals_shrink_to_zero_then_one_in_their_width(void **state) {
   (void)state;
@@ -280,6 +297,7 @@ int main(void) {
       cmocka_unit_test(test_meta_json_round_trips_corpus_metadata),
       cmocka_unit_test(test_attrs_reset_keeps_the_type), cmocka_unit_test(test_attrs_shrink_integers_to_one),
       cmocka_unit_test(test_attrs_reset_that_breaks_typing_is_not_proposed),
+      cmocka_unit_test(test_attrs_of_an_op_without_attrs_type),
       cmocka_unit_test(test_literals_shrink_to_zero_then_one_in_their_width),
       cmocka_unit_test(test_dce_deletes_unused_type_definitions),
       cmocka_unit_test(test_dce_keeps_a_type_whose_constructor_a_pattern_uses),

@@ -549,14 +549,14 @@ static const OpAttrSpec topk_attrs[] = {{"k", AT_INT, "None"},
                                         {"is_ascend", AT_BOOL, "False"},
                                         {"dtype", AT_DTYPE, "\"\""}};
 static const OpAttrSpec pad_attrs[] = {{"pad_width", AT_ANY, "None"}, {"pad_mode", AT_STR, "\"constant\""}};
-static const OpAttrSpec upsampling_attrs[] = {{"scale_h", AT_FLOAT, "None"},
-                                              {"scale_w", AT_FLOAT, "None"},
+static const OpAttrSpec upsampling_attrs[] = {{"scale_h", AT_FLOAT, "0f"},
+                                              {"scale_w", AT_FLOAT, "0f"},
                                               {"layout", AT_STR, "\"NCHW\""},
                                               {"method", AT_STR, "\"nearest_neighbor\""},
                                               {"align_corners", AT_BOOL, "False"}};
-static const OpAttrSpec upsampling3d_attrs[] = {{"scale_d", AT_FLOAT, "None"},
-                                                {"scale_h", AT_FLOAT, "None"},
-                                                {"scale_w", AT_FLOAT, "None"},
+static const OpAttrSpec upsampling3d_attrs[] = {{"scale_d", AT_FLOAT, "0f"},
+                                                {"scale_h", AT_FLOAT, "0f"},
+                                                {"scale_w", AT_FLOAT, "0f"},
                                                 {"layout", AT_STR, "\"NCDHW\""},
                                                 {"method", AT_STR, "\"nearest_neighbor\""},
                                                 {"coordinate_transformation_mode", AT_STR, "\"half_pixel\""}};

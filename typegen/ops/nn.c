@@ -821,9 +821,15 @@ static const Type *batch_flatten_rel(OpCall *c) {
 
 /* ================================================================== resizing */
 
-/* tvm::round (half away from zero) of the product UpSamplingRel computes: PrimExpr * double makes
-   a float64 constant, so the product is a float64.  Written out to stay clear of libm. */
-static int64_t round_half_away(double d) { return d >= 0 ? (int64_t)(d + 0.5) : -(int64_t)(-d + 0.5); }
+/* tvm::round of the product UpSamplingRel computes: PrimExpr * double makes a float64 constant,
+   folded with the current rounding mode, to nearest with ties to even (measured on TVM v0.13.0:
+   1 x 2.5 gives 2, 3 x 2.5 gives 8, 1 x 0.5 gives 0).  Written out to stay clear of libm. */
+static int64_t round_half_even(double d) {
+  if (d < 0) return -round_half_even(-d);
+  int64_t whole = (int64_t)d;
+  double frac = d - (double)whole;
+  return frac > 0.5 || (frac == 0.5 && (whole & 1)) ? whole + 1 : whole;
+}
 
 /* UpSamplingRel / UpSampling3DRel (upsampling.cc): in the canonical layout, the spatial axes are
    multiplied by their scales (in float64) and rounded. */
@@ -844,7 +850,7 @@ static const Type *upsampling_common(OpCall *c, size_t nd) {
     return NULL;
   for (size_t i = 0; i < nd; i++) {
     if (s[2 + i] == ANY) continue;
-    s[2 + i] = round_half_away((double)s[2 + i] * op_float(c, sc[i]));
+    s[2 + i] = round_half_even((double)s[2 + i] * op_float(c, sc[i]));
     if (s[2 + i] < 0) return op_fail(c, -1, "%s: the scaled dimension would be negative (%lld)", c->op->name, (long long)s[2 + i]);
   }
   if (!layout_convert(c, -1, &canon, s, canon.ndim, &l, o)) return NULL;
@@ -1840,7 +1846,7 @@ static double pick_scale(OpGen *g, int64_t o, int64_t *in, bool one) {
   int64_t found[8];
   size_t n = 0;
   for (int64_t i = 1; i <= 2 * o + 2 && n < 8 && !one; i++)
-    if (round_half_away((double)i * s) == o) found[n++] = i;
+    if (round_half_even((double)i * s) == o) found[n++] = i;
   if (!n) {
     *in = o;
     return 1.0;

@@ -12,6 +12,9 @@
 #include "../op.h"
 
 static const char *const required[][2] = {
+    {"annotation.cast_hint", "dtype"},
+    {"annotation.compiler_begin", "compiler"},
+    {"annotation.compiler_end", "compiler"},
     {"arange", "start"},
     {"arange", "stop"},
     {"arange", "step"},
@@ -19,6 +22,7 @@ static const char *const required[][2] = {
     {"broadcast_to", "shape"},
     {"cast", "dtype"},
     {"clip", "a_min"},
+    {"collapse_sum_to", "shape"},
     {"clip", "a_max"},
     {"contrib_reverse_reshape", "newshape"},
     {"dyn.broadcast_to", "shape"},
@@ -39,6 +43,8 @@ static const char *const required[][2] = {
     {"dyn.topk", "k"},
     {"dyn.zeros", "shape"},
     {"einsum", "equation"},
+    {"fixed_point_multiply", "multiplier"},
+    {"fixed_point_multiply", "shift"},
     {"fixed_point_multiply_per_axis", "axes"},
     {"full", "shape"},
     {"image.affine_grid", "target_shape"},
@@ -88,6 +94,11 @@ static const char *const required[][2] = {
     {"tile", "reps"},
     {"topk", "k"},
     {"transpose", "axes"},
+    {"vision.get_valid_counts", "score_threshold"},
+    {"vision.roi_align", "pooled_size"},
+    {"vision.roi_align", "spatial_scale"},
+    {"vision.roi_pool", "pooled_size"},
+    {"vision.roi_pool", "spatial_scale"},
     {"zeros", "shape"},
 };
 
@@ -121,6 +132,23 @@ const char *op_attrs_key(const OpDef *op) {
 bool op_attr_required(const OpDef *op, size_t k) {
   for (size_t i = 0; i < sizeof required / sizeof *required; i++)
     if (!strcmp(required[i][0], op->name) && !strcmp(required[i][1], op->attrs[k].name)) return true;
+  return false;
+}
+
+/* Scalar fields the structs of those ops declare as objects (IntImm, FloatImm, String) where the
+   schema has a plain kind: None can set them, and TVM's JSON holds them as node indices.  Read off
+   TVM v0.13.0 (AttrsListFieldInfo of each struct); every other int, double, bool and string field
+   of an op's struct is a plain value. */
+static const char *const boxed[][2] = {
+    {"cumprod", "axis"},          {"cumprod", "exclusive"},         {"cumsum", "axis"},
+    {"cumsum", "exclusive"},      {"dft", "inverse"},               {"scatter_elements", "axis"},
+    {"scatter_elements", "reduction"}, {"scatter_nd", "mode"},      {"vision.get_valid_counts", "score_threshold"},
+};
+
+bool op_attr_boxed(const OpDef *op, size_t k) {
+  if (op->attrs[k].type == AT_INTS || op->attrs[k].type == AT_ANY) return true; /* Arrays, objects */
+  for (size_t i = 0; i < sizeof boxed / sizeof *boxed; i++)
+    if (!strcmp(boxed[i][0], op->name) && !strcmp(boxed[i][1], op->attrs[k].name)) return true;
   return false;
 }
 
