@@ -11,6 +11,7 @@
  */
 #include "../support/clock.h"
 #include "driver.h"
+#include "keys.h"
 
 #include <git2.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #include "../support/fileio.h"
 #include "../support/strset.h"
 #include "../support/strbuf.h"
+#include "../support/text_diff.h"
 #include "../support/xalloc.h"
 
 static size_t calls_of(const char *text) {
@@ -138,6 +140,14 @@ static void progress(Reducer *r, const char *pass) {
   fflush(stderr);
 }
 
+/* Whether the user pressed `s` to skip the rest of this pass for the round (said on stderr). */
+static bool skip_pressed(Reducer *r, const char *pass) {
+  if (!r->o->keys || !red_keys_skip()) return false;
+  if (r->o->progress) fputs("\r\033[K", stderr);
+  fprintf(stderr, "rreduce: s: skipping the rest of pass %s for this round\n", pass);
+  return true;
+}
+
 /* Writes a better program to out_path, its hash to written_log first (see RedOptions). */
 static bool write_out(const RedOptions *o, const char *text) {
   if (o->written_log) {
@@ -157,6 +167,12 @@ static bool accept(Reducer *r, const RedPass *pass, RedPassStats *ps, Cand *c) {
   if (o->verbose)
     fprintf(stderr, "rreduce: %s #%zu accepted: %zu -> %zu bytes, %zu -> %zu operator calls\n", pass->name, c->index,
             strlen(r->current), strlen(c->text), r->current_calls, c->calls);
+  if (o->print_diff) {
+    char *diff = text_diff(r->current, c->text, o->basename); /* libgit2 writes a/ and b/ */
+    if (o->progress) fputs("\r\033[K", stderr); /* not on top of the status line */
+    fprintf(stderr, "rreduce: %s #%zu accepted:\n%s", pass->name, c->index, diff ? diff : "(no diff: libgit2 failed)\n");
+    free(diff);
+  }
   if (o->history) {
     char msg[512], herr[256];
     snprintf(msg, sizeof msg, "%s: %zu -> %zu bytes, %zu -> %zu operator calls\n\nopportunity %zu; test: exit 0 (interesting)\n",
@@ -393,7 +409,7 @@ static bool run_first(Reducer *r, size_t pi, bool *progress_made) {
   size_t lo = 0, hi = pass->count(&cur), nflight = 0;
   Cand best = {0}, flight[RED_MAX_JOBS];
   bool ok = true, went_left = true;
-  while (lo < hi && ok && !*r->o->stop) {
+  while (lo < hi && ok && !*r->o->stop && !skip_pressed(r, pass->name)) { /* skipped: the best so far stands */
     /* the probes the next steps may need, breadth first over the halves */
     size_t want[RED_MAX_JOBS], nwant = 0, qlo[2 * RED_MAX_JOBS + 2], qhi[2 * RED_MAX_JOBS + 2], qh = 0, qt = 0;
     qlo[qt] = lo, qhi[qt++] = hi;
@@ -457,7 +473,7 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
   unsigned jobs = job_count(o);
   size_t i = r->resume[pi], resume = 0, size = 1;
   unsigned failures = 0, timeouts = 0;
-  bool ok = true, stuck = false, hot = false;
+  bool ok = true, stuck = false, hot = false, skipped = false;
   Program cur = {0};
   if (pass->search == RED_CHUNKS && i == 0) {
     if (!load_current(r, &cur)) return false;
@@ -465,6 +481,10 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
     size = n > 1 ? n : 1;
   }
   while (ok && !*o->stop && !stuck) {
+    if ((skipped = skip_pressed(r, pass->name))) {
+      r->resume[pi] = i; /* the next round goes on from here, as after a stuck guard */
+      break;
+    }
     /* a batch: the next candidates, up to one per job, stopping at a known winner */
     Cand batch[RED_MAX_JOBS];
     size_t n = 0;
@@ -537,7 +557,7 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
       break;
     }
   }
-  if (!stuck && ok && !*o->stop) {
+  if (!stuck && !skipped && ok && !*o->stop) {
     r->resume[pi] = 0;
     if (r->sweep_gen[pi] == r->generation) r->done_gen[pi] = r->generation; /* found nothing */
     else *progress_made = true; /* the program changed under the sweep: sweep again */

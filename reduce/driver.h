@@ -36,6 +36,8 @@ typedef struct RedOptions {
                                 uninteresting candidates in a row (0: never) */
   unsigned max_timeouts;     /* ... or this many timed-out ones in a row (0: never) */
   int verbose;               /* 1: a line per accepted step on stderr */
+  bool print_diff;           /* each accepted step as a unified diff on stderr (--print-diff) */
+  bool keys;                 /* `s` on the terminal skips the rest of the current pass (keys.h) */
   bool progress;             /* a one-line status on stderr (a terminal) */
   volatile sig_atomic_t *stop; /* set by SIGINT: finish at once, keeping the best program */
 } RedOptions;

@@ -18,6 +18,7 @@
 #include "../support/xalloc.h"
 #include "../support/version.h"
 #include "driver.h"
+#include "keys.h"
 #include "report.h"
 
 #include <git2.h>
@@ -61,8 +62,12 @@ static const char usage[] =
     "      --keep-comments  keep comments (TVM's /* ty= */ and /* span= */ too) in the result\n"
     "      --save-temps   keep the tests' temporary directories\n"
     "      --json         print statistics as one JSON object on standard output\n"
+    "      --print-diff   show each accepted step as a unified diff on standard error\n"
+    "      --no-verify    do not test FILE first: take it as interesting (saves one slow test)\n"
     "  -v                 log every accepted step on standard error\n"
     "  -h, --help         show this help;  --version\n"
+    "\n"
+    "On a terminal, press s to skip the rest of the current pass for this round.\n"
     "\n"
     "exit status: 0 reduced, 1 the input is ill-formed or not interesting, 2 usage or I/O error,\n"
     "             3 trivial result with --trivial-is-error, 130 interrupted (FILE holds the best\n"
@@ -77,7 +82,7 @@ static void on_signal(int sig) {
 
 enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_CPU, OPT_NOCACHE, OPT_PASSES, OPT_SKIP, OPT_LIST, OPT_FAST, OPT_SLOW,
        OPT_KEEP, OPT_TEMPS, OPT_JSON, OPT_TIDY, OPT_MATCH, OPT_ALSO, OPT_HISTORY, OPT_REPORT, OPT_TRIVIAL, OPT_REQUIRE_TYPED, OPT_STUCK,
-       OPT_STUCK_TIMEOUTS, OPT_VERSION, OPT_SERVER, OPT_STATS };
+       OPT_STUCK_TIMEOUTS, OPT_VERSION, OPT_SERVER, OPT_STATS, OPT_PRINT_DIFF, OPT_NO_VERIFY };
 
 /* FILE.rreduce-last (malloc'd). */
 static char *last_record_path(const char *file) {
@@ -246,7 +251,8 @@ int main(int argc, char **argv) {
       {"match", required_argument, NULL, OPT_MATCH},     {"also-interesting", required_argument, NULL, OPT_ALSO},
       {"history", required_argument, NULL, OPT_HISTORY}, {"report", required_argument, NULL, OPT_REPORT},
       {"trivial-is-error", no_argument, NULL, OPT_TRIVIAL}, {"stuck-after", required_argument, NULL, OPT_STUCK},
-      {"require-typed", no_argument, NULL, OPT_REQUIRE_TYPED},
+      {"require-typed", no_argument, NULL, OPT_REQUIRE_TYPED}, {"print-diff", no_argument, NULL, OPT_PRINT_DIFF},
+      {"no-verify", no_argument, NULL, OPT_NO_VERIFY},
       {"stuck-timeouts", required_argument, NULL, OPT_STUCK_TIMEOUTS}, {"version", no_argument, NULL, OPT_VERSION},
       {"jobs", required_argument, NULL, 'j'},            {"server", required_argument, NULL, OPT_SERVER},            {NULL, 0, NULL, 0},
   };
@@ -261,7 +267,7 @@ int main(int argc, char **argv) {
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   o.jobs = cores < 1 ? 1 : cores > RED_MAX_JOBS ? RED_MAX_JOBS : (unsigned)cores;
   const char *only = NULL, *skip = NULL, *out = NULL, *match = NULL, *history = NULL, *report = NULL;
-  bool json = false, stats = false, tidy = false, trivial_is_error = false, require_typed = false;
+  bool json = false, stats = false, tidy = false, trivial_is_error = false, require_typed = false, verify = true;
   long v;
   int c;
   cli_name(argv, "rreduce");
@@ -299,6 +305,8 @@ int main(int argc, char **argv) {
     case OPT_JSON: json = true; break;
     case OPT_STATS: stats = true; break;
     case OPT_TIDY: tidy = true; break;
+    case OPT_PRINT_DIFF: o.print_diff = true; break;
+    case OPT_NO_VERIFY: verify = false; break;
     case OPT_MATCH: match = optarg; break;
     case OPT_ALSO:
       if (!cli_count_arg("rreduce", "--also-interesting", optarg, 1, &v)) return 2;
@@ -406,8 +414,10 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < sizeof stop_signals / sizeof *stop_signals; i++) sigaction(stop_signals[i], &sa, NULL);
 
   if (o.server_cmd) o.oracle.pool = server_pool_new(o.server_cmd, o.jobs, &o.oracle.run);
-  /* The original must be interesting, or there is nothing to keep. */
-  if (!oracle_run(&o.oracle, o.basename, text, len, &r, err, sizeof err)) {
+  /* The original must be interesting, or there is nothing to keep (--no-verify: the user says so). */
+  if (!verify) {
+    fprintf(stderr, "rreduce: --no-verify: %s is taken as interesting without testing it\n", file);
+  } else if (!oracle_run(&o.oracle, o.basename, text, len, &r, err, sizeof err)) {
     fprintf(stderr, "rreduce: %s\n", err);
     goto done;
   }
@@ -416,7 +426,7 @@ int main(int argc, char **argv) {
     status = 130;
     goto done;
   }
-  if (!red_verdict(&r, &o)) {
+  if (verify && !red_verdict(&r, &o)) {
     not_interesting(file, test, &o, &r, r.status == 0);
     status = 1;
     goto done;
@@ -430,7 +440,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "rreduce: --history %s\n", err);
     goto done;
   }
+  o.keys = red_keys_start(); /* `s` skips a pass; the terminal's modes come back at exit */
   bool ok = red_reduce(&text, &o, &st, err, sizeof err);
+  red_keys_stop();
   if (!ok) fprintf(stderr, "rreduce: %s\n", err);
   /* -o OUT always gets the result, even when nothing could be removed */
   if (out && !st.accepted && !file_replace(out, text, strlen(text))) {

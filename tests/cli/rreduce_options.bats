@@ -168,3 +168,47 @@ load rreduce_helpers
   tests=$("$RREDUCE" -j1 --tidy --json "$T/st2.relay" "$T/dense.sh" | python3 -c 'import json,sys; print(json.load(sys.stdin)["tests_run"])')
   [[ "$output" == *"tests run $tests,"* ]]
 }
+
+@test "--print-diff shows each accepted step as a unified diff on stderr" {
+  cp "$CORPUS/models/mlp.relay" "$T/m.relay"
+  printf '#!/bin/sh\ngrep -q "nn.softmax(" "$1"\n' > "$T/sm.sh"
+  chmod +x "$T/sm.sh"
+  run "$RREDUCE" --tidy --print-diff --json "$T/m.relay" "$T/sm.sh"
+  [ "$status" -eq 0 ]
+  accepted=$(sed -n '/^{/,$p' <<<"$output" | python3 -c 'import json,sys; print(json.load(sys.stdin)["accepted"])')
+  [ "$accepted" -gt 1 ]
+  [ "$(grep -c '^--- a/m.relay$' <<<"$output")" -eq "$accepted" ]
+  [ "$(grep -c '^+++ b/m.relay$' <<<"$output")" -eq "$accepted" ]
+  grep -q '^@@ ' <<<"$output"
+  grep -q '^-  %1 = nn.dense(%0, %fc1_weight' <<<"$output" # a line the first steps remove
+}
+
+@test "--no-verify does not test the input, and reduces from it" {
+  cp "$CORPUS/models/mlp.relay" "$T/m.relay"
+  # the test logs the hash of every file it sees
+  printf '#!/bin/sh\nmd5sum < "$1" >> "%s/seen"\ngrep -q "nn.softmax(" "$1"\n' "$T" > "$T/sm.sh"
+  chmod +x "$T/sm.sh"
+  run "$RREDUCE" --tidy --no-verify -j1 "$T/m.relay" "$T/sm.sh"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"--no-verify: $T/m.relay is taken as interesting without testing it"* ]]
+  ! grep -q "$(md5sum < "$CORPUS/models/mlp.relay")" "$T/seen"
+  grep -q 'nn.softmax(' "$T/m.relay"
+  [ "$(wc -c < "$T/m.relay")" -lt "$(wc -c < "$CORPUS/models/mlp.relay")" ]
+  # without it, the input is tested first
+  cp "$CORPUS/models/mlp.relay" "$T/m2.relay"
+  rm "$T/seen"
+  run "$RREDUCE" --tidy -j1 "$T/m2.relay" "$T/sm.sh"
+  [ "$(head -1 "$T/seen")" = "$(md5sum < "$CORPUS/models/mlp.relay")" ]
+}
+
+@test "on a terminal, s skips the rest of the current pass" {
+  command -v script >/dev/null || skip "no script(1) for a terminal"
+  cp "$CORPUS/models/mlp.relay" "$T/m.relay"
+  printf '#!/bin/sh\nsleep 0.2\ngrep -q "nn.softmax(" "$1"\n' > "$T/slow.sh"
+  chmod +x "$T/slow.sh"
+  # script(1) gives rreduce a terminal; the s arrives while the first pass runs
+  (sleep 1; printf s; sleep 60) | timeout 120 script -qec "'$RREDUCE' --tidy -j1 '$T/m.relay' '$T/slow.sh'" /dev/null > "$T/out" 2>&1 || true
+  tr '\r' '\n' < "$T/out" | grep -aq "rreduce: s: skipping the rest of pass [a-z]* for this round"
+  grep -q 'nn.softmax(' "$T/m.relay"
+  "$RCHECK" "$T/m.relay"
+}
