@@ -125,6 +125,7 @@ PYTHON      ?= python3
 RK_LIB      := $(PREFIX)/lib/relaykit
 PYTHONDIR   ?= $(shell $(PYTHON) -c 'import sys; d = [p for p in sys.path if p.startswith("$(PREFIX)/") and p.endswith("-packages")]; print(d[0] if d else "")' 2>/dev/null)
 PYTHONDIR_  := $(if $(PYTHONDIR),$(PYTHONDIR),$(RK_LIB)/python)
+MANDIR      ?= $(PREFIX)/share/man
 TVM_SCRIPTS := tvm-parse tvm-typecheck tvm-build tvm-pass tvm-diff tvm-roundtrip tvm-check tvm-server server-adapter
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(RK_LIB)/interestingness $(DESTDIR)$(PYTHONDIR_)/relaykit
@@ -133,7 +134,10 @@ install: all
 	install -m 644 interestingness/relaykit_tvm.py interestingness/README.md interestingness/PROTOCOL.md $(DESTDIR)$(RK_LIB)/interestingness/
 	for s in $(TVM_SCRIPTS); do ln -sf ../lib/relaykit/interestingness/$$s $(DESTDIR)$(PREFIX)/bin/$$s; done
 	install -m 644 python/relaykit/__init__.py $(DESTDIR)$(PYTHONDIR_)/relaykit/
-	@echo "installed: programs and TVM tests in $(PREFIX)/bin, the Python module relaykit in $(PYTHONDIR_)"
+	install -d $(DESTDIR)$(MANDIR)/man1
+	for p in $(PROGRAMS:%=$(BIN)/%) $(TVM_SCRIPTS:%=interestingness/%); do \
+	  RELAYKIT_BIN=$(BIN) scripts/man.sh $$p > $(DESTDIR)$(MANDIR)/man1/$$(basename $$p).1 || exit 1; done
+	@echo "installed: programs and TVM tests in $(PREFIX)/bin, their man pages in $(MANDIR)/man1, the Python module relaykit in $(PYTHONDIR_)"
 
 clean:
 	rm -rf build bin

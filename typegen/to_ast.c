@@ -77,8 +77,11 @@ size_t attrs_to_ast(AstModule *m, const OpDef *op, const AttrVal *vals, AstAttr 
     if (op_attr_is_default(op, k, &vals[k])) continue;
     out[n++] = ast_new_attr(m, op->attrs[k].name, attr_to_ast(m, &vals[k]));
   }
+  /* TVM's parser needs the key to attach attributes (typegen/ops/required.c), and with none some
+     of these ops' relations read a null struct: cumsum(%x) crashes TVM v0.13.0 (signal 11; also
+     cumprod, unique, nn.dilate, collapse_sum_to), so the key is written even alone. */
   const char *key = op_attrs_key(op);
-  if (key && n) /* TVM's parser needs it to attach them (typegen/ops/required.c) */
+  if (key)
     out[n++] = ast_new_attr(m, "attrs_type_key", ast_new_atom(m, AST_STRING, arena_printf(&m->arena, "\"%s\"", key)));
   return n;
 }

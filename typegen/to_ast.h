@@ -11,7 +11,7 @@ AstType *ty_to_ast(AstModule *m, const Type *t);
 /* An attribute value as Relay text writes it: 3, 0.5f, True, "NCHW", None, [1, 2]. */
 AstExpr *attr_to_ast(AstModule *m, const AttrVal *v);
 /* The attributes of a call, leaving out those at their default (as TVM's printer does), and the
-   attrs_type_key TVM's parser needs on some (op_attrs_key); `out` has room for nattrs + 1. */
+   attrs_type_key some ops always carry (op_attrs_key); `out` has room for nattrs + 1. */
 size_t attrs_to_ast(AstModule *m, const OpDef *op, const AttrVal *vals, AstAttr **out);
 
 #endif

@@ -289,6 +289,16 @@ use_numpy_python() {
   # the module imports without TVM (TVM is imported when a function is called)
   PYTHONPATH="$T/root/opt/rk/py" python3 -c 'import relaykit; assert callable(relaykit.save) and callable(relaykit.load)'
   grep -q "relaykit in /opt/rk/py" "$T/log"
+  # a man page for each, made from its --help
+  for f in rfmt rcheck rgen rreduce roracle rmutate $SCRIPTS tvm-server server-adapter; do
+    page="$T/root/opt/rk/share/man/man1/$f.1"
+    grep -q "^\.TH $(tr '[:lower:]' '[:upper:]' <<<"$f") 1" "$page"
+    grep -q "^$f \\\\- [a-z]" "$page"
+  done
+  grep -q -- '--print-diff' "$T/root/opt/rk/share/man/man1/rreduce.1"
+  if command -v man >/dev/null; then
+    MANWIDTH=100 man -l "$T/root/opt/rk/share/man/man1/rreduce.1" 2>/dev/null | grep -q "rreduce - shrink a Relay program"
+  fi
 }
 
 @test "server-adapter: one status line per path, spaces, missing files, no trailing newline" {

@@ -77,7 +77,10 @@ static void test_printing_writes_required_attributes_and_the_key(void **state) {
   assert_true(units);
   const OpDef *cumsum = op_lookup("cumsum");
   vals = op_default_attrs(cumsum, &m->arena);
-  assert_int_equal(attrs_to_ast(m, cumsum, vals, out), 0); /* all defaults: no attributes, no key */
+  /* all defaults: the key alone (without any attributes TVM v0.13.0's cumsum relation reads a
+     null struct and crashes) */
+  assert_int_equal(attrs_to_ast(m, cumsum, vals, out), 1);
+  assert_string_equal(out[0]->key, "attrs_type_key");
   for (size_t k = 0; k < cumsum->nattrs; k++)
     if (!strcmp(cumsum->attrs[k].name, "axis")) vals[k] = (AttrVal){.kind = ATTR_INT, .i = 1, .f = 1};
   n = attrs_to_ast(m, cumsum, vals, out);
