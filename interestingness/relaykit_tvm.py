@@ -665,6 +665,24 @@ def load_user_check(path):
     return fn
 
 
+def write_repro(args, text, name):
+    """With RELAYKIT_REPRO set (rreduce --report does), the standalone Python repro of this check
+    on this candidate goes to that file (relaykit_repro.py); it never changes the verdict."""
+    out = os.environ.get("RELAYKIT_REPRO")
+    if not out:
+        return
+    try:
+        import relaykit_repro  # pylint: disable=import-outside-toplevel
+        script = None
+        if args.check == "check":
+            with open(args.script) as f:
+                script = f.read()
+        with open(out, "w") as f:
+            f.write(relaykit_repro.repro_source(args, text, name, script))
+    except Exception as e:  # pylint: disable=broad-except  # a report helper, not the test
+        sys.stderr.write("relaykit: cannot write the repro to %s: %s\n" % (out, e))
+
+
 def run_check(args, path, stage):
     """The TVM work of one candidate; stage(name) announces each stage. Raises on an error."""
     import tvm  # pylint: disable=import-outside-toplevel
@@ -675,6 +693,7 @@ def run_check(args, path, stage):
         text = f.read().decode("utf-8")
     name = os.path.basename(path)
     check = args.check
+    write_repro(args, text, name)
     stage("parse")
     mod = parse_module(tvm, relay, text, name, stage)
     if check == "parse":

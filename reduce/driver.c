@@ -50,6 +50,10 @@ typedef struct Reducer {
   Cache cache;
   char *current;
   size_t current_calls;
+  /* Content hashes of every program that has been current: a step back to one is never taken.
+     Steps need not shrink (truncate writes the new result's type, annot drops it again), so two
+     passes could otherwise hand the same two programs back and forth for ever, on cache hits. */
+  StrSet visited;
   /* The smallest program accepted so far, by operator calls, then bytes: what FILE holds and what
      the reduction ends with.  A step may make the program larger on the way (a cut adds a typed
      parameter until dce removes what it fed); if the run ends there, the smaller one stands, so
@@ -140,6 +144,13 @@ static void progress(Reducer *r, const char *pass) {
   fflush(stderr);
 }
 
+/* Records a program as having been current (Reducer.visited). */
+static void visit(Reducer *r, const char *text) {
+  char key[GIT_OID_HEXSZ + 1];
+  content_hash(text, strlen(text), key);
+  strset_add(&r->visited, key);
+}
+
 /* Whether the user pressed `s` to skip the rest of this pass for the round (said on stderr). */
 static bool skip_pressed(Reducer *r, const char *pass) {
   if (!r->o->keys || !red_keys_skip()) return false;
@@ -182,6 +193,7 @@ static bool accept(Reducer *r, const RedPass *pass, RedPassStats *ps, Cand *c) {
   free(r->current);
   r->current = c->text;
   r->current_calls = c->calls;
+  visit(r, r->current);
   c->text = NULL;
   r->generation++;
   r->st->accepted++;
@@ -291,7 +303,12 @@ static unsigned job_count(const RedOptions *o) { return o->jobs ? (o->jobs > RED
 /* Starts the test on a candidate, or answers from the cache. */
 static bool launch(Reducer *r, Cand *c) {
   char key[GIT_OID_HEXSZ + 1];
-  if (r->o->use_cache || r->npool) content_hash(c->text, strlen(c->text), key);
+  content_hash(c->text, strlen(c->text), key);
+  if (strset_contains(&r->visited, key)) { /* interesting, but the run has been there: no cycles */
+    r->st->cache_hits++;
+    c->verdict = 0;
+    return true;
+  }
   int known = cached_verdict(r, key);
   if (known >= 0) {
     r->st->cache_hits++;
@@ -572,6 +589,8 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
   Reducer r = {.o = o, .st = st, .current = *text, .start = clock_seconds(), .err = err, .errlen = errlen};
   strset_init(&r.cache.interesting);
   strset_init(&r.cache.boring);
+  strset_init(&r.visited);
+  visit(&r, *text);
   st->per_pass = xcalloc(o->npasses ? o->npasses : 1, sizeof *st->per_pass);
   r.resume = xcalloc(o->npasses ? o->npasses : 1, sizeof *r.resume);
   r.sweep_gen = xcalloc(o->npasses ? o->npasses : 1, sizeof *r.sweep_gen);
@@ -617,6 +636,7 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
   st->seconds = clock_seconds() - r.start;
   strset_free(&r.cache.interesting);
   strset_free(&r.cache.boring);
+  strset_free(&r.visited);
   free(r.resume);
   free(r.sweep_gen);
   free(r.done_gen);

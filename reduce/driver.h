@@ -15,6 +15,7 @@ enum { RED_MAX_JOBS = 64 };
 typedef struct RedOptions {
   Oracle oracle;             /* the interestingness test: a command, or a server (--server) */
   const char *server_cmd;    /* --server's command, for messages */
+  const char *command_line;  /* rreduce's own, shell-quoted, for --report */
   const char *basename;      /* the candidate's file name in the test's directory */
   const char *out_path;      /* where every better program is written (atomically) */
   const char *written_log;   /* or NULL: each such program's content hash is appended here just

@@ -1,21 +1,57 @@
 /* The bug-report fragment: everything a TVM developer needs in one paste. */
 #include "report.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../support/fileio.h"
 #include "../support/strbuf.h"
 #include "../support/version.h"
 
-/* TVM's version when Python can import it here (the test probably uses the same one). */
-static void tvm_version(StrBuf *b) {
-  FILE *p = popen("timeout 20 python3 -c 'import tvm; print(tvm.__version__)' 2>/dev/null", "r");
-  char line[128] = "";
-  bool got = p && fgets(line, sizeof line, p) != NULL;
+/* The Python the TVM tests use (interestingness/README.md): RELAYKIT_PYTHON, else python3. */
+static const char *python(void) {
+  const char *py = getenv("RELAYKIT_PYTHON");
+  return py && *py && !strpbrk(py, "'\"\\$`") ? py : "python3";
+}
+
+/* The first line a shell command prints ("" when it fails or prints nothing); at most 20 s. */
+static void first_line(const char *cmd, char *line, size_t cap) {
+  FILE *p = popen(cmd, "r");
+  line[0] = '\0';
+  if (p && !fgets(line, (int)cap, p)) line[0] = '\0';
   if (p) pclose(p);
   line[strcspn(line, "\n")] = '\0';
-  sb_puts(b, got && *line ? line : "unknown (TVM cannot be imported by python3 here)");
+}
+
+/* TVM's version, commit and LLVM when that Python imports it (the test probably uses the same
+   TVM), the OS and relaykit's version: what apache/tvm's issue template asks for. */
+static void environment(StrBuf *b) {
+  char cmd[512], line[512];
+  snprintf(cmd, sizeof cmd,
+           "timeout 20 '%s' -c 'import tvm; i = tvm.support.libinfo(); print(\"%%s (commit %%s, LLVM %%s)\" %% "
+           "(tvm.__version__, i.get(\"GIT_COMMIT_HASH\", \"?\"), i.get(\"LLVM_VERSION\", \"?\")))' 2>/dev/null",
+           python());
+  first_line(cmd, line, sizeof line);
+  sb_printf(b, "- TVM: %s\n", *line ? line : "unknown (TVM cannot be imported by the test's Python here)");
+  first_line(". /etc/os-release 2>/dev/null && echo \"$PRETTY_NAME\"", line, sizeof line);
+  char uname[256];
+  first_line("uname -srm", uname, sizeof uname);
+  sb_printf(b, "- OS: %s%s%s\n", *line ? line : "", *line && *uname ? ", " : "", uname);
+  sb_puts(b, "- relaykit: " RELAYKIT_VERSION "\n");
+}
+
+/* The fence language of a test script, from its #! line. */
+static const char *script_language(const char *script) {
+  if (strncmp(script, "#!", 2) != 0) return "sh";
+  size_t n = strcspn(script, "\n");
+  char first[256];
+  snprintf(first, sizeof first, "%.*s", (int)(n < 255 ? n : 255), script);
+  if (strstr(first, "python")) return "python";
+  if (strstr(first, "bash")) return "bash";
+  if (strstr(first, "perl")) return "perl";
+  return "sh";
 }
 
 /* A fenced block that survives backticks in the text. */
@@ -24,10 +60,33 @@ static void fenced(StrBuf *b, const char *lang, const char *text, size_t len) {
   sb_printf(b, "%s%s\n%.*s%s%s\n", fence, lang, (int)len, text, len && text[len - 1] != '\n' ? "\n" : "", fence);
 }
 
+/* Runs the test once more on the program, with RELAYKIT_REPRO naming a file: relaykit's TVM tests
+   (interestingness/) write their standalone Python repro there.  A server is started afresh for
+   this, since the running ones did not get the variable.  The repro's text, or NULL. */
+static bool rerun_for_repro(const RedOptions *o, const char *program, RunResult *r, char **repro, char *err,
+                            size_t errlen) {
+  char dir[] = "/tmp/rreduce-report.XXXXXX", file[64];
+  *repro = NULL;
+  if (!mkdtemp(dir)) return snprintf(err, errlen, "cannot make a temporary directory"), false;
+  snprintf(file, sizeof file, "%s/repro.py", dir);
+  setenv("RELAYKIT_REPRO", file, 1);
+  Oracle fresh = o->oracle;
+  if (o->server_cmd) fresh.pool = server_pool_new(o->server_cmd, 1, &o->oracle.run);
+  bool ok = oracle_run(&fresh, o->basename, program, strlen(program), r, err, errlen);
+  if (o->server_cmd) server_pool_free(fresh.pool);
+  unsetenv("RELAYKIT_REPRO");
+  size_t len;
+  *repro = file_read_text(file, &len);
+  unlink(file);
+  rmdir(dir);
+  return ok;
+}
+
 bool red_write_report(const char *path, const char *program, const RedOptions *o, const char *match_text,
                       const RedStats *st, char *err, size_t errlen) {
   RunResult r;
-  if (!oracle_run(&o->oracle, o->basename, program, strlen(program), &r, err, errlen)) return false;
+  char *repro;
+  if (!rerun_for_repro(o, program, &r, &repro, err, errlen)) return false;
   StrBuf b = {NULL, 0, 0};
   sb_printf(&b, "### Reduced Relay program\n\n");
   sb_printf(&b, "`%s`: %zu bytes and %zu operator calls, reduced from %zu bytes and %zu operator calls by rreduce "
@@ -47,11 +106,11 @@ bool red_write_report(const char *path, const char *program, const RedOptions *o
   char *script = o->oracle.test ? file_read(o->oracle.test, &tl) : NULL;
   if (script && tl < 8192 && !memchr(script, '\0', tl)) {
     sb_puts(&b, "The test:\n\n");
-    fenced(&b, "sh", script, tl);
+    fenced(&b, script_language(script), script, tl);
     sb_puts(&b, "\n");
   }
   free(script);
-  if (!o->oracle.test) sb_printf(&b, "It answers `%d %s`. ", r.status, r.output);
+  if (!o->oracle.test) sb_printf(&b, "It answers `%d %s`.", r.status, r.output);
   else if (r.timed_out) sb_printf(&b, "On the reduced program it timed out after %.0f s.", o->oracle.run.timeout);
   else if (r.status < 0) sb_printf(&b, "On the reduced program it was killed by signal %d.", r.signal);
   else sb_printf(&b, "On the reduced program it exits %d.", r.status);
@@ -61,9 +120,18 @@ bool red_write_report(const char *path, const char *program, const RedOptions *o
     fenced(&b, "", r.output, len);
     if (len < r.output_len) sb_printf(&b, "(%zu more bytes of output cut)\n", r.output_len - len);
   }
-  sb_puts(&b, "\n### Versions\n\n- rreduce: relaykit " RELAYKIT_VERSION "\n- TVM: ");
-  tvm_version(&b);
-  sb_puts(&b, "\n");
+  if (repro) {
+    sb_puts(&b, "\n### Standalone Python repro\n\nThe same check as plain TVM calls (written by relaykit's TVM test; "
+                "run it with `python3 repro.py`):\n\n");
+    fenced(&b, "python", repro, strlen(repro));
+  }
+  sb_printf(&b, "\n### Environment\n\n");
+  environment(&b);
+  if (o->command_line) {
+    sb_puts(&b, "\nReduced with:\n\n");
+    fenced(&b, "sh", o->command_line, strlen(o->command_line));
+  }
+  free(repro);
   run_result_free(&r);
   bool ok = file_replace(path, b.data, b.len);
   if (!ok) snprintf(err, errlen, "cannot write %s", path);

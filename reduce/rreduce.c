@@ -15,6 +15,7 @@
 #include "../support/cli.h"
 #include "../support/content_hash.h"
 #include "../support/fileio.h"
+#include "../support/strbuf.h"
 #include "../support/xalloc.h"
 #include "../support/version.h"
 #include "driver.h"
@@ -238,6 +239,25 @@ static void not_interesting(const char *file, const char *test, const RedOptions
   if (r->output_len) fprintf(stderr, "its output:\n%.*s\n", (int)(r->output_len > 2000 ? 2000 : r->output_len), r->output);
 }
 
+/* argv as one shell command line: each word in single quotes unless it is plainly safe. */
+static char *shell_quoted(int argc, char **argv) {
+  StrBuf b = {NULL, 0, 0};
+  sb_puts(&b, "rreduce");
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    bool plain = *a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,@%+") == strlen(a);
+    sb_puts(&b, " ");
+    if (plain) {
+      sb_puts(&b, a);
+      continue;
+    }
+    sb_puts(&b, "'");
+    for (const char *c = a; *c; c++) sb_puts(&b, *c == '\'' ? "'\\''" : (char[2]){*c, 0});
+    sb_puts(&b, "'");
+  }
+  return b.data;
+}
+
 int main(int argc, char **argv) {
   static const struct option longopts[] = {
       {"timeout", required_argument, NULL, OPT_TIMEOUT}, {"limit-mem", required_argument, NULL, OPT_MEM},
@@ -257,6 +277,7 @@ int main(int argc, char **argv) {
       {"jobs", required_argument, NULL, 'j'},            {"server", required_argument, NULL, OPT_SERVER},            {NULL, 0, NULL, 0},
   };
   RedOptions o = {0};
+  char *command_line = NULL;
   run_options_default(&o.oracle.run);
   o.use_cache = true;
   o.stop = &stop_flag;
@@ -440,6 +461,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "rreduce: --history %s\n", err);
     goto done;
   }
+  o.command_line = command_line = shell_quoted(argc, argv);
   o.keys = red_keys_start(); /* `s` skips a pass; the terminal's modes come back at exit */
   bool ok = red_reduce(&text, &o, &st, err, sizeof err);
   red_keys_stop();
@@ -482,6 +504,7 @@ done:
   free(st.per_pass);
   free(text);
   free(also_dir);
+  free(command_line);
   free(target);
   free(last_path);
   if (lock_path) { /* removed before it is released: a waiting run finds no stale file */

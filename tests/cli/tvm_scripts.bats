@@ -34,7 +34,7 @@ fake() { # candidate text -> $T/c.relay
 }
 
 @test "every Python script compiles (py_compile) and is executable" {
-  for f in $SCRIPTS tvm-server relaykit_tvm.py; do
+  for f in $SCRIPTS tvm-server relaykit_tvm.py relaykit_repro.py; do
     python3 -m py_compile "$I/$f"
   done
   for f in $SCRIPTS tvm-server server-adapter; do
@@ -331,4 +331,51 @@ use_numpy_python() {
 @test "server-adapter passes shellcheck" {
   if ! command -v shellcheck >/dev/null; then skip "no shellcheck"; fi
   shellcheck "$I/server-adapter"
+}
+
+@test "RELAYKIT_REPRO: each script writes a standalone Python repro of its check (for rreduce --report)" {
+  export PYTHONPATH=$FAKE
+  fake FAKE_BUILD_ERROR
+  printf 'def check(mod):\n    return False\n' > "$T/uc.py"
+  # CHECK ARGS... | what the repro must contain
+  while IFS='|' read -r args want; do
+    rm -f "$T/repro.py"
+    RELAYKIT_REPRO=$T/repro.py run $args "$T/c.relay"
+    [ -f "$T/repro.py" ] || { echo "no repro from: $args"; return 1; }
+    python3 -c 'import sys; compile(open(sys.argv[1]).read(), sys.argv[1], "exec")' "$T/repro.py"
+    grep -q 'FAKE_BUILD_ERROR' "$T/repro.py" # the candidate's text, embedded
+    grep -qF -- "$want" "$T/repro.py" || { echo "$args: no '$want' in"; cat "$T/repro.py"; return 1; }
+    ! grep -q relaykit_tvm "$T/repro.py" # standalone: plain TVM calls
+  done <<LIST
+$I/tvm-parse|tvm.relay.parse(TEXT)
+$I/tvm-typecheck|relay.transform.InferType()(mod)
+$I/tvm-build --opt-level 2 --disabled-pass AlterOpLayout --config relay.FuseOps.max_depth=3|PassContext(opt_level=2, disabled_pass=['AlterOpLayout'], config={'relay.FuseOps.max_depth': 3})
+$I/tvm-build --executor vm --target-host llvm|relay.vm.compile(mod, target=tvm.target.Target('llvm', host='llvm'), params=params)
+$I/tvm-build --run --inputs zeros|graph_executor.GraphModule(built["default"](dev))
+$I/tvm-pass FoldConstant ToMixedPrecision("float16")|relay.transform.ToMixedPrecision('float16')
+$I/tvm-diff --configs vm:0,graph:3|np.testing.assert_allclose
+$I/tvm-roundtrip --infer|mod.astext(show_meta_data=True)
+$I/tvm-check $T/uc.py|    return False
+LIST
+}
+
+@test "rreduce --report holds the standalone repro that the TVM test wrote, and the environment" {
+  export PYTHONPATH=$FAKE
+  printf '#[version = "0.0.5"]\ndef @main(%%x: Tensor[(2), float32]) {\n  %%0 = add(%%x, %%x);\n  multiply(%%0, %%0) /* FAKE_BUILD_ERROR */\n}\n' > "$T/b.relay"
+  printf '#!/bin/sh\nexec "%s" -q --opt-level 2 "$1"\n' "$I/tvm-build" > "$T/t.sh"
+  chmod +x "$T/t.sh"
+  run "$ROOT/bin/rreduce" --tidy --keep-comments --report "$T/r.md" "$T/b.relay" "$T/t.sh"
+  [ "$status" -eq 0 ]
+  grep -q '^### Standalone Python repro' "$T/r.md"
+  grep -q "with tvm.transform.PassContext(opt_level=2):" "$T/r.md"
+  grep -q '^```python$' "$T/r.md"
+  grep -q '^```sh$' "$T/r.md" # the test, fenced in its own language
+  grep -q '^- OS: ' "$T/r.md"
+  grep -q '^- relaykit: ' "$T/r.md"
+  grep -q "^rreduce --tidy --keep-comments --report $T/r.md $T/b.relay $T/t.sh\$" "$T/r.md"
+  # the same with the oracle server, which is started afresh to write it
+  cp "$T/b.relay" "$T/c.relay"
+  run "$ROOT/bin/rreduce" --tidy --keep-comments --report "$T/s.md" --server "'$I/tvm-server' build --opt-level 1" "$T/c.relay"
+  [ "$status" -eq 0 ]
+  grep -q "with tvm.transform.PassContext(opt_level=1):" "$T/s.md"
 }
