@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "strays.h"
 #include "../support/cli.h"
 #include "../support/fileio.h"
 #include "../support/strbuf.h"
@@ -452,6 +453,7 @@ int main(int argc, char **argv) {
   status = failed ? 1 : 0;
 done:
   server_pool_free(oracle.pool);
+  for (int i = 0; i < 8 && strays_reap(); i++) {} /* a stray's own strays come to this process next */
   for (size_t i = 0; i < files.len; i++) {
     free(files.items[i].path);
     free(files.items[i].signature);

@@ -1,6 +1,7 @@
 #define _XOPEN_SOURCE 700
 #include "../support/clock.h"
 #include "run.h"
+#include "strays.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -171,6 +172,7 @@ RunJob *run_start(const char *test, const char *basename, const char *text, size
     child(abs_test, file, j->dir, tmpdir, pipefd[1], o, parent);
   }
   setpgid(j->pid, j->pid); /* also from the parent: no race with the child's own call */
+  strays_track(j->pid);
   close(pipefd[1]);
   fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
   fcntl(pipefd[0], F_SETFD, FD_CLOEXEC); /* later tests must not hold this pipe open */
@@ -219,6 +221,8 @@ static void advance(RunJob *j) {
     if (!j->term_sent && j->o.timeout > 0 && WIFSIGNALED(j->status) && WTERMSIG(j->status) == SIGALRM)
       j->timed_out = true;
     kill(-j->pid, SIGKILL); /* whatever it started in its group goes too (forked sleepers, servers) */
+    strays_untrack(j->pid);
+    strays_reap(); /* and what it started outside its group, now orphaned to this process */
     drain(j);              /* what it wrote just before exiting */
     return;
   }

@@ -2,6 +2,7 @@
 #define _XOPEN_SOURCE 700
 #include "../support/clock.h"
 #include "server.h"
+#include "strays.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -65,6 +66,8 @@ static void server_kill(Server *s) {
   for (int i = 0; i < 50 && waitpid(s->pid, NULL, WNOHANG) == 0; i++) nanosleep(&(struct timespec){0, 10000000}, NULL);
   kill(-s->pid, SIGKILL);
   waitpid(s->pid, NULL, 0);
+  strays_untrack(s->pid);
+  strays_reap();
   s->pid = 0;
   s->used = 0;
   s->draining = false;
@@ -93,6 +96,7 @@ static bool server_launch(ServerPool *p, Server *s, char *err, size_t errlen) {
     _exit(127);
   }
   setpgid(pid, pid);
+  strays_track(pid);
   close(to[0]);
   close(from[1]);
   fcntl(to[1], F_SETFD, FD_CLOEXEC);

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../interestingness/strays.h"
 #include "../support/cli.h"
 #include "../support/content_hash.h"
 #include "../support/fileio.h"
@@ -498,6 +499,7 @@ int main(int argc, char **argv) {
                     "the candidate counted as not interesting)\n", server_pool_garbage(o.oracle.pool));
 done:
   server_pool_free(o.oracle.pool);
+  for (int i = 0; i < 8 && strays_reap(); i++) {} /* a stray's own strays come to this process next */
   run_result_free(&r);
   red_history_close(o.history);
   pattern_free(re);

@@ -90,3 +90,18 @@ slow_test() {
   "$T/slow.sh" "$T/a.relay"
   cmp "$T/a.relay.orig" "$CORPUS/models/resnet-18.relay"
 }
+
+@test "processes a test leaves outside its group (setsid) are killed, not left running" {
+  cp "$CORPUS/models/mlp.relay" "$T/m.relay"
+  marker=$((RANDOM % 1000 + 5000)).25
+  # one escapes with setsid from the test's shell, one from a subshell that exits at once
+  printf '#!/bin/sh\nsetsid sleep %s >/dev/null 2>&1 </dev/null &\n(setsid sh -c "sleep %s" >/dev/null 2>&1 </dev/null &)\ngrep -q "nn.softmax(" "$1"\n' \
+    "$marker" "$marker" > "$T/escape.sh"
+  chmod +x "$T/escape.sh"
+  run "$RREDUCE" --tidy -j2 "$T/m.relay" "$T/escape.sh"
+  [ "$status" -eq 0 ]
+  sleep 0.5
+  left=$(pgrep -fc "sleep $marker" || true)
+  pkill -f "sleep $marker" || true
+  [ "$left" -eq 0 ]
+}
