@@ -10,9 +10,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../support/cli.h"
+#include "../support/clock.h"
 #include "../support/content_hash.h"
 #include "../support/fileio.h"
 #include "../support/git_repo.h"
@@ -136,6 +138,7 @@ typedef struct Run {
   StrBuf batch_manifest;
   size_t written, retries, steps_total;
   unsigned long per_mutator[MUT_NMUTATORS + 1];
+  double start, drawn_at; /* the progress line: when the run began and the line was last drawn */
 } Run;
 
 static char *manifest_line(const Run *run, size_t k, uint64_t attempt, const MutResult *r) {
@@ -207,12 +210,42 @@ static bool commit_batch(Run *run, size_t first, size_t last, char *err, size_t 
   return ok;
 }
 
+/* The progress line on a terminal, redrawn at most ten times a second: a mutant of a large model
+   can take seconds, each of its attempts re-checking the whole program. */
+static void show_progress(Run *run, const char *phase, size_t done, const char *doing) {
+  if (!run->progress) return;
+  double now = clock_seconds();
+  if (now - run->drawn_at < 0.1 && done < run->count) return; /* the last count is always shown */
+  run->drawn_at = now;
+  fprintf(stderr, "\r\033[Krmutate: %s %zu/%zu mutants, %zu retries, %.0f s  %s", phase, done, run->count,
+          run->retries, now - run->start, doing);
+  fflush(stderr);
+}
+
+/* How many mutants the workers have finished (each writes K.json last). */
+static size_t finished_in(const char *dir) {
+  size_t n = 0;
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  while (d && (e = readdir(d))) {
+    size_t len = strlen(e->d_name);
+    n += len > 5 && !strcmp(e->d_name + len - 5, ".json");
+  }
+  if (d) closedir(d);
+  return n;
+}
+
 /* Mutant k: the worker's first attempt if it left one, else computed here; attempts go on until
    the mutant differs from the seed and from every earlier mutant. */
 static bool produce(Run *run, size_t k, const char *tmp, char *err, size_t errlen) {
   for (uint64_t attempt = 0; attempt < 64; attempt++) {
     MutResult r;
     bool got = false;
+    if (attempt) {
+      char doing[64];
+      snprintf(doing, sizeof doing, "(mutant %zu: attempt %llu)", k + 1, (unsigned long long)attempt + 1);
+      show_progress(run, "writing", k, doing);
+    }
     if (attempt == 0 && tmp) {
       char path[4096 + 64];
       snprintf(path, sizeof path, "%s/%zu.json", tmp, k);
@@ -259,7 +292,14 @@ static bool run_all(Run *run, char *err, size_t errlen) {
       }
       if (pid > 0) pids[nworkers++] = pid;
     }
-    for (unsigned w = 0; w < nworkers; w++) waitpid(pids[w], NULL, 0);
+    for (unsigned alive = nworkers; alive;) { /* the workers' progress while they run */
+      for (unsigned w = 0; w < nworkers; w++)
+        if (pids[w] && waitpid(pids[w], NULL, WNOHANG) == pids[w]) pids[w] = 0, alive--;
+      if (alive) {
+        show_progress(run, "generating", finished_in(tmp), "");
+        nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
+      }
+    }
   }
   bool ok = true;
   size_t batch_start = 0;
@@ -270,10 +310,7 @@ static bool run_all(Run *run, char *err, size_t errlen) {
       ok = commit_batch(run, batch_start, k + 1, err, errlen);
       batch_start = k + 1;
     }
-    if (run->progress && (k % 16 == 0 || k + 1 == run->count)) {
-      fprintf(stderr, "\r\033[Krmutate: %zu/%zu mutants", k + 1, run->count);
-      fflush(stderr);
-    }
+    show_progress(run, *tmp ? "writing" : "generating", k + 1, "");
   }
   if (ok) ok = commit_batch(run, batch_start, run->count, err, errlen);
   if (run->progress) fputs("\r\033[K", stderr);
@@ -544,7 +581,8 @@ int main(int argc, char **argv) {
     goto done;
   }
   run = (Run){seed_text, mo.seed_name, &mo, (size_t)count, (unsigned)(jobs > 64 ? 64 : jobs), out_dir, git, batch,
-              !quiet && isatty(STDERR_FILENO), run.seen, NULL, {NULL, 0, 0}, 0, 0, 0, {0}};
+              !quiet && isatty(STDERR_FILENO), run.seen, NULL, {NULL, 0, 0}, 0, 0, 0, {0}, 0, 0};
+  run.start = clock_seconds();
   char seed_hash[GIT_OID_HEXSZ + 1];
   content_hash(seed_text, strlen(seed_text), seed_hash);
   strset_add(&run.seen, seed_hash); /* no mutant equals the seed */

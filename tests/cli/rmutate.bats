@@ -130,3 +130,13 @@ PY
   [ "$status" -eq 0 ]
   [ -d "$T/noext.mutants" ]
 }
+
+@test "on a terminal, a progress line while the workers generate and while mutants are written; none with -q" {
+  command -v script >/dev/null || skip "no script(1) for a terminal"
+  script -qec "'$RMUTATE' '$CORPUS/models/resnet-18.relay' -n 30 -j 2 -o '$T/m'" /dev/null > "$T/out" 2>&1
+  tr '\r' '\n' < "$T/out" | grep -aq 'rmutate: generating [0-9]*/30 mutants, [0-9]* retries, [0-9]* s'
+  tr '\r' '\n' < "$T/out" | grep -aq 'rmutate: writing 30/30 mutants'
+  [ "$(ls "$T/m"/*.relay | wc -l)" -eq 30 ]
+  script -qec "'$RMUTATE' -q '$CORPUS/models/resnet-18.relay' -n 5 -o '$T/q'" /dev/null > "$T/out" 2>&1
+  ! grep -aq 'mutants, ' "$T/out"
+}
