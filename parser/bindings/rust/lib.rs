@@ -49,4 +49,17 @@ mod tests {
             .set_language(super::language())
             .expect("Error loading relay language");
     }
+
+    #[test]
+    fn test_parses_with_the_external_scanner() {
+        // nested block comments and #[metadata] come from the C scanner, linked by build.rs
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(super::language()).unwrap();
+        let text = "#[version = \"0.0.5\"]\ndef @main() { /* a /* nested */ comment */ 1f }\n#[metadata]\n{}\n";
+        let tree = parser.parse(text, None).unwrap();
+        let root = tree.root_node();
+        assert!(!root.has_error(), "{}", root.to_sexp());
+        assert!(root.to_sexp().contains("block_comment"));
+        assert!(root.to_sexp().contains("metadata"));
+    }
 }
