@@ -112,3 +112,21 @@ every_tool_refuses() {
     cmp "$T/nul.relay" "$T/nul.copy"
   done
 }
+
+@test "an input too large for the memory this process may use is refused up front, with the limit stated" {
+  [[ "$BIN" != */san/* ]] || skip "AddressSanitizer reserves more address space than ulimit -v allows"
+  bash "$ROOT/bench/chain.sh" 70000 softmax > "$T/big.relay" # about 2 MB
+  [ "$(wc -c < "$T/big.relay")" -gt 1500000 ]
+  sum=$(cksum < "$T/big.relay")
+  for tool in "rfmt $T/big.relay" "rcheck $T/big.relay" "rreduce $T/big.relay $T/always.sh" "rmutate $T/big.relay -n 1 -o $T/m"; do
+    # shellcheck disable=SC2086 # the words of each command line
+    run bash -c "ulimit -v 150000; exec $BIN/$tool"
+    [ "$status" -eq 1 ] || { echo "$tool: exit $status: ${output:0:400}"; return 1; }
+    [[ "$output" == *"big.relay:1:1: error: "*" MB of text needs about "*" MB of memory"*"the largest input that fits is about "* ]] ||
+      { echo "$tool: ${output:0:400}"; return 1; }
+    [ "$(cksum < "$T/big.relay")" = "$sum" ]
+  done
+  # with room to spare it is read as usual
+  run bash -c "ulimit -v 2000000; exec $BIN/rcheck $T/big.relay"
+  [ "$status" -eq 0 ]
+}
