@@ -139,6 +139,7 @@ typedef struct Run {
   size_t written, retries, steps_total;
   unsigned long per_mutator[MUT_NMUTATORS + 1];
   double start, drawn_at; /* the progress line: when the run began and the line was last drawn */
+  bool io_error;          /* a write failed (full disk, ...): exit 2, not 1 */
 } Run;
 
 static char *manifest_line(const Run *run, size_t k, uint64_t attempt, const MutResult *r) {
@@ -176,7 +177,10 @@ static bool write_mutant(Run *run, size_t k, uint64_t attempt, const MutResult *
       snprintf(err, errlen, "cannot write %.1000s", path);
       ok = false;
     }
-    if (ok) fprintf(run->manifest, "%s\n", line);
+    if (ok && fprintf(run->manifest, "%s\n", line) < 0) {
+      snprintf(err, errlen, "cannot write %.1000s/manifest.jsonl", run->out_dir);
+      ok = false;
+    }
   }
   if (ok && run->git) {
     ok = git_repo_add(run->git, name, r->text, strlen(r->text), err, errlen);
@@ -192,6 +196,7 @@ static bool write_mutant(Run *run, size_t k, uint64_t attempt, const MutResult *
       }
   run->steps_total += r->nsteps;
   run->written++;
+  run->io_error |= !ok;
   return ok;
 }
 
@@ -308,11 +313,15 @@ static bool run_all(Run *run, char *err, size_t errlen) {
     ok = produce(run, k, *tmp ? tmp : NULL, err, errlen);
     if (ok && run->git && (k + 1) % run->batch == 0) {
       ok = commit_batch(run, batch_start, k + 1, err, errlen);
+      run->io_error |= !ok;
       batch_start = k + 1;
     }
     show_progress(run, *tmp ? "writing" : "generating", k + 1, "");
   }
-  if (ok) ok = commit_batch(run, batch_start, run->count, err, errlen);
+  if (ok) {
+    ok = commit_batch(run, batch_start, run->count, err, errlen);
+    run->io_error |= !ok;
+  }
   if (run->progress) fputs("\r\033[K", stderr);
   if (*tmp) {
     DIR *d = opendir(tmp);
@@ -581,7 +590,7 @@ int main(int argc, char **argv) {
     goto done;
   }
   run = (Run){seed_text, mo.seed_name, &mo, (size_t)count, (unsigned)(jobs > 64 ? 64 : jobs), out_dir, git, batch,
-              !quiet && isatty(STDERR_FILENO), run.seen, NULL, {NULL, 0, 0}, 0, 0, 0, {0}, 0, 0};
+              !quiet && isatty(STDERR_FILENO), run.seen, NULL, {NULL, 0, 0}, 0, 0, 0, {0}, 0, 0, false};
   run.start = clock_seconds();
   char seed_hash[GIT_OID_HEXSZ + 1];
   content_hash(seed_text, strlen(seed_text), seed_hash);
@@ -598,10 +607,14 @@ int main(int argc, char **argv) {
   git_libgit2_init();
   bool ok = run_all(&run, err, sizeof err);
   git_libgit2_shutdown();
-  if (run.manifest && fclose(run.manifest) != 0) ok = false;
+  if (run.manifest && fclose(run.manifest) != 0) {
+    if (ok) snprintf(err, sizeof err, "cannot write %.1000s/manifest.jsonl: %s", out_dir, strerror(errno));
+    ok = false;
+    run.io_error = true;
+  }
   run.manifest = NULL;
   if (!ok) fprintf(stderr, "rmutate: %s\n", err);
-  status = ok ? 0 : 1;
+  status = ok ? 0 : run.io_error ? 2 : 1; /* a seed that cannot be mutated, or a write that failed */
   if (json) {
     json_t *per = json_object();
     for (size_t i = 0; i < MUT_NMUTATORS; i++)

@@ -13,6 +13,7 @@
 #include "driver.h"
 #include "keys.h"
 
+#include <errno.h>
 #include <git2.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,6 +176,13 @@ static bool write_out(const RedOptions *o, const char *text) {
 
 static bool accept(Reducer *r, const RedPass *pass, RedPassStats *ps, Cand *c) {
   const RedOptions *o = r->o;
+  /* A new best is saved before anything takes it: when FILE cannot be written (a full disk), the
+     run ends on the program FILE holds, and says so, rather than on one it could not save. */
+  bool best = c->calls < r->best_calls || (c->calls == r->best_calls && strlen(c->text) <= strlen(r->best));
+  if (best && o->out_path && !write_out(o, c->text)) {
+    snprintf(r->err, r->errlen, "cannot write %s (%s); it holds the last program saved", o->out_path, strerror(errno));
+    return false;
+  }
   if (o->verbose)
     fprintf(stderr, "rreduce: %s #%zu accepted: %zu -> %zu bytes, %zu -> %zu operator calls\n", pass->name, c->index,
             strlen(r->current), strlen(c->text), r->current_calls, c->calls);
@@ -198,15 +206,10 @@ static bool accept(Reducer *r, const RedPass *pass, RedPassStats *ps, Cand *c) {
   r->generation++;
   r->st->accepted++;
   ps->accepted++;
-  if (r->current_calls > r->best_calls || (r->current_calls == r->best_calls && strlen(r->current) > strlen(r->best)))
-    return true; /* larger than the best so far, not simpler: FILE keeps the best */
+  if (!best) return true; /* larger than the best so far, not simpler: FILE keeps the best */
   free(r->best);
   r->best = xstrdup(r->current);
   r->best_calls = r->current_calls;
-  if (o->out_path && !write_out(o, r->current)) {
-    snprintf(r->err, r->errlen, "cannot write %s", o->out_path);
-    return false;
-  }
   return true;
 }
 
@@ -620,11 +623,11 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
     if (prog_load_as(&p, "candidate", r.current, o->guard, err, errlen)) {
       Cand c = {0, 0, 1, prog_print(&p, true), prog_count_calls_in_module(p.m), {NULL, NULL}, 0};
       prog_free(&p);
-      if (strcmp(c.text, r.current) != 0 && launch(&r, &c) && (oracle_pending(&c.job) ? collect(&r, &c, false) : c.verdict) == 1) {
+      if (strcmp(c.text, r.current) != 0 && launch(&r, &c) && (oracle_pending(&c.job) ? collect(&r, &c, false) : c.verdict) == 1 &&
+          (!o->out_path || write_out(o, c.text))) { /* kept only once saved */
         free(r.current);
         r.current = c.text;
         c.text = NULL;
-        if (o->out_path) write_out(o, r.current);
       }
       free(c.text);
     }

@@ -105,3 +105,22 @@ slow_test() {
   pkill -f "sleep $marker" || true
   [ "$left" -eq 0 ]
 }
+
+@test "a full disk: rreduce ends on the program its output holds, says so, exits 2; rmutate exits 2" {
+  mkdir -p "$T/tiny"
+  mount -t tmpfs -o size=16k tmpfs "$T/tiny" 2>/dev/null || skip "cannot mount a small tmpfs here (needs root)"
+  cp "$CORPUS/models/resnet-18.relay" "$T/r.relay"
+  run "$RREDUCE" -j1 -o "$T/tiny/out.relay" "$T/r.relay" "$T/keep.sh"
+  saved=$(wc -c < "$T/tiny/out.relay" 2>/dev/null || echo 0)
+  run2_out=$output run2_status=$status
+  run "$BIN/rmutate" "$CORPUS/models/resnet-18.relay" -n 20 -j1 -o "$T/tiny/mutants"
+  rmutate_status=$status rmutate_out=$output
+  umount "$T/tiny"
+  [ "$run2_status" -eq 2 ]
+  [[ "$run2_out" == *"No space left on device"*"it holds the last program saved"* ]]
+  [ "$saved" -gt 0 ]
+  # the summary's size is the size of what was saved, not of a candidate that was not
+  [[ "$run2_out" == *"-> $saved bytes"* ]]
+  [ "$rmutate_status" -eq 2 ]
+  [[ "$rmutate_out" == *"cannot write"* ]]
+}
