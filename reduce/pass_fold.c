@@ -1,11 +1,16 @@
 /*
- * Fold control flow whose outcome is fixed or unwanted: `if (True) {a} else {b}` becomes a (and
- * `if (False)` b); a `match` keeps one arm, as a partial `match?`, or becomes that arm's body when
- * its pattern binds nothing (the scrutinee then goes too).  Each arm is a candidate: the test, not
- * the pass, knows which arm the bug needs.
+ * Fold control flow: an `if` becomes one of its branches (the live one first when the condition is
+ * a literal; either, when the test only needs what one branch computes: nested ifs go one level
+ * per step); a `match` becomes one arm's body, or keeps one arm as a partial `match?`.  An arm
+ * whose pattern binds variables can become its body too when the match is in @main: the
+ * variables become new inputs of @main, of the types inference gave them (as `cut` makes bound
+ * values inputs), so `match (%t) { A(%z) => f(%z) }` can end as `f(%z1)`.  Each arm is a candidate:
+ * the test, not the pass, knows which arm the bug needs.
  */
 #include <string.h>
 
+#include "../support/xalloc.h"
+#include "../typegen/to_ast.h"
 #include "reduce.h"
 
 /* The literal condition of an if, possibly parenthesised: "True", "False", or NULL. */
@@ -15,36 +20,72 @@ static const char *literal_cond(const AstExpr *e) {
   return c->kind == AST_BOOL ? c->text : NULL;
 }
 
-/* Arms whose pattern binds no variable: their body stands on its own. */
-static size_t closed_arms(const AstExpr *e) {
-  size_t n = 0;
-  for (size_t i = 0; i < e->narms; i++) n += !prog_pattern_binds(e->arms[i]->pattern);
-  return n;
-}
-
-/* An if on a literal: 1.  A match: its closed arms (whole match -> body), then, when it has more
-   than one arm, every arm (match -> match? with that arm alone). */
+/* An if: its two branches.  A match: every arm's body, then, when it has more than one arm,
+   every arm alone (match -> match?). */
 static size_t at(const AstModule *m, const AstExpr *e) {
   (void)m;
-  if (e->kind == AST_IF) return literal_cond(e) ? 1 : 0;
-  if (e->kind == AST_MATCH) return closed_arms(e) + (e->narms > 1 ? e->narms : 0);
+  if (e->kind == AST_IF) return 2;
+  if (e->kind == AST_MATCH) return e->narms + (e->narms > 1 ? e->narms : 0);
   return 0;
 }
 
+/* The variables a pattern binds, in order. */
+static void pattern_vars(AstPattern *p, AstPattern **out, size_t *n, size_t max) {
+  if (p->kind == AST_PAT_VAR) {
+    if (*n < max) out[*n] = p;
+    ++*n;
+    return;
+  }
+  for (size_t i = 0; i < p->nitems; i++) pattern_vars(p->items[i], out, n, max);
+}
+
+static bool complete(const Type *t) {
+  if (!t || t->kind == TY_INCOMPLETE) return false;
+  for (uint32_t i = 0; i < t->nargs; i++)
+    if (!complete(t->args[i])) return false;
+  return !t->ret || complete(t->ret);
+}
+
+enum { ARM_VARS_MAX = 16 };
+
+/* Arm `arm` of match e in place of the match: its pattern's variables become @main's inputs. */
+static bool arm_body(AstModule *m, const RedSite *s, AstMatchArm *arm) {
+  AstPattern *vars[ARM_VARS_MAX];
+  size_t n = 0;
+  pattern_vars(arm->pattern, vars, &n, ARM_VARS_MAX);
+  if (n == 0) {
+    *s->slot = arm->body;
+    return true;
+  }
+  AstDef *main = prog_main(m);
+  if (n > ARM_VARS_MAX || !s->def || s->def != main) return false; /* new inputs only for @main */
+  AstExpr *body = arm->body;
+  for (size_t i = 0; i < n; i++)
+    if (!complete(vars[i]->node.type) || prog_binds(body, vars[i]->name)) return false;
+  AstFunc *f = main->fn;
+  AstBinder **params = arena_alloc(&m->arena, (f->nparams + n) * sizeof *params);
+  if (f->nparams) memcpy(params, f->params, f->nparams * sizeof *params);
+  for (size_t i = 0; i < n; i++) {
+    const char *fresh = prog_fresh_name(m, vars[i]->name);
+    prog_substitute(&body, AST_LOCAL, vars[i]->name, ast_new_atom(m, AST_LOCAL, fresh));
+    params[f->nparams + i] = ast_new_binder(m, fresh, ty_to_ast(m, vars[i]->node.type));
+  }
+  f->params = params;
+  f->nparams += n;
+  *s->slot = body;
+  return true;
+}
+
 static bool edit(AstModule *m, const RedSite *s) {
-  (void)m;
   AstExpr *e = *s->slot;
   if (e->kind == AST_IF) {
-    *s->slot = !strcmp(literal_cond(e), "True") ? e->then_ : e->else_;
+    const char *lit = literal_cond(e);
+    bool live_first = !lit || !strcmp(lit, "True"); /* the branch a literal condition takes comes first */
+    *s->slot = (s->sub == 0) == live_first ? e->then_ : e->else_;
     return true;
   }
-  size_t k = s->sub, closed = closed_arms(e);
-  if (k < closed) { /* the k-th closed arm's body replaces the match */
-    for (size_t i = 0; i < e->narms; i++)
-      if (!prog_pattern_binds(e->arms[i]->pattern) && k-- == 0) *s->slot = e->arms[i]->body;
-    return true;
-  }
-  k -= closed;
+  if (s->sub < e->narms) return arm_body(m, s, e->arms[s->sub]);
+  size_t k = s->sub - e->narms;
   e->text = "match?";
   e->arms += k;
   e->narms = 1;
@@ -55,4 +96,6 @@ static size_t count(const Program *p) { return red_count_sites(p->m, at); }
 
 static bool apply(Program *out, size_t i) { return red_edit_site(out, i, at, NULL, edit); }
 
-const RedPass red_pass_fold = {"fold", "fold an if on a literal; collapse a match to one arm", count, apply, RED_ONE_BY_ONE, NULL};
+const RedPass red_pass_fold = {"fold", "an if to one of its branches; a match to one arm's body (its pattern's variables "
+                                       "become inputs) or to that arm alone",
+                               count, apply, RED_ONE_BY_ONE, NULL};

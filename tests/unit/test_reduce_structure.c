@@ -117,12 +117,26 @@ static void test_fold_if_on_a_literal(void **state) {
       "  %0 = if (True) { exp(%x) } else { negative(%x) };\n"
       "  if ((False)) { %0 } else { let %y = sqrt(%x); add(%y, %0) }\n"
       "}\n";
-  assert_int_equal(rt_count(&red_pass_fold, p), 2);
+  /* two branches per if, the one a literal condition takes first */
+  assert_int_equal(rt_count(&red_pass_fold, p), 4);
   /* prog_walk's order: a sequence's result before its bindings; the else branch joins the chain */
   expect(&red_pass_fold, p, 0, W("};\n  let %y = sqrt(%x);\n  add(%y, %0)\n}"), W("False"));
-  expect(&red_pass_fold, p, 1, W("%0 = exp(%x);"), W("negative", "True"));
-  const char *no = RT_V "def @main(%c: bool, %x: float32) { if (%c) { %x } else { negative(%x) } }\n";
-  assert_int_equal(rt_count(&red_pass_fold, no), 0);
+  expect(&red_pass_fold, p, 1, W("negative(%x)\n  };\n  %0\n}"), W("False", "sqrt"));
+  expect(&red_pass_fold, p, 2, W("%0 = exp(%x);"), W("negative", "True"));
+  expect(&red_pass_fold, p, 3, W("%0 = negative(%x);"), W("exp(", "True"));
+}
+
+static void test_fold_if_to_either_branch(void **state) {
+  (void)state;
+  /* an if nested in a branch: each step goes one level down, whatever the conditions */
+  const char *p = RT_V
+      "def @main(%c: bool, %d: bool, %x: float32) {\n"
+      "  if (%c) { if (%d) { exp(%x) } else { %x } } else { negative(%x) }\n"
+      "}\n";
+  assert_int_equal(rt_count(&red_pass_fold, p), 4);
+  expect(&red_pass_fold, p, 0, W("if (%d) {", "exp(%x)"), W("negative", "if (%c)"));
+  expect(&red_pass_fold, p, 1, W("{\n  negative(%x)\n}"), W("if ("));
+  expect(&red_pass_fold, p, 2, W("if (%c) {\n    exp(%x)\n  } else {"), W("if (%d)"));
 }
 
 static const char list_match[] = RT_V
@@ -140,16 +154,26 @@ static const char list_match[] = RT_V
 
 static void test_fold_match_to_one_arm(void **state) {
   (void)state;
-  /* one closed arm (Nil: its body replaces the match), then one partial match per arm */
-  assert_int_equal(rt_count(&red_pass_fold, list_match), 4);
-  expect(&red_pass_fold, list_match, 0, W("-> float32 {\n  0f\n}"), W("match"));
-  expect(&red_pass_fold, list_match, 1, W("match? (%l)", "Cons(%h, Nil) => negative(%h),"), W("exp", "0f"));
-  expect(&red_pass_fold, list_match, 2, W("match? (%l)", "Cons(_, Cons(%h2, _)) => {"), W("negative", "0f"));
-  expect(&red_pass_fold, list_match, 3, W("match? (%l)", "Nil => {"), W("negative", "exp"));
-  /* a lone arm that binds: nothing to fold */
+  /* each arm's body (its pattern's variables become @main's inputs), then each arm alone */
+  assert_int_equal(rt_count(&red_pass_fold, list_match), 6);
+  expect(&red_pass_fold, list_match, 0, W("def @main(%l: List[float32], %h0: float32) -> float32 {\n  negative(%h0)\n}"),
+         W("match", "exp"));
+  expect(&red_pass_fold, list_match, 1, W("%h20: float32) -> float32 {", "exp(%h20)"), W("match", "negative"));
+  expect(&red_pass_fold, list_match, 2, W("-> float32 {\n  0f\n}"), W("match"));
+  expect(&red_pass_fold, list_match, 3, W("match? (%l)", "Cons(%h, Nil) => negative(%h),"), W("exp", "0f"));
+  expect(&red_pass_fold, list_match, 4, W("match? (%l)", "Cons(_, Cons(%h2, _)) => {"), W("negative", "0f"));
+  expect(&red_pass_fold, list_match, 5, W("match? (%l)", "Nil => {"), W("negative", "exp"));
+  /* a lone arm that binds: its body, with the tuple's fields as inputs */
   const char *lone = RT_V
       "def @main(%t: (float32, float32)) { match (%t) { (%a, %b) => add(%a, %b) } }\n";
-  assert_int_equal(rt_count(&red_pass_fold, lone), 0);
+  assert_int_equal(rt_count(&red_pass_fold, lone), 1);
+  expect(&red_pass_fold, lone, 0, W("%a0: float32, %b0: float32) {\n  add(%a0, %b0)\n}"), W("match"));
+  /* outside @main the variables cannot become inputs: nothing is proposed */
+  const char *inner = RT_V
+      "def @f(%t: (float32, float32)) -> float32 { match (%t) { (%a, %b) => add(%a, %b) } }\n"
+      "def @main(%u: (float32, float32)) { @f(%u) }\n";
+  assert_int_equal(rt_count(&red_pass_fold, inner), 1);
+  assert_null(rt_apply(&red_pass_fold, inner, 0));
 }
 
 /* ------------------------------------------------------------------ globals */
@@ -294,7 +318,7 @@ int main(void) {
       cmocka_unit_test(test_inline_closure_bound_by_a_binding_joins_the_chain),
       cmocka_unit_test(test_inline_closure_renames_clashing_parameters),
       cmocka_unit_test(test_inline_skips_recursive_closures),
-      cmocka_unit_test(test_fold_if_on_a_literal),
+      cmocka_unit_test(test_fold_if_on_a_literal), cmocka_unit_test(test_fold_if_to_either_branch),
       cmocka_unit_test(test_fold_match_to_one_arm),
       cmocka_unit_test(test_globals_inlines_a_call),
       cmocka_unit_test(test_globals_renames_clashing_parameters),
