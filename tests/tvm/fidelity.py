@@ -31,9 +31,9 @@ KNOWN = [
      "TVM leaves unannotated parameters incomplete; relaykit wants their types"),
     (r"^TVM crashed", "TVM crashes on the program: a TVM bug to reduce"),
     (r"rcheck rejects TVM's printing: .* is used before it is bound",
-     "TVM's printer bug: a value shared between an if branch and the code after it is bound inside "
-     "the branch and used outside (TVM cannot parse that printing back either: 'Local variable %N "
-     "has not yet been defined')"),
+     "TVM's printer bug: a value used both in a nested scope (an if branch, a closure's body) and "
+     "after it is bound inside that scope and used outside it (TVM cannot parse that printing back "
+     "either: 'Local variable %N has not yet been defined')"),
 ]
 
 
