@@ -33,12 +33,17 @@ def tokens(path):
 def main():
     ap = argparse.ArgumentParser(usage=__doc__)
     ap.add_argument("--bugs", default=os.path.join(ROOT, "..", "shared", "realbugs"))
-    ap.add_argument("--model", default=os.path.join(ROOT, "..", "shared", "corpus", "models", "resnet-18.relay"))
+    models = os.path.join(ROOT, "..", "shared", "corpus", "models")
+    ap.add_argument("--model", action="append",
+                    help="the corpus model to join each repro to; repeated: the first one on which TVM still "
+                    "fails the same way (default resnet-18, then mlp: LazyGradientInit fails on resnet-18 "
+                    "itself, 'dfs.is_subset_of(fs)', before tvm16869's bug)")
     ap.add_argument("--only")
     ap.add_argument("--cvise", type=float, default=0, metavar="SECONDS")
     ap.add_argument("--markdown")
     ap.add_argument("--keep", metavar="DIR", help="keep the inflated and reduced files here")
     args = ap.parse_args()
+    args.model = args.model or [os.path.join(models, "resnet-18.relay"), os.path.join(models, "mlp.relay")]
     with open(os.path.join(args.bugs, "bugs.json")) as f:
         bugs = json.load(f)
     only = set(args.only.split(",")) if args.only else None
@@ -54,17 +59,23 @@ def main():
         os.makedirs(folder, exist_ok=True)
         repro = os.path.join(args.bugs, bid, "repro.relay")
         big = os.path.join(folder, "inflated.relay")
-        with open(big, "w") as f:
-            rc = subprocess.call([os.path.join(bin_, "rfmt"), "--join", args.model, repro], stdout=f)
-        if rc != 0:
-            print("FAIL %s: rfmt --join exit %d" % (bid, rc))
-            failures += 1
-            continue
         opts = check[1:] + ["--match", re.escape(bug["signature"])]
         script = [os.path.join(ROOT, "interestingness", "tvm-" + check[0]), "-q"] + opts
-        rc, out, _, t_check = run(script + [big], timeout=None)
-        if rc != 0:
-            print("FAIL %s: TVM does not fail the same way on the inflated program: %s" % (bid, out.strip()[-200:]))
+        why, model = "", None
+        for candidate in args.model:  # the first model on which TVM still fails the same way
+            with open(big, "w") as f:
+                rc = subprocess.call([os.path.join(bin_, "rfmt"), "--join", candidate, repro], stdout=f)
+            if rc != 0:
+                why = "rfmt --join exit %d" % rc
+                continue
+            rc, out, _, t_check = run(script + [big], timeout=None)
+            if rc == 0:
+                model = candidate
+                break
+            why = "TVM does not fail the same way on it joined to %s: %s" % (
+                os.path.basename(candidate), out.strip()[-200:])
+        if model is None:
+            print("FAIL %s: %s" % (bid, why))
             failures += 1
             continue
         server = " ".join(shlex.quote(a) for a in
@@ -77,7 +88,8 @@ def main():
         except (ValueError, IndexError):
             stats = {}
         ok = rc == 0 and os.path.exists(reduced) and tokens(reduced) <= tokens(repro)
-        row = {"bug": bid, "inflated_bytes": os.path.getsize(big), "inflated_tokens": tokens(big),
+        row = {"bug": bid, "model": os.path.basename(model), "inflated_bytes": os.path.getsize(big),
+               "inflated_tokens": tokens(big),
                "check_s": t_check, "rreduce_tokens": tokens(reduced) if os.path.exists(reduced) else None,
                "handmade_tokens": tokens(repro), "tests": stats.get("tests_run"),
                "wall_s": t_red, "rreduce_exit": rc, "ok": ok}
@@ -99,9 +111,9 @@ def main():
         rows.append(row)
         if not ok:
             failures += 1
-        print("%s %s: inflated %d tokens (%d B), TVM check %.1f s; rreduce -> %s tokens (hand-made %d) "
+        print("%s %s: inflated with %s to %d tokens (%d B), TVM check %.1f s; rreduce -> %s tokens (hand-made %d) "
               "in %s tests, %.0f s%s" % (
-                  "ok  " if ok else "FAIL", bid, row["inflated_tokens"], row["inflated_bytes"], t_check,
+                  "ok  " if ok else "FAIL", bid, row["model"], row["inflated_tokens"], row["inflated_bytes"], t_check,
                   row["rreduce_tokens"], row["handmade_tokens"], row["tests"], t_red,
                   "; C-Vise -> %d tokens in %.0f s%s" % (row["cvise_tokens"], row["cvise_s"],
                                                          " (capped)" if row["cvise_capped"] else "")
@@ -109,11 +121,11 @@ def main():
         sys.stdout.flush()
     if args.markdown:
         with open(args.markdown, "w") as f:
-            f.write("| bug | inflated tokens (bytes) | rreduce tokens | hand-made tokens | tests | rreduce wall s | C-Vise tokens (wall s) |\n")
-            f.write("|---|---:|---:|---:|---:|---:|---|\n")
+            f.write("| bug | model | inflated tokens (bytes) | rreduce tokens | hand-made tokens | tests | rreduce wall s | C-Vise tokens (wall s) |\n")
+            f.write("|---|---|---:|---:|---:|---:|---:|---|\n")
             for r in rows:
-                f.write("| %s | %d (%d) | %s | %d | %s | %.0f | %s |\n" % (
-                    r["bug"], r["inflated_tokens"], r["inflated_bytes"], r["rreduce_tokens"],
+                f.write("| %s | %s | %d (%d) | %s | %d | %s | %.0f | %s |\n" % (
+                    r["bug"], r["model"], r["inflated_tokens"], r["inflated_bytes"], r["rreduce_tokens"],
                     r["handmade_tokens"], r["tests"], r["wall_s"],
                     "%d (%.0f%s)" % (r["cvise_tokens"], r["cvise_s"], ", capped" if r["cvise_capped"] else "")
                     if "cvise_tokens" in r else "-"))
