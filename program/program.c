@@ -21,12 +21,11 @@ bool prog_load(Program *p, const char *name, const char *text, bool expressions_
   return ok;
 }
 
-/* Whether t has no unknown left in it (inference stopped before solving some). */
-static bool complete(const Type *t) {
+bool prog_type_complete(const Type *t) {
   if (!t || t->kind == TY_INCOMPLETE) return false;
   for (uint32_t i = 0; i < t->nargs; i++)
-    if (!complete(t->args[i])) return false;
-  return !t->ret || complete(t->ret);
+    if (!prog_type_complete(t->args[i])) return false;
+  return !t->ret || prog_type_complete(t->ret);
 }
 
 /* Forgets the types inference left unsolved when it stopped at an error: a pass must see a
@@ -34,10 +33,10 @@ static bool complete(const Type *t) {
 static void keep_complete(AstExpr **slot, void *ctx) {
   (void)ctx;
   AstExpr *e = *slot;
-  if (!complete(e->node.type)) e->node.type = NULL;
+  if (!prog_type_complete(e->node.type)) e->node.type = NULL;
   for (size_t i = 0; i < e->nstmts; i++)
-    if (!complete(e->stmts[i]->value_type)) e->stmts[i]->value_type = NULL;
-  if (e->kind == AST_FN && !complete(e->fn->type)) e->fn->type = NULL;
+    if (!prog_type_complete(e->stmts[i]->value_type)) e->stmts[i]->value_type = NULL;
+  if (e->kind == AST_FN && !prog_type_complete(e->fn->type)) e->fn->type = NULL;
 }
 
 bool prog_load_as(Program *p, const char *name, const char *text, ProgGuard weakest, char *err, size_t errlen) {
@@ -64,7 +63,7 @@ bool prog_load_as(Program *p, const char *name, const char *text, ProgGuard weak
   diag_free(&d);
   prog_walk_module(p->m, keep_complete, NULL);
   for (size_t i = 0; i < p->m->ndefs; i++)
-    if (p->m->defs[i]->kind == AST_DEF_FN && !complete(p->m->defs[i]->fn->type)) p->m->defs[i]->fn->type = NULL;
+    if (p->m->defs[i]->kind == AST_DEF_FN && !prog_type_complete(p->m->defs[i]->fn->type)) p->m->defs[i]->fn->type = NULL;
   return true;
 }
 

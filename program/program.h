@@ -59,6 +59,8 @@ bool prog_load(Program *p, const char *name, const char *text, bool expressions_
    the message of the weakest guard's check. */
 bool prog_load_as(Program *p, const char *name, const char *text, ProgGuard weakest, char *err, size_t errlen);
 void prog_free(Program *p);
+/* Whether t has no unknown left in it (inference may stop before solving some). */
+bool prog_type_complete(const Type *t);
 /* Prints a program canonically, without TVM's annotations when `strip_annotations` and with the
    comments p->comments says; malloc'd. */
 char *prog_print(const Program *p, bool strip_annotations);

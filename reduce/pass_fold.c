@@ -39,13 +39,6 @@ static void pattern_vars(AstPattern *p, AstPattern **out, size_t *n, size_t max)
   for (size_t i = 0; i < p->nitems; i++) pattern_vars(p->items[i], out, n, max);
 }
 
-static bool complete(const Type *t) {
-  if (!t || t->kind == TY_INCOMPLETE) return false;
-  for (uint32_t i = 0; i < t->nargs; i++)
-    if (!complete(t->args[i])) return false;
-  return !t->ret || complete(t->ret);
-}
-
 enum { ARM_VARS_MAX = 16 };
 
 /* Arm `arm` of match e in place of the match: its pattern's variables become @main's inputs. */
@@ -61,7 +54,7 @@ static bool arm_body(AstModule *m, const RedSite *s, AstMatchArm *arm) {
   if (n > ARM_VARS_MAX || !s->def || s->def != main) return false; /* new inputs only for @main */
   AstExpr *body = arm->body;
   for (size_t i = 0; i < n; i++)
-    if (!complete(vars[i]->node.type) || prog_binds(body, vars[i]->name)) return false;
+    if (!prog_type_complete(vars[i]->node.type) || prog_binds(body, vars[i]->name)) return false;
   AstFunc *f = main->fn;
   AstBinder **params = arena_alloc(&m->arena, (f->nparams + n) * sizeof *params);
   if (f->nparams) memcpy(params, f->params, f->nparams * sizeof *params);
