@@ -180,10 +180,6 @@ static json_t *struct_node(Reader *r, const char *ref) {
   return NULL;
 }
 
-/* Whether op takes attrs_type_key: TVM registers it without an attrs type (required.c's table, or
-   the schemas of vision.* and dyn.expand_dims that carry the key as a field). */
-static bool takes_key(const OpDef *op) { return op_attrs_key(op) || spec_of(op, "attrs_type_key"); }
-
 /* Replaces call e's last argument, a reference to a struct, by the struct's fields written out:
    those that differ from the schema's default or that TVM's parser requires, then the key. */
 static void inline_call(Reader *r, AstExpr *e, const OpDef *op) {
@@ -220,7 +216,7 @@ static void inline_call(Reader *r, AstExpr *e, const OpDef *op) {
     items[len] = ast_new_attr(r->m, spec->name, val);
     items[len++]->node.span = arg->node.span;
   }
-  if (!r->failed && takes_key(op)) {
+  if (!r->failed && op_takes_attrs_key(op)) {
     items[len] = ast_new_attr(r->m, "attrs_type_key", string_atom(r, type_key));
     items[len++]->node.span = arg->node.span;
   }

@@ -252,9 +252,7 @@ const AttrVal *op_attrs_from_ast(const OpDef *op, const AstAttrs *attrs, Arena *
   }
   /* An op registered without an attrs type gets no struct at all from a call that writes no
      attributes (TVM's parser attaches none), so nothing is required of it then. */
-  bool no_struct = attrs->len == 0 && key;
-  for (size_t k = 0; k < op->nattrs && attrs->len == 0; k++)
-    no_struct = no_struct || !strcmp(op->attrs[k].name, "attrs_type_key"); /* vision.*, dyn.expand_dims */
+  bool no_struct = attrs->len == 0 && op_takes_attrs_key(op);
   for (size_t k = 0; k < op->nattrs && require_written && !no_struct; k++) {
     if (!op_attr_required(op, k)) continue;
     size_t i = 0;

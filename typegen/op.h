@@ -123,6 +123,9 @@ bool op_attr_is_default(const OpDef *op, size_t k, const AttrVal *v);
 /* Whether TVM declares attribute k an object (Array, IntImm, FloatImm, String; typegen/ops/required.c)
    rather than a plain int, double, bool or string: only objects can be None. */
 bool op_attr_boxed(const OpDef *op, size_t k);
+/* Whether op is registered without an attrs type, so that its calls carry attrs_type_key: the
+   table above, or a schema with the key as a field (vision.*, dyn.expand_dims). */
+bool op_takes_attrs_key(const OpDef *op);
 /* Whether TVM's text parser requires attribute k of op written out (typegen/ops/required.c). */
 bool op_attr_required(const OpDef *op, size_t k);
 /* For an op TVM registers without an attrs type, the attrs_type_key its calls must carry when

@@ -129,6 +129,13 @@ const char *op_attrs_key(const OpDef *op) {
   return NULL;
 }
 
+bool op_takes_attrs_key(const OpDef *op) {
+  if (op_attrs_key(op)) return true;
+  for (size_t k = 0; k < op->nattrs; k++)
+    if (!strcmp(op->attrs[k].name, "attrs_type_key")) return true; /* vision.*, dyn.expand_dims */
+  return false;
+}
+
 bool op_attr_required(const OpDef *op, size_t k) {
   for (size_t i = 0; i < sizeof required / sizeof *required; i++)
     if (!strcmp(required[i][0], op->name) && !strcmp(required[i][1], op->attrs[k].name)) return true;
