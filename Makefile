@@ -37,9 +37,10 @@ RUN_SRC     := $(filter-out interestingness/roracle.c,$(wildcard interestingness
 PROGRAM_SRC := $(wildcard program/*.c)
 REDUCE_SRC  := $(filter-out reduce/rreduce.c,$(wildcard reduce/*.c))
 MUTATE_SRC  := $(filter-out mutate/rmutate.c,$(wildcard mutate/*.c))
-LIB_SRC     := $(SUPPORT_SRC) $(PARSER_SRC) $(TYPEGEN_SRC) $(PROGRAM_SRC) $(RUN_SRC) $(REDUCE_SRC) $(MUTATE_SRC)
+CAMPAIGN_SRC := $(filter-out campaign/rfuzz.c,$(wildcard campaign/*.c))
+LIB_SRC     := $(SUPPORT_SRC) $(PARSER_SRC) $(TYPEGEN_SRC) $(PROGRAM_SRC) $(RUN_SRC) $(REDUCE_SRC) $(MUTATE_SRC) $(CAMPAIGN_SRC)
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GRAMMAR_SRC:%.c=$(BUILD)/%.o)
-PROGRAMS    := rfmt rcheck rgen rreduce roracle rmutate
+PROGRAMS    := rfmt rcheck rgen rreduce roracle rmutate rfuzz
 UNIT_TESTS  := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 
 .PHONY: all check test unit cli corpus-test grammar grammar-check bench install clean fuzz check-tvm check-slow
@@ -79,6 +80,10 @@ $(BIN)/roracle: $(BUILD)/interestingness/roracle.o $(BUILD)/librelaykit.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
 
 $(BIN)/rmutate: $(BUILD)/mutate/rmutate.o $(BUILD)/librelaykit.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
+
+$(BIN)/rfuzz: $(BUILD)/campaign/rfuzz.o $(BUILD)/librelaykit.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
 

@@ -884,7 +884,32 @@ def run_in_child(args, path, chdir=False):
 
 # ----------------------------------------------------------------------------- verdicts
 
-_FRAME = re.compile(r"^(\d+: |File \"|Traceback \(most recent call last\)|-{10,}|\[bt\])")
+# Lines that name no error: stack frames, rulers, and an exception whose message is only the
+# start of TVM's traceback ("DiagnosticError: Traceback (most recent call last):"), which would
+# put every diagnostic into one group.
+_FRAME = re.compile(r"^(\d+: |File \"|Traceback \(most recent call last\)|-{10,}|\[bt\]"
+                    r"|(\w+\.)*\w+: Traceback \(most recent call last\):?$"
+                    r"|(\w+\.)*DiagnosticError: one or more error diagnostics were emitted)")
+
+
+def _telling_lines(text):
+    """The non-empty lines of text that may name the error: no frames, and not the code Python's
+    traceback prints under a frame (`raise get_last_ffi_error()`, `assert x, (`, its `^^^^`
+    markers): indented deeper than the frame line, up to the next line that is not."""
+    out, in_frame = [], False
+    for raw in text.splitlines():
+        ln = raw.strip()
+        if not ln or set(ln) <= set("^~"):
+            continue
+        indent = len(raw) - len(raw.lstrip())
+        if in_frame and indent >= 4 and not ln.startswith("File \""):
+            continue
+        # Python's frames end in ", in f" and have code under them; TVM's C++ frame
+        # (`File "x.cc", line 131`) has the error message under it instead
+        in_frame = ln.startswith("File \"") and ", in " in ln
+        if not _FRAME.match(ln):
+            out.append(ln)
+    return out
 _PREFERRED = [re.compile(r) for r in (
     r"Check failed: \S",
     r"^error:|: error:|^Error:",
@@ -905,8 +930,7 @@ def one_line(text):
 
 def signature(outcome, match_re):
     """One line naming the error: the line --match found, else the most telling line."""
-    lines = [ln.strip() for ln in (outcome.text + "\n" + outcome.output).splitlines()]
-    lines = [ln for ln in lines if ln and not _FRAME.match(ln)]
+    lines = _telling_lines(outcome.text + "\n" + outcome.output)
     if match_re is not None:
         for ln in lines:
             if match_re.search(ln):
@@ -920,7 +944,10 @@ def signature(outcome, match_re):
         for ln in lines:
             if pat.search(ln):
                 return one_line(ln)
-    return one_line(outcome.headline or (lines[0] if lines else "error"))
+    head = outcome.headline.strip().split("\n")[0]
+    if head and not _FRAME.match(head):
+        return one_line(outcome.headline)
+    return one_line(lines[0] if lines else outcome.headline or "error")
 
 
 def verdict(args, outcome):
@@ -943,14 +970,25 @@ def verdict(args, outcome):
 
 # ----------------------------------------------------------------------------- entry points
 
-def prepare(args, prog):
-    """Work done once, with TVM imported, before any candidate: loading the user's check."""
+def load_check(args):
+    """Work done once per argument set, with TVM imported, before any candidate: loading the
+    user's check. Returns None, or why it cannot be loaded."""
     if args.check != "check":
-        return True
+        return None
     try:
         args.user_check = load_user_check(args.script)
     except Exception as e:  # pylint: disable=broad-except  # SyntaxError, ImportError, UsageError
-        sys.stderr.write("%s: cannot load %s: %s: %s\n" % (prog, args.script, type(e).__name__, e))
+        return "cannot load %s: %s: %s" % (args.script, type(e).__name__, e)
+    except SystemExit as e:  # the user's file called sys.exit() at import
+        return "cannot load %s: it called sys.exit(%s)" % (args.script, e.code)
+    return None
+
+
+def prepare(args, prog):
+    """load_check for a command line: False (the reason on stderr) when it fails."""
+    why = load_check(args)
+    if why:
+        sys.stderr.write("%s: %s\n" % (prog, why))
         return False
     return True
 
@@ -983,13 +1021,149 @@ def main_script(check, script):
 
 SERVER_USAGE = """usage: tvm-server CHECK [ARGS...]
        tvm-server --check SCRIPT.py [ARGS...]
+       tvm-server --args-beside [COMMON OPTIONS...]
+       tvm-server --args-from FILE [COMMON OPTIONS...]
 CHECK is one of %s,
 with the options of the script tvm-CHECK (tvm-server CHECK --help), without the candidate;
 --check SCRIPT.py (the same as the CHECK check) runs check(mod) from the user's Python file:
 tvm-server reads one candidate path a line on stdin and answers one line "STATUS[ SIGNATURE]"
 on stdout for each (interestingness/PROTOCOL.md). Example:
   rreduce --server 'interestingness/tvm-server build --opt-level 3' bug.relay
+With --args-beside, each candidate PATH brings its own check: the file PATH.args holds
+CHECK [ARGS...] (or --check SCRIPT.py [ARGS...]), one argument a line (UTF-8; empty lines
+are skipped); with --args-from FILE, FILE holds the check of every candidate. COMMON OPTIONS
+(e.g. --timeout 60 -v) go right after the check's name, for every candidate. Relative paths
+(SCRIPT.py, --params) are from the server's working directory. A missing or bad PATH.args is
+answered "2 bad arguments: REASON" and the server goes on; a bad FILE stops it (exit 2).
 """ % ", ".join(CHECKS)
+
+ARGS_SUFFIX = ".args"  # --args-beside: the check of candidate PATH is in PATH.args
+ARGS_CACHE = 256  # argument sets kept parsed (and user checks loaded) by --args-beside
+
+
+class BadArguments(Exception):
+    """An argument set that tvm-server cannot use; str() is the one-line reason."""
+
+
+def _absolute_paths(args):
+    """Files named by the arguments, made absolute: the child runs in the candidate's folder."""
+    for name in ("params", "script"):
+        value = getattr(args, name, None)
+        if value:
+            setattr(args, name, os.path.abspath(value))
+    return args
+
+
+def _argparse_reason(text, code):
+    """argparse's complaint ("usage: ...\nprog: error: MESSAGE") as one line: MESSAGE."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    for ln in reversed(lines):
+        at = ln.find(": error: ")
+        if at >= 0:
+            return ln[at + len(": error: "):]
+    if code == 0:  # --help, which printed the help and exited
+        return "--help is not a check's argument"
+    return lines[-1] if lines else "argument error (exit status %s)" % code
+
+
+def server_args(argv):
+    """The parsed arguments of `tvm-server CHECK ARGS...` (argv from CHECK on, --check SCRIPT
+    allowed), the user's check not loaded yet; BadArguments when they are not usable. argparse's
+    messages and exits are caught: nothing is printed, nothing exits."""
+    import contextlib  # pylint: disable=import-outside-toplevel
+    import io  # pylint: disable=import-outside-toplevel
+    if not argv:
+        raise BadArguments("no check named (an empty argument list)")
+    if argv[0] == "--check":
+        argv = ["check"] + list(argv[1:])
+    if argv[0] not in CHECKS:
+        raise BadArguments("unknown check %r (%s, or --check SCRIPT.py)" % (argv[0], ", ".join(CHECKS)))
+    said = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
+            args = parse_args(argv[0], "tvm-server " + argv[0], list(argv[1:]), with_file=False)
+    except SystemExit as e:
+        raise BadArguments(_argparse_reason(said.getvalue(), e.code))
+    except Exception as e:  # pylint: disable=broad-except  # whatever argparse or a type raises
+        raise BadArguments("%s: %s" % (type(e).__name__, e))
+    return _absolute_paths(args)
+
+
+def read_args_file(path):
+    """The bytes of an args file (the key of ArgSets' cache); BadArguments if it cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except IOError as e:
+        if not os.path.exists(path):
+            raise BadArguments("%s: no such file" % path)
+        raise BadArguments("%s: %s" % (path, e.strerror or e))
+    return data
+
+
+def split_args(data, path):
+    """An args file's arguments: one a line, UTF-8 (a \\r before the \\n is dropped), empty lines
+    skipped."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadArguments("%s: not UTF-8" % path)
+    lines = [ln[:-1] if ln.endswith("\r") else ln for ln in text.split("\n")]
+    return [ln for ln in lines if ln]
+
+
+def check_passes(specs):
+    """BadArguments unless each pass is in tvm.relay.transform and takes its arguments."""
+    import inspect  # pylint: disable=import-outside-toplevel
+    from tvm import relay  # pylint: disable=import-outside-toplevel
+    for name, args, kwargs in specs:
+        factory = getattr(relay.transform, name, None)
+        if factory is None or not callable(factory):
+            raise BadArguments("unknown pass %s (not in tvm.relay.transform)" % name)
+        try:
+            sig = inspect.signature(factory)
+        except (TypeError, ValueError):  # no signature to check against (a builtin)
+            continue
+        try:
+            sig.bind(*args, **kwargs)
+        except TypeError as e:
+            raise BadArguments("pass %s: %s" % (name, e))
+
+
+class ArgSets(object):
+    """Argument sets from args files, parsed (and the user's check loaded) once per distinct
+    content; a bad one is remembered as its reason."""
+
+    def __init__(self, common, limit=ARGS_CACHE):
+        self.common, self.limit, self.cache = list(common), limit, {}
+
+    def parse(self, data, path):
+        """The args of an args file's content (the common options after the check's name)."""
+        argv = split_args(data, path)
+        if not argv:
+            raise BadArguments("%s: empty (the first line names the check)" % path)
+        args = server_args(argv[:1] + self.common + argv[1:])
+        if args.check == "pass":
+            check_passes(args.passes)
+        why = load_check(args)
+        if why:
+            raise BadArguments(why)
+        return args
+
+    def get(self, data, path):
+        """The args for an args file's content; BadArguments if unusable."""
+        if data not in self.cache:
+            try:
+                entry = self.parse(data, path)
+            except BadArguments as e:
+                entry = e
+            if len(self.cache) >= self.limit:
+                del self.cache[next(iter(self.cache))]  # the oldest (dicts keep insertion order)
+            self.cache[data] = entry
+        entry = self.cache[data]
+        if isinstance(entry, BadArguments):
+            raise entry
+        return entry
 
 
 def main_server(script):
@@ -1002,20 +1176,46 @@ def main_server(script):
     if argv[0] in ("-h", "--help"):
         sys.stdout.write(SERVER_USAGE)
         return 0
-    if argv[0] == "--check":  # tvm-server --check mycheck.py: the user's Python check
-        argv = ["check"] + argv[1:]
-    if argv[0] not in CHECKS:
-        sys.stderr.write("tvm-server: unknown check %r\n%s" % (argv[0], SERVER_USAGE))
-        return EXIT_USAGE
-    args = parse_args(argv[0], "tvm-server " + argv[0], argv[1:], with_file=False)
+    beside, args_file, fixed = False, None, None
+    if argv[0] == "--args-beside":  # each candidate's check in PATH.args
+        beside, common = True, argv[1:]
+    elif argv[0] == "--args-from":  # every candidate's check in FILE
+        if len(argv) < 2:
+            sys.stderr.write("tvm-server: --args-from needs a FILE\n%s" % SERVER_USAGE)
+            return EXIT_USAGE
+        args_file, common = argv[1], argv[2:]
+    else:
+        if argv[0] == "--check":  # tvm-server --check mycheck.py: the user's Python check
+            argv = ["check"] + argv[1:]
+        if argv[0] not in CHECKS:
+            sys.stderr.write("tvm-server: unknown check %r\n%s" % (argv[0], SERVER_USAGE))
+            return EXIT_USAGE
+        fixed = _absolute_paths(parse_args(argv[0], "tvm-server " + argv[0], argv[1:], with_file=False))
+    sets = ArgSets(common) if fixed is None else None
+    if args_file is not None:  # usage errors before TVM is imported, as on the command line
+        try:
+            data = read_args_file(args_file)
+            argv = split_args(data, args_file)
+            if not argv:
+                raise BadArguments("%s: empty (the first line names the check)" % args_file)
+            server_args(argv[:1] + sets.common + argv[1:])
+        except BadArguments as e:
+            sys.stderr.write("tvm-server: --args-from %s: bad arguments: %s\n" % (args_file, e))
+            return EXIT_USAGE
     # stdout carries answers only: keep a private copy of it, point fd 1 at stderr for the rest.
     answers = os.fdopen(os.dup(1), "w", encoding="utf-8", errors="replace")
     os.dup2(2, 1)
     why = import_tvm()
     if why:
         return _not_importable("tvm-server", why)
-    if not prepare(args, "tvm-server"):
+    if fixed is not None and not prepare(fixed, "tvm-server"):
         return EXIT_USAGE
+    if args_file is not None:
+        try:
+            fixed = sets.get(data, args_file)
+        except BadArguments as e:  # the user's check did not load
+            sys.stderr.write("tvm-server: --args-from %s: bad arguments: %s\n" % (args_file, e))
+            return EXIT_USAGE
     stdin = sys.stdin.buffer
     while True:
         line = stdin.readline()
@@ -1024,16 +1224,27 @@ def main_server(script):
         path = line.decode("utf-8", "surrogateescape")
         if path.endswith("\n"):
             path = path[:-1]
+        args = fixed
         if not path:
             status, sig = EXIT_USAGE, "empty path"
         elif not os.path.isfile(path):
             status, sig = EXIT_USAGE, "no such file"
         else:
-            outcome = run_in_child(args, path, chdir=True)
-            status, sig, explanation = verdict(args, outcome)
-            if args.verbose:
-                sys.stderr.write("%stvm-server: %s: %s\n" % (outcome.output, path, explanation))
-                sys.stderr.flush()
+            if beside:
+                try:
+                    side = path + ARGS_SUFFIX
+                    args = sets.get(read_args_file(side), side)
+                except BadArguments as e:
+                    args = None
+                    status, sig = EXIT_USAGE, one_line("bad arguments: %s" % e)
+                    sys.stderr.write("tvm-server: %s: %s\n" % (path, sig))
+                    sys.stderr.flush()
+            if args is not None:
+                outcome = run_in_child(args, path, chdir=True)
+                status, sig, explanation = verdict(args, outcome)
+                if args.verbose:
+                    sys.stderr.write("%stvm-server: %s: %s\n" % (outcome.output, path, explanation))
+                    sys.stderr.flush()
         try:
             answers.write(("%d %s\n" % (status, sig)) if sig else ("%d\n" % status))
             answers.flush()

@@ -433,7 +433,20 @@ int main(int argc, char **argv) {
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
   status = run_all(&files, &n, &oracle, jobs, fail_fast);
-  if (status == 130) fputs("roracle: interrupted\n", stderr);
+  bool interrupted = status == 130;
+  if (interrupted) {
+    /* what was tested is reported all the same: the files whose test ended, in path order */
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+      if (files.items[i].done) {
+        Entry e = files.items[kept];
+        files.items[kept++] = files.items[i];
+        files.items[i] = e;
+      }
+    fprintf(stderr, "roracle: interrupted after %zu of %zu files; the groups below are theirs\n", kept, n);
+    n = kept;
+    status = 0;
+  }
   if (status) goto done;
 
   Groups groups = group(&files, n);
@@ -450,7 +463,7 @@ int main(int argc, char **argv) {
   }
   for (size_t k = 0; k < groups.len; k++) free(groups.items[k].members.items);
   free(groups.items);
-  status = failed ? 1 : 0;
+  status = interrupted ? 130 : failed ? 1 : 0;
 done:
   server_pool_free(oracle.pool);
   for (int i = 0; i < 8 && strays_reap(); i++) {} /* a stray's own strays come to this process next */

@@ -249,12 +249,27 @@ static Server *free_server(ServerPool *p) {
 }
 
 ServerJob *server_start(ServerPool *p, const char *basename, const char *text, size_t len, char *err, size_t errlen) {
+  return server_start_with_args(p, basename, text, len, NULL, err, errlen);
+}
+
+ServerJob *server_start_with_args(ServerPool *p, const char *basename, const char *text, size_t len, const char *args,
+                                  char *err, size_t errlen) {
   Server *s;
   while (!(s = free_server(p))) server_wait(p, NULL, 0, 20);
   ServerJob *j = xcalloc(1, sizeof *j);
   if (!run_prepare_dir(basename, text, len, j->dir, j->file, sizeof j->file, err, errlen)) {
     free(j);
     return NULL;
+  }
+  if (args) { /* the candidate's check, beside it (tvm-server --args-beside) */
+    char side[sizeof j->file + 8];
+    snprintf(side, sizeof side, "%s.args", j->file);
+    if (!file_replace(side, args, strlen(args))) {
+      snprintf(err, errlen, "cannot write %s: %s", side, strerror(errno));
+      run_remove_tree(j->dir);
+      free(j);
+      return NULL;
+    }
   }
   unsolicited(p, s);
   if (!s->pid && !server_launch(p, s, err, errlen)) {

@@ -29,6 +29,10 @@ unsigned long server_pool_starts(const ServerPool *p);
 /* Sends a candidate to a free server (waiting for one if all are busy).  NULL with a message
    when no server can be started. */
 ServerJob *server_start(ServerPool *p, const char *basename, const char *text, size_t len, char *err, size_t errlen);
+/* The same with the candidate's own check for a server in per-candidate mode: `args` (one
+   argument a line) is written beside the candidate as BASENAME.args (tvm-server --args-beside). */
+ServerJob *server_start_with_args(ServerPool *p, const char *basename, const char *text, size_t len, const char *args,
+                                  char *err, size_t errlen);
 /* Waits up to `ms` for answers among the jobs (NULL entries skipped). */
 void server_wait(ServerPool *p, ServerJob *const *jobs, size_t n, int ms);
 bool server_done(const ServerJob *j);

@@ -11,6 +11,7 @@ case $name in
   rgen) what="generate random well-typed Relay programs" ;;
   rreduce) what="shrink a Relay program while an interestingness test keeps failing" ;;
   rmutate) what="write well-typed mutants of a Relay program" ;;
+  rfuzz) what="run a fuzzing campaign that finds, groups and reduces TVM bugs" ;;
   roracle) what="run a test on many Relay programs and group the failures by signature" ;;
   tvm-parse) what="interesting when TVM's parser rejects or crashes on a Relay file" ;;
   tvm-typecheck) what="interesting when TVM's type inference fails on a Relay file" ;;
@@ -44,5 +45,5 @@ $(sed -e 's/^usage: *//' -e 's/^ *//' -e "/^$name/!s/^/    /" <<<"$usage_lines" 
 $(tail -n +$((n + 1)) <<<"$help" | sed '/./,$!d' | escape)
 .fi
 .SH SEE ALSO
-rfmt(1), rcheck(1), rgen(1), rreduce(1), rmutate(1), roracle(1), and the README of relaykit.
+rfmt(1), rcheck(1), rgen(1), rreduce(1), rmutate(1), roracle(1), rfuzz(1), and the README of relaykit.
 ROFF

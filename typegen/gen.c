@@ -78,7 +78,7 @@ static const GenVar *var_named(Gen *g, const char *name) {
   return NULL;
 }
 
-static AstExpr *var_ref(Gen *g, const GenVar *v) {
+AstExpr *gen_var_ref(Gen *g, const GenVar *v) {
   bool graph = v->name[0] >= '0' && v->name[0] <= '9';
   return ast_new_atom(g->m, graph ? AST_GRAPH : AST_LOCAL, v->name);
 }
@@ -93,7 +93,7 @@ static const OpDef *producer_of(Gen *g, const AstExpr *e) {
 }
 
 /* `%N = value;`: a reusable value of type t (it binds no variables). */
-static AstExpr *bind_graph(Gen *g, AstExpr *value, const Type *t, const OpDef *producer) {
+AstExpr *gen_bind_graph(Gen *g, AstExpr *value, const Type *t, const OpDef *producer) {
   unsigned n = g->next_graph++;
   VEC_PUSH(*g->block, ast_new_graph(g->m, n, value));
   const char *name = arena_printf(&g->m->arena, "%u", n);
@@ -211,9 +211,13 @@ static AstFunc *make_func(Gen *g, const Type *ftype, BlockBody body, void *ctx, 
 
 AstExpr *gen_smallest(Gen *g, const Type *t) {
   const GenVar *v = find_var(g, t, false);
-  if (v) return var_ref(g, v);
+  if (v) return gen_var_ref(g, v);
   switch (t->kind) {
   case TY_TENSOR: {
+    if (g->policy->forward) { /* derived from an earlier value (gen_forward.c), not a constant */
+      AstExpr *e = gen_forward_leaf(g, t);
+      if (e) return e;
+    }
     if (is_scalar(t)) {
       AstExpr *lit = literal(g, t);
       if (lit) return lit;
@@ -320,7 +324,7 @@ static AstExpr *gen_atom(Gen *g, const Type *t, unsigned fuel) {
   case AST_NAME:
     return e;
   default:
-    return bind_graph(g, e, t, NULL);
+    return gen_bind_graph(g, e, t, NULL);
   }
 }
 
@@ -354,9 +358,10 @@ static AstExpr *gen_op(Gen *g, const Type *t, unsigned fuel) {
     const OpDef *op = pick_op(g, cands, n);
     OpPlan plan;
     if (!op->solve(&g->og, op, t, &plan)) continue;
+    if (g->policy->forward && plan.nargs == 0) continue; /* zeros(), arange(): constants, folded away */
     int64_t cost = estimate_flops(op, &plan);
     if (g->policy->flops_budget && g->flops + cost > g->policy->flops_budget) continue;
-    return bind_graph(g, gen_plan_call(g, op, &plan, NULL, fuel > 0 ? fuel - 1 : 0), t, op);
+    return gen_bind_graph(g, gen_plan_call(g, op, &plan, NULL, fuel > 0 ? fuel - 1 : 0), t, op);
   }
   return NULL;
 }
@@ -371,7 +376,7 @@ static void gen_side_op(Gen *g, unsigned fuel) {
   if (k > 0) {
     const OpDef *op = allowed[rng_index(&g->rng, k)];
     OpPlan plan;
-    if (op->sample(&g->og, op, &plan) &&
+    if (op->sample(&g->og, op, &plan) && !(g->policy->forward && plan.nargs == 0) &&
         !(g->policy->flops_budget && g->flops + estimate_flops(op, &plan) > g->policy->flops_budget))
       bind_let(g, gen_plan_call(g, op, &plan, NULL, fuel), plan.result, op);
   }
@@ -406,7 +411,7 @@ static AstExpr *gen_tuple(Gen *g, const Type *t, unsigned fuel) {
       items[i] = gen_atom(g, t->args[i], fuel / (t->nargs + 1));
       fields[i] = producer_of(g, items[i]);
     }
-    AstExpr *e = bind_graph(g, ast_new_tuple(g->m, items, t->nargs), t, NULL);
+    AstExpr *e = gen_bind_graph(g, ast_new_tuple(g->m, items, t->nargs), t, NULL);
     GenVar *v = &g->scope.items[g->scope.len - 1];
     v->fields = fields;
     v->nfields = t->nargs;
@@ -434,7 +439,7 @@ static AstExpr *gen_tuple(Gen *g, const Type *t, unsigned fuel) {
     AstExpr *tuple = gen_op(g, tt, fuel);
     if (tuple) {
       AstExpr *proj = ast_new_proj(g->m, tuple, 0);
-      return bind_graph(g, proj, t, producer_of(g, proj));
+      return gen_bind_graph(g, proj, t, producer_of(g, proj));
     }
   }
   size_t n = (size_t)rng_range(&g->rng, 1, 3), at = rng_index(&g->rng, n);
@@ -446,10 +451,10 @@ static AstExpr *gen_tuple(Gen *g, const Type *t, unsigned fuel) {
   if (!tuple) {
     AstExpr *items[3];
     for (size_t i = 0; i < n; i++) items[i] = gen_atom(g, fields[i], fuel / (unsigned)(n + 1));
-    tuple = bind_graph(g, ast_new_tuple(g->m, items, n), tt, NULL);
+    tuple = gen_bind_graph(g, ast_new_tuple(g->m, items, n), tt, NULL);
   }
   AstExpr *proj = ast_new_proj(g->m, tuple, (unsigned)at);
-  return bind_graph(g, proj, t, producer_of(g, proj)); /* the field comes from the tuple's producer */
+  return gen_bind_graph(g, proj, t, producer_of(g, proj)); /* the field comes from the tuple's producer */
 }
 
 static AstExpr *fn_body(Gen *g, void *ctx) {
@@ -465,7 +470,7 @@ static AstExpr *gen_closure(Gen *g, const Type *t, unsigned fuel) {
   AstExpr *f = ast_new_fn(g->m, make_func(g, ft, fn_body, &fc, "p", NULL));
   AstExpr *fv = rng_chance(&g->rng, 1, 2) ? bind_let(g, f, ft, NULL) : bind_graph_once(g, f);
   AstExpr *arg = gen_atom(g, p, fuel / 2);
-  return bind_graph(g, ast_new_call(g->m, fv, &arg, 1, NULL, 0), t, NULL);
+  return gen_bind_graph(g, ast_new_call(g->m, fv, &arg, 1, NULL, 0), t, NULL);
 }
 
 /* A helper global of type fn(P) -> t; its body sees only its parameters. */
@@ -490,7 +495,7 @@ static AstExpr *gen_global_call(Gen *g, const Type *t, unsigned fuel) {
     VEC_PUSH(g->helpers, ((GenHelper){name, ft, GEN_GLOBAL}));
   }
   AstExpr *arg = gen_atom(g, p, fuel / 2);
-  return bind_graph(g, ast_new_call(g->m, ast_new_atom(g->m, AST_GLOBAL, name), &arg, 1, NULL, 0), t, NULL);
+  return gen_bind_graph(g, ast_new_call(g->m, ast_new_atom(g->m, AST_GLOBAL, name), &arg, 1, NULL, 0), t, NULL);
 }
 
 /* A counted loop: @loopK(%n: int32, %acc: t) -> t, recursing until %n reaches 0. */
@@ -506,8 +511,8 @@ static AstExpr *loop_step(Gen *g, void *ctx) {
   const char *n = c->fn.params[0];
   const Type *i32 = ty_scalar(g->types, dt_int32);
   AstExpr *args[2] = {ast_new_atom(g->m, AST_LOCAL, n), ast_new_atom(g->m, AST_INT, "1")};
-  AstExpr *next = bind_graph(g, ast_new_call(g->m, ast_new_atom(g->m, AST_NAME, "subtract"), args, 2, NULL, 0), i32,
-                             op_lookup("subtract"));
+  AstExpr *next = gen_bind_graph(g, ast_new_call(g->m, ast_new_atom(g->m, AST_NAME, "subtract"), args, 2, NULL, 0), i32,
+                                 op_lookup("subtract"));
   AstExpr *acc = gen_atom(g, c->t, c->fuel);
   AstExpr *rec_args[2] = {next, acc};
   return ast_new_call(g->m, ast_new_atom(g->m, AST_GLOBAL, c->self), rec_args, 2, NULL, 0);
@@ -523,8 +528,8 @@ static AstExpr *loop_body(Gen *g, void *ctx) {
   const Type *i32 = ty_scalar(g->types, dt_int32);
   AstExpr *args[2] = {ast_new_atom(g->m, AST_LOCAL, c->fn.params[0]), ast_new_atom(g->m, AST_INT, "0")};
   (void)i32;
-  AstExpr *stop = bind_graph(g, ast_new_call(g->m, ast_new_atom(g->m, AST_NAME, "less_equal"), args, 2, NULL, 0),
-                             ty_scalar(g->types, dt_bool), op_lookup("less_equal"));
+  AstExpr *stop = gen_bind_graph(g, ast_new_call(g->m, ast_new_atom(g->m, AST_NAME, "less_equal"), args, 2, NULL, 0),
+                                 ty_scalar(g->types, dt_bool), op_lookup("less_equal"));
   return ast_new_if(g->m, stop, in_block(g, loop_done, c), in_block(g, loop_step, c));
 }
 
@@ -547,7 +552,7 @@ static AstExpr *gen_recursion(Gen *g, const Type *t, unsigned fuel) {
   char count[8];
   snprintf(count, sizeof count, "%d", (int)rng_range(&g->rng, 1, 3));
   AstExpr *args[2] = {ast_new_atom(g->m, AST_INT, count), gen_atom(g, t, fuel / 2)};
-  return bind_graph(g, ast_new_call(g->m, ast_new_atom(g->m, AST_GLOBAL, name), args, 2, NULL, 0), t, NULL);
+  return gen_bind_graph(g, ast_new_call(g->m, ast_new_atom(g->m, AST_GLOBAL, name), args, 2, NULL, 0), t, NULL);
 }
 
 /* The identity at every type: def @identity[A](%x: A) -> A { %x }. */
@@ -566,7 +571,7 @@ static AstExpr *gen_poly(Gen *g, const Type *t, unsigned fuel) {
     VEC_PUSH(g->helpers, ((GenHelper){name, NULL, GEN_POLY}));
   }
   AstExpr *arg = gen_atom(g, t, fuel);
-  return bind_graph(g, ast_new_call(g->m, ast_new_atom(g->m, AST_GLOBAL, name), &arg, 1, NULL, 0), t, NULL);
+  return gen_bind_graph(g, ast_new_call(g->m, ast_new_atom(g->m, AST_GLOBAL, name), &arg, 1, NULL, 0), t, NULL);
 }
 
 /* type GList[A] { GCons(A, GList[A]), GNil } */
@@ -624,7 +629,7 @@ static AstExpr *gen_adt(Gen *g, const Type *t, unsigned fuel) {
   define_adt(g);
   const Type *lt = ty_call(g->types, adt_name, &t, 1);
   AstExpr *args[2] = {gen_atom(g, t, fuel / 2), ast_new_atom(g->m, AST_NAME, adt_nil)};
-  AstExpr *list = bind_graph(g, ast_new_call(g->m, ast_new_atom(g->m, AST_NAME, adt_cons), args, 2, NULL, 0), lt, NULL);
+  AstExpr *list = gen_bind_graph(g, ast_new_call(g->m, ast_new_atom(g->m, AST_NAME, adt_cons), args, 2, NULL, 0), lt, NULL);
   const char *head = fresh_local(g, "h");
   AstPattern *hv = ast_new_pattern(g->m, AST_PAT_VAR, head, NULL, 0);
   hv->type = ty_to_ast(g->m, t);
@@ -646,7 +651,7 @@ static AstExpr *gen_adt(Gen *g, const Type *t, unsigned fuel) {
 static AstExpr *gen_ref(Gen *g, const Type *t, unsigned fuel) {
   AstExpr *r = bind_let(g, ast_new_unary(g->m, AST_REF, gen_atom(g, t, fuel / 2)), ty_ref(g->types, t), NULL);
   bind_let(g, ast_new_ref_write(g->m, r, gen_atom(g, t, fuel / 2)), ty_unit(g->types), NULL);
-  return bind_graph(g, ast_new_unary(g->m, AST_REF_READ, r), t, NULL);
+  return gen_bind_graph(g, ast_new_unary(g->m, AST_REF_READ, r), t, NULL);
 }
 
 /* ------------------------------------------------------------------ the choice */
@@ -659,7 +664,7 @@ AstExpr *gen_expr(Gen *g, const Type *t, unsigned fuel) {
     /* functions, refs, ADTs: base cases and reuse only; tuples: build one */
     if (t->kind == TY_TUPLE) return gen_tuple(g, t, fuel);
     const GenVar *v = find_var(g, t, true);
-    return v ? var_ref(g, v) : gen_smallest(g, t);
+    return v ? gen_var_ref(g, v) : gen_smallest(g, t);
   }
   if (!find_var(g, t, false)) w[GEN_REUSE] = 0;
   /* The counted loop calls less_equal and subtract: only where the policy allows them. */
@@ -676,7 +681,7 @@ AstExpr *gen_expr(Gen *g, const Type *t, unsigned fuel) {
     case GEN_OP: e = gen_op(g, t, fuel); break;
     case GEN_REUSE: {
       const GenVar *v = find_var(g, t, true);
-      e = v ? var_ref(g, v) : NULL;
+      e = v ? gen_var_ref(g, v) : NULL;
       break;
     }
     case GEN_LET: {

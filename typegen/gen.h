@@ -7,7 +7,9 @@
  *                bindings that reuse earlier values, if, tuples and projections, closures, calls
  *                of helper globals (recursive and polymorphic ones too), ADT constructors and
  *                match, refs; gen_smallest; the module generator
- *   gen_stats.c  operator histogram and GenCoG's vertex and edge diversity
+ *   gen_forward.c  the forward policy's leaves: an earlier value adapted to the type wanted
+ *                (cast, reshape, strided_slice, tile, ...) instead of a constant
+ *   gen_stats.c  operator histogram, GenCoG's vertex and edge diversity, input dependence
  *   policy.c     the policy: weights, op allow/deny lists, type limits, budgets (flags or JSON)
  */
 #ifndef RELAYKIT_GEN_H
@@ -48,6 +50,9 @@ typedef struct GenPolicy {
   unsigned min_rank;                  /* the smallest rank of the random value types */
   bool float_only;                    /* random value types are floats (the policy's float dtypes) */
   int64_t flops_budget;               /* estimated FLOPs per program (0 = unlimited) */
+  bool forward;                       /* GenCoG-style: tensor leaves derive from earlier values
+                                         (@main's inputs first), not from zeros(...) or literals,
+                                         which TVM folds away before codegen (gen_forward.c) */
 } GenPolicy;
 
 /* The default policy: every construct, every operator, small tensors. */
@@ -81,6 +86,10 @@ bool gen_stats_full(const GenStats *s);
    needs an estimate of each op's call space: distinct signatures in `samples` draws from the op's
    own sampler under the same policy. */
 char *gen_stats_report(GenStats *s, unsigned samples, bool json);
+/* Counts a generated module's operator calls in @main (adapters too) and those that depend on an
+   input: a call depends on one when an argument mentions a parameter of @main or a variable whose
+   definition does (transitively through earlier bindings). */
+void gen_stats_module(GenStats *s, const AstModule *m);
 
 /* ------------------------------------------------------------------ the library */
 typedef struct GenVar {
@@ -128,11 +137,22 @@ void gen_free(Gen *g);
    fits, it falls back to gen_smallest. */
 AstExpr *gen_expr(Gen *g, const Type *t, unsigned fuel);
 /* A smallest expression of type t: a variable of that type in scope, a literal, zeros(...), a
-   tuple of smallest parts, a base constructor, a trivial closure. */
+   tuple of smallest parts, a base constructor, a trivial closure.  Under policy->forward a tensor
+   is instead an earlier value adapted to t (gen_forward_leaf) whenever one can be. */
 AstExpr *gen_smallest(Gen *g, const Type *t);
-/* Whether gen_smallest builds an expression of exactly type t from constants alone: static tensors
-   of a scalar dtype and tuples of them; unless values_only, also () and closures whose parameters
-   are tensors or tuples of them.  (The reducer replaces any such expression; the mutator's `if`
+/* The forward policy's leaf (gen_forward.c): a value of tensor type t derived from one of the most
+   recent tensor variables in scope (in @main, its parameters until something is bound) by a chain
+   of graph-bound adapter calls, each checked with the op's relation; NULL when no variable can be
+   adapted (none in scope, t not a static tensor, the adapter ops denied, no block to bind into). */
+AstExpr *gen_forward_leaf(Gen *g, const Type *t);
+/* A reference to a variable in scope: %N for a graph binding, %name for the others. */
+AstExpr *gen_var_ref(Gen *g, const GenVar *v);
+/* `%N = value;` appended to *g->block, the value reusable later as a variable of type t made by
+   `producer` (NULL for none).  Returns the %N atom. */
+AstExpr *gen_bind_graph(Gen *g, AstExpr *value, const Type *t, const OpDef *producer);
+/* Whether gen_smallest (without policy->forward) builds an expression of exactly type t from
+   constants alone: static tensors of a scalar dtype and tuples of them; unless values_only, also
+   () and closures whose parameters are tensors or tuples of them.  (The reducer replaces any such expression; the mutator's `if`
    wants values in its branches.) */
 bool gen_smallest_is_exact(const Type *t, bool values_only);
 /* The type of the innermost variable called `name` in a scope, or NULL. */

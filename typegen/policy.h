@@ -8,7 +8,7 @@
    {"fuel": 32, "weights": {"op": 60, "if": 3, ...}, "allow_ops": [...], "deny_ops": [...],
     "max_rank": 4, "max_dim": 8, "max_elements": 4096, "flops_budget": 0,
     "float_dtypes": ["float32"], "int_dtypes": ["int32"], "main_params_max": 3,
-    "min_rank": 0, "float_only": false}
+    "min_rank": 0, "float_only": false, "forward": false}
    Strings live in `arena`.  False with a message (FILE:LINE:COL for JSON errors). */
 bool gen_policy_load(GenPolicy *p, const char *path, Arena *arena, char *err, size_t errlen);
 /* Sets the weight of a construct by name ("op", "if", ...); false for an unknown name. */

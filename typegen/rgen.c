@@ -26,10 +26,14 @@ static const char usage[] =
     "      --fuel N       operator calls per program, roughly (default 32)\n"
     "      --ops A,B,...  only these operators;   --deny-ops A,B,...  never these\n"
     "      --max-rank N, --max-dim N, --max-elements N, --flops-budget N   type and cost limits\n"
+    "      --forward      grow programs forward from @main's inputs: a tensor leaf is an earlier\n"
+    "                     value adapted by cast/reshape/strided_slice/tile/broadcast_to (used even\n"
+    "                     when --ops leaves them out, never when --deny-ops names them), not zeros\n"
     "      --weight NAME=W  a construct's weight: op reuse let if tuple closure global recursion\n"
     "                     poly adt ref side_op\n"
     "      --list-ops     print the operators the generator knows, one per line, and exit\n"
-    "      --stats        print the op histogram and GenCoG's vertex and edge diversity\n"
+    "      --stats        print the op histogram, GenCoG's vertex and edge diversity, and how\n"
+    "                     many operator calls in @main depend on an input (adapters count too)\n"
     "      --json         with --stats: as JSON\n"
     "      --calls N      with --stats: generate programs until N operator calls were made\n"
     "  -h, --help         show this help\n"
@@ -37,7 +41,7 @@ static const char usage[] =
     "exit status: 0 success, 2 usage or I/O error\n";
 
 enum { OPT_SEED = 256, OPT_VERSION, OPT_TYPE, OPT_POLICY, OPT_FUEL, OPT_OPS, OPT_DENY, OPT_MAX_RANK, OPT_MAX_DIM,
-       OPT_MAX_ELEMENTS, OPT_FLOPS, OPT_WEIGHT, OPT_LIST, OPT_STATS, OPT_JSON, OPT_CALLS };
+       OPT_MAX_ELEMENTS, OPT_FLOPS, OPT_WEIGHT, OPT_LIST, OPT_STATS, OPT_JSON, OPT_CALLS, OPT_FORWARD };
 
 /* Splits "a,b,c" into strings living in `arena`. */
 static const char **split_list(const char *s, Arena *arena, size_t *n) {
@@ -74,6 +78,7 @@ int main(int argc, char **argv) {
       {"flops-budget", required_argument, NULL, OPT_FLOPS}, {"weight", required_argument, NULL, OPT_WEIGHT},
       {"list-ops", no_argument, NULL, OPT_LIST},         {"stats", no_argument, NULL, OPT_STATS},
       {"json", no_argument, NULL, OPT_JSON},             {"calls", required_argument, NULL, OPT_CALLS},
+      {"forward", no_argument, NULL, OPT_FORWARD},
       {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, OPT_VERSION},
       {NULL, 0, NULL, 0},
   };
@@ -138,6 +143,7 @@ int main(int argc, char **argv) {
       if (!gen_policy_set_weight(&policy, name, (long long)v)) return die_usage("unknown construct", name);
       break;
     }
+    case OPT_FORWARD: policy.forward = true; break;
     case OPT_LIST: list = true; break;
     case OPT_STATS: stats = true; break;
     case OPT_JSON: json = true; break;
@@ -179,6 +185,7 @@ int main(int argc, char **argv) {
       status = 2;
       break;
     }
+    if (st) gen_stats_module(st, m);
     char *text = ast_print(m, NULL);
     if (out_dir) {
       char *path = arena_printf(&arena, "%s/%0*llu.relay", out_dir, width, k);

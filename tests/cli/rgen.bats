@@ -114,3 +114,38 @@ setup() {
   run "$RGEN" --type 'List[float32]'
   [[ "$output" == *"no values of ADT types"* ]]
 }
+
+@test "--policy policy-forward.json: 50 programs type-check, none makes a tensor from zeros" {
+  "$RGEN" -n 50 -o "$T/f" --seed 7 --policy "$ROOT/examples/policy-forward.json"
+  [ "$(ls "$T/f" | wc -l)" -eq 50 ]
+  for f in "$T"/f/*.relay; do
+    "$RCHECK" "$f" > /dev/null || { cat "$f"; return 1; }
+  done
+  run grep -l 'zeros(' "$T"/f/*.relay
+  [ "$status" -eq 1 ]
+}
+
+@test "--stats: with the forward policy most calls depend on an input, far more than with gencog's" {
+  share() { # policy file -> the input-dependent share in percent (from --json)
+    "$RGEN" -n 50 --seed 7 --stats --json --policy "$1" |
+      python3 -c 'import json,sys; d=json.load(sys.stdin)["input_dependence"]; print(100 * d["input_dependent_calls"] // d["calls"])'
+  }
+  forward=$(share "$ROOT/examples/policy-forward.json")
+  gencog=$(share "$ROOT/examples/policy-gencog.json")
+  echo "# input-dependent calls: forward $forward%, gencog $gencog%" >&3
+  [ "$forward" -ge 80 ]
+  [ "$gencog" -lt "$forward" ]
+  run "$RGEN" -n 5 --seed 7 --stats --policy "$ROOT/examples/policy-forward.json"
+  [ "$status" -eq 0 ]
+  [[ "$output" =~ "calls depending on an input: "[0-9]+" of "[0-9]+" ("[0-9.]+"%" ]]
+}
+
+@test "--forward is deterministic for a seed and is the policy file's \"forward\": true" {
+  "$RGEN" -n 20 --seed 7 --policy "$ROOT/examples/policy-forward.json" -o "$T/a"
+  "$RGEN" -n 20 --seed 7 --policy "$ROOT/examples/policy-forward.json" -o "$T/b"
+  "$RGEN" -n 20 --seed 7 --policy "$ROOT/examples/policy-gencog.json" --forward -o "$T/c"
+  diff -r "$T/a" "$T/b"
+  diff -r "$T/a" "$T/c"
+  "$RGEN" -n 20 --seed 7 --policy "$ROOT/examples/policy-gencog.json" -o "$T/d"
+  ! diff -rq "$T/a" "$T/d" > /dev/null
+}

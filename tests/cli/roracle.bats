@@ -197,3 +197,19 @@ EOF2
   run "$RORACLE" --server "$T/server.sh" "$T/corpus" "$T/oracle.sh"
   [ "$status" -eq 2 ]
 }
+
+@test "interrupted, roracle still reports the files whose test ended (exit 130)" {
+  # the files in path order: d1 d2 p1 p2 r1 ...; r1 hangs, so SIGINT comes while it runs
+  printf '#!/bin/sh\ncase "$(cat "$1")" in *nn.relu*) sleep 60;; *nn.dense*) echo "bad dense"; exit 1;; esac\n' > "$T/slow.sh"
+  chmod +x "$T/slow.sh"
+  "$RORACLE" -j 1 "$T/corpus" "$T/slow.sh" > "$T/out" 2> "$T/err" &
+  pid=$!
+  sleep 2
+  kill -INT $pid
+  rc=0
+  wait $pid || rc=$?
+  [ "$rc" -eq 130 ]
+  grep -q 'interrupted after 4 of 9 files' "$T/err"
+  grep -q '4 files: 2 passed, 2 failed (0 timed out), 1 group' "$T/out"
+  grep -q 'bad dense' "$T/out"
+}

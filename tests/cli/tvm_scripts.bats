@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # interestingness/: the TVM tests (tvm-*), tvm-server and server-adapter, without TVM. The
 # stages, signals, --match and the server protocol run against tests/cli/fake_tvm, a stand-in
-# `tvm` package driven by FAKE_<STAGE>_<HOW> markers in the candidate.
+# `tvm` package driven by FAKE_<STAGE>_<HOW> markers in the candidate, and by the bugs that
+# FAKE_TVM_PLANTED plants for programs without markers.
 
 SCRIPTS="tvm-parse tvm-typecheck tvm-build tvm-pass tvm-diff tvm-roundtrip tvm-check"
 
@@ -197,6 +198,131 @@ fake() { # candidate text -> $T/c.relay
   [ "$(cat "$T/answers")" = "1 Check failed: fake type error" ]
 }
 
+# prog TEXT FILE: a module whose @main(%x: Tensor[(2, 2), float32]) returns TEXT, into FILE
+# (no marker words: what a fuzzer generates, for the planted bugs of FAKE_TVM_PLANTED).
+prog() {
+  printf '#[version = "0.0.5"]\ndef @main(%%x: Tensor[(2, 2), float32]) {\n  %s\n}\n' "$1" > "$2"
+}
+
+@test "fake TVM: tvm-server --args-beside answers each candidate with the check in PATH.args" {
+  export PYTHONPATH=$FAKE FAKE_TVM_NOISY=1 FAKE_TVM_PLANTED='build-segv:nn.softmax'
+  prog 'nn.softmax(%x)' "$T/s1.relay"
+  printf 'build\n--opt-level\n3\n' > "$T/s1.relay.args"
+  cp "$T/s1.relay" "$T/s2.relay"
+  printf 'typecheck\n' > "$T/s2.relay.args"            # the same text, another check: no bug
+  fake FAKE_PASS_ERROR_x
+  cp "$T/c.relay" "$T/p1.relay"
+  printf 'pass\nFoldConstant\nFuseOps(fuse_opt_level=2)\n' > "$T/p1.relay.args"
+  cp "$T/c.relay" "$T/p2.relay"
+  printf 'build\r\n\n' > "$T/p2.relay.args"             # CRLF and an empty line: only "build"
+  printf 'FAKE_TYPE_ERROR\n' > "$T/t1.relay"
+  printf 'build\n' > "$T/t1.relay.args"                 # a typecheck error: --other-status 5
+  printf 'FAKE_BUILD_HANG\n' > "$T/h1.relay"
+  printf 'pass\n--build\nFoldConstant\n' > "$T/h1.relay.args"  # --timeout 1 from the command line
+  printf '%s\n' "$T/s1.relay" "$T/s2.relay" "$T/p1.relay" "$T/p2.relay" "$T/t1.relay" \
+    "$T/h1.relay" "$T/s1.relay" > "$T/requests"
+  "$I/tvm-server" --args-beside --timeout 1 --other-status 5 -v < "$T/requests" > "$T/answers" 2> "$T/log"
+  printf '%s\n' "0 signal SIGSEGV" "1" "0 Check failed: fake pass error x" "1" \
+    "5 Check failed: fake type error" "0 timeout after 1 s" "0 signal SIGSEGV" > "$T/expected"
+  diff "$T/expected" "$T/answers"
+  grep -q 'noise on stdout' "$T/log"       # stdout carries answers only
+  grep -q "tvm-server: $T/s2.relay: no bug: type-checks" "$T/log"   # -v, a common option
+}
+
+@test "fake TVM: tvm-server --args-beside answers a bad args file '2 bad arguments: ...' and goes on" {
+  export PYTHONPATH=$FAKE
+  cp "$T/ok.relay" "$T/a.relay"
+  printf 'build\n' > "$T/a.relay.args"
+  for n in 1 2 3 4 5 6 7 8 9; do cp "$T/ok.relay" "$T/b$n.relay"; done
+  # b1 has no args file
+  printf 'build\n--opt-level\n9\n' > "$T/b2.relay.args"
+  printf 'compile\n--opt-level\n3\n' > "$T/b3.relay.args"
+  printf 'pass\nNoSuchPass\n' > "$T/b4.relay.args"
+  printf 'typecheck\n--help\n' > "$T/b5.relay.args"
+  : > "$T/b6.relay.args"
+  printf 'build\n\377\n' > "$T/b7.relay.args"
+  printf -- '--check\n%s\n' "$T/missing.py" > "$T/b8.relay.args"
+  printf 'pass\n--run\nFoldConstant\n' > "$T/b9.relay.args"
+  printf '%s\n' "$T/a.relay" "$T/b1.relay" "$T/a.relay" "$T/b2.relay" "$T/b3.relay" "$T/b4.relay" \
+    "$T/b5.relay" "$T/b6.relay" "$T/b7.relay" "$T/b8.relay" "$T/b9.relay" "$T/b2.relay" \
+    "$T/a.relay" > "$T/requests"
+  run sh -c '"$1" --args-beside < "$2" 2> "$3"' sh "$I/tvm-server" "$T/requests" "$T/log"
+  [ "$status" -eq 0 ]
+  printf '%s\n' "1" "2 bad arguments: $T/b1.relay.args: no such file" "1" \
+    "2 bad arguments: argument --opt-level: invalid opt_level value: '9'" \
+    "2 bad arguments: unknown check 'compile' (parse, typecheck, build, pass, diff, roundtrip, check, or --check SCRIPT.py)" \
+    "2 bad arguments: unknown pass NoSuchPass (not in tvm.relay.transform)" \
+    "2 bad arguments: --help is not a check's argument" \
+    "2 bad arguments: $T/b6.relay.args: empty (the first line names the check)" \
+    "2 bad arguments: $T/b7.relay.args: not UTF-8" \
+    "2 bad arguments: $T/missing.py: no such file" \
+    "2 bad arguments: --run needs --build" \
+    "2 bad arguments: argument --opt-level: invalid opt_level value: '9'" "1" > "$T/expected"
+  diff "$T/expected" <(printf '%s\n' "$output")
+  grep -q "tvm-server: $T/b2.relay: bad arguments: argument --opt-level" "$T/log"
+  ! grep -q '^usage:' "$T/log"     # argparse's usage text is caught, not printed
+}
+
+@test "fake TVM: tvm-server --args-beside runs --check SCRIPT.py from the file, loaded once per argument set" {
+  export PYTHONPATH=$FAKE
+  # relative SCRIPT.py: from the server's working directory; the check prints at load (stdout)
+  printf 'open("%s/loads", "a").write("x")\nprint("loading on stdout")\ndef check(mod):\n    return "BUG" not in mod.text\n' "$T" > "$T/uc.py"
+  fake BUG
+  for n in 1 2 3; do
+    cp "$T/c.relay" "$T/u$n.relay"
+    printf -- '--check\nuc.py\n' > "$T/u$n.relay.args"
+  done
+  cp "$T/ok.relay" "$T/u4.relay"
+  printf -- '--check\nuc.py\n' > "$T/u4.relay.args"
+  printf -- '--check\n--match\nreturned\nuc.py\n' > "$T/u5.relay.args"   # another set: loads again
+  cp "$T/c.relay" "$T/u5.relay"
+  printf '%s\n' "$T/u1.relay" "$T/u2.relay" "$T/u4.relay" "$T/u3.relay" "$T/u5.relay" > "$T/requests"
+  (cd "$T" && "$I/tvm-server" --args-beside --other-status 3 < requests > answers 2> log)
+  printf '%s\n' "0 check(mod) returned False" "0 check(mod) returned False" "1" \
+    "0 check(mod) returned False" "0 check(mod) returned False" > "$T/expected"
+  diff "$T/expected" "$T/answers"
+  [ "$(cat "$T/loads")" = xx ]
+  grep -q 'loading on stdout' "$T/log"
+}
+
+@test "fake TVM: tvm-server --args-from FILE: every candidate gets FILE's check (rreduce --server)" {
+  export PYTHONPATH=$FAKE FAKE_TVM_PLANTED='pass-error:FoldConstant>FuseOps'
+  printf 'pass\nFoldConstant\n--build\nFuseOps\n' > "$T/check.args"
+  fake FAKE_TYPE_ERROR
+  printf 'typecheck\n' > "$T/c.relay.args"          # ignored: --args-from wins
+  printf '%s\n' "$T/c.relay" "$T/ok.relay" "$T/missing.relay" > "$T/requests"
+  "$I/tvm-server" --args-from "$T/check.args" --match 'pass order' < "$T/requests" > "$T/answers"
+  printf '%s\n' "1 Check failed: fake type error" "0 Check failed: fake pass order FoldConstant>FuseOps" \
+    "2 no such file" > "$T/expected"
+  diff "$T/expected" "$T/answers"
+  # a bad FILE stops the server before it reads anything
+  printf 'build\n--opt-level\nthree\n' > "$T/bad.args"
+  run sh -c '"$1" --args-from "$2" < "$3" 2> "$4"' sh "$I/tvm-server" "$T/bad.args" "$T/requests" "$T/log"
+  [ "$status" -eq 2 ]
+  [ -z "$output" ]   # no answer
+  grep -qF -- "--args-from $T/bad.args: bad arguments: argument --opt-level: invalid opt_level value: 'three'" "$T/log"
+  run sh -c '"$1" --args-from "$2" < /dev/null' sh "$I/tvm-server" "$T/none.args"
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"$T/none.args: no such file"* ]]
+  printf 'pass\nNoSuchPass\n' > "$T/nopass.args"      # found once TVM is imported, still before any request
+  run sh -c '"$1" --args-from "$2" < /dev/null' sh "$I/tvm-server" "$T/nopass.args"
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"unknown pass NoSuchPass"* ]]
+  run "$I/tvm-server" --args-from
+  [ "$status" -eq 2 ]
+  # rreduce --server with the check a program was found with: the planted bug is kept
+  prog '%0 = add(%x, %x);
+  %1 = nn.relu(%0);
+  %2 = nn.softmax(%1);
+  multiply(%2, %2)' "$T/f.relay"
+  printf 'build\n' > "$T/found.args"
+  export FAKE_TVM_PLANTED='build-segv:nn.softmax'
+  run "$ROOT/bin/rreduce" --tidy --server "'$I/tvm-server' --args-from '$T/found.args' --timeout 20" "$T/f.relay"
+  [ "$status" -eq 0 ]
+  grep -q 'nn.softmax(' "$T/f.relay"
+  ! grep -q 'multiply(' "$T/f.relay"
+}
+
 # A Python with numpy (tvm-diff's inputs), the fake tvm on its path: python3, else Debian's.
 use_numpy_python() {
   export PYTHONPATH=$FAKE
@@ -234,6 +360,101 @@ use_numpy_python() {
   fake FAKE_POSITIVE
   expect 1 "no bug: results agree" "$I/tvm-diff" "$T/c.relay"
   expect 1 "no bug: results agree" "$I/tvm-diff" --seed 7 --opt-levels 1,2 "$T/c.relay"
+}
+
+@test "fake TVM: relay.transform has TVM's passes, with arguments, and the module keeps its pass history" {
+  export PYTHONPATH=$FAKE
+  fake ""
+  expect 1 "no bug: passes run" "$I/tvm-pass" FoldConstant FuseOps SimplifyExpr EliminateCommonSubexpr \
+    'DeadCodeElimination(inline_once=True)' FoldScaleAxis CanonicalizeOps SimplifyInference DynamicToStatic \
+    ToANormalForm ToGraphNormalForm 'CombineParallelConv2D(min_num_branches=2)' 'FuseOps(fuse_opt_level=2)' \
+    --infer-after "$T/c.relay"
+  fake FAKE_PASS_ERROR_cse
+  expect 0 "interesting (in stage pass EliminateCommonSubexpr): Check failed: fake pass error cse" \
+    "$I/tvm-pass" EliminateCommonSubexpr "$T/c.relay"
+  fake FAKE_PASS_SEGV
+  expect 0 "in stage pass ToANormalForm): signal SIGSEGV" "$I/tvm-pass" ToANormalForm "$T/c.relay"
+  expect 2 "unknown pass NoSuchPass" "$I/tvm-pass" NoSuchPass "$T/c.relay"
+  PYTHONPATH=$FAKE python3 -c '
+import tvm
+from tvm import relay
+t = relay.transform
+m = relay.parse("def @main() { 0 }")
+m = t.InferType()(m)
+m = tvm.transform.Sequential([t.FoldConstant(), t.CombineParallelConv2D(min_num_branches=2)])(m)
+assert m.pass_history == ["InferType", "FoldConstant", "CombineParallelConv2D"], m.pass_history
+assert not hasattr(t, "NoSuchPass")
+'
+}
+
+@test "fake TVM: FAKE_TVM_PLANTED build-segv:OP segfaults relay.build on OP( only, the exact op" {
+  export PYTHONPATH=$FAKE FAKE_TVM_PLANTED='build-segv:nn.softmax'
+  prog 'nn.softmax(%x, axis=1)' "$T/s.relay"
+  expect 0 "interesting (in stage build): signal SIGSEGV" "$I/tvm-build" "$T/s.relay"
+  expect 0 "signal SIGSEGV" "$I/tvm-build" --executor vm "$T/s.relay"
+  expect 0 "in stage build): signal SIGSEGV" "$I/tvm-pass" --build FoldConstant "$T/s.relay"
+  expect 1 "no bug: type-checks" "$I/tvm-typecheck" "$T/s.relay"
+  expect 1 "no bug: passes run" "$I/tvm-pass" FoldConstant "$T/s.relay"
+  prog 'nn.log_softmax(%x)' "$T/l.relay"
+  expect 1 "no bug: builds" "$I/tvm-build" "$T/l.relay"
+  prog 'nn.leaky_relu(%x)' "$T/r.relay"
+  FAKE_TVM_PLANTED='build-segv:nn.relu' expect 1 "no bug" "$I/tvm-build" "$T/r.relay"
+  FAKE_TVM_PLANTED='build-segv:relu' expect 1 "no bug" "$I/tvm-build" "$T/r.relay"
+  FAKE_TVM_PLANTED='build-segv:softmax' expect 1 "no bug" "$I/tvm-build" "$T/s.relay"
+  FAKE_TVM_PLANTED='build-segv:add;build-segv:nn.leaky_relu' expect 0 "signal SIGSEGV" "$I/tvm-build" "$T/r.relay"
+  prog 'nn.bias_add(%x, %x)' "$T/b.relay"
+  FAKE_TVM_PLANTED='build-segv:add' expect 1 "no bug" "$I/tvm-build" "$T/b.relay"
+  # a marker-free program through the server too
+  printf '%s\n' "$T/s.relay" "$T/l.relay" | "$I/tvm-server" build > "$T/answers"
+  [ "$(cat "$T/answers")" = "$(printf '0 signal SIGSEGV\n1')" ]
+}
+
+@test "fake TVM: FAKE_TVM_PLANTED pass-error:A>B fails pass B only after pass A" {
+  export PYTHONPATH=$FAKE FAKE_TVM_PLANTED='pass-error:FoldConstant>FuseOps'
+  prog 'nn.relu(%x)' "$T/p.relay"
+  expect 0 "interesting (in stage pass FuseOps): Check failed: fake pass order FoldConstant>FuseOps" \
+    "$I/tvm-pass" FoldConstant FuseOps "$T/p.relay"
+  expect 0 "fake pass order FoldConstant>FuseOps" "$I/tvm-pass" FoldConstant SimplifyExpr 'FuseOps(fuse_opt_level=2)' "$T/p.relay"
+  expect 0 "" "$I/tvm-pass" --match 'Check failed: fake pass order' FoldConstant FuseOps "$T/p.relay"
+  expect 1 "no bug: passes run" "$I/tvm-pass" FuseOps FoldConstant "$T/p.relay"
+  expect 1 "no bug: passes run" "$I/tvm-pass" FuseOps "$T/p.relay"
+  expect 1 "no bug: passes run" "$I/tvm-pass" FoldConstant SimplifyExpr "$T/p.relay"
+  # with InferType as A: the typecheck stage runs it before every pass
+  FAKE_TVM_PLANTED='pass-error:InferType>DeadCodeElimination' \
+    expect 0 "in stage pass DeadCodeElimination" "$I/tvm-pass" DeadCodeElimination "$T/p.relay"
+  FAKE_TVM_PLANTED='pass-error:FuseOps>InferType' \
+    expect 0 "interesting (in stage infer-after): Check failed: fake pass order FuseOps>InferType" \
+    "$I/tvm-pass" FuseOps --infer-after "$T/p.relay"
+}
+
+@test "fake TVM: FAKE_TVM_PLANTED typecheck-abort:OP aborts InferType on OP( only" {
+  export PYTHONPATH=$FAKE FAKE_TVM_PLANTED='typecheck-abort:nn.dense'
+  prog 'nn.dense(%x, %x)' "$T/d.relay"
+  expect 0 "interesting (in stage typecheck): signal SIGABRT" "$I/tvm-typecheck" "$T/d.relay"
+  expect 0 "interesting (in stage typecheck): Check failed: fake fatal" "$I/tvm-typecheck" --match 'Check failed: fake fatal' "$T/d.relay"
+  expect 1 "something else broke (in stage typecheck): signal SIGABRT" "$I/tvm-build" "$T/d.relay"
+  prog 'nn.batch_matmul(%x, %x)' "$T/m.relay"
+  expect 1 "no bug: type-checks" "$I/tvm-typecheck" "$T/m.relay"
+  prog 'nn.dense_pack(%x, %x)' "$T/p.relay"     # not an op of TVM, but not nn.dense either
+  expect 1 "no bug: type-checks" "$I/tvm-typecheck" "$T/p.relay"
+}
+
+@test "fake TVM: FAKE_TVM_PLANTED diff:LEVEL:OP puts the runs at LEVEL off by 0.5 on OP( only" {
+  use_numpy_python
+  export FAKE_TVM_PLANTED='diff:3:nn.softmax'
+  prog 'nn.softmax(%x)' "$T/s.relay"
+  expect 0 "interesting (in stage compare): results differ between vm@0 and vm@3 at output 0: max abs diff 0.5" \
+    "$I/tvm-diff" "$T/s.relay"
+  expect 0 "results differ between graph@2 and vm@3" "$I/tvm-diff" --configs graph:2,vm:3 "$T/s.relay"
+  expect 1 "no bug: results agree across vm@0, vm@2" "$I/tvm-diff" --opt-levels 0,2 "$T/s.relay"
+  expect 1 "no bug: results agree across debug@3, graph@3" "$I/tvm-diff" --executors debug,graph "$T/s.relay"
+  prog 'nn.log_softmax(%x)' "$T/l.relay"
+  expect 1 "no bug: results agree" "$I/tvm-diff" "$T/l.relay"
+  printf 'diff\n--opt-levels\n0,3\n' > "$T/s.relay.args"
+  printf 'diff\n--opt-levels\n0,2\n' > "$T/l.relay.args"
+  cp "$T/s.relay" "$T/l.relay"
+  printf '%s\n' "$T/s.relay" "$T/l.relay" | "$I/tvm-server" --args-beside > "$T/answers"
+  [ "$(cat "$T/answers")" = "$(printf '0 results differ between vm@0 and vm@3 at output 0: max abs diff 0.5, 0 nan mismatches (rtol=1e-05, atol=1e-05)\n1')" ]
 }
 
 @test "fake TVM: tvm-build and tvm-pass --build hand PassContext options, target and executor to TVM" {

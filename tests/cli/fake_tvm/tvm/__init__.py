@@ -3,6 +3,17 @@
 # FAKE_<STAGE>_<HOW>[_word] with STAGE one of PARSE TYPE BUILD PASS and HOW one of ERROR (a
 # TVMError "Check failed: fake <stage> error <word>"), SEGV, ABORT, HANG. FAKE_PRINTS_BAD makes
 # astext() print an unparseable module; FAKE_UNEQUAL makes structural_equal say no.
+#
+# Planted bugs that generated programs can hit without marker words: FAKE_TVM_PLANTED is a
+# ";"-separated list of rules (see planted() and relay.py), OP an operator name such as
+# nn.softmax, found as the call "OP(" not preceded by a letter, digit, "_", ".", "@" or "%"
+# (so add( is not found in nn.bias_add(, nor softmax( in nn.softmax( or nn.log_softmax():
+#   build-segv:OP        relay.build (and relay.vm.compile) segfaults on a module calling OP;
+#   pass-error:A>B       pass B raises a TVMError "Check failed: fake pass order A>B" on a module
+#                        that pass A already ran on (IRModule.pass_history);
+#   diff:LEVEL:OP        an executor at opt level LEVEL returns x + 1.5 instead of x + 1 when OP
+#                        is called (tvm-diff: "results differ");
+#   typecheck-abort:OP   InferType aborts (SIGABRT, "Check failed: fake fatal" on stderr).
 """Fake TVM (tests only)."""
 import os
 import re
@@ -21,8 +32,7 @@ def trap(text, stage):
         if how == "SEGV":
             os.kill(os.getpid(), signal.SIGSEGV)
         elif how == "ABORT":
-            os.write(2, b"Check failed: fake fatal " + word.encode() + b"\n")
-            os.abort()
+            fatal(word)
         elif how == "HANG":
             time.sleep(3600)
         else:
@@ -31,9 +41,53 @@ def trap(text, stage):
                            "  Check failed: fake %s error %s" % (stage.lower(), word))
 
 
+PLANTED_KINDS = ("build-segv", "pass-error", "diff", "typecheck-abort")
+
+
+def planted(kind):
+    """The arguments of FAKE_TVM_PLANTED's rules of this kind: OP, (A, B) or (LEVEL, OP)."""
+    out = []
+    for rule in os.environ.get("FAKE_TVM_PLANTED", "").split(";"):
+        rule = rule.strip()
+        if not rule:
+            continue
+        name, _, rest = rule.partition(":")
+        if name not in PLANTED_KINDS or not rest:
+            raise ValueError("FAKE_TVM_PLANTED: bad rule %r (%s)" % (rule, ", ".join(PLANTED_KINDS)))
+        if name != kind:
+            continue
+        if kind == "pass-error":
+            first, sep, then = rest.partition(">")
+            if not sep or not first or not then:
+                raise ValueError("FAKE_TVM_PLANTED: bad rule %r (pass-error:A>B)" % rule)
+            out.append((first.strip(), then.strip()))
+        elif kind == "diff":
+            level, sep, op = rest.partition(":")
+            if not sep or not level.strip().isdigit() or not op:
+                raise ValueError("FAKE_TVM_PLANTED: bad rule %r (diff:LEVEL:OP)" % rule)
+            out.append((int(level), op.strip()))
+        else:
+            out.append(rest.strip())
+    return out
+
+
+def calls(text, op):
+    """Whether text has the call OP( of exactly that operator."""
+    return re.search(r"(?<![\w.@%%])%s\(" % re.escape(op), text) is not None
+
+
+def fatal(word):
+    """LOG(FATAL): the message on stderr, then SIGABRT."""
+    os.write(2, b"Check failed: fake fatal " + word.encode() + b"\n")
+    os.abort()
+
+
 class IRModule(object):
-    def __init__(self, text):
+    """The module's text, and the names of the passes run on it, in order (pass_history)."""
+
+    def __init__(self, text, pass_history=()):
         self.text = text
+        self.pass_history = list(pass_history)
 
     def astext(self, show_meta_data=True):
         return self.text.replace("FAKE_PRINTS_BAD", "FAKE_PARSE_ERROR_printed")

@@ -2,10 +2,18 @@
 
 @main has one parameter %x: Tensor[(2, 2), float32] (FAKE_POSITIVE makes it feed a sqrt). An
 executor returns x + 1; FAKE_DIFF_<KIND>_<LEVEL> adds 0.5 for that executor and opt level,
-FAKE_NAN makes every result NaN, FAKE_POSITIVE an input that is not positive an error. FAKE_ECHO_CONTEXT makes build fail with the PassContext,
-target and executor it was given in the message."""
+FAKE_NAN makes every result NaN, FAKE_POSITIVE an input that is not positive an error.
+FAKE_ECHO_CONTEXT makes build fail with the PassContext, target and executor it was given in
+the message.
+
+relay.transform has every pass name of TVM's relay.transform (PASS_NAMES), each taking any
+arguments: a pass traps FAKE_PASS_* markers (InferType: FAKE_TYPE_*) and returns the module
+with its name added to pass_history. The rules of FAKE_TVM_PLANTED (tvm/__init__.py) act in
+build and vm.compile (build-segv), in each pass (pass-error), in InferType (typecheck-abort)
+and in the executors (diff)."""
 import os
 import re
+import signal
 
 import tvm
 from tvm import transform as _transform
@@ -21,9 +29,18 @@ def parse(text, source_name="from_string"):
 
 def build(mod, target=None, params=None, executor=None):
     tvm.trap(mod.text, "BUILD")
+    for op in tvm.planted("build-segv"):
+        if tvm.calls(mod.text, op):
+            os.kill(os.getpid(), signal.SIGSEGV)
     if "FAKE_ECHO_CONTEXT" in mod.text:
         raise tvm.TVMError("fake build: %s target=%s executor=%s params=%s" % (
             _transform.CURRENT[-1].describe(), target, executor, ",".join(sorted(params or {}))))
+
+
+class vm(object):  # pylint: disable=invalid-name
+    @staticmethod
+    def compile(mod, target=None, params=None):  # pylint: disable=redefined-builtin
+        return build(mod, target, params)
 
 
 class backend(object):  # pylint: disable=invalid-name
@@ -35,19 +52,61 @@ class backend(object):  # pylint: disable=invalid-name
             return self.name
 
 
+# The pass functions of TVM's relay.transform (0.6 to 0.19) that make a tvm.transform.Pass.
+PASS_NAMES = (
+    "AlterOpLayout", "AnnotateSpans", "AnnotateTarget", "AnnotateUsedMemory",
+    "AutoSchedulerLayoutRewrite", "BackwardFoldScaleAxis", "BatchingOps", "CanonicalizeCast",
+    "CanonicalizeOps", "CapturePostDfsIndexInSpans", "CollagePartition",
+    "CombineParallelBatchMatmul", "CombineParallelConv2D", "CombineParallelDense", "Conv2dToSparse",
+    "Conv2dToSparse2", "ConvertLayout", "DeadCodeElimination", "DefuseOps", "DenseToSparse",
+    "DivToMul", "DynamicToStatic", "EliminateCommonSubexpr", "EtaExpand",
+    "FakeQuantizationToInteger", "FastMath", "FirstOrderGradient", "FlattenAtrousConv",
+    "FoldConstant", "FoldExplicitPadding", "FoldScaleAxis", "ForwardFoldScaleAxis", "FuseOps",
+    "InferType", "Inline", "InlineCompositeFunctions", "LambdaLift", "LazyGradientInit",
+    "Legalize", "ManifestLifetimes", "MarkCompilerFunctionsAsExtern", "MergeComposite",
+    "MergeCompilerRegions", "MetaScheduleLayoutRewrite",
+    "OutlineCompilerFunctionsWithExistingGlobalSymbols", "PartialEvaluate", "PartitionGraph",
+    "PlanDevices", "RemoveStandaloneReshapes", "RemoveUnusedFunctions", "RewriteAnnotatedOps",
+    "SimplifyExpr", "SimplifyExprPostAlterOp", "SimplifyFCTranspose", "SimplifyInference",
+    "SplitArgs", "ToANormalForm", "ToBasicBlockNormalForm", "ToGraphNormalForm",
+    "ToMixedPrecision",
+)
+
+
 class _Pass(object):
-    def __init__(self, stage):
-        self.stage = stage
+    """A pass: traps its stage's markers, applies FAKE_TVM_PLANTED, records its name."""
+
+    def __init__(self, stage, name="FoldConstant"):
+        self.stage, self.name = stage, name
 
     def __call__(self, mod):
         tvm.trap(mod.text, self.stage)
-        return mod
+        if self.name == "InferType":
+            for op in tvm.planted("typecheck-abort"):
+                if tvm.calls(mod.text, op):
+                    tvm.fatal("planted typecheck-abort:%s" % op)
+        for first, then in tvm.planted("pass-error"):
+            if then == self.name and first in mod.pass_history:
+                raise tvm.TVMError("Traceback (most recent call last):\n  0: fake\n"
+                                   "  Check failed: fake pass order %s>%s" % (first, then))
+        return tvm.IRModule(mod.text, mod.pass_history + [self.name])
+
+
+def _factory(name):
+    stage = "TYPE" if name == "InferType" else "PASS"
+
+    def make(*args, **kwargs):  # pylint: disable=unused-argument
+        return _Pass(stage, name)
+    make.__name__ = name
+    return make
 
 
 class transform(object):  # pylint: disable=invalid-name
-    InferType = staticmethod(lambda: _Pass("TYPE"))
-    FoldConstant = staticmethod(lambda: _Pass("PASS"))
-    FuseOps = staticmethod(lambda fuse_opt_level=-1: _Pass("PASS"))
+    """Every name of PASS_NAMES (set below); no other attribute: an unknown pass is unknown."""
+
+
+for _name in PASS_NAMES:
+    setattr(transform, _name, staticmethod(_factory(_name)))
 
 
 class TensorType(object):
@@ -108,6 +167,8 @@ def create_executor(kind="debug", mod=None, device=None, target="llvm"):
                     raise tvm.TVMError("fake: sqrt of an input that is not positive")
                 y = x + 1
                 if re.search(r"FAKE_DIFF_%s_%d\b" % (kind.upper(), level), text):
+                    y = y + 0.5
+                elif any(lv == level and tvm.calls(text, op) for lv, op in tvm.planted("diff")):
                     y = y + 0.5
                 if "FAKE_NAN" in text:
                     y = y * np.nan

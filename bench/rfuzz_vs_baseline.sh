@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Issue 15's measurement: an rfuzz campaign against a real TVM, side by side with the open-loop
+# baseline of the same length (rgen with the GenCoG policy, every program given to relay.build
+# through roracle), each on its own core.  Needs `import tvm` (TVM_HOME / PYTHONPATH,
+# RELAYKIT_PYTHON); run it outside CI:
+#   bench/rfuzz_vs_baseline.sh [MINUTES] [OUTDIR]      (default 60, build/rfuzz-bench)
+# OUTDIR/campaign is the campaign (index.md), OUTDIR/baseline.txt roracle's groups.
+set -u
+cd "$(dirname "$0")/.."
+minutes=${1:-60}
+out=${2:-build/rfuzz-bench}
+I=$PWD/interestingness
+python=${RELAYKIT_PYTHON:-python3}
+if ! "$python" -c 'import tvm' 2>/dev/null; then
+  echo "skipped: no TVM importable (set TVM_HOME / PYTHONPATH / RELAYKIT_PYTHON)"
+  exit 0
+fi
+make -s all || exit 1
+mkdir -p "$out"
+rm -rf "$out/campaign" "$out/baseline-programs"
+
+# roracle counts a non-zero answer as a failure, tvm-server answers 0 for "the bug is there":
+# this adapter answers 1 SIGNATURE for any failure (the build's, or an earlier stage's, as rfuzz
+# counts them) and 0 when relay.build succeeded.
+cat > "$out/failures-server.sh" <<EOS
+#!/usr/bin/env bash
+coproc S { "$I/tvm-server" build --opt-level 3 --timeout 60; }
+while IFS= read -r p; do
+  echo "\$p" >&"\${S[1]}"
+  IFS= read -r answer <&"\${S[0]}" || exit 1
+  status=\${answer%% *}; sig=\${answer#"\$status"}; sig=\${sig# }
+  if [ "\$status" = 0 ] || [ -n "\$sig" ]; then echo "1 \$sig"; else echo 0; fi
+done
+EOS
+chmod +x "$out/failures-server.sh"
+
+bin/rgen -n 20000 --seed 1 --policy examples/policy-gencog.json -o "$out/baseline-programs"
+start=$(date +%s)
+bin/rfuzz --oracle "$I/tvm-server --args-beside --timeout 60" --minutes "$minutes" --reduce-minutes 5 \
+  -q --json -o "$out/campaign" > "$out/campaign.json.summary" 2> "$out/campaign.log" &
+fuzz=$!
+timeout -s INT "$((minutes * 60))" bin/roracle -j 1 --timeout 90 --server "$out/failures-server.sh" \
+  "$out/baseline-programs" > "$out/baseline.txt" 2> "$out/baseline.log"
+wait $fuzz
+echo "wall: $(( $(date +%s) - start )) s"
+echo "== rfuzz"; head -n 3 "$out/campaign/index.md" | tail -n 1
+grep -c '^| \[' "$out/campaign/index.md" | sed 's/^/groups: /'
+echo "== baseline (rgen GenCoG policy -> roracle)"; tail -n 3 "$out/baseline.txt"

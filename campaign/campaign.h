@@ -1,0 +1,138 @@
+/*
+ * rfuzz: a fuzzing campaign over a TVM oracle (issue 15).  One header is the map:
+ *
+ *   rfuzz.c       the command line and the loop: make a program (generate or mutate the pool),
+ *                 ask the oracle, group what fails, keep what is new, reduce each new group
+ *   pass_seq.c    pass sequences (TVM passes run before relay.build) and their mutation
+ *   features.c    what a program reaches: operator edges (producer>consumer), for feedback
+ *   state.c       the campaign directory: campaign.json (saved after every round, atomically),
+ *                 pool/, groups/, index.md
+ *   triage.c      a failure's group key and the check that reproduces it; reduction with rreduce
+ *   merge.c       `rfuzz merge`: shards joined, groups merged by signature
+ *
+ * Determinism: round r of shard I/N is the campaign's program number r*N + I-1; every random
+ * choice of that round comes from rng_seed(seed, that number), so a campaign is a function of
+ * its --seed and the oracle's answers, and shards never make the same program.
+ */
+#ifndef RELAYKIT_CAMPAIGN_H
+#define RELAYKIT_CAMPAIGN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../support/rng.h"
+#include "../support/strbuf.h"
+#include "../support/strset.h"
+#include "../support/xalloc.h"
+
+/* ------------------------------------------------------------------ pass_seq.c */
+/* TVM v0.13 passes that take no required argument, as tvm-pass spells them. */
+extern const char *const fuzz_pass_names[];
+extern const size_t fuzz_npass_names;
+enum { FUZZ_MAX_PASSES = 8 };
+
+/* The passes a campaign draws from: all of them, or the user's --passes. */
+typedef struct FuzzPassSet {
+  const char *const *names;
+  size_t n;
+} FuzzPassSet;
+void fuzz_pass_set_all(FuzzPassSet *v);
+/* From "A,B,C" (names without their arguments); the names array is malloc'd. */
+bool fuzz_pass_set_parse(FuzzPassSet *v, const char *list, char *err, size_t errlen);
+
+/* A sequence is a ';'-separated list of passes ("" = none: relay.build alone). */
+char *fuzz_passes_random(Rng *rng, const FuzzPassSet *v);                 /* 0..4 random passes (malloc'd) */
+/* One of Tzer's mutations: insert, delete, replace or swap two (malloc'd). */
+char *fuzz_passes_mutate(Rng *rng, const char *seq, const FuzzPassSet *v);
+/* Whether every name in seq is known (for sequences read back from a file). */
+bool fuzz_passes_valid(const char *seq);
+
+/* ------------------------------------------------------------------ features.c */
+/* Calls `add(ctx, key)` for every feature of a printed program: "op:NAME" for each operator
+   called and "edge:A>B" when a value made by A feeds B. */
+void fuzz_features(const char *text, void (*add)(void *ctx, const char *key), void *ctx);
+
+/* ------------------------------------------------------------------ state.c */
+typedef enum FuzzKind { FUZZ_BUILD, FUZZ_DIFF, FUZZ_ILL, FUZZ_NKINDS } FuzzKind;
+extern const char *const fuzz_kind_names[FUZZ_NKINDS];
+
+typedef struct FuzzEntry {   /* a program of the pool */
+  char *file;                /* relative to the campaign directory: pool/000012.relay */
+  char *passes;              /* its pass sequence */
+} FuzzEntry;
+
+typedef struct FuzzGroup {   /* failures with one signature */
+  unsigned id;               /* groups/<id>, from 1 */
+  char *key;                 /* "build: Check failed: ..." (masked): what groups failures */
+  char *signature;           /* the first failure's signature, as the oracle said it */
+  char *match;               /* a regex for the signature's stable part (rreduce --match) */
+  char *args;                /* the check that shows it, one argument a line */
+  unsigned long count;
+  uint64_t first_program;    /* the campaign's program number of its first failure */
+  double first_seconds;      /* campaign time of the first failure */
+  long first_bytes, reduced_bytes; /* -1: none */
+  char *status;              /* "new" (to reduce), "reduced", "not reduced: why", "not reduced (--no-reduce)" */
+} FuzzGroup;
+
+typedef struct FuzzCounts {
+  unsigned long programs, passed, failed, known, oracle_errors, timeouts;
+  unsigned long ill_rejected, ill_accepted;   /* --ill-typed: cleanly rejected / accepted by TVM */
+  unsigned long generated, mutated, pool_adds;
+} FuzzCounts;
+
+typedef struct Campaign {
+  char *dir;
+  uint64_t seed;
+  unsigned shard, nshards;   /* 1-based */
+  char *oracle;
+  uint64_t round;            /* the next round of this shard */
+  double seconds;            /* campaign time used so far, over every run */
+  FuzzCounts n;
+  VEC(FuzzEntry) pool;
+  VEC(FuzzGroup) groups;
+  StrSet seen;               /* features reached so far (not saved: rebuilt from the pool) */
+} Campaign;
+
+void campaign_init(Campaign *c, const char *dir);
+void campaign_free(Campaign *c);
+/* Reads DIR/campaign.json if there is one (*found says); false with a message on a bad file. */
+bool campaign_load(Campaign *c, bool *found, char *err, size_t errlen);
+/* Writes campaign.json (temporary file, fsync, rename) and index.md. */
+bool campaign_save(const Campaign *c, char *err, size_t errlen);
+/* The path of a file in the campaign (malloc'd). */
+char *campaign_path(const Campaign *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Adds a pool entry's features to c->seen; returns how many were new. */
+size_t campaign_note_features(Campaign *c, const char *text);
+/* How many of text's features c->seen lacks (nothing is added). */
+size_t campaign_count_new_features(const Campaign *c, const char *text);
+/* The group with this key, or NULL. */
+FuzzGroup *campaign_group(Campaign *c, const char *key);
+void fuzz_group_free(FuzzGroup *g);
+/* index.md: the groups, counts, first seen, sizes. */
+char *campaign_index_markdown(const Campaign *c);
+
+/* ------------------------------------------------------------------ triage.c */
+/* What an oracle answer means for a program of this kind. */
+typedef enum FuzzVerdict { FV_PASS, FV_FAIL, FV_ILL_REJECTED, FV_ILL_ACCEPTED, FV_ORACLE_ERROR } FuzzVerdict;
+FuzzVerdict fuzz_verdict(FuzzKind kind, int status, bool timed_out, const char *sig);
+/* The group key ("build: <masked signature>") and a regex for it (both malloc'd). */
+void fuzz_group_key(FuzzKind kind, int status, bool timed_out, const char *sig, char **key, char **match);
+/* The check (args file text) that reproduces the failure as an interesting answer: the program's
+   own check, plus --other-status 0 when the failure was in an earlier stage (malloc'd). */
+char *fuzz_repro_args(const char *args, int status);
+/* Reduces group g's first program with rreduce --server, at most `minutes`; sets g->status and
+   g->reduced_bytes.  `rreduce` is the program's path, `oracle` the --oracle command. */
+void fuzz_reduce_group(const Campaign *c, FuzzGroup *g, const char *rreduce, const char *oracle, double minutes,
+                       volatile sig_atomic_t *stop);
+/* The rreduce installed beside the running program (malloc'd). */
+char *fuzz_rreduce_beside_us(void);
+/* The oracle command for one fixed check: --args-beside replaced by --args-from FILE (malloc'd),
+   or NULL when the command has no --args-beside. */
+char *fuzz_oracle_for_file(const char *oracle, const char *args_file);
+
+/* ------------------------------------------------------------------ merge.c */
+int fuzz_merge_main(int argc, char **argv);
+
+#endif

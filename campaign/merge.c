@@ -1,0 +1,158 @@
+/* rfuzz merge: shards of one campaign (or several campaigns) joined into one directory.  Groups
+   with the same key are one group: counts add up, the earliest first failure is kept, and one
+   reduction serves the group (a shard's, else one made here when --oracle is given). */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../support/cli.h"
+#include "../support/fileio.h"
+#include "campaign.h"
+
+static const char merge_usage[] =
+    "usage: rfuzz merge [options] -o OUT CAMPAIGN...\n"
+    "Joins campaigns (the shards of `rfuzz --shard I/N`) into OUT: groups merged by signature, their\n"
+    "counts added, the earliest first program kept, one reduction per group.\n"
+    "\n"
+    "options:\n"
+    "  -o OUT             the merged campaign (created; an existing merge is replaced)\n"
+    "      --oracle CMD   reduce here the groups no shard reduced (as rfuzz --oracle)\n"
+    "      --reduce-minutes M   at most M minutes per group (default 10)\n"
+    "      --rreduce PATH the rreduce to use (default: the one beside rfuzz)\n"
+    "  -h, --help         this help\n"
+    "\n"
+    "exit status: 0 merged, 2 usage or I/O error\n";
+
+static const char *const group_files[] = {"first.relay", "signature", "args", "reduced.relay", "report.md",
+                                          "rreduce.log"};
+
+static bool copy_group_files(const Campaign *from, unsigned from_id, const Campaign *to, unsigned to_id) {
+  char *dir = campaign_path(to, "groups/%03u", to_id);
+  bool ok = mkdir(dir, 0777) == 0 || errno == EEXIST;
+  free(dir);
+  for (size_t i = 0; ok && i < sizeof group_files / sizeof *group_files; i++) {
+    char *src = campaign_path(from, "groups/%03u/%s", from_id, group_files[i]);
+    char *dst = campaign_path(to, "groups/%03u/%s", to_id, group_files[i]);
+    size_t len;
+    char *data = access(src, F_OK) == 0 ? file_read(src, &len) : NULL; /* absent: not reduced */
+    if (data) ok = file_replace(dst, data, len);
+    else unlink(dst); /* this shard has none: no stale file from another */
+    free(data);
+    free(src);
+    free(dst);
+  }
+  return ok;
+}
+
+static bool reduced(const FuzzGroup *g) { return g->reduced_bytes >= 0; }
+
+int fuzz_merge_main(int argc, char **argv) {
+  static const struct option longopts[] = {
+      {"oracle", required_argument, NULL, 'O'}, {"reduce-minutes", required_argument, NULL, 'M'},
+      {"rreduce", required_argument, NULL, 'R'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+  const char *out = NULL, *oracle = NULL, *rreduce = NULL;
+  double minutes = 10;
+  int ch;
+  optind = 1;
+  while ((ch = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+    switch (ch) {
+    case 'o': out = optarg; break;
+    case 'O': oracle = optarg; break;
+    case 'R': rreduce = optarg; break;
+    case 'M': {
+      char *end;
+      minutes = strtod(optarg, &end);
+      if (*end || !(minutes > 0)) return fprintf(stderr, "rfuzz merge: --reduce-minutes takes a positive number\n"), 2;
+      break;
+    }
+    case 'h': fputs(merge_usage, stdout); return 0;
+    default: return cli_bad_option("rfuzz merge");
+    }
+  }
+  if (!out || optind >= argc) return fprintf(stderr, "rfuzz merge: give -o OUT and at least one CAMPAIGN\ntry 'rfuzz merge --help'\n"), 2;
+  if (oracle && !strstr(oracle, "--args-beside"))
+    return fprintf(stderr, "rfuzz merge: --oracle must be a server with --args-beside\n"), 2;
+  if (mkdir(out, 0777) != 0 && errno != EEXIST) return fprintf(stderr, "rfuzz merge: %s: %s\n", out, strerror(errno)), 2;
+  Campaign m;
+  campaign_init(&m, out);
+  m.shard = 0;
+  m.nshards = (unsigned)(argc - optind);
+  char *groups_dir = campaign_path(&m, "groups");
+  mkdir(groups_dir, 0777);
+  free(groups_dir);
+  int status = 0;
+  char err[512];
+  for (int k = optind; k < argc && !status; k++) {
+    Campaign c;
+    campaign_init(&c, argv[k]);
+    bool found;
+    if (!campaign_load(&c, &found, err, sizeof err) || !found) {
+      fprintf(stderr, "rfuzz merge: %s: %s\n", argv[k], found ? err : "no campaign.json here");
+      status = 2;
+    }
+    if (k == optind) {
+      m.seed = c.seed;
+      m.oracle = c.oracle ? xstrdup(c.oracle) : NULL;
+    }
+    m.seconds += c.seconds;
+#define ADD(f) m.n.f += c.n.f;
+    ADD(programs) ADD(passed) ADD(failed) ADD(known) ADD(oracle_errors) ADD(timeouts) ADD(ill_rejected)
+    ADD(ill_accepted) ADD(generated) ADD(mutated) ADD(pool_adds)
+#undef ADD
+    for (size_t i = 0; i < c.groups.len && !status; i++) {
+      FuzzGroup *g = &c.groups.items[i], *t = campaign_group(&m, g->key);
+      bool take_files = false;
+      if (!t) {
+        FuzzGroup ng = {.id = (unsigned)m.groups.len + 1, .key = xstrdup(g->key), .signature = xstrdup(g->signature),
+                        .match = g->match ? xstrdup(g->match) : NULL, .args = xstrdup(g->args), .count = 0,
+                        .first_program = g->first_program, .first_seconds = g->first_seconds,
+                        .first_bytes = g->first_bytes, .reduced_bytes = g->reduced_bytes, .status = xstrdup(g->status)};
+        VEC_PUSH(m.groups, ng);
+        t = &m.groups.items[m.groups.len - 1];
+        take_files = true;
+      } else if (!reduced(t) && reduced(g)) { /* one reduction per group: the first one made */
+        take_files = true;
+      }
+      t->count += g->count;
+      if (g->first_program < t->first_program) t->first_program = g->first_program;
+      if (take_files) {
+        if (t->count != g->count) { /* an earlier shard's group, now with this shard's reduction */
+          free(t->status);
+          t->status = xstrdup(g->status);
+          t->reduced_bytes = g->reduced_bytes;
+          t->first_bytes = g->first_bytes;
+          free(t->args);
+          t->args = xstrdup(g->args);
+        }
+        if (!copy_group_files(&c, g->id, &m, t->id)) {
+          fprintf(stderr, "rfuzz merge: cannot copy group %u of %s into %s\n", g->id, argv[k], out);
+          status = 2;
+        }
+      }
+    }
+    campaign_free(&c);
+  }
+  if (!status && oracle) {
+    char *rr = rreduce ? xstrdup(rreduce) : fuzz_rreduce_beside_us();
+    for (size_t i = 0; i < m.groups.len; i++) {
+      FuzzGroup *g = &m.groups.items[i];
+      if (reduced(g) || strstr(g->key, ": timeout")) continue;
+      fuzz_reduce_group(&m, g, rr, oracle, minutes, NULL);
+    }
+    free(rr);
+  }
+  if (!status && !campaign_save(&m, err, sizeof err)) {
+    fprintf(stderr, "rfuzz merge: %s\n", err);
+    status = 2;
+  }
+  if (!status)
+    fprintf(stderr, "rfuzz merge: %u campaigns, %lu programs, %zu groups -> %s/index.md\n", m.nshards, m.n.programs,
+            m.groups.len, out);
+  campaign_free(&m);
+  return status;
+}

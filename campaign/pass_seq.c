@@ -1,0 +1,132 @@
+/* Pass sequences, Tzer's second dimension: the passes TVM runs before relay.build, mutated with
+   the program.  A sequence is kept as one string, the passes joined by ';' (a pass spec may hold
+   commas: `CombineParallelDense(min_num_branches=2)`). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "campaign.h"
+
+/* Every relay.transform pass of TVM v0.13.0 that needs no argument (checked with inspect on the
+   build), with arguments where the defaults would do nothing on small graphs (CombineParallel*
+   wants 3 branches) or refuse to run (EtaExpand expands nothing by default and says so).  Left
+   out: passes that need the module's own data (SimplifyFCTranspose's weight names,
+   DenseToSparse), ToCPS (an expression function, not a pass), ManifestLifetimes (VM-internal). */
+const char *const fuzz_pass_names[] = {
+    "FoldConstant", "FuseOps", "DefuseOps", "SimplifyExpr", "SimplifyInference", "EliminateCommonSubexpr",
+    "DeadCodeElimination", "FoldScaleAxis", "ForwardFoldScaleAxis", "BackwardFoldScaleAxis", "CanonicalizeOps",
+    "CanonicalizeCast", "CombineParallelConv2D(min_num_branches=2)", "CombineParallelDense(min_num_branches=2)",
+    "CombineParallelBatchMatmul(min_num_branches=2)", "DynamicToStatic", "ToANormalForm", "ToGraphNormalForm",
+    "ToBasicBlockNormalForm", "AlterOpLayout", "Legalize", "FastMath", "LazyGradientInit", "PartialEvaluate",
+    "Inline", "LambdaLift", "FakeQuantizationToInteger", "FlattenAtrousConv", "ToMixedPrecision", "InferType",
+    "EtaExpand(expand_constructor=True, expand_global_var=True)", "FirstOrderGradient", "ConvertLayout({'nn.conv2d': ['NHWC', 'default']})",
+};
+const size_t fuzz_npass_names = sizeof fuzz_pass_names / sizeof *fuzz_pass_names;
+
+typedef struct Seq {
+  const char *items[FUZZ_MAX_PASSES];
+  size_t len;
+} Seq;
+
+static const char *known(const char *s, size_t n) {
+  for (size_t i = 0; i < fuzz_npass_names; i++)
+    if (strlen(fuzz_pass_names[i]) == n && !strncmp(fuzz_pass_names[i], s, n)) return fuzz_pass_names[i];
+  return NULL;
+}
+
+/* Splits seq into known names; false on an unknown one or too many. */
+static bool split(const char *seq, Seq *out) {
+  out->len = 0;
+  while (seq && *seq) {
+    const char *end = strchr(seq, ';');
+    size_t n = end ? (size_t)(end - seq) : strlen(seq);
+    const char *name = known(seq, n);
+    if (!name || out->len == FUZZ_MAX_PASSES) return false;
+    out->items[out->len++] = name;
+    seq = end ? end + 1 : NULL;
+  }
+  return true;
+}
+
+static char *join(const Seq *s) {
+  StrBuf sb;
+  sb_init(&sb);
+  for (size_t i = 0; i < s->len; i++) {
+    if (i) sb_putc(&sb, ';');
+    sb_puts(&sb, s->items[i]);
+  }
+  return sb_take(&sb);
+}
+
+static const char *any_pass(Rng *rng, const FuzzPassSet *v) { return v->names[rng_index(rng, v->n)]; }
+
+void fuzz_pass_set_all(FuzzPassSet *v) {
+  v->names = fuzz_pass_names;
+  v->n = fuzz_npass_names;
+}
+
+bool fuzz_pass_set_parse(FuzzPassSet *v, const char *list, char *err, size_t errlen) {
+  size_t cap = 1;
+  for (const char *p = list; *p; p++) cap += *p == ',';
+  const char **names = xcalloc(cap, sizeof *names);
+  size_t n = 0;
+  for (const char *s = list; s;) {
+    const char *end = strchr(s, ',');
+    size_t len = end ? (size_t)(end - s) : strlen(s);
+    const char *name = NULL;
+    for (size_t i = 0; i < fuzz_npass_names && !name; i++) /* by name: `CombineParallelDense` too */
+      if (!strncmp(fuzz_pass_names[i], s, len) && (fuzz_pass_names[i][len] == 0 || fuzz_pass_names[i][len] == '('))
+        name = fuzz_pass_names[i];
+    if (!name || !len) {
+      snprintf(err, errlen, "--passes: unknown pass '%.*s' (rfuzz --list-passes)", (int)len, s);
+      free(names);
+      return false;
+    }
+    names[n++] = name;
+    s = end ? end + 1 : NULL;
+  }
+  v->names = names;
+  v->n = n;
+  return true;
+}
+
+char *fuzz_passes_random(Rng *rng, const FuzzPassSet *v) {
+  Seq s = {.len = (size_t)rng_range(rng, 0, 4)};
+  for (size_t i = 0; i < s.len; i++) s.items[i] = any_pass(rng, v);
+  return join(&s);
+}
+
+char *fuzz_passes_mutate(Rng *rng, const char *seq, const FuzzPassSet *v) {
+  Seq s;
+  if (!split(seq, &s)) s.len = 0;
+  /* insert when empty, never grow past the cap, and only swap or delete what is there */
+  int how = s.len == 0 ? 0 : s.len == FUZZ_MAX_PASSES ? 1 + (int)rng_range(rng, 0, 2) : (int)rng_range(rng, 0, 3);
+  size_t at = s.len ? rng_index(rng, s.len) : 0;
+  switch (how) {
+  case 0: { /* insert */
+    size_t pos = (size_t)rng_range(rng, 0, (int64_t)s.len);
+    memmove(&s.items[pos + 1], &s.items[pos], (s.len - pos) * sizeof *s.items);
+    s.items[pos] = any_pass(rng, v);
+    s.len++;
+    break;
+  }
+  case 1: /* delete */
+    memmove(&s.items[at], &s.items[at + 1], (s.len - at - 1) * sizeof *s.items);
+    s.len--;
+    break;
+  case 2: s.items[at] = any_pass(rng, v); break; /* replace */
+  default: { /* swap two (reorder) */
+    size_t other = rng_index(rng, s.len);
+    const char *t = s.items[at];
+    s.items[at] = s.items[other];
+    s.items[other] = t;
+    break;
+  }
+  }
+  return join(&s);
+}
+
+bool fuzz_passes_valid(const char *seq) {
+  Seq s;
+  return split(seq, &s);
+}

@@ -1,0 +1,261 @@
+/* The campaign directory: campaign.json holds everything a resumed run needs (saved after every
+   round, atomically: a kill at any moment leaves the last round's state or the one before),
+   pool/ the programs that showed something new, groups/<id>/ each failure group's first program
+   and its reduction, index.md the human summary. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../support/fileio.h"
+#include "campaign.h"
+
+const char *const fuzz_kind_names[FUZZ_NKINDS] = {"build", "diff", "ill-typed"};
+
+void campaign_init(Campaign *c, const char *dir) {
+  memset(c, 0, sizeof *c);
+  c->dir = xstrdup(dir);
+  c->seed = 1;
+  c->shard = c->nshards = 1;
+  strset_init(&c->seen);
+}
+
+void fuzz_group_free(FuzzGroup *g) {
+  free(g->key);
+  free(g->signature);
+  free(g->match);
+  free(g->args);
+  free(g->status);
+}
+
+void campaign_free(Campaign *c) {
+  for (size_t i = 0; i < c->pool.len; i++) {
+    free(c->pool.items[i].file);
+    free(c->pool.items[i].passes);
+  }
+  free(c->pool.items);
+  for (size_t i = 0; i < c->groups.len; i++) fuzz_group_free(&c->groups.items[i]);
+  free(c->groups.items);
+  strset_free(&c->seen);
+  free(c->oracle);
+  free(c->dir);
+}
+
+char *campaign_path(const Campaign *c, const char *fmt, ...) {
+  StrBuf sb;
+  sb_init(&sb);
+  sb_printf(&sb, "%s/", c->dir);
+  va_list ap;
+  va_start(ap, fmt);
+  char tail[4096];
+  vsnprintf(tail, sizeof tail, fmt, ap);
+  va_end(ap);
+  sb_puts(&sb, tail);
+  return sb_take(&sb);
+}
+
+static void add_seen(void *ctx, const char *key) {
+  size_t *added = ((void **)ctx)[1];
+  if (strset_add(((void **)ctx)[0], key)) (*added)++;
+}
+
+size_t campaign_note_features(Campaign *c, const char *text) {
+  size_t added = 0;
+  void *ctx[2] = {&c->seen, &added};
+  fuzz_features(text, add_seen, ctx);
+  return added;
+}
+
+typedef struct CountCtx {
+  const StrSet *seen;
+  StrSet fresh; /* counted once each */
+} CountCtx;
+
+static void count_new(void *ctx, const char *key) {
+  CountCtx *cc = ctx;
+  if (!strset_contains(cc->seen, key)) strset_add(&cc->fresh, key);
+}
+
+size_t campaign_count_new_features(const Campaign *c, const char *text) {
+  CountCtx cc = {&c->seen, {0}};
+  strset_init(&cc.fresh);
+  fuzz_features(text, count_new, &cc);
+  size_t n = cc.fresh.len;
+  strset_free(&cc.fresh);
+  return n;
+}
+
+FuzzGroup *campaign_group(Campaign *c, const char *key) {
+  for (size_t i = 0; i < c->groups.len; i++)
+    if (!strcmp(c->groups.items[i].key, key)) return &c->groups.items[i];
+  return NULL;
+}
+
+/* ------------------------------------------------------------------ JSON */
+
+static json_t *jstr(const char *s) { return s ? json_string(s) : json_null(); }
+static char *sdup(json_t *j) { return json_is_string(j) ? xstrdup(json_string_value(j)) : NULL; }
+static unsigned long num(json_t *o, const char *key) {
+  json_t *j = json_object_get(o, key);
+  return json_is_integer(j) && json_integer_value(j) > 0 ? (unsigned long)json_integer_value(j) : 0;
+}
+
+#define COUNTS(X)                                                                                      \
+  X(programs) X(passed) X(failed) X(known) X(oracle_errors) X(timeouts) X(ill_rejected) X(ill_accepted) \
+  X(generated) X(mutated) X(pool_adds)
+
+static json_t *counts_json(const FuzzCounts *n) {
+  json_t *o = json_object();
+#define PUT(f) json_object_set_new(o, #f, json_integer((json_int_t)n->f));
+  COUNTS(PUT)
+#undef PUT
+  return o;
+}
+
+static json_t *group_json(const FuzzGroup *g) {
+  return json_pack("{s:I, s:o, s:o, s:o, s:o, s:I, s:I, s:f, s:I, s:I, s:o}", "id", (json_int_t)g->id, "key",
+                   jstr(g->key), "signature", jstr(g->signature), "match", jstr(g->match), "args", jstr(g->args),
+                   "count", (json_int_t)g->count, "first_program", (json_int_t)g->first_program, "first_seconds",
+                   g->first_seconds, "first_bytes", (json_int_t)g->first_bytes, "reduced_bytes",
+                   (json_int_t)g->reduced_bytes, "status", jstr(g->status));
+}
+
+bool campaign_save(const Campaign *c, char *err, size_t errlen) {
+  json_t *pool = json_array(), *groups = json_array();
+  for (size_t i = 0; i < c->pool.len; i++)
+    json_array_append_new(pool, json_pack("{s:s, s:s}", "file", c->pool.items[i].file, "passes",
+                                          c->pool.items[i].passes));
+  for (size_t i = 0; i < c->groups.len; i++) json_array_append_new(groups, group_json(&c->groups.items[i]));
+  json_t *root = json_pack("{s:i, s:I, s:I, s:I, s:o, s:I, s:f, s:o, s:o, s:o}", "version", 1, "seed",
+                           (json_int_t)c->seed, "shard", (json_int_t)c->shard, "shards", (json_int_t)c->nshards,
+                           "oracle", jstr(c->oracle), "round", (json_int_t)c->round, "seconds", c->seconds,
+                           "counts", counts_json(&c->n), "pool", pool, "groups", groups);
+  char *text = json_dumps(root, JSON_INDENT(1) | JSON_SORT_KEYS);
+  json_decref(root);
+  char *path = campaign_path(c, "campaign.json");
+  bool ok = file_replace(path, text, strlen(text));
+  if (!ok) snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+  free(text);
+  free(path);
+  if (ok) {
+    char *md = campaign_index_markdown(c);
+    path = campaign_path(c, "index.md");
+    ok = file_replace(path, md, strlen(md));
+    if (!ok) snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    free(md);
+    free(path);
+  }
+  return ok;
+}
+
+bool campaign_load(Campaign *c, bool *found, char *err, size_t errlen) {
+  char *path = campaign_path(c, "campaign.json");
+  *found = false;
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    bool ok = errno == ENOENT;
+    if (!ok) snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    free(path);
+    return ok;
+  }
+  fclose(f);
+  json_error_t je;
+  json_t *root = json_load_file(path, 0, &je);
+  if (!root || !json_is_object(root)) {
+    snprintf(err, errlen, "%s:%d:%d: not a campaign: %s", path, je.line, je.column, root ? "not an object" : je.text);
+    json_decref(root);
+    free(path);
+    return false;
+  }
+  *found = true;
+  c->seed = num(root, "seed");
+  c->shard = (unsigned)num(root, "shard");
+  c->nshards = (unsigned)num(root, "shards");
+  free(c->oracle);
+  c->oracle = sdup(json_object_get(root, "oracle"));
+  c->round = num(root, "round");
+  json_t *secs = json_object_get(root, "seconds");
+  c->seconds = json_is_number(secs) ? json_number_value(secs) : 0;
+  json_t *counts = json_object_get(root, "counts");
+#define GET(f) c->n.f = num(counts, #f);
+  COUNTS(GET)
+#undef GET
+  size_t i;
+  json_t *e;
+  json_array_foreach(json_object_get(root, "pool"), i, e) {
+    char *file = sdup(json_object_get(e, "file")), *passes = sdup(json_object_get(e, "passes"));
+    if (!file || !passes || !fuzz_passes_valid(passes) || strstr(file, "..")) {
+      snprintf(err, errlen, "%s: pool entry %zu is damaged", path, i);
+      free(file);
+      free(passes);
+      json_decref(root);
+      free(path);
+      return false;
+    }
+    VEC_PUSH(c->pool, ((FuzzEntry){file, passes}));
+  }
+  json_array_foreach(json_object_get(root, "groups"), i, e) {
+    FuzzGroup g = {.id = (unsigned)num(e, "id"), .key = sdup(json_object_get(e, "key")),
+                   .signature = sdup(json_object_get(e, "signature")), .match = sdup(json_object_get(e, "match")),
+                   .args = sdup(json_object_get(e, "args")), .count = num(e, "count"),
+                   .first_program = num(e, "first_program"), .status = sdup(json_object_get(e, "status"))};
+    json_t *fs = json_object_get(e, "first_seconds"), *fb = json_object_get(e, "first_bytes"),
+           *rb = json_object_get(e, "reduced_bytes");
+    g.first_seconds = json_is_number(fs) ? json_number_value(fs) : 0;
+    g.first_bytes = json_is_integer(fb) ? (long)json_integer_value(fb) : -1;
+    g.reduced_bytes = json_is_integer(rb) ? (long)json_integer_value(rb) : -1;
+    if (!g.key || !g.args || !g.status || !g.id) {
+      snprintf(err, errlen, "%s: group %zu is damaged", path, i);
+      fuzz_group_free(&g);
+      json_decref(root);
+      free(path);
+      return false;
+    }
+    if (!g.signature) g.signature = xstrdup("");
+    VEC_PUSH(c->groups, g);
+  }
+  json_decref(root);
+  free(path);
+  return true;
+}
+
+/* ------------------------------------------------------------------ index.md */
+
+static void md_cell(StrBuf *sb, const char *s) { /* one table cell: no pipes, no newlines */
+  for (; s && *s; s++) {
+    if (*s == '|') sb_puts(sb, "\\|");
+    else if (*s == '\n') sb_putc(sb, ' ');
+    else sb_putc(sb, *s);
+  }
+}
+
+char *campaign_index_markdown(const Campaign *c) {
+  StrBuf sb;
+  sb_init(&sb);
+  sb_puts(&sb, "# rfuzz campaign\n\n");
+  if (c->shard) sb_printf(&sb, "seed %llu, shard %u/%u", (unsigned long long)c->seed, c->shard, c->nshards);
+  else sb_printf(&sb, "merged from %u campaigns (seed %llu)", c->nshards, (unsigned long long)c->seed);
+  sb_printf(&sb, ", %.0f s of fuzzing, %lu programs (%lu generated, %lu "
+                 "mutated), %lu failed, %lu passed, %lu known, %lu oracle errors; pool %zu (%lu added)",
+            c->seconds, c->n.programs, c->n.generated,
+            c->n.mutated, c->n.failed, c->n.passed, c->n.known, c->n.oracle_errors, c->pool.len, c->n.pool_adds);
+  if (c->n.ill_rejected || c->n.ill_accepted)
+    sb_printf(&sb, "; ill-typed programs: %lu rejected cleanly, %lu accepted", c->n.ill_rejected, c->n.ill_accepted);
+  sb_printf(&sb, ".\n\nOracle: `%s`\n\n", c->oracle ? c->oracle : "");
+  sb_puts(&sb, "| group | failures | first seen | first program | reduced | signature |\n"
+               "|---|---:|---|---:|---|---|\n");
+  for (size_t i = 0; i < c->groups.len; i++) {
+    const FuzzGroup *g = &c->groups.items[i];
+    sb_printf(&sb, "| [%03u](groups/%03u/) | %lu | program %llu, %.0f s | %ld B | ", g->id, g->id, g->count,
+              (unsigned long long)g->first_program, g->first_seconds, g->first_bytes);
+    if (g->reduced_bytes >= 0) sb_printf(&sb, "%ld B ([reduced.relay](groups/%03u/reduced.relay))", g->reduced_bytes, g->id);
+    else md_cell(&sb, g->status);
+    sb_puts(&sb, " | `");
+    md_cell(&sb, g->key);
+    sb_puts(&sb, "` |\n");
+  }
+  if (!c->groups.len) sb_puts(&sb, "| - | 0 | - | - | - | no failure yet |\n");
+  return sb_take(&sb);
+}

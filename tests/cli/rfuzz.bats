@@ -1,0 +1,193 @@
+#!/usr/bin/env bats
+# rfuzz: campaigns against the fake `tvm` package (tests/cli/fake_tvm) with planted bugs of
+# several kinds, through the real tvm-server in --args-beside mode; and, for the bookkeeping
+# (resume, shards, determinism), against a tiny shell oracle that needs no Python.
+
+setup() {
+  ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+  RFMT=${RFMT:-$ROOT/bin/rfmt}
+  BIN=$(dirname "$RFMT")
+  RFUZZ=$BIN/rfuzz
+  T=$BATS_TEST_TMPDIR
+  unset TVM_HOME FAKE_TVM_PLANTED
+  export PYTHONPYCACHEPREFIX=$T/pycache
+  # The stand-in oracle: a build crash on nn.softmax, ill-typed programs rejected cleanly.
+  cat > "$T/oracle.sh" <<'EOF'
+#!/bin/sh
+while IFS= read -r p; do
+  check=$(head -n 1 "$p.args" 2>/dev/null)
+  if [ "$check" = typecheck ]; then echo "0 error: type mismatch"
+  elif grep -q 'nn\.softmax(' "$p"; then echo "0 Check failed: fake softmax at 0x7f001234"
+  else echo 1; fi
+done
+EOF
+  chmod +x "$T/oracle.sh"
+  ORACLE="$T/oracle.sh --args-beside"
+}
+
+# A Python with numpy (tvm-diff's inputs) and the fake tvm on its path.
+use_fake_tvm() {
+  export PYTHONPATH=$ROOT/tests/cli/fake_tvm
+  local py
+  for py in python3 /usr/bin/python3; do
+    if "$py" -c 'import numpy' 2>/dev/null; then export RELAYKIT_PYTHON=$py; return 0; fi
+  done
+  skip "no Python with numpy (apt-get install python3-numpy)"
+}
+
+# The campaign's state without the clock: what must be the same for the same seed and answers.
+state() {
+  python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1] + "/campaign.json"))
+for g in c["groups"]:
+    g.pop("first_seconds")
+c.pop("seconds")
+print(json.dumps(c, sort_keys=True))' "$1"
+}
+
+@test "rfuzz: --help, --version, --list-passes; usage errors exit 2 with one line" {
+  run "$RFUZZ" --help
+  [ "$status" -eq 0 ] && [[ "$output" == *"--shard I/N"* ]] && [[ "$output" == *"--args-beside"* ]]
+  run "$RFUZZ" --version
+  [ "$status" -eq 0 ] && [[ "$output" == "rfuzz (relaykit) "* ]]
+  run "$RFUZZ" --list-passes
+  [ "$status" -eq 0 ] && [[ "$output" == *FoldConstant*FuseOps* ]]
+  run "$RFUZZ" -o "$T/c"
+  [ "$status" -eq 2 ] && [[ "$output" == *"--oracle CMD is required"* ]]
+  run "$RFUZZ" --oracle "$T/oracle.sh" -o "$T/c"
+  [ "$status" -eq 2 ] && [[ "$output" == *"--args-beside"* ]]
+  run "$RFUZZ" --oracle "$ORACLE" --shard 3/2 -o "$T/c"
+  [ "$status" -eq 2 ] && [[ "$output" == *"--shard takes I/N"* ]]
+  run "$RFUZZ" --oracle "$ORACLE" --passes FoldConstant,Bogus -o "$T/c"
+  [ "$status" -eq 2 ] && [[ "$output" == *"unknown pass 'Bogus'"* ]]
+  run "$RFUZZ" --oracle "$ORACLE" --bogus -o "$T/c"
+  [ "$status" -eq 2 ] && [[ "$output" == *"Try 'rfuzz --help'"* ]]
+}
+
+@test "rfuzz (fake TVM): a short campaign finds each planted bug, groups it once and reduces it" {
+  use_fake_tvm
+  export FAKE_TVM_PLANTED='build-segv:nn.softmax;pass-error:FoldConstant>FuseOps;diff:3:nn.relu'
+  run "$RFUZZ" --oracle "$ROOT/interestingness/tvm-server --args-beside --timeout 30" \
+    --passes FoldConstant,FuseOps,SimplifyExpr --rounds 150 --json -q -o "$T/c"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  cat "$T/c/index.md"
+  # each planted bug: exactly one group, reduced to a program that still has the trigger
+  for want in 'build: signal SIGSEGV' 'build: Check failed: fake pass order FoldConstant>FuseOps' 'diff: results differ'; do
+    [ "$(grep -c "\`$want" "$T/c/index.md")" -eq 1 ]
+  done
+  d=$(grep -l 'build: signal SIGSEGV' "$T"/c/groups/*/signature | xargs dirname)
+  grep -q 'nn.softmax(' "$d/reduced.relay"
+  [ "$(grep -c '(' "$d/reduced.relay")" -le 3 ]
+  grep -q 'tvm.relay' "$d/report.md" # the standalone Python repro
+  d=$(grep -l 'diff: results differ' "$T"/c/groups/*/signature | xargs dirname)
+  grep -q 'nn.relu(' "$d/reduced.relay"
+  d=$(grep -l 'fake pass order' "$T"/c/groups/*/signature | xargs dirname)
+  grep -qx FoldConstant "$d/args" && grep -qx FuseOps "$d/args" # reduced under the same passes
+  [ "$(wc -c < "$d/reduced.relay")" -lt "$(wc -c < "$d/first.relay")" ]
+  # the JSON summary agrees with the directory
+  [ "$(python3 -c 'import json,sys; print(len(json.load(sys.stdin)["groups"]))' <<< "$output")" -eq 3 ]
+}
+
+@test "rfuzz (fake TVM): an ill-typed program that crashes the type checker is a bug; a diagnostic is not" {
+  use_fake_tvm
+  export FAKE_TVM_PLANTED='typecheck-abort:add'
+  run "$RFUZZ" --oracle "$ROOT/interestingness/tvm-server --args-beside --timeout 30" --mix 0,0,1 --rounds 40 \
+    --seed 3 -q -o "$T/c"
+  [ "$status" -eq 0 ]
+  cat "$T/c/index.md"
+  grep -q '`ill-typed: signal SIGABRT`' "$T/c/index.md"
+  d=$(grep -l 'ill-typed: signal SIGABRT' "$T"/c/groups/*/signature | xargs dirname)
+  grep -q 'add(' "$d/reduced.relay"
+  [ "$(wc -c < "$d/reduced.relay")" -lt "$(wc -c < "$d/first.relay")" ]
+}
+
+@test "rfuzz: the same seed gives the same campaign; a killed campaign continues where it stopped" {
+  "$RFUZZ" --oracle "$ORACLE" --rounds 150 --no-reduce -q -o "$T/a"
+  "$RFUZZ" --oracle "$ORACLE" --rounds 150 --no-reduce -q -o "$T/b" &
+  pid=$!
+  for _ in $(seq 100); do
+    [ -f "$T/b/campaign.json" ] && grep -q '"programs": [1-9][0-9]' "$T/b/campaign.json" && break
+    sleep 0.05
+  done
+  kill -9 $pid
+  wait $pid || true
+  n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["counts"]["programs"])' "$T/b/campaign.json")
+  [ "$n" -lt 150 ]
+  run "$RFUZZ" --oracle "$ORACLE" --rounds 150 --no-reduce -o "$T/b"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"continuing $T/b at program $n"* ]]
+  [ "$(state "$T/a")" = "$(state "$T/b")" ]
+  diff -r "$T/a/pool" "$T/b/pool"
+  # another seed is another campaign, and a directory holding one refuses a different one
+  run "$RFUZZ" --oracle "$ORACLE" --rounds 150 --no-reduce --seed 2 -o "$T/b"
+  [ "$status" -eq 2 ] && [[ "$output" == *"holds a campaign with seed 1"* ]]
+}
+
+@test "rfuzz: Ctrl-C stops with exit 130 and the campaign continues; an unreduced group is reduced first" {
+  "$RFUZZ" --oracle "$ORACLE" --rounds 100000 -q -o "$T/c" &
+  pid=$!
+  for _ in $(seq 200); do
+    [ -f "$T/c/campaign.json" ] && grep -q '"programs": [1-9][0-9]' "$T/c/campaign.json" && break
+    sleep 0.05
+  done
+  kill -INT $pid
+  rc=0
+  wait $pid || rc=$?
+  [ "$rc" -eq 130 ]
+  python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/c/campaign.json"
+  # a group left "new" (killed during its reduction) is reduced when the campaign continues
+  python3 - "$T/c/campaign.json" <<'EOF'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["groups"] = [dict(g, status="new", reduced_bytes=-1) for g in c["groups"]][:1]
+json.dump(c, open(sys.argv[1], "w"))
+EOF
+  if python3 -c 'import json,sys; sys.exit(not json.load(open(sys.argv[1]))["groups"])' "$T/c/campaign.json"; then
+    rm -f "$T"/c/groups/001/reduced.relay
+    n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["counts"]["programs"])' "$T/c/campaign.json")
+    run "$RFUZZ" --oracle "$ORACLE" --rounds "$((n + 1))" -q -o "$T/c"
+    [ "$status" -eq 0 ]
+    grep -q 'nn.softmax(' "$T/c/groups/001/reduced.relay"
+  fi
+}
+
+@test "rfuzz: --known failures are counted, not grouped" {
+  "$RFUZZ" --oracle "$ORACLE" --rounds 120 --no-reduce -q -o "$T/a"
+  grep -q 'fake softmax' "$T/a/index.md"
+  printf '# planted\nfake softmax\n' > "$T/known"
+  run "$RFUZZ" --oracle "$ORACLE" --rounds 120 --no-reduce --known "$T/known" -q -o "$T/b" --json
+  [ "$status" -eq 0 ]
+  ! grep -q 'fake softmax' "$T/b/index.md"
+  python3 -c 'import json,sys; j=json.load(sys.stdin); assert j["known"] > 0 and not j["groups"], j' <<< "$output"
+}
+
+@test "rfuzz: shards make disjoint programs; merge joins their groups by signature" {
+  "$RFUZZ" --oracle "$ORACLE" --rounds 80 --shard 1/2 --no-reduce -q -o "$T/s1"
+  "$RFUZZ" --oracle "$ORACLE" --rounds 80 --shard 2/2 --no-reduce -q -o "$T/s2"
+  # shard I makes the campaign's programs I-1, I-1+N, ...: the pool files never collide
+  ! ls "$T/s1/pool" | grep -v seed | sed 's/\.relay//' | awk '$1 % 2 != 0' | grep .
+  ! ls "$T/s2/pool" | grep -v seed | sed 's/\.relay//' | awk '$1 % 2 != 1' | grep .
+  run "$RFUZZ" merge -o "$T/m" "$T/s1" "$T/s2"
+  [ "$status" -eq 0 ]
+  python3 - "$T" <<'EOF'
+import json, sys
+t = sys.argv[1]
+s = [json.load(open("%s/%s/campaign.json" % (t, d))) for d in ("s1", "s2")]
+m = json.load(open(t + "/m/campaign.json"))
+keys = sorted(set(g["key"] for c in s for g in c["groups"]))
+assert sorted(g["key"] for g in m["groups"]) == keys, (m["groups"], keys)
+for g in m["groups"]:
+    assert g["count"] == sum(h["count"] for c in s for h in c["groups"] if h["key"] == g["key"])
+assert m["counts"]["programs"] == 160
+EOF
+  grep -q 'merged from 2 campaigns' "$T/m/index.md"
+  for g in "$T"/m/groups/*; do [ -s "$g/first.relay" ]; done
+  # merge --oracle reduces the groups no shard reduced, once each
+  run "$RFUZZ" merge --oracle "$ORACLE" -o "$T/m2" "$T/s1" "$T/s2"
+  [ "$status" -eq 0 ]
+  grep -q 'nn.softmax(' "$T"/m2/groups/001/reduced.relay
+  run "$RFUZZ" merge -o "$T/m3" "$T/nothing"
+  [ "$status" -eq 2 ]
+}

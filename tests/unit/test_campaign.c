@@ -1,0 +1,166 @@
+/* rfuzz's pieces (campaign/): the features its feedback counts, pass sequences and their
+   mutation, what an oracle answer means, group keys, the check that reproduces a failure. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../campaign/campaign.h"
+
+static void collect(void *ctx, const char *key) {
+  StrBuf *sb = ctx;
+  sb_puts(sb, key);
+  sb_putc(sb, '\n');
+}
+
+static char *features(const char *text) {
+  StrBuf sb;
+  sb_init(&sb);
+  fuzz_features(text, collect, &sb);
+  return sb_take(&sb);
+}
+
+static void test_features_edges_through_bindings(void **state) {
+  (void)state;
+  char *f = features("#[version = \"0.0.5\"]\n"
+                     "def @main(%x: Tensor[(2), float32] /* ty=Tensor[(2), float32] */) {\n"
+                     "  %0 = nn.relu(%x) /* ty=Tensor[(2), float32] */;\n"
+                     "  %1 = add(%0, %x) /* ty=Tensor[(2), float32] */;\n"
+                     "  %2 = exp(nn.leaky_relu(%1, alpha=0.1f));\n"
+                     "  %3 = (%2, %0);\n"
+                     "  %3.0\n"
+                     "}\n");
+  assert_non_null(strstr(f, "op:nn.relu\n"));
+  assert_non_null(strstr(f, "op:add\n"));
+  assert_non_null(strstr(f, "edge:nn.relu>add\n"));          /* %0 read by add */
+  assert_non_null(strstr(f, "edge:add>exp\n"));              /* %1 read inside exp(...) */
+  assert_non_null(strstr(f, "edge:nn.leaky_relu>exp\n"));    /* nested call */
+  assert_null(strstr(f, "op:Tensor"));                       /* types in comments are no calls */
+  assert_null(strstr(f, "op:fn"));
+  assert_null(strstr(f, "edge:nn.relu>nn.relu"));
+  free(f);
+}
+
+static void test_features_scope_per_function(void **state) {
+  (void)state;
+  /* %0 of @f is not %0 of @main: graph numbers restart in each definition */
+  char *f = features("def @f(%y) {\n  %0 = sigmoid(%y);\n  %0\n}\n"
+                     "def @main(%x) {\n  %0 = tanh(%x);\n  %1 = negative(%0);\n  %1\n}\n");
+  assert_non_null(strstr(f, "edge:tanh>negative\n"));
+  assert_null(strstr(f, "edge:sigmoid>negative"));
+  free(f);
+}
+
+static size_t count_passes(const char *seq) {
+  if (!*seq) return 0;
+  size_t n = 1;
+  for (; *seq; seq++) n += *seq == ';';
+  return n;
+}
+
+static void test_pass_sequences(void **state) {
+  (void)state;
+  FuzzPassSet all;
+  fuzz_pass_set_all(&all);
+  Rng rng = rng_seed(7, 0);
+  bool saw_empty = false, saw_long = false;
+  for (int i = 0; i < 200; i++) {
+    char *s = fuzz_passes_random(&rng, &all);
+    assert_true(fuzz_passes_valid(s));
+    assert_true(count_passes(s) <= 4);
+    saw_empty |= !*s;
+    saw_long |= count_passes(s) >= 3;
+    /* each mutation changes the length by at most one and stays valid */
+    char *m = fuzz_passes_mutate(&rng, s, &all);
+    assert_true(fuzz_passes_valid(m));
+    long d = (long)count_passes(m) - (long)count_passes(s);
+    assert_true(d >= -1 && d <= 1);
+    free(m);
+    free(s);
+  }
+  assert_true(saw_empty && saw_long);
+  assert_false(fuzz_passes_valid("FoldConstant;NoSuchPass"));
+  /* an empty sequence can only grow; a mutation of a full one never grows past the cap */
+  char *m = fuzz_passes_mutate(&rng, "", &all);
+  assert_int_equal(count_passes(m), 1);
+  free(m);
+  const char *full = "FoldConstant;FuseOps;FoldConstant;FuseOps;FoldConstant;FuseOps;FoldConstant;FuseOps";
+  for (int i = 0; i < 50; i++) {
+    m = fuzz_passes_mutate(&rng, full, &all);
+    assert_true(count_passes(m) <= FUZZ_MAX_PASSES);
+    free(m);
+  }
+}
+
+static void test_pass_set_parse(void **state) {
+  (void)state;
+  FuzzPassSet v;
+  char err[200];
+  assert_true(fuzz_pass_set_parse(&v, "FuseOps,CombineParallelDense", err, sizeof err));
+  assert_int_equal(v.n, 2);
+  assert_string_equal(v.names[1], "CombineParallelDense(min_num_branches=2)"); /* by name */
+  Rng rng = rng_seed(1, 1);
+  for (int i = 0; i < 50; i++) { /* only these two are drawn */
+    char *s = fuzz_passes_random(&rng, &v);
+    for (char *p = strtok(s, ";"); p; p = strtok(NULL, ";"))
+      assert_true(!strcmp(p, "FuseOps") || !strcmp(p, v.names[1]));
+    free(s);
+  }
+  free((void *)v.names);
+  assert_false(fuzz_pass_set_parse(&v, "FuseOps,Fuse", err, sizeof err)); /* no prefixes */
+  assert_non_null(strstr(err, "unknown pass 'Fuse'"));
+}
+
+static void test_verdicts(void **state) {
+  (void)state;
+  assert_int_equal(fuzz_verdict(FUZZ_BUILD, 1, false, ""), FV_PASS);
+  assert_int_equal(fuzz_verdict(FUZZ_BUILD, 0, false, "Check failed: x"), FV_FAIL);
+  assert_int_equal(fuzz_verdict(FUZZ_BUILD, 1, false, "error: parse"), FV_FAIL); /* an earlier stage */
+  assert_int_equal(fuzz_verdict(FUZZ_BUILD, 1, true, ""), FV_FAIL);              /* a hang */
+  assert_int_equal(fuzz_verdict(FUZZ_BUILD, 2, false, "bad arguments: x"), FV_ORACLE_ERROR);
+  assert_int_equal(fuzz_verdict(FUZZ_ILL, 0, false, "error: type mismatch"), FV_ILL_REJECTED);
+  assert_int_equal(fuzz_verdict(FUZZ_ILL, 0, false, "signal SIGSEGV"), FV_FAIL);
+  assert_int_equal(fuzz_verdict(FUZZ_ILL, 0, false, "timeout after 60 s"), FV_FAIL);
+  assert_int_equal(fuzz_verdict(FUZZ_ILL, 1, false, ""), FV_ILL_ACCEPTED);
+}
+
+static void test_group_keys_and_repro_args(void **state) {
+  (void)state;
+  char *k1, *m1, *k2, *m2, *k3, *m3;
+  fuzz_group_key(FUZZ_BUILD, 0, false, "Check failed: x at 0x7f0012345678, size 12", &k1, &m1);
+  fuzz_group_key(FUZZ_BUILD, 0, false, "Check failed: x at 0x7f00deadbeef, size 7", &k2, &m2);
+  fuzz_group_key(FUZZ_BUILD, 1, false, "Check failed: x at 0x7f00deadbeef, size 7", &k3, &m3);
+  assert_string_equal(k1, k2); /* addresses and numbers masked: one group */
+  assert_string_equal(k1, "build: Check failed: x at <addr>, size <n>");
+  assert_string_equal(k3, "frontend: Check failed: x at <addr>, size <n>");
+  assert_non_null(m1);
+  free(k1), free(m1), free(k2), free(m2), free(k3), free(m3);
+  fuzz_group_key(FUZZ_DIFF, 0, true, "", &k1, &m1);
+  assert_string_equal(k1, "diff: timeout");
+  free(k1), free(m1);
+
+  char *a = fuzz_repro_args("pass\n--build\nFoldConstant\n", 0);
+  assert_string_equal(a, "pass\n--build\nFoldConstant\n");
+  free(a);
+  a = fuzz_repro_args("pass\n--build\nFoldConstant\n", 1); /* an earlier stage's failure is the bug */
+  assert_string_equal(a, "pass\n--other-status\n0\n--build\nFoldConstant\n");
+  free(a);
+  char *o = fuzz_oracle_for_file("tvm-server --args-beside --timeout 60", "/c/it's/args");
+  assert_string_equal(o, "tvm-server --args-from '/c/it'\\''s/args' --timeout 60");
+  free(o);
+  assert_null(fuzz_oracle_for_file("tvm-server build", "/x"));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_features_edges_through_bindings), cmocka_unit_test(test_features_scope_per_function),
+      cmocka_unit_test(test_pass_sequences),                  cmocka_unit_test(test_pass_set_parse),
+      cmocka_unit_test(test_verdicts),                        cmocka_unit_test(test_group_keys_and_repro_args),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
