@@ -34,8 +34,8 @@ static const char usage[] =
     "check comes beside it as PROGRAM.args.  With TVM:\n"
     "  rfuzz --oracle 'interestingness/tvm-server --args-beside --timeout 60' --hours 1 -o camp/\n"
     "Each round is a `build` program (`tvm-pass --build` with its pass sequence, or `tvm-build`),\n"
-    "a `diff` program (`tvm-diff --opt-levels 0,3`) or an `ill-typed` mutant (`tvm-typecheck`: TVM\n"
-    "must reject it with a diagnostic, a crash is the bug).\n"
+    "a `diff` program (`tvm-diff --opt-levels 0,3` or `--executors graph,vm`) or an `ill-typed`\n"
+    "mutant (`tvm-typecheck`: TVM must reject it with a diagnostic, a crash is the bug).\n"
     "\n"
     "options:\n"
     "  -o DIR             the campaign directory; if it holds a campaign, it continues (same seed,\n"
@@ -204,12 +204,13 @@ static void note_pass_pairs(StrSet *seen, const char *passes, size_t *fresh, boo
   }
 }
 
-/* The check a program gets, as an args file (one argument a line). */
-static char *check_args(FuzzKind kind, const char *passes) {
+/* The check a program gets, as an args file (one argument a line).  A diff round compares opt
+   levels 0 and 3 of the VM, or (`executors`) the graph executor and the VM at level 3. */
+static char *check_args(FuzzKind kind, const char *passes, bool executors) {
   StrBuf sb;
   sb_init(&sb);
   if (kind == FUZZ_ILL) sb_puts(&sb, "typecheck\n");
-  else if (kind == FUZZ_DIFF) sb_puts(&sb, "diff\n--opt-levels\n0,3\n");
+  else if (kind == FUZZ_DIFF) sb_puts(&sb, executors ? "diff\n--executors\ngraph,vm\n" : "diff\n--opt-levels\n0,3\n");
   else if (!*passes) sb_puts(&sb, "build\n--opt-level\n3\n");
   else {
     sb_puts(&sb, "pass\n--build\n--opt-level\n3\n");
@@ -223,6 +224,7 @@ typedef struct Round {
   FuzzKind kind;
   char *text, *passes;
   bool generated;
+  bool executors; /* a diff round across executors rather than opt levels */
 } Round;
 
 static char *read_pool(const Campaign *c, const FuzzEntry *e) {
@@ -260,6 +262,7 @@ static void make_program(const Campaign *c, const Options *o, const GenPolicy *p
     }
   }
   r->generated = generate;
+  r->executors = rng_chance(&rng, 1, 2);
   if (!parent_text) parent_text = xstrdup("#[version = \"0.0.5\"]\ndef @main() { 0f }\n");
   if (generate && r->kind != FUZZ_ILL) {
     r->text = parent_text;
@@ -318,7 +321,7 @@ static FuzzGroup *one_round(Campaign *c, const Options *o, const GenPolicy *poli
   uint64_t number = c->round * c->nshards + (c->shard - 1);
   Round r;
   make_program(c, o, policy, number, &r);
-  char *args = check_args(r.kind, r.passes);
+  char *args = check_args(r.kind, r.passes, r.executors);
   char err[512] = "";
   ServerJob *job = server_start_with_args(pool, "program.relay", r.text, strlen(r.text), args, err, sizeof err);
   FuzzGroup *fresh = NULL;
