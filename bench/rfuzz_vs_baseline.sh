@@ -4,7 +4,8 @@
 # through roracle), each on its own core.  Needs `import tvm` (TVM_HOME / PYTHONPATH,
 # RELAYKIT_PYTHON); run it outside CI:
 #   bench/rfuzz_vs_baseline.sh [MINUTES] [OUTDIR]      (default 60, build/rfuzz-bench)
-# OUTDIR/campaign is the campaign (index.md), OUTDIR/baseline.txt roracle's groups.
+# OUTDIR/campaign is the campaign (index.md), OUTDIR/baseline.json roracle's groups; both are
+# matched against ../shared/realbugs (bench/rfuzz_classify.py).
 set -u
 cd "$(dirname "$0")/.."
 minutes=${1:-60}
@@ -39,10 +40,13 @@ start=$(date +%s)
 bin/rfuzz --oracle "$I/tvm-server --args-beside --timeout 60" --minutes "$minutes" --reduce-minutes 5 \
   -q --json -o "$out/campaign" > "$out/campaign.json.summary" 2> "$out/campaign.log" &
 fuzz=$!
-timeout -s INT "$((minutes * 60))" bin/roracle -j 1 --timeout 90 --server "$out/failures-server.sh" \
-  "$out/baseline-programs" > "$out/baseline.txt" 2> "$out/baseline.log"
+timeout -s INT "$((minutes * 60))" bin/roracle -j 1 --timeout 90 --json --server "$out/failures-server.sh" \
+  "$out/baseline-programs" > "$out/baseline.json" 2> "$out/baseline.log"
 wait $fuzz
 echo "wall: $(( $(date +%s) - start )) s"
 echo "== rfuzz"; head -n 3 "$out/campaign/index.md" | tail -n 1
 grep -c '^| \[' "$out/campaign/index.md" | sed 's/^/groups: /'
-echo "== baseline (rgen GenCoG policy -> roracle)"; tail -n 3 "$out/baseline.txt"
+echo "== baseline (rgen GenCoG policy -> roracle)"; tail -n 1 "$out/baseline.log"
+if [ -f ../shared/realbugs/bugs.json ]; then
+  python3 bench/rfuzz_classify.py ../shared/realbugs/bugs.json "$out/campaign/campaign.json" "$out/baseline.json"
+fi

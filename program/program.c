@@ -12,13 +12,19 @@ bool prog_check(Program *p, const char *text, bool expressions_ok, Diag *diag) {
   return check_text(text, strlen(text), expressions_ok, &p->m, &p->types, diag);
 }
 
-bool prog_load(Program *p, const char *name, const char *text, bool expressions_ok, char *err, size_t errlen) {
+bool prog_load_parsed(Program *p, const char *name, const char *text, bool expressions_ok, char *err, size_t errlen,
+                      bool *parsed) {
   Diag d;
   diag_init(&d, name, text, strlen(text));
-  bool ok = prog_check(p, text, expressions_ok, &d);
+  memset(p, 0, sizeof *p);
+  bool ok = check_text_parsed(text, strlen(text), expressions_ok, &p->m, &p->types, &d, parsed);
   if (!ok && err) snprintf(err, errlen, "%s", d.out.data ? d.out.data : "rejected");
   diag_free(&d);
   return ok;
+}
+
+bool prog_load(Program *p, const char *name, const char *text, bool expressions_ok, char *err, size_t errlen) {
+  return prog_load_parsed(p, name, text, expressions_ok, err, errlen, NULL);
 }
 
 bool prog_type_complete(const Type *t) {
@@ -40,8 +46,13 @@ static void keep_complete(AstExpr **slot, void *ctx) {
 }
 
 bool prog_load_as(Program *p, const char *name, const char *text, ProgGuard weakest, char *err, size_t errlen) {
-  if (prog_load(p, name, text, true, weakest == PROG_TYPED ? err : NULL, errlen)) return true;
-  if (weakest == PROG_TYPED) return false;
+  bool parsed;
+  char first[2048];
+  if (prog_load_parsed(p, name, text, true, first, sizeof first, &parsed)) return true;
+  if (weakest == PROG_TYPED || !parsed) { /* the checker's message, or the syntax error */
+    if (err) snprintf(err, errlen, "%s", first);
+    return false;
+  }
   Diag d;
   diag_init(&d, name, text, strlen(text));
   memset(p, 0, sizeof *p);

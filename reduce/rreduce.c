@@ -407,13 +407,14 @@ int main(int argc, char **argv) {
   RunResult r = {0};
   RedStats st = {0};
   if (!text) goto done;
-  if (!prog_load(&p, file, text, true, err, sizeof err)) {
+  bool parsed;
+  if (!prog_load_parsed(&p, file, text, true, err, sizeof err, &parsed)) {
     /* Reduction below the type checker: a type checker's bug report, an --ill-typed mutant. */
     char werr[2048];
-    if (require_typed || !prog_load_as(&p, file, text, PROG_PARSED, werr, sizeof werr)) {
+    if (require_typed || !parsed || !prog_load_as(&p, file, text, PROG_PARSED, werr, sizeof werr)) {
       fprintf(stderr, "rreduce: %s is not a well-typed Relay program, which %s:\n%s", file,
               require_typed ? "--require-typed asks for" : "rreduce needs (it does not even parse)",
-              require_typed ? err : werr);
+              require_typed || !parsed ? err : werr);
       status = 1;
       goto done;
     }

@@ -3,7 +3,13 @@
 #include "infer.h"
 
 bool check_text(const char *text, size_t len, bool expressions_ok, AstModule **m, TyTable **types, Diag *diag) {
+  return check_text_parsed(text, len, expressions_ok, m, types, diag, NULL);
+}
+
+bool check_text_parsed(const char *text, size_t len, bool expressions_ok, AstModule **m, TyTable **types, Diag *diag,
+                       bool *parsed) {
   *m = ast_parse(text, len, diag);
+  if (parsed) *parsed = *m != NULL;
   *types = ty_table_new();
   bool ok = false;
   if (!*m) {

@@ -26,5 +26,9 @@ bool scope_check_module(const AstModule *m, Diag *diag);
    the mutator need a typed @main).  On failure *m and *types are NULL and diag holds the first
    error (check_text.c). */
 bool check_text(const char *text, size_t len, bool expressions_ok, AstModule **m, TyTable **types, Diag *diag);
+/* The same; *parsed (if not NULL) says whether the text parsed, so a caller with a weaker check
+   in reserve does not parse a text that cannot parse a second time (100 MB of garbage: minutes). */
+bool check_text_parsed(const char *text, size_t len, bool expressions_ok, AstModule **m, TyTable **types, Diag *diag,
+                       bool *parsed);
 
 #endif
