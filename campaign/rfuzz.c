@@ -317,7 +317,7 @@ static bool write_group_files(const Campaign *c, const FuzzGroup *g, const Round
 
 /* One round: program, verdict, bookkeeping.  Returns the group to reduce, if a new one. */
 static FuzzGroup *one_round(Campaign *c, const Options *o, const GenPolicy *policy, ServerPool *pool,
-                            const Patterns *known, bool *io_error) {
+                            const Patterns *known, unsigned *oracle_errors_in_a_row, bool *io_error) {
   uint64_t number = c->round * c->nshards + (c->shard - 1);
   Round r;
   make_program(c, o, policy, number, &r);
@@ -338,6 +338,7 @@ static FuzzGroup *one_round(Campaign *c, const Options *o, const GenPolicy *poli
   }
   const char *sig = res.output ? res.output : "";
   FuzzVerdict v = fuzz_verdict(r.kind, res.status, res.timed_out, sig);
+  if (v != FV_ORACLE_ERROR) *oracle_errors_in_a_row = 0;
   c->n.programs++;
   if (r.generated) c->n.generated++;
   else c->n.mutated++;
@@ -345,6 +346,12 @@ static FuzzGroup *one_round(Campaign *c, const Options *o, const GenPolicy *poli
   switch (v) {
   case FV_ORACLE_ERROR:
     c->n.oracle_errors++;
+    /* a server that cannot start (TVM not importable) answers every program so: stop, say why */
+    if (++*oracle_errors_in_a_row >= 5) {
+      fprintf(stderr, "\nrfuzz: the oracle failed on %u programs in a row (last: %s); stopping\n",
+              *oracle_errors_in_a_row, *sig ? sig : "no answer");
+      *io_error = true;
+    }
     if (!strncmp(sig, "bad arguments", 13)) {
       fprintf(stderr, "\nrfuzz: the oracle cannot read the checks rfuzz writes (%s): is it a server with "
                       "--args-beside?\n", sig);
@@ -621,6 +628,7 @@ int main(int argc, char **argv) {
   ServerPool *pool = server_pool_new(o.oracle, 1, &ro);
   char *rreduce = o.rreduce ? xstrdup(o.rreduce) : fuzz_rreduce_beside_us();
   bool tty = isatty(2) && !o.quiet, io_error = false;
+  unsigned oracle_errors = 0;
   double started = clock_seconds();
   /* groups a killed run left unreduced come first */
   for (size_t i = 0; i < c.groups.len && !stop_flag && o.reduce; i++)
@@ -631,7 +639,7 @@ int main(int argc, char **argv) {
   while (!stop_flag && !io_error && (!o.rounds || c.n.programs < o.rounds) && (!o.seconds || c.seconds < o.seconds)) {
     /* the campaign's time is wall time, reductions included: --hours 1 ends after an hour */
     double t0 = clock_seconds();
-    FuzzGroup *fresh = one_round(&c, &o, &policy, pool, &known, &io_error);
+    FuzzGroup *fresh = one_round(&c, &o, &policy, pool, &known, &oracle_errors, &io_error);
     if (!stop_flag) c.seconds += clock_seconds() - t0;
     if (!campaign_save(&c, err, sizeof err)) {
       fprintf(stderr, "\nrfuzz: %s\n", err);

@@ -191,3 +191,13 @@ EOF
   run "$RFUZZ" merge -o "$T/m3" "$T/nothing"
   [ "$status" -eq 2 ]
 }
+
+@test "rfuzz: an oracle that cannot start (no TVM) stops the campaign with exit 2 and says why" {
+  printf '#!/bin/sh\necho "no TVM here" >&2\nexit 2\n' > "$T/dead.sh"
+  chmod +x "$T/dead.sh"
+  run "$RFUZZ" --oracle "$T/dead.sh --args-beside" --rounds 100 -q -o "$T/c"
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"no TVM here"* ]]
+  [[ "$output" == *"the oracle failed on 5 programs in a row"* ]]
+  python3 -c 'import json,sys; n=json.load(open(sys.argv[1]))["counts"]["programs"]; assert n == 5, n' "$T/c/campaign.json"
+}
