@@ -100,13 +100,16 @@ static bool positive_number(const char *s, double *out) {
    dyn.* operators and those whose results have `?` sizes are left out (the graph executor
    cannot allocate them, "Cannot allocate memory symbolic tensor shape", by design), and so are
    the annotation.* markers (relay.build has no strategy for compiler_begin outside a BYOC
-   partitioning): every such program would be a failure that is no bug. */
+   partitioning) and on_device / device_copy without a device plan ("virtual_device->
+   IsFullyUnconstrained()" in the first hour on TVM v0.13): every such program would be a
+   failure that is no bug. */
 static void default_policy(GenPolicy *p, Arena *arena) {
   size_t count, n = 0;
   const OpDef *const *ops = op_all(&count);
   const char **deny = arena_alloc(arena, (count + 1) * sizeof *deny);
   for (size_t i = 0; i < count; i++)
     if (!strncmp(ops[i]->name, "dyn.", 4) || !strncmp(ops[i]->name, "annotation.", 11) ||
+        !strcmp(ops[i]->name, "on_device") || !strcmp(ops[i]->name, "device_copy") ||
         !strcmp(ops[i]->name, "argwhere") || !strcmp(ops[i]->name, "unique"))
       deny[n++] = ops[i]->name;
   gen_policy_default(p);
