@@ -403,7 +403,9 @@ static FuzzGroup *one_round(Campaign *c, const Options *o, const GenPolicy *poli
     break;
   }
   }
-  if (join) { /* it showed something new: it joins the pool with its pass sequence */
+  /* it showed something new: it joins the pool with its pass sequence; an ill-typed mutant
+     never does (the pool is what mutation starts from, and mutation needs well-typed programs) */
+  if (join && r.kind != FUZZ_ILL) {
     char rel[64];
     snprintf(rel, sizeof rel, "pool/%06llu.relay", (unsigned long long)number);
     char *path = campaign_path(c, "%s", rel);

@@ -98,6 +98,8 @@ print(json.dumps(c, sort_keys=True))' "$1"
   [ "$status" -eq 0 ]
   cat "$T/c/index.md"
   grep -q '`ill-typed: signal SIGABRT`' "$T/c/index.md"
+  # ill-typed mutants never join the pool: mutation starts from well-typed programs only
+  [ -z "$(ls "$T/c/pool")" ]
   d=$(grep -l 'ill-typed: signal SIGABRT' "$T"/c/groups/*/signature | xargs dirname)
   grep -q 'add(' "$d/reduced.relay"
   [ "$(wc -c < "$d/reduced.relay")" -lt "$(wc -c < "$d/first.relay")" ]
