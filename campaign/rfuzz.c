@@ -561,33 +561,36 @@ int main(int argc, char **argv) {
   GenPolicy policy;
   Arena arena = {0};
   char err[512];
-  fuzz_pass_set_all(&o.passes);
-  if (passes_list && !fuzz_pass_set_parse(&o.passes, passes_list, err, sizeof err)) return usage_error(err, NULL);
-  default_policy(&policy, &arena);
-  if (o.policy_path && !gen_policy_load(&policy, o.policy_path, &arena, err, sizeof err)) {
-    fprintf(stderr, "rfuzz: %s\n", err);
-    return 2;
-  }
-  if (!gen_policy_check(&policy, err, sizeof err)) return usage_error(err, NULL);
   Patterns known = {0};
-  if (o.known_path && !load_known(o.known_path, &known)) {
-    if (errno) fprintf(stderr, "rfuzz: --known %s: %s\n", o.known_path, strerror(errno));
-    return 2;
-  }
-
-  if (mkdir(o.dir, 0777) != 0 && errno != EEXIST) {
-    fprintf(stderr, "rfuzz: %s: %s\n", o.dir, strerror(errno));
-    return 2;
-  }
   Campaign c;
   campaign_init(&c, o.dir);
   bool found;
-  int status = 0;
-  if (!campaign_load(&c, &found, err, sizeof err)) {
-    fprintf(stderr, "rfuzz: %s\n", err);
-    status = 2;
+  int status = 2; /* until the campaign is loaded: every way out below frees what it has */
+  fuzz_pass_set_all(&o.passes);
+  if (passes_list && !fuzz_pass_set_parse(&o.passes, passes_list, err, sizeof err)) {
+    passes_list = NULL; /* nothing to free */
+    usage_error(err, NULL);
     goto out;
   }
+  default_policy(&policy, &arena);
+  if (o.policy_path && !gen_policy_load(&policy, o.policy_path, &arena, err, sizeof err)) {
+    fprintf(stderr, "rfuzz: %s\n", err);
+    goto out;
+  }
+  if (!gen_policy_check(&policy, err, sizeof err)) {
+    usage_error(err, NULL);
+    goto out;
+  }
+  if (o.known_path && !load_known(o.known_path, &known)) goto out; /* it said why */
+  if (mkdir(o.dir, 0777) != 0 && errno != EEXIST) {
+    fprintf(stderr, "rfuzz: %s: %s\n", o.dir, strerror(errno));
+    goto out;
+  }
+  if (!campaign_load(&c, &found, err, sizeof err)) {
+    fprintf(stderr, "rfuzz: %s\n", err);
+    goto out;
+  }
+  status = 0;
   if (found) { /* the same command continues; a different campaign is refused */
     if ((o.seed_given && o.seed != c.seed) || (o.shard_given && (o.shard != c.shard || o.nshards != c.nshards)) ||
         strcmp(c.oracle ? c.oracle : "", o.oracle)) {

@@ -61,6 +61,15 @@ print(json.dumps(c, sort_keys=True))' "$1"
   [ "$status" -eq 2 ] && [[ "$output" == *"--shard takes I/N"* ]]
   run "$RFUZZ" --oracle "$ORACLE" --passes FoldConstant,Bogus -o "$T/c"
   [ "$status" -eq 2 ] && [[ "$output" == *"unknown pass 'Bogus'"* ]]
+  printf '{"fuel": "x"}' > "$T/bad-policy.json"
+  run "$RFUZZ" --oracle "$ORACLE" --passes FuseOps --policy "$T/bad-policy.json" -o "$T/c"
+  [ "$status" -eq 2 ] && [[ "$output" == *"bad-policy.json"*"fuel"* ]]
+  run "$RFUZZ" --oracle "$ORACLE" --known "$T/no-such-file" -o "$T/c"
+  [ "$status" -eq 2 ] && [ "$(grep -c no-such-file <<<"$output")" -eq 1 ]
+  printf 'fine\n(unclosed\n' > "$T/known"
+  run "$RFUZZ" --oracle "$ORACLE" --known "$T/known" -o "$T/c"
+  [ "$status" -eq 2 ] && [[ "$output" == *"known:2: "* ]]
+  [ ! -e "$T/c" ] # nothing made before the options are known to be good
   run "$RFUZZ" --oracle "$ORACLE" --bogus -o "$T/c"
   [ "$status" -eq 2 ] && [[ "$output" == *"Try 'rfuzz --help'"* ]]
 }
