@@ -99,6 +99,8 @@ void campaign_init(Campaign *c, const char *dir);
 void campaign_free(Campaign *c);
 /* Reads DIR/campaign.json if there is one (*found says); false with a message on a bad file. */
 bool campaign_load(Campaign *c, bool *found, char *err, size_t errlen);
+/* Removes the temporary files a kill left in the campaign (NAME.tmpXXXXXX of an atomic write). */
+void campaign_remove_stale_temps(const Campaign *c);
 /* Writes campaign.json (temporary file, fsync, rename) and index.md. */
 bool campaign_save(const Campaign *c, char *err, size_t errlen);
 /* The path of a file in the campaign (malloc'd). */

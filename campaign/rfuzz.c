@@ -591,6 +591,7 @@ int main(int argc, char **argv) {
     goto out;
   }
   status = 0;
+  if (found) campaign_remove_stale_temps(&c); /* before anything is compared or written */
   if (found) { /* the same command continues; a different campaign is refused */
     if ((o.seed_given && o.seed != c.seed) || (o.shard_given && (o.shard != c.shard || o.nshards != c.nshards)) ||
         strcmp(c.oracle ? c.oracle : "", o.oracle)) {

@@ -130,7 +130,10 @@ print(json.dumps(c, sort_keys=True))' "$1"
   [ "$status" -eq 0 ]
   [[ "$output" == *"continuing $T/b at program $n"* ]]
   [ "$(state "$T/a")" = "$(state "$T/b")" ]
-  diff -r "$T/a/pool" "$T/b/pool"
+  diff -r "$T/a/pool" "$T/b/pool" # no temporary file of a write the kill cut short stays either
+  touch "$T/b/pool/000001.relay.tmpAbC123" "$T/b/index.md.tmpXyZ789"
+  "$RFUZZ" --oracle "$ORACLE" --rounds 150 --no-reduce -q -o "$T/b"
+  [ ! -e "$T/b/pool/000001.relay.tmpAbC123" ] && [ ! -e "$T/b/index.md.tmpXyZ789" ]
   # another seed is another campaign, and a directory holding one refuses a different one
   run "$RFUZZ" --oracle "$ORACLE" --rounds 150 --no-reduce --seed 2 -o "$T/b"
   [ "$status" -eq 2 ] && [[ "$output" == *"holds a campaign with seed 1"* ]]
