@@ -48,6 +48,9 @@ char *fuzz_passes_random(Rng *rng, const FuzzPassSet *v);                 /* 0..
 char *fuzz_passes_mutate(Rng *rng, const char *seq, const FuzzPassSet *v);
 /* Whether every name in seq is known (for sequences read back from a file). */
 bool fuzz_passes_valid(const char *seq);
+/* Calls `add(ctx, key)` for every pass pair of seq, "passes:A>B" ("passes:>A" for the first),
+   the pass half of the feedback's features (features.c has the program's half). */
+void fuzz_pass_features(const char *seq, void (*add)(void *ctx, const char *key), void *ctx);
 
 /* ------------------------------------------------------------------ features.c */
 /* Calls `add(ctx, key)` for every feature of a printed program: "op:NAME" for each operator
@@ -92,11 +95,14 @@ typedef struct Campaign {
   FuzzCounts n;
   VEC(FuzzEntry) pool;
   VEC(FuzzGroup) groups;
-  StrSet seen;               /* features reached so far (not saved: rebuilt from the pool) */
+  StrSet seen;               /* features reached so far, of programs and pass sequences (not
+                                saved: rebuilt from the pool) */
 } Campaign;
 
 void campaign_init(Campaign *c, const char *dir);
 void campaign_free(Campaign *c);
+/* Adds from's counts to to's (rfuzz merge). */
+void fuzz_counts_add(FuzzCounts *to, const FuzzCounts *from);
 /* Reads DIR/campaign.json if there is one (*found says); false with a message on a bad file. */
 bool campaign_load(Campaign *c, bool *found, char *err, size_t errlen);
 /* Removes the temporary files a kill left in the campaign (NAME.tmpXXXXXX of an atomic write). */
@@ -105,10 +111,10 @@ void campaign_remove_stale_temps(const Campaign *c);
 bool campaign_save(const Campaign *c, char *err, size_t errlen);
 /* The path of a file in the campaign (malloc'd). */
 char *campaign_path(const Campaign *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Adds a pool entry's features to c->seen; returns how many were new. */
-size_t campaign_note_features(Campaign *c, const char *text);
-/* How many of text's features c->seen lacks (nothing is added). */
-size_t campaign_count_new_features(const Campaign *c, const char *text);
+/* Adds the features of a program and its pass sequence to c->seen; returns how many were new. */
+size_t campaign_note_features(Campaign *c, const char *text, const char *passes);
+/* How many of those features c->seen lacks (nothing is added). */
+size_t campaign_count_new_features(const Campaign *c, const char *text, const char *passes);
 /* The group with this key, or NULL. */
 FuzzGroup *campaign_group(Campaign *c, const char *key);
 void fuzz_group_free(FuzzGroup *g);
@@ -119,6 +125,8 @@ char *campaign_index_markdown(const Campaign *c);
 /* What an oracle answer means for a program of this kind. */
 typedef enum FuzzVerdict { FV_PASS, FV_FAIL, FV_ILL_REJECTED, FV_ILL_ACCEPTED, FV_ORACLE_ERROR } FuzzVerdict;
 FuzzVerdict fuzz_verdict(FuzzKind kind, int status, bool timed_out, const char *sig);
+/* A TVM child that hung, as the client's timeout or tvm-server's own --timeout says it. */
+bool fuzz_is_timeout(bool timed_out, const char *sig);
 /* The group key ("build: <masked signature>") and a regex for it (both malloc'd). */
 void fuzz_group_key(FuzzKind kind, int status, bool timed_out, const char *sig, char **key, char **match);
 /* The check (args file text) that reproduces the failure as an interesting answer: the program's
@@ -128,8 +136,6 @@ char *fuzz_repro_args(const char *args, int status);
    g->reduced_bytes.  `rreduce` is the program's path, `oracle` the --oracle command. */
 void fuzz_reduce_group(const Campaign *c, FuzzGroup *g, const char *rreduce, const char *oracle, double minutes,
                        volatile sig_atomic_t *stop);
-/* The rreduce installed beside the running program (malloc'd). */
-char *fuzz_rreduce_beside_us(void);
 /* The oracle command for one fixed check: --args-beside replaced by --args-from FILE (malloc'd),
    or NULL when the command has no --args-beside. */
 char *fuzz_oracle_for_file(const char *oracle, const char *args_file);

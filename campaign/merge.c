@@ -3,7 +3,6 @@
    reduction serves the group (a shard's, else one made here when --oracle is given). */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,10 +99,7 @@ int fuzz_merge_main(int argc, char **argv) {
       m.oracle = c.oracle ? xstrdup(c.oracle) : NULL;
     }
     m.seconds += c.seconds;
-#define ADD(f) m.n.f += c.n.f;
-    ADD(programs) ADD(passed) ADD(failed) ADD(known) ADD(oracle_errors) ADD(timeouts) ADD(ill_rejected)
-    ADD(ill_accepted) ADD(generated) ADD(mutated) ADD(pool_adds)
-#undef ADD
+    fuzz_counts_add(&m.n, &c.n);
     for (size_t i = 0; i < c.groups.len && !status; i++) {
       FuzzGroup *g = &c.groups.items[i], *t = campaign_group(&m, g->key);
       bool take_files = false;
@@ -138,7 +134,7 @@ int fuzz_merge_main(int argc, char **argv) {
     campaign_free(&c);
   }
   if (!status && oracle) {
-    char *rr = rreduce ? xstrdup(rreduce) : fuzz_rreduce_beside_us();
+    char *rr = rreduce ? xstrdup(rreduce) : cli_sibling("rreduce");
     for (size_t i = 0; i < m.groups.len; i++) {
       FuzzGroup *g = &m.groups.items[i];
       if (reduced(g) || strstr(g->key, ": timeout")) continue;

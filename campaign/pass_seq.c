@@ -130,3 +130,17 @@ bool fuzz_passes_valid(const char *seq) {
   Seq s;
   return split(seq, &s);
 }
+
+void fuzz_pass_features(const char *seq, void (*add)(void *ctx, const char *key), void *ctx) {
+  char prev[160] = "";
+  for (const char *s = seq; s && *s;) {
+    const char *end = strchr(s, ';');
+    size_t n = end ? (size_t)(end - s) : strlen(s);
+    char cur[160], key[340];
+    snprintf(cur, sizeof cur, "%.*s", (int)n, s);
+    snprintf(key, sizeof key, "passes:%s>%s", prev, cur);
+    add(ctx, key);
+    snprintf(prev, sizeof prev, "%s", cur);
+    s = end ? end + 1 : NULL;
+  }
+}

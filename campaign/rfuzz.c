@@ -183,7 +183,7 @@ static bool add_seeds(Campaign *c, const char *dir) {
       ok = false;
     } else {
       VEC_PUSH(c->pool, ((FuzzEntry){xstrdup(rel), xstrdup("")}));
-      campaign_note_features(c, text);
+      campaign_note_features(c, text, "");
     }
     free(text);
     free(dst);
@@ -191,20 +191,6 @@ static bool add_seeds(Campaign *c, const char *dir) {
   }
   free(list);
   return ok;
-}
-
-static void note_pass_pairs(StrSet *seen, const char *passes, size_t *fresh, bool add) {
-  char prev[160] = "";
-  for (const char *s = passes; s && *s;) {
-    const char *end = strchr(s, ';');
-    size_t n = end ? (size_t)(end - s) : strlen(s);
-    char cur[160], key[340];
-    snprintf(cur, sizeof cur, "%.*s", (int)n, s);
-    snprintf(key, sizeof key, "passes:%s>%s", prev, cur);
-    if (add ? strset_add(seen, key) : !strset_contains(seen, key)) (*fresh)++;
-    snprintf(prev, sizeof prev, "%s", cur);
-    s = end ? end + 1 : NULL;
-  }
 }
 
 /* The check a program gets, as an args file (one argument a line).  A diff round compares opt
@@ -290,14 +276,13 @@ static void make_program(const Campaign *c, const Options *o, const GenPolicy *p
   r->text = parent_text;
 }
 
-static void progress(const Campaign *c, double started, bool final) {
+static void progress(const Campaign *c, bool final) {
   double secs = c->seconds;
   unsigned long reduced = 0;
   for (size_t i = 0; i < c->groups.len; i++) reduced += c->groups.items[i].reduced_bytes >= 0;
   fprintf(stderr, "\r\033[Krfuzz: %lu programs (%.1f/s), %lu failed, %zu groups (%lu reduced), pool %zu, %02d:%02d:%02d%s",
           c->n.programs, secs > 0 ? c->n.programs / secs : 0.0, c->n.failed, c->groups.len, reduced, c->pool.len,
           (int)(secs / 3600), (int)(secs / 60) % 60, (int)secs % 60, final ? "\n" : "");
-  (void)started;
 }
 
 static bool write_group_files(const Campaign *c, const FuzzGroup *g, const Round *r) {
@@ -365,16 +350,15 @@ static FuzzGroup *one_round(Campaign *c, const Options *o, const GenPolicy *poli
   case FV_ILL_ACCEPTED: c->n.ill_accepted++; break;
   case FV_PASS: {
     c->n.passed++;
-    size_t novel = campaign_count_new_features(c, r.text);
-    note_pass_pairs(&c->seen, r.passes, &novel, false);
-    join = novel > 0;
+    join = campaign_count_new_features(c, r.text, r.passes) > 0;
     break;
   }
   case FV_FAIL: {
     c->n.failed++;
     char *key, *match;
     fuzz_group_key(r.kind, res.status, res.timed_out, sig, &key, &match);
-    if (res.timed_out || !strncmp(sig, "timeout", 7)) c->n.timeouts++;
+    bool timeout = fuzz_is_timeout(res.timed_out, sig);
+    if (timeout) c->n.timeouts++;
     if (known_bug(known, key)) {
       c->n.known++;
       free(key);
@@ -388,7 +372,6 @@ static FuzzGroup *one_round(Campaign *c, const Options *o, const GenPolicy *poli
       free(match);
       break;
     }
-    bool timeout = res.timed_out || !strncmp(sig, "timeout", 7);
     FuzzGroup ng = {.id = (unsigned)c->groups.len + 1, .key = key, .signature = xstrdup(sig), .match = match,
                     .args = fuzz_repro_args(args, res.status), .count = 1, .first_program = number,
                     .first_seconds = c->seconds, .first_bytes = (long)strlen(r.text), .reduced_bytes = -1,
@@ -411,9 +394,7 @@ static FuzzGroup *one_round(Campaign *c, const Options *o, const GenPolicy *poli
     char *path = campaign_path(c, "%s", rel);
     if (file_replace(path, r.text, strlen(r.text))) {
       VEC_PUSH(c->pool, ((FuzzEntry){xstrdup(rel), xstrdup(r.passes)}));
-      campaign_note_features(c, r.text);
-      size_t unused = 0;
-      note_pass_pairs(&c->seen, r.passes, &unused, true);
+      campaign_note_features(c, r.text, r.passes);
       c->n.pool_adds++;
     } else {
       *io_error = true;
@@ -603,9 +584,7 @@ int main(int argc, char **argv) {
     }
     for (size_t i = 0; i < c.pool.len; i++) {
       char *t = read_pool(&c, &c.pool.items[i]);
-      if (t) campaign_note_features(&c, t);
-      size_t unused = 0;
-      note_pass_pairs(&c.seen, c.pool.items[i].passes, &unused, true);
+      campaign_note_features(&c, t ? t : "", c.pool.items[i].passes);
       free(t);
     }
     if (!o.quiet) fprintf(stderr, "rfuzz: continuing %s at program %lu\n", o.dir, c.n.programs);
@@ -635,10 +614,9 @@ int main(int argc, char **argv) {
   ro.timeout = o.timeout;
   ro.stop = &stop_flag;
   ServerPool *pool = server_pool_new(o.oracle, 1, &ro);
-  char *rreduce = o.rreduce ? xstrdup(o.rreduce) : fuzz_rreduce_beside_us();
+  char *rreduce = o.rreduce ? xstrdup(o.rreduce) : cli_sibling("rreduce");
   bool tty = isatty(2) && !o.quiet, io_error = false;
   unsigned oracle_errors = 0;
-  double started = clock_seconds();
   /* groups a killed run left unreduced come first */
   for (size_t i = 0; i < c.groups.len && !stop_flag && o.reduce; i++)
     if (!strcmp(c.groups.items[i].status, "new")) {
@@ -668,11 +646,11 @@ int main(int argc, char **argv) {
         io_error = true;
       }
     }
-    if (tty) progress(&c, started, false);
+    if (tty) progress(&c, false);
   }
   server_pool_free(pool);
   free(rreduce);
-  if (!o.quiet) progress(&c, started, true);
+  if (!o.quiet) progress(&c, true);
   if (o.json) print_json(&c);
   status = io_error ? 2 : stop_flag ? 130 : 0;
   if (stop_flag && !o.quiet) fprintf(stderr, "rfuzz: interrupted; the same command continues the campaign\n");

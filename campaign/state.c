@@ -63,10 +63,11 @@ static void add_seen(void *ctx, const char *key) {
   if (strset_add(((void **)ctx)[0], key)) (*added)++;
 }
 
-size_t campaign_note_features(Campaign *c, const char *text) {
+size_t campaign_note_features(Campaign *c, const char *text, const char *passes) {
   size_t added = 0;
   void *ctx[2] = {&c->seen, &added};
   fuzz_features(text, add_seen, ctx);
+  fuzz_pass_features(passes, add_seen, ctx);
   return added;
 }
 
@@ -80,10 +81,11 @@ static void count_new(void *ctx, const char *key) {
   if (!strset_contains(cc->seen, key)) strset_add(&cc->fresh, key);
 }
 
-size_t campaign_count_new_features(const Campaign *c, const char *text) {
+size_t campaign_count_new_features(const Campaign *c, const char *text, const char *passes) {
   CountCtx cc = {&c->seen, {0}};
   strset_init(&cc.fresh);
   fuzz_features(text, count_new, &cc);
+  fuzz_pass_features(passes, count_new, &cc);
   size_t n = cc.fresh.len;
   strset_free(&cc.fresh);
   return n;
@@ -139,6 +141,12 @@ static unsigned long num(json_t *o, const char *key) {
 #define COUNTS(X)                                                                                      \
   X(programs) X(passed) X(failed) X(known) X(oracle_errors) X(timeouts) X(ill_rejected) X(ill_accepted) \
   X(generated) X(mutated) X(pool_adds)
+
+void fuzz_counts_add(FuzzCounts *to, const FuzzCounts *from) {
+#define ADD(f) to->f += from->f;
+  COUNTS(ADD)
+#undef ADD
+}
 
 static json_t *counts_json(const FuzzCounts *n) {
   json_t *o = json_object();

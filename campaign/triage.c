@@ -2,7 +2,6 @@
    and its reduction by rreduce through the same oracle with the failing program's own check. */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,8 +18,7 @@
 
 static bool starts(const char *s, const char *prefix) { return s && !strncmp(s, prefix, strlen(prefix)); }
 
-/* A TVM child that hung, as the client's timeout or tvm-server's own --timeout says it. */
-static bool is_timeout(bool timed_out, const char *sig) { return timed_out || starts(sig, "timeout"); }
+bool fuzz_is_timeout(bool timed_out, const char *sig) { return timed_out || starts(sig, "timeout"); }
 
 FuzzVerdict fuzz_verdict(FuzzKind kind, int status, bool timed_out, const char *sig) {
   bool said = sig && *sig;
@@ -28,7 +26,7 @@ FuzzVerdict fuzz_verdict(FuzzKind kind, int status, bool timed_out, const char *
   if (status == 2 || status < 0) return FV_ORACLE_ERROR;
   if (kind == FUZZ_ILL) {
     /* an ill-typed program must get a diagnostic: a crash or a hang instead is the bug */
-    if (starts(sig, "signal ") || is_timeout(false, sig)) return FV_FAIL;
+    if (starts(sig, "signal ") || fuzz_is_timeout(false, sig)) return FV_FAIL;
     return status == 0 || said ? FV_ILL_REJECTED : FV_ILL_ACCEPTED;
   }
   return status == 0 || said ? FV_FAIL : FV_PASS;
@@ -45,7 +43,7 @@ void fuzz_group_key(FuzzKind kind, int status, bool timed_out, const char *sig, 
   sb_init(&norm);
   sb_init(&ere);
   sb_init(&k);
-  if (is_timeout(timed_out, sig)) {
+  if (fuzz_is_timeout(timed_out, sig)) {
     sb_printf(&k, "%s: timeout", tag);
     *match = xstrdup("timeout");
   } else {
@@ -82,15 +80,6 @@ char *fuzz_oracle_for_file(const char *oracle, const char *args_file) {
   }
   sb_printf(&sb, "'%s", at + strlen("--args-beside"));
   return sb_take(&sb);
-}
-
-char *fuzz_rreduce_beside_us(void) {
-  char self[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 16);
-  if (n <= 0) return xstrdup("rreduce"); /* from PATH */
-  self[n] = 0;
-  strcpy(strrchr(self, '/') + 1, "rreduce");
-  return xstrdup(self);
 }
 
 static void set_status(FuzzGroup *g, const char *fmt, const char *detail) {
@@ -144,7 +133,7 @@ void fuzz_reduce_group(const Campaign *c, FuzzGroup *g, const char *rreduce, con
     }
     if (null >= 0) dup2(null, 0);
     setpgid(0, 0); /* our Ctrl-C reaches it through us, once */
-    execv(rreduce, (char *const *)argv);
+    execvp(rreduce, (char *const *)argv); /* a bare name: from PATH */
     _exit(127);
   }
   double deadline = clock_seconds() + minutes * 60;

@@ -343,17 +343,7 @@ static bool run_all(Run *run, char *err, size_t errlen) {
 /* roracle over the mutants: the binary beside this one (or on PATH); its exit status. */
 static int run_oracle(const char *dir, const char *test, const char *server, const char *timeout, unsigned jobs,
                       bool json) {
-  char self[4096], roracle[4200] = "roracle";
-  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n > 0) {
-    self[n] = '\0';
-    char *slash = strrchr(self, '/');
-    if (slash) {
-      *slash = '\0';
-      snprintf(roracle, sizeof roracle, "%s/roracle", self);
-      if (!cli_executable(roracle)) snprintf(roracle, sizeof roracle, "roracle");
-    }
-  }
+  char *roracle = cli_sibling("roracle");
   char j[16];
   snprintf(j, sizeof j, "%u", jobs);
   const char *argv[12];
@@ -379,8 +369,9 @@ static int run_oracle(const char *dir, const char *test, const char *server, con
     _exit(2);
   }
   int st = 0;
-  if (pid < 0 || waitpid(pid, &st, 0) < 0) return 2;
-  return WIFEXITED(st) ? WEXITSTATUS(st) : 2;
+  bool waited = pid > 0 && waitpid(pid, &st, 0) == pid;
+  free(roracle);
+  return waited && WIFEXITED(st) ? WEXITSTATUS(st) : 2;
 }
 
 /* ------------------------------------------------------------------ inputs */

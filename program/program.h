@@ -53,13 +53,14 @@ typedef struct Program {
 bool prog_check(Program *p, const char *text, bool expressions_ok, Diag *diag);
 /* The same with the message copied into err (the source line and caret included). */
 bool prog_load(Program *p, const char *name, const char *text, bool expressions_ok, char *err, size_t errlen);
-/* Loads text if it passes `weakest` or a stronger guard, and records the strongest in p->guard.
-   Below PROG_TYPED, types are set where inference got before its first error and are complete;
-   every other type is NULL, so passes that need a type skip what has none.  On failure err gets
-   the message of the weakest guard's check. */
 /* prog_load, saying in *parsed whether the text parsed at all (see check_text_parsed). */
 bool prog_load_parsed(Program *p, const char *name, const char *text, bool expressions_ok, char *err, size_t errlen,
                       bool *parsed);
+/* Loads text if it passes `weakest` or a stronger guard, and records the strongest in p->guard.
+   Below PROG_TYPED, types are set where inference got before its first error and are complete;
+   every other type is NULL, so passes that need a type skip what has none.  On failure err gets
+   the message of the weakest guard's check (the syntax error when the text does not parse: it is
+   parsed once then). */
 bool prog_load_as(Program *p, const char *name, const char *text, ProgGuard weakest, char *err, size_t errlen);
 void prog_free(Program *p);
 /* Whether t has no unknown left in it (inference may stop before solving some). */

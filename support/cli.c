@@ -9,12 +9,30 @@
 #include <unistd.h>
 
 #include "version.h"
+#include "xalloc.h"
 
 const char *cli_tool(void) { return program_invocation_short_name; }
 
 bool cli_executable(const char *path) {
   struct stat st;
   return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+char *cli_sibling(const char *name) {
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    if (slash) {
+      size_t len = (size_t)(slash - self) + 1 + strlen(name) + 1;
+      char *path = xmalloc(len);
+      snprintf(path, len, "%.*s/%s", (int)(slash - self), self, name);
+      if (cli_executable(path)) return path;
+      free(path);
+    }
+  }
+  return xstrdup(name);
 }
 
 bool cli_runnable(const char *path, char *why, size_t whylen) {

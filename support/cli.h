@@ -16,6 +16,9 @@ int cli_version(const char *prog);
 
 /* A regular file we may execute (a test script). */
 bool cli_executable(const char *path);
+/* The relaykit program `name` installed beside the running one, else `name` (found on PATH
+   when run); malloc'd.  rmutate runs roracle so, rfuzz rreduce. */
+char *cli_sibling(const char *name);
 /* Whether the kernel can run `path` as a test: an executable regular file that starts with "#!"
    or is an ELF binary.  A script without "#!" runs from a shell but exec() refuses it, so every
    run would look "not interesting".  False with the reason ("not an executable file", "has no
