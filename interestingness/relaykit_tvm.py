@@ -1203,7 +1203,7 @@ def main_server(script):
             sys.stderr.write("tvm-server: --args-from %s: bad arguments: %s\n" % (args_file, e))
             return EXIT_USAGE
     # stdout carries answers only: keep a private copy of it, point fd 1 at stderr for the rest.
-    answers = os.fdopen(os.dup(1), "w", encoding="utf-8", errors="replace")
+    answers = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     why = import_tvm()
     if why:
@@ -1216,6 +1216,8 @@ def main_server(script):
         except BadArguments as e:  # the user's check did not load
             sys.stderr.write("tvm-server: --args-from %s: bad arguments: %s\n" % (args_file, e))
             return EXIT_USAGE
+    # the echo extension (PROTOCOL.md): each answer starts with its path and a tab
+    echo = os.environ.pop("RELAYKIT_ORACLE_ECHO", "") == "1"
     stdin = sys.stdin.buffer
     while True:
         line = stdin.readline()
@@ -1246,7 +1248,9 @@ def main_server(script):
                     sys.stderr.write("%stvm-server: %s: %s\n" % (outcome.output, path, explanation))
                     sys.stderr.flush()
         try:
-            answers.write(("%d %s\n" % (status, sig)) if sig else ("%d\n" % status))
+            answer = (("%d %s\n" % (status, sig)) if sig else ("%d\n" % status)).encode("utf-8", "replace")
+            # the path goes back byte for byte, whatever its encoding
+            answers.write(line.rstrip(b"\n") + b"\t" + answer if echo else answer)
             answers.flush()
         except BrokenPipeError:
             return 0

@@ -29,6 +29,8 @@ typedef struct Server {
   ServerJob *job;     /* the query it is answering, or NULL */
   bool draining;      /* answering a cancelled query: read the line, drop it */
   char drain_dir[PATH_MAX]; /* that query's directory, removed once it is answered ("" if none) */
+  char asked[2 * PATH_MAX]; /* the path of the query outstanding (answered or drained next) */
+  bool echoes;        /* it has prefixed an answer with its query's path (PROTOCOL.md, echo) */
   double sent_at;
 } Server;
 
@@ -71,6 +73,7 @@ static void server_kill(Server *s) {
   s->pid = 0;
   s->used = 0;
   s->draining = false;
+  s->echoes = false;
 }
 
 static bool server_launch(ServerPool *p, Server *s, char *err, size_t errlen) {
@@ -92,6 +95,7 @@ static bool server_launch(ServerPool *p, Server *s, char *err, size_t errlen) {
     dup2(from[1], STDOUT_FILENO);
     close(to[0]), close(to[1]), close(from[0]), close(from[1]);
     signal(SIGPIPE, SIG_DFL);
+    setenv("RELAYKIT_ORACLE_ECHO", "1", 1); /* ask for the echo extension (PROTOCOL.md) */
     execl("/bin/sh", "sh", "-c", p->cmd, (char *)NULL);
     _exit(127);
   }
@@ -106,6 +110,7 @@ static bool server_launch(ServerPool *p, Server *s, char *err, size_t errlen) {
   s->in = to[1];
   s->out = from[0];
   s->used = 0;
+  s->echoes = false;
   p->starts++;
   return true;
 }
@@ -144,6 +149,7 @@ static bool send_query(Server *s, ServerJob *j) {
   char line[2 * PATH_MAX + 2];
   int n = snprintf(line, sizeof line, "%s\n", j->file);
   if (!fd_write_all(s->in, line, (size_t)n)) return false;
+  snprintf(s->asked, sizeof s->asked, "%s", j->file);
   s->job = j;
   j->server = s;
   s->sent_at = clock_seconds();
@@ -183,6 +189,20 @@ static bool parse_answer(const char *line, int *status, const char **sig) {
   return true;
 }
 
+/* Takes the echo of the outstanding query's path off an answer (`PATH<TAB>STATUS ...`).  A server
+   that has echoed once must echo every answer with the right path: a stale or surplus line then
+   shows itself whenever it arrives, where without the echo one arriving after the next query was
+   sent would be taken as that query's answer.  False: the line is not this query's answer. */
+static bool strip_echo(Server *s, const char **answer) {
+  size_t n = strlen(s->asked);
+  if (strncmp(*answer, s->asked, n) == 0 && (*answer)[n] == '\t') {
+    *answer += n + 1;
+    s->echoes = true;
+    return true;
+  }
+  return !s->echoes;
+}
+
 /* Reads what a server has written; handles a complete line, EOF and timeouts. */
 static void pump(ServerPool *p, Server *s) {
   if (!s->pid || (!s->job && !s->draining)) return;
@@ -200,6 +220,13 @@ static void pump(ServerPool *p, Server *s) {
     }
     s->line[s->used] = '\0';
     s->used = 0;
+    const char *answer = s->line;
+    if (!strip_echo(s, &answer)) { /* a line meant for an earlier query, or none */
+      p->garbage++;
+      if (s->draining) server_kill(s);
+      else server_failed(p, s, "the oracle server answered a query it was not asked");
+      return;
+    }
     if (s->draining) { /* the answer to a cancelled query */
       drop_drained(s);
       return;
@@ -207,7 +234,7 @@ static void pump(ServerPool *p, Server *s) {
     int status;
     const char *sig;
     ServerJob *j = s->job;
-    if (!parse_answer(s->line, &status, &sig)) {
+    if (!parse_answer(answer, &status, &sig)) {
       p->garbage++;
       char why[512];
       snprintf(why, sizeof why, "the oracle server answered garbage (want 'STATUS [SIGNATURE]'): '%.200s'", s->line);

@@ -64,10 +64,11 @@ server() {
 }
 
 @test "a server that writes a surplus line is restarted: no answer is taken for another candidate's" {
-  # after its first answer this server writes one extra '0' line, which read as the next
-  # candidate's answer would accept a candidate without conv2d
-  server surplus.sh "  if \"$RCHECK\" \"\$path\" >/dev/null 2>&1 && grep -q 'nn.conv2d(' \"\$path\"; then echo 0; else echo 1; fi
-  [ \$n -eq 1 ] && echo 0"
+  # after its first answer this server writes one extra '0' line (in the same write, so it is
+  # there before the next query), which read as the next candidate's answer would accept a
+  # candidate without conv2d; it ignores RELAYKIT_ORACLE_ECHO (a plain protocol server)
+  server surplus.sh "  if \"$RCHECK\" \"\$path\" >/dev/null 2>&1 && grep -q 'nn.conv2d(' \"\$path\"; then a=0; else a=1; fi
+  if [ \$n -eq 1 ]; then printf '%s\\n0\\n' \$a; else echo \$a; fi"
   for j in 1 2; do
     cp "$CORPUS/models/squeezenet_v1.1.relay" "$T/s$j.relay"
     run "$RREDUCE" --tidy -j$j --json --server "$T/surplus.sh" "$T/s$j.relay"
@@ -78,6 +79,43 @@ server() {
   cp "$CORPUS/models/squeezenet_v1.1.relay" "$T/a.relay"
   "$RREDUCE" --tidy "$T/a.relay" "$T/keep.sh"
   cmp "$T/a.relay" "$T/s1.relay"
+  cmp "$T/a.relay" "$T/s2.relay"
+}
+
+@test "with the echo, a surplus line is caught whenever it arrives, and its victim is asked again" {
+  # an echoing server that repeats its first answer, as "interesting", once: late, while it is
+  # answering the first candidate that is not interesting.  Without the echo that candidate
+  # would take the stale line as its answer and be accepted; the echo shows it is stale, and
+  # the candidate goes to a fresh server.
+  server late.sh "  [ \"\$RELAYKIT_ORACLE_ECHO\" = 1 ] || { echo 'no RELAYKIT_ORACLE_ECHO' >&2; exit 3; }
+  [ \$n -eq 1 ] && first=\$path
+  if \"$RCHECK\" \"\$path\" >/dev/null 2>&1 && grep -q 'nn.conv2d(' \"\$path\"; then a=0; else a=1; fi
+  if [ \$a = 1 ] && [ -n \"\$first\" ] && [ ! -e \"\$0.once\" ]; then : > \"\$0.once\"; printf '%s\\t0\\n' \"\$first\"; sleep 0.2; fi
+  printf '%s\\t%s\\n' \"\$path\" \$a"
+  cp "$CORPUS/models/squeezenet_v1.1.relay" "$T/a.relay"
+  "$RREDUCE" --tidy "$T/a.relay" "$T/keep.sh"
+  for j in 1 2; do
+    rm -f "$T/late.sh.once"
+    cp "$CORPUS/models/squeezenet_v1.1.relay" "$T/l$j.relay"
+    run "$RREDUCE" --tidy -j$j --json --server "$T/late.sh" "$T/l$j.relay"
+    [ "$status" -eq 0 ]
+    [ -e "$T/late.sh.once" ]
+    python3 -c 'import json,sys; d=json.loads(sys.argv[1].splitlines()[-1]); assert d["server_garbage"] >= 1, d' "$output"
+    "$T/keep.sh" "$T/l$j.relay"
+    cmp "$T/a.relay" "$T/l$j.relay"
+  done
+}
+
+@test "server-adapter echoes the path when asked, and hides the variable from its test" {
+  printf '#!/bin/sh\n[ -z "$RELAYKIT_ORACLE_ECHO" ] || exit 7\ngrep -q conv2d "$1"\n' > "$T/t.sh"
+  chmod +x "$T/t.sh"
+  printf 'nn.conv2d\n' > "$T/c d.relay"
+  printf 'x\n' > "$T/n.relay"
+  run sh -c "printf '%s\\n' '$T/c d.relay' '$T/n.relay' | RELAYKIT_ORACLE_ECHO=1 '$ROOT/interestingness/server-adapter' '$T/t.sh'"
+  [ "$status" -eq 0 ]
+  [ "$output" = "$(printf '%s\t0\n%s\t1' "$T/c d.relay" "$T/n.relay")" ]
+  run sh -c "printf '%s\\n' '$T/n.relay' | '$ROOT/interestingness/server-adapter' '$T/t.sh'"
+  [ "$output" = 1 ]
 }
 
 @test "--match applies to the server's signature; usage errors" {

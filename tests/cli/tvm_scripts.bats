@@ -196,6 +196,13 @@ fake() { # candidate text -> $T/c.relay
   [ "$(cat "$T/answers")" = "1 signal SIGSEGV" ]
   printf '%s\n' "$T/type.relay" | "$I/tvm-server" pass FoldConstant FuseOps > "$T/answers"
   [ "$(cat "$T/answers")" = "1 Check failed: fake type error" ]
+  # the echo extension: each answer starts with its request's path, byte for byte, and a tab
+  cp "$T/ok.relay" "$T/$(printf 'na\377me.relay')"
+  printf '%s\n' "$T/a b/bug 1.relay" "$T/$(printf 'na\377me.relay')" "" \
+    | RELAYKIT_ORACLE_ECHO=1 "$I/tvm-server" build > "$T/answers"
+  printf '%s\t%s\n' "$T/a b/bug 1.relay" "0 Check failed: fake build error dtype" \
+    "$T/$(printf 'na\377me.relay')" 1 "" "2 empty path" > "$T/expected"
+  cmp "$T/expected" "$T/answers"
 }
 
 # prog TEXT FILE: a module whose @main(%x: Tensor[(2, 2), float32]) returns TEXT, into FILE
