@@ -69,8 +69,15 @@ static void test_conv2d_rejects(void **state) {
                  "shape of weight is inconsistent with kernel_size, kernel_size=[3, 3] wshape=[64, 3, 7, 7]");
   assert_rejects("nn.conv2d", "Tensor[(1, 3, 16, 16, 16), float32], Tensor[(64, 3, 7, 7), float32]", "data_layout=\"NCDHW\"",
                  "conv2d only support input layouts that are convertible from NCHW. The provided layout is: NCDHW");
+  /* digits after the last axis are ignored, as in TVM: OIH4 is OIH */
   assert_rejects("nn.conv2d", "Tensor[(1, 3, 16, 16), float32], Tensor[(64, 3, 7, 7), float32]", "kernel_layout=\"OIH4\"",
-                 "invalid layout \"OIH4\" for kernel_layout");
+                 "convertible from OIHW. The provided layout is: OIH4");
+  assert_infers("nn.conv2d", "Tensor[(1, 3, 16, 16), float32], Tensor[(64, 3, 7, 7), float32]", "kernel_layout=\"OIHW4\"",
+                 "Tensor[(1, 64, 10, 10), float32]");
+  assert_rejects("nn.conv2d", "Tensor[(1, 3, 16, 16), float32], Tensor[(64, 3, 7, 7), float32]", "kernel_layout=\"OIHw\"",
+                 "invalid layout \"OIHw\" for kernel_layout: invalid factor size 0 for dimension w");
+  assert_rejects("nn.conv2d", "Tensor[(1, 3, 16, 16, 2), float32], Tensor[(64, 3, 7, 7), float32]", "data_layout=\"NCHWC\"",
+                 "invalid layout \"NCHWC\" for data_layout: axis C appears twice");
   assert_rejects("nn.conv2d", "Tensor[(1, 3, 16, 16), float32], Tensor[(64, 3, 3, 3), float32]", "padding=[1, 1, 1]",
                  "Padding size should be 1, 2 or 4, but got 3");
   assert_rejects("nn.conv2d", "Tensor[(1, 3, 4, 4), float32], Tensor[(64, 3, 7, 7), float32]", "",

@@ -196,14 +196,14 @@ static const Type *pad_rel(OpCall *c) {
 static const Type *spatial_any(OpCall *c, const char *canon, const char *fmt, DType dt) {
   const Type *data = op_tensor_arg(c, 0);
   if (!data) return NULL;
-  SuLayout l, cl;
-  int64_t s[SU_LAYOUT_MAX], o[SU_LAYOUT_MAX];
+  Layout l, cl;
+  int64_t s[LAYOUT_MAX], o[LAYOUT_MAX];
   if (!su_layout_to(c, "layout", canon, fmt, &l, &cl) ||
-      !su_layout_convert(c, 0, &l, data->dims, data->ndims, &cl, s))
+      !layout_convert(c, 0, &l, data->dims, data->ndims, &cl, s))
     return NULL;
   for (size_t i = 2; i < cl.ndim; i++)
     s[i] = ANY;
-  if (!su_layout_convert(c, -1, &cl, s, cl.ndim, &l, o)) return NULL;
+  if (!layout_convert(c, -1, &cl, s, cl.ndim, &l, o)) return NULL;
   return ty_tensor(c->types, dt.code == DT_VOID ? data->dtype : dt, o, l.ndim);
 }
 

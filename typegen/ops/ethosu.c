@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "../opgen.h"
+#include "opx.h"
 
 #define ANY ((int64_t)TY_DIM_ANY)
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
@@ -80,12 +81,6 @@ static bool str_dtype(OpCall *c, const char *name, DType *out) {
 static bool is_brick(const char *layout) { return !strcmp(layout, "NHCWB16"); }
 
 static int64_t mul(int64_t a, int64_t b) { return a == ANY || b == ANY ? ANY : a * b; }
-
-static int64_t floordiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if (a % b != 0 && ((a < 0) != (b < 0))) q--;
-  return q;
-}
 
 /* The channel bricks of an NHCWB16 result: 1 + (channels - 1) / 16 (a constant in TVM). */
 static bool bricks(OpCall *c, int64_t ch, int64_t *out) {
@@ -194,7 +189,7 @@ static const Type *kernel_out(OpCall *c, const int64_t *ifm_dims, size_t rank, c
       o[1 + i] = ANY;
       continue;
     }
-    o[1 + i] = floordiv(in + pad[i] - (1 + (k[i] - 1) * dil[i]), st[i]) + 1;
+    o[1 + i] = opx_floordiv(in + pad[i] - (1 + (k[i] - 1) * dil[i]), st[i]) + 1;
     if (o[1 + i] < 0)
       return op_fail(c, -1, "%s: the output %s would be negative (%lld)", c->op->name, i ? "width" : "height",
                      (long long)o[1 + i]);

@@ -44,14 +44,14 @@ static const Type *resize_nd(OpCall *c, size_t nd, const char *canon, const char
                    c->op->name, 2 * nd, 2 * nd);
   int64_t sz[3];
   if (su_ints(c, "size", sz, 3) < 0 || !su_nonneg(c, "size", sz, nd)) return NULL;
-  SuLayout l, cl;
-  int64_t s[SU_LAYOUT_MAX], o[SU_LAYOUT_MAX];
+  Layout l, cl;
+  int64_t s[LAYOUT_MAX], o[LAYOUT_MAX];
   if (!su_layout_to(c, "layout", canon, fmt, &l, &cl) ||
-      !su_layout_convert(c, 0, &l, data->dims, data->ndims, &cl, s))
+      !layout_convert(c, 0, &l, data->dims, data->ndims, &cl, s))
     return NULL;
   for (size_t i = 0; i < nd; i++)
     s[2 + i] = sz[i];
-  if (!su_layout_convert(c, -1, &cl, s, cl.ndim, &l, o)) return NULL;
+  if (!layout_convert(c, -1, &cl, s, cl.ndim, &l, o)) return NULL;
   return ty_tensor(c->types, out_dtype(c, data->dtype), o, l.ndim);
 }
 static const Type *resize1d_rel(OpCall *c) {
@@ -68,10 +68,10 @@ static const Type *resize3d_rel(OpCall *c) {
 static const Type *crop_and_resize_rel(OpCall *c) {
   const Type *data = op_tensor_arg(c, 0), *boxes = data ? op_tensor_arg(c, 1) : NULL;
   if (!boxes || !op_tensor_arg(c, 2)) return NULL;
-  SuLayout l, cl;
-  int64_t s[SU_LAYOUT_MAX], o[SU_LAYOUT_MAX], crop[2];
+  Layout l, cl;
+  int64_t s[LAYOUT_MAX], o[LAYOUT_MAX], crop[2];
   if (!su_layout_to(c, "layout", "NCHW", NULL, &l, &cl) ||
-      !su_layout_convert(c, 0, &l, data->dims, data->ndims, &cl, s))
+      !layout_convert(c, 0, &l, data->dims, data->ndims, &cl, s))
     return NULL;
   if (boxes->ndims == 0)
     return op_fail(c, 1, "%s: IndexError: indexing 0 on an array of size 0 (the boxes' shape)", c->op->name);
@@ -82,7 +82,7 @@ static const Type *crop_and_resize_rel(OpCall *c) {
   s[0] = boxes->dims[0];
   s[2] = crop[0];
   s[3] = crop[1];
-  if (!su_layout_convert(c, -1, &cl, s, 4, &l, o)) return NULL;
+  if (!layout_convert(c, -1, &cl, s, 4, &l, o)) return NULL;
   return ty_tensor(c->types, out_dtype(c, data->dtype), o, l.ndim);
 }
 
@@ -92,7 +92,7 @@ static const Type *crop_and_resize_rel(OpCall *c) {
 static const Type *dilation2d_rel(OpCall *c) {
   const Type *data = op_tensor_arg(c, 0);
   if (!data) return NULL;
-  SuLayout in, cin, kl, ckl, out, cout;
+  Layout in, cin, kl, ckl, out, cout;
   if (!su_layout_to(c, "data_layout", "NCHW",
                     "Dilation2D only support input layouts that are convertible from NCHW. But got %s", &in,
                     &cin) ||
@@ -103,10 +103,10 @@ static const Type *dilation2d_rel(OpCall *c) {
                     "Dilation2D only support output layouts that are convertible from NCHW. But got %s", &out,
                     &cout))
     return NULL;
-  int64_t d[SU_LAYOUT_MAX], w[SU_LAYOUT_MAX], o[SU_LAYOUT_MAX];
-  if (!su_layout_convert(c, 0, &in, data->dims, data->ndims, &cin, d)) return NULL;
+  int64_t d[LAYOUT_MAX], w[LAYOUT_MAX], o[LAYOUT_MAX];
+  if (!layout_convert(c, 0, &in, data->dims, data->ndims, &cin, d)) return NULL;
   const Type *weight = op_tensor_arg(c, 1);
-  if (!weight || !su_layout_convert(c, 1, &kl, weight->dims, weight->ndims, &ckl, w)) return NULL;
+  if (!weight || !layout_convert(c, 1, &kl, weight->dims, weight->ndims, &ckl, w)) return NULL;
   int64_t dil[2], strides[2], pad[4];
   long nd = su_ints(c, "dilations", dil, 2), ns = nd < 0 ? -1 : su_ints(c, "strides", strides, 2);
   if (ns < 0) return NULL;
@@ -151,8 +151,8 @@ static const Type *dilation2d_rel(OpCall *c) {
       return op_fail(c, -1, "%s: the window arithmetic overflows int64", c->op->name);
     if (!su_nonneg(c, "the window", &o[2 + i], 1)) return NULL;
   }
-  int64_t r[SU_LAYOUT_MAX];
-  if (!su_layout_convert(c, -1, &cout, o, 4, &out, r)) return NULL;
+  int64_t r[LAYOUT_MAX];
+  if (!layout_convert(c, -1, &cout, o, 4, &out, r)) return NULL;
   return ty_tensor(c->types, out_dtype(c, data->dtype), r, out.ndim);
 }
 
@@ -181,10 +181,10 @@ static const Type *grid_sample_rel(OpCall *c) {
   if (rank != 4 && rank != 5)
     return op_fail(c, 0, "%s: the data must be 4-D or 5-D (the relation cannot be solved for rank %zu)",
                    c->op->name, rank);
-  SuLayout l, cl;
-  int64_t s[SU_LAYOUT_MAX], o[SU_LAYOUT_MAX];
+  Layout l, cl;
+  int64_t s[LAYOUT_MAX], o[LAYOUT_MAX];
   if (!su_layout_to(c, "layout", rank == 4 ? "NCHW" : "NCDHW", NULL, &l, &cl) ||
-      !su_layout_convert(c, 0, &l, data->dims, rank, &cl, s))
+      !layout_convert(c, 0, &l, data->dims, rank, &cl, s))
     return NULL;
   for (size_t i = 2; i < rank; i++) {
     if (i >= grid->ndims)
@@ -192,7 +192,7 @@ static const Type *grid_sample_rel(OpCall *c) {
                      c->op->name, i, grid->ndims);
     s[i] = grid->dims[i];
   }
-  if (!su_layout_convert(c, -1, &cl, s, rank, &l, o)) return NULL;
+  if (!layout_convert(c, -1, &cl, s, rank, &l, o)) return NULL;
   return ty_tensor(c->types, data->dtype, o, l.ndim);
 }
 

@@ -50,13 +50,6 @@ const char *dims_str(const int64_t *d, size_t n, char *buf, size_t cap) {
   return buf;
 }
 
-/* tvm::floordiv on constants (indexdiv in the relations). */
-int64_t floordiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if (a % b != 0 && ((a < 0) != (b < 0))) q--;
-  return q;
-}
-
 static bool is_dtype(DType d, DTypeCode code, int bits) { return d.code == code && d.bits == bits && d.lanes == 1; }
 
 /* A writable copy of a tensor's dims (at least one slot, so rank 0 needs no special case). */
@@ -148,102 +141,7 @@ static bool norm_axis(OpCall *c, int64_t axis, size_t rank, size_t *out) {
 
 /* ================================================================== layouts (tir::Layout) */
 
-/* Layout and LAYOUT_MAX are in nn_common.h. */
-
-static bool layout_bad(OpCall *c, const char *attr, const char *s, const char *why) {
-  op_fail(c, -1, "%s: invalid layout \"%s\" for %s: %s", c->op->name, s, attr, why);
-  return false;
-}
-
-/* Parses a layout as tir::Layout's constructor does, failing on what it rejects.  An empty layout
-   is tir's undefined layout, which no BijectiveLayout accepts. */
-bool layout_parse(OpCall *c, const char *attr, const char *s, Layout *l) {
-  memset(l, 0, sizeof *l);
-  if (!*s) return layout_bad(c, attr, s, "an empty (undefined) layout cannot be converted");
-  if (strlen(s) >= sizeof l->name) return layout_bad(c, attr, s, "too long");
-  strcpy(l->name, s);
-  int64_t f = 0;
-  bool have_f = false;
-  for (const char *p = s; *p; p++) {
-    if (*p >= '0' && *p <= '9') {
-      f = f * 10 + (*p - '0');
-      have_f = true;
-      if (f > (1 << 30)) return layout_bad(c, attr, s, "factor too large");
-      continue;
-    }
-    bool upper = *p >= 'A' && *p <= 'Z', lower = *p >= 'a' && *p <= 'z';
-    if (!upper && !lower) return layout_bad(c, attr, s, "axes are letters, optionally preceded by a factor");
-    if (upper && have_f) return layout_bad(c, attr, s, "a primal (upper-case) axis cannot have a factor");
-    if (lower && (!have_f || f == 0)) return layout_bad(c, attr, s, "a sub-axis (lower-case) needs a positive factor");
-    for (size_t i = 0; i < l->ndim; i++)
-      if (l->axis[i] == *p) return layout_bad(c, attr, s, "an axis appears twice");
-    if (l->ndim == LAYOUT_MAX) return layout_bad(c, attr, s, "too many axes");
-    l->axis[l->ndim] = *p;
-    l->factor[l->ndim++] = lower ? f : 0;
-    f = 0;
-    have_f = false;
-  }
-  if (have_f) return layout_bad(c, attr, s, "a factor must be followed by a sub-axis");
-  for (size_t i = 0; i < l->ndim; i++)
-    if (l->factor[i] && !memchr(l->axis, l->axis[i] - 'a' + 'A', l->ndim))
-      return layout_bad(c, attr, s, "a sub-axis needs its primal axis in the layout");
-  return true;
-}
-
-int layout_index(const Layout *l, char axis) {
-  for (size_t i = 0; i < l->ndim; i++)
-    if (l->axis[i] == axis) return (int)i;
-  return -1;
-}
-
-/* tir::BijectiveLayout(a, b).defined(): both layouts hold the same primal axes. */
-bool layout_convertible(const Layout *a, const Layout *b) {
-  size_t na = 0, nb = 0;
-  for (size_t i = 0; i < a->ndim; i++)
-    if (!a->factor[i]) {
-      na++;
-      if (layout_index(b, a->axis[i]) < 0) return false;
-    }
-  for (size_t i = 0; i < b->ndim; i++) nb += !b->factor[i];
-  return na == nb;
-}
-
-/* BijectiveLayout(src, dst).ForwardShape (and BackwardShape, with the roles swapped): a primal
-   axis's full extent is its dimension times its sub-axis's factor in src, divided by its sub-axis's
-   factor in dst; a sub-axis's dimension is its factor.  `?` stays `?`.  `arg` names the argument
-   whose shape this is, for messages (-1 for a computed shape). */
-bool layout_convert(OpCall *c, int arg, const Layout *src, const int64_t *shape, size_t n, const Layout *dst,
-                           int64_t *out) {
-  if (n != src->ndim) {
-    if (arg >= 0)
-      op_fail(c, arg, "%s: argument %d has rank %zu, but its layout %s has %zu dimensions", c->op->name, arg + 1, n,
-              src->name, src->ndim);
-    else
-      op_fail(c, -1, "%s: a shape of rank %zu does not fit layout %s", c->op->name, n, src->name);
-    return false;
-  }
-  for (size_t i = 0; i < n; i++)
-    if (src->factor[i] && shape[i] != ANY && shape[i] != src->factor[i]) {
-      op_fail(c, arg, "%s: Input shape mismatch at index %zu. Expected %lld, get %lld (layout %s)", c->op->name, i,
-              (long long)src->factor[i], (long long)shape[i], src->name);
-      return false;
-    }
-  for (size_t j = 0; j < dst->ndim; j++) {
-    if (dst->factor[j]) {
-      out[j] = dst->factor[j];
-      continue;
-    }
-    char primal = dst->axis[j], sub = (char)(primal - 'A' + 'a');
-    int64_t v = shape[layout_index(src, primal)];
-    int si = layout_index(src, sub), di = layout_index(dst, sub);
-    if (v != ANY) {
-      if (si >= 0) v *= src->factor[si];
-      if (di >= 0) v = floordiv(v, dst->factor[di]);
-    }
-    out[j] = v;
-  }
-  return true;
-}
+/* Layout itself is ops/layout.c; here the check against a relation's canonical layout. */
 
 /* Parses `attr` and checks it converts to `canon`; `what` and the message follow the relation. */
 bool layout_to_canon(OpCall *c, const char *attr, const char *s, const Layout *canon, Layout *l,
@@ -374,7 +272,7 @@ static const Type *conv_rel(OpCall *c, const ConvKind *k) {
   if (have_ch && op_attr(c, "channels")->kind != ATTR_INT)
     return op_fail(c, -1, "%s: attribute 'channels' must be a constant integer", name);
 
-  int64_t cin = dshape[1], cin_g = cin == ANY ? ANY : floordiv(cin, groups);
+  int64_t cin = dshape[1], cin_g = cin == ANY ? ANY : opx_floordiv(cin, groups);
   int64_t cout, dk[3], wcan[LAYOUT_MAX], wdims[LAYOUT_MAX];
   char b1[256], b2[256];
 
@@ -393,10 +291,10 @@ static const Type *conv_rel(OpCall *c, const ConvKind *k) {
       return op_fail(c, -1, "%s: kernel_size must have %zu value%s, got %ld", name, nd, nd == 1 ? "" : "s", nks);
     if (k->transposed) {
       wcan[0] = cin;
-      wcan[1] = floordiv(channels, groups);
+      wcan[1] = opx_floordiv(channels, groups);
     } else if (depthwise) {
       wcan[0] = cin;
-      wcan[1] = floordiv(channels, cin);
+      wcan[1] = opx_floordiv(channels, cin);
     } else {
       wcan[0] = channels;
       wcan[1] = cin_g;
@@ -422,7 +320,7 @@ static const Type *conv_rel(OpCall *c, const ConvKind *k) {
                          k->tag, dims_str(ks, nd, b1, sizeof b1), b2);
     }
     if (k->transposed) {
-      int64_t per_group = have_ch ? floordiv(channels, groups) : 0;
+      int64_t per_group = have_ch ? opx_floordiv(channels, groups) : 0;
       if (have_ch && wcan[1] != ANY && wcan[1] != per_group)
         return op_fail(c, 1,
                        "%s: %s: shape of weight is inconsistent with out_channels, out_channels // groups != "
@@ -465,7 +363,7 @@ static const Type *conv_rel(OpCall *c, const ConvKind *k) {
     int64_t d = dshape[2 + i];
     if (d == ANY || dk[i] == ANY) oshape[2 + i] = ANY;
     else if (k->transposed) oshape[2 + i] = strides[i] * (d - 1) + dk[i] - pad[i] + outpad[i];
-    else oshape[2 + i] = floordiv(d + pad[i] - dk[i], strides[i]) + 1;
+    else oshape[2 + i] = opx_floordiv(d + pad[i] - dk[i], strides[i]) + 1;
     if (oshape[2 + i] != ANY && oshape[2 + i] < 0)
       return op_fail(c, -1, "%s: the output %s would be negative (%lld)", name, axis_names[nd - 1][i],
                      (long long)oshape[2 + i]);

@@ -1,17 +1,18 @@
 /*
  * Helpers of the NN relations and generators (defined in ops/nn.c) that the other NN families
- * (ops/nn_conv*.c, nn_grad.c, nn_sparse.c) share: argument and attribute checks, tir::Layout
- * parsing and shape conversion, padding totals, Conv2DRel, and the generators' random tensors and
+ * (ops/nn_conv*.c, nn_grad.c, nn_sparse.c) share: argument and attribute checks, layouts checked
+ * against a canonical one (tir::Layout itself is ops/layout.h), padding totals, Conv2DRel, and the generators' random tensors and
  * sliding-window solver.  Each is documented at its definition in nn.c.
  */
 #ifndef RELAYKIT_OPS_NN_COMMON_H
 #define RELAYKIT_OPS_NN_COMMON_H
 
 #include "../opgen.h"
+#include "layout.h"
+#include "opx.h"
 
 /* ------------------------------------------------------------------ relations */
 const char *dims_str(const int64_t *d, size_t n, char *buf, size_t cap);
-int64_t floordiv(int64_t a, int64_t b);
 int64_t *dims_dup(const Type *t);
 const Type *tensor_free(OpCall *c, DType dtype, int64_t *dims, size_t n);
 bool required(OpCall *c, const char *name);
@@ -20,22 +21,6 @@ bool ints_need(OpCall *c, const char *name, size_t need, int64_t *out, size_t ma
 bool all_positive(OpCall *c, const char *name, const int64_t *v, size_t n);
 bool assign_arg(OpCall *c, size_t i, DType dtype, const int64_t *dims, size_t n);
 
-enum { LAYOUT_MAX = 16 };
-
-/* A data layout such as "NCHW" or "NCHW4c": primal axes are upper-case letters, each at most once;
-   a sub-axis is a lower-case letter preceded by its extent, split off its primal axis. */
-typedef struct Layout {
-  char name[48];
-  size_t ndim;
-  char axis[LAYOUT_MAX];
-  int64_t factor[LAYOUT_MAX]; /* a sub-axis's extent; 0 for primal axes */
-} Layout;
-
-bool layout_parse(OpCall *c, const char *attr, const char *s, Layout *l);
-int layout_index(const Layout *l, char axis);
-bool layout_convertible(const Layout *a, const Layout *b);
-bool layout_convert(OpCall *c, int arg, const Layout *src, const int64_t *shape, size_t n, const Layout *dst,
-                    int64_t *out);
 bool layout_to_canon(OpCall *c, const char *attr, const char *s, const Layout *canon, Layout *l, const char *fmt);
 bool pad_totals(OpCall *c, size_t nd, int64_t *pad);
 

@@ -93,7 +93,7 @@ static int64_t ext(int64_t v) { return v < 0 ? NEG : v; }
 static int64_t window_out(int64_t in, int64_t pad, int64_t dk, int64_t stride, bool trunc) {
   if (in == ANY || dk == ANY) return ANY;
   int64_t num = in + pad - dk;
-  return ext((trunc ? num / stride : floordiv(num, stride)) + 1);
+  return ext((trunc ? num / stride : opx_floordiv(num, stride)) + 1);
 }
 
 /* A computed shape must not hold a negative extent (NEG). */
@@ -255,7 +255,7 @@ static const Type *conv3d_transpose_rel(OpCall *c) {
   int64_t cout;
   if (have_ks && have_ch) {
     if (!ints_exact(c, "kernel_size", 3, ks) || !ints_exact(c, "dilation", 3, dil)) return NULL;
-    int64_t wc[5] = {d[1], floordiv(channels, groups), ks[0], ks[1], ks[2]}, wd[LAYOUT_MAX];
+    int64_t wc[5] = {d[1], opx_floordiv(channels, groups), ks[0], ks[1], ks[2]}, wd[LAYOUT_MAX];
     const Type *weight = op_tensor_arg(c, 1);
     if (!weight || !layout_convert(c, -1, &kcanon, wc, 5, &kl, wd) || !assign_arg(c, 1, weight->dtype, wd, kl.ndim))
       return NULL;
@@ -274,7 +274,7 @@ static const Type *conv3d_transpose_rel(OpCall *c) {
           return op_fail(c, 1, "%s: Conv3DTransposed: shape of weight is inconsistent with kernel_size,  kernel_size=%s wshape=%s",
                          name, dims_str(ks, 3, b1, sizeof b1), b2);
     }
-    if (have_ch && w[1] != ANY && floordiv(channels, groups) != w[1])
+    if (have_ch && w[1] != ANY && opx_floordiv(channels, groups) != w[1])
       return op_fail(c, 1,
                      "%s: Conv3DTransposed: shape of weight is inconsistent out_channels,  out_channels // groups != "
                      "weight.shape[1]  out_channels=%lld groups=%lld wshape=%s",
@@ -329,7 +329,7 @@ static const Type *deformable_conv2d_rel(OpCall *c) {
   char b1[128], b2[128];
   if (have_ks && have_ch) {
     if (!ints_exact(c, "kernel_size", 2, ks) || !ints_exact(c, "dilation", 2, dil)) return NULL;
-    int64_t wc[4] = {channels, d[1] == ANY ? ANY : floordiv(d[1], groups), ks[0], ks[1]}, wd[LAYOUT_MAX];
+    int64_t wc[4] = {channels, d[1] == ANY ? ANY : opx_floordiv(d[1], groups), ks[0], ks[1]}, wd[LAYOUT_MAX];
     if (!layout_convert(c, -1, &kcanon, wc, 4, &kl, wd) || !assign_arg(c, 2, data->dtype, wd, kl.ndim)) return NULL;
     cout = ext(channels), ky = ext(ks[0]), kx = ext(ks[1]);
   } else {
@@ -347,9 +347,9 @@ static const Type *deformable_conv2d_rel(OpCall *c) {
     if (have_ch && w[0] != ANY && w[0] != channels)
       return op_fail(c, 2, "%s: DeformableConv2D: shape of weight is inconsistent with channels,  channels=%lld wshape=%s",
                      name, (long long)channels, b2);
-    if (d[1] != ANY && w[1] != ANY && floordiv(d[1], groups) != w[1])
+    if (d[1] != ANY && w[1] != ANY && opx_floordiv(d[1], groups) != w[1])
       return op_fail(c, 2, "%s: the data's input channels divided by groups (%lld) do not match the weight's (%lld), wshape=%s",
-                     name, (long long)floordiv(d[1], groups), (long long)w[1], b2);
+                     name, (long long)opx_floordiv(d[1], groups), (long long)w[1], b2);
     cout = w[0], ky = w[2], kx = w[3];
   }
   int64_t st[8], pad[2];
@@ -380,7 +380,7 @@ static const Type *bitpack_rel(OpCall *c) {
   for (int64_t i = 0; i < ndim; i++) {
     if (i == bit_axis) o[n++] = ext(bits);
     int64_t x = data->dims[i];
-    o[n++] = i == pack_axis && x != ANY ? floordiv(x, pt.bits) : x;
+    o[n++] = i == pack_axis && x != ANY ? opx_floordiv(x, pt.bits) : x;
   }
   if (bit_axis == ndim) o[n++] = ext(bits);
   if (!nonnegative(c, o, n)) return NULL;
@@ -455,8 +455,8 @@ static const Type *correlation_rel(OpCall *c) {
   if (s1 == 0 || s2 == 0) return op_fail(c, -1, "%s: stride1 and stride2 must not be 0", name);
   int64_t border = maxd + (k - 1) / 2, dsize = 2 * (maxd / s2) + 1;
   int64_t h = a->dims[2], w = b->dims[3];
-  int64_t o[4] = {a->dims[0], dsize * dsize, h == ANY ? ANY : ext(floordiv(h + pad[0] - 2 * border + s1 - 1, s1)),
-                  w == ANY ? ANY : ext(floordiv(w + pad[1] - 2 * border + s1 - 1, s1))};
+  int64_t o[4] = {a->dims[0], dsize * dsize, h == ANY ? ANY : ext(opx_floordiv(h + pad[0] - 2 * border + s1 - 1, s1)),
+                  w == ANY ? ANY : ext(opx_floordiv(w + pad[1] - 2 * border + s1 - 1, s1))};
   if (!nonnegative(c, o, 4)) return NULL;
   return ty_tensor(c->types, a->dtype, o, 4);
 }

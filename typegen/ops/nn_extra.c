@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "layout.h"
 #include "opx.h"
 
 #define ANY OPX_ANY
@@ -39,80 +40,31 @@ static int64_t ceildiv(int64_t a, int64_t b) { return -opx_floordiv(-a, b); }
 
 /* ------------------------------------------------------------------ layouts */
 
-enum { LAYOUT_MAX = 16 };
-
-/* A tir::Layout: primal axes (upper case) and sub-axes (lower case, with their factor). */
-typedef struct Layout {
-  size_t n;
-  char axis[LAYOUT_MAX];
-  int64_t factor[LAYOUT_MAX]; /* a sub-axis's extent; 0 for primal axes */
-} Layout;
-
-/* Layout::Layout: digits make a factor for the lower-case axis after them; every sub-axis needs its
-   primal axis.  (relaykit also rejects an axis given twice, which no BijectiveLayout handles.) */
-static bool layout_parse(OpCall *c, const char *s, Layout *l) {
-  memset(l, 0, sizeof *l);
-  int64_t f = 0;
-  for (const char *p = s; *p; p++) {
-    if (*p >= '0' && *p <= '9') {
-      f = f * 10 + (*p - '0');
-      if (f > INT32_MAX)
-        return op_fail(c, -1, "%s: Invalid layout %s: factor too large", c->op->name, s) != NULL;
-      continue;
-    }
-    bool upper = *p >= 'A' && *p <= 'Z', lower = *p >= 'a' && *p <= 'z';
-    if (!upper && !lower) return op_fail(c, -1, "%s: Invalid layout %s", c->op->name, s) != NULL;
-    if (upper && f)
-      return op_fail(c, -1, "%s: Invalid layout %s: invalid factor size %lld before dimension %c",
-                     c->op->name, s, (long long)f, *p) != NULL;
-    if (lower && !f)
-      return op_fail(c, -1, "%s: Invalid layout %s: invalid factor size 0 for dimension %c", c->op->name, s,
-                     *p) != NULL;
-    for (size_t i = 0; i < l->n; i++)
-      if (l->axis[i] == *p)
-        return op_fail(c, -1, "%s: Invalid layout %s: axis %c appears twice", c->op->name, s, *p) != NULL;
-    if (l->n == LAYOUT_MAX)
-      return op_fail(c, -1, "%s: Invalid layout %s: too many axes", c->op->name, s) != NULL;
-    l->axis[l->n] = *p;
-    l->factor[l->n++] = lower ? f : 0;
-    f = 0;
-  }
-  for (size_t i = 0; i < l->n; i++)
-    if (l->factor[i] && !memchr(l->axis, l->axis[i] - 'a' + 'A', l->n))
-      return op_fail(c, -1, "%s: Invalid layout %s: missing axis %c", c->op->name, s,
-                     l->axis[i] - 'a' + 'A') != NULL;
-  return true;
-}
-
-static int layout_find(const Layout *l, char a) {
-  for (size_t i = 0; i < l->n; i++)
-    if (l->axis[i] == a) return (int)i;
-  return -1;
-}
+/* tir::Layout itself is ops/layout.h; here the conversions through NCHW. */
 
 /* Whether the layout's primal axes are exactly N, C, H, W (BijectiveLayout(layout, NCHW) is
    defined and its backward rule exists). */
 static bool layout_is_nchw_like(const Layout *l) {
   size_t primal = 0;
-  for (size_t i = 0; i < l->n; i++)
+  for (size_t i = 0; i < l->ndim; i++)
     primal += !l->factor[i];
-  return primal == 4 && layout_find(l, 'N') >= 0 && layout_find(l, 'C') >= 0 && layout_find(l, 'H') >= 0 &&
-         layout_find(l, 'W') >= 0;
+  return primal == 4 && layout_index(l, 'N') >= 0 && layout_index(l, 'C') >= 0 && layout_index(l, 'H') >= 0 &&
+         layout_index(l, 'W') >= 0;
 }
 
 /* BijectiveLayout(l, NCHW).ForwardShape: a primal axis's extent times its sub-axis's factor. */
 static bool layout_to_nchw(OpCall *c, const Layout *l, const Type *data, int64_t *nchw) {
-  if (data->ndims != l->n)
+  if (data->ndims != l->ndim)
     return op_fail(c, 0, "%s: Input shape size %u mismatch with the expected shape size %zu", c->op->name,
-                   data->ndims, l->n) != NULL;
-  for (size_t i = 0; i < l->n; i++)
+                   data->ndims, l->ndim) != NULL;
+  for (size_t i = 0; i < l->ndim; i++)
     if (l->factor[i] && data->dims[i] != ANY && data->dims[i] != l->factor[i])
       return op_fail(c, 0, "%s: Input shape mismatch at index %zu. Expected %lld, get %lld", c->op->name, i,
                      (long long)l->factor[i], (long long)data->dims[i]) != NULL;
   static const char canon[] = "NCHW";
   for (int k = 0; k < 4; k++) {
-    int64_t v = data->dims[layout_find(l, canon[k])];
-    int sub = layout_find(l, (char)(canon[k] - 'A' + 'a'));
+    int64_t v = data->dims[layout_index(l, canon[k])];
+    int sub = layout_index(l, (char)(canon[k] - 'A' + 'a'));
     nchw[k] = sub >= 0 ? opx_dim_times(v, l->factor[sub]) : v;
   }
   return true;
@@ -121,13 +73,13 @@ static bool layout_to_nchw(OpCall *c, const Layout *l, const Type *data, int64_t
 /* BackwardShape: NCHW back to l; a primal axis with a sub-axis is divided by its factor (shapediv,
    rounding up); a sub-axis is its factor. */
 static void layout_from_nchw(const Layout *l, const int64_t *nchw, int64_t *out) {
-  for (size_t i = 0; i < l->n; i++) {
+  for (size_t i = 0; i < l->ndim; i++) {
     if (l->factor[i]) {
       out[i] = l->factor[i];
       continue;
     }
     int64_t v = nchw[strchr("NCHW", l->axis[i]) - "NCHW"];
-    int sub = layout_find(l, (char)(l->axis[i] - 'A' + 'a'));
+    int sub = layout_index(l, (char)(l->axis[i] - 'A' + 'a'));
     out[i] = sub >= 0 && v != ANY ? ceildiv(v, l->factor[sub]) : v;
   }
 }
@@ -141,7 +93,7 @@ static const Type *subpixel_rel(OpCall *c, bool to_space) {
   int64_t b;
   if (!data || !int_attr(c, "block_size", &b)) return NULL;
   Layout l;
-  if (!layout_parse(c, op_str(c, "layout"), &l)) return NULL;
+  if (!layout_parse(c, "layout", op_str(c, "layout"), &l)) return NULL;
   if (!layout_is_nchw_like(&l))
     return op_fail(c, -1, "%s only support input layouts that are convertible from NCHW. But got Layout(%s)",
                    to_space ? "DepthToSpace" : "SpaceToDepth", op_str(c, "layout"));
@@ -160,7 +112,7 @@ static const Type *subpixel_rel(OpCall *c, bool to_space) {
     if (!opx_dim_ok(c, s[k])) return NULL;
   }
   layout_from_nchw(&l, s, o);
-  return ty_tensor(c->types, data->dtype, o, l.n);
+  return ty_tensor(c->types, data->dtype, o, l.ndim);
 }
 static const Type *depth_to_space_rel(OpCall *c) { return subpixel_rel(c, true); }
 static const Type *space_to_depth_rel(OpCall *c) { return subpixel_rel(c, false); }

@@ -72,9 +72,9 @@ static const Type *conv2d_backward_weight_rel(OpCall *c) {
       return op_fail(c, -1, "%s: out_channels attribute not specified for depth wise conv2d.", name);
     if (op_attr(c, "channels")->kind != ATTR_INT)
       return op_fail(c, -1, "%s: attribute 'channels' must be a constant integer", name);
-    wi = floordiv(op_int(c, "channels"), groups);
+    wi = opx_floordiv(op_int(c, "channels"), groups);
   } else {
-    wi = floordiv(in, groups);
+    wi = opx_floordiv(in, groups);
   }
   int64_t w[4] = {out, wi, ks[0], ks[1]}, wd[LAYOUT_MAX];
   for (int i = 0; i < 4; i++)

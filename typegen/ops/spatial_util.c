@@ -1,5 +1,6 @@
 /* Helpers shared by the vision, image, dyn and random families (see spatial_util.h). */
 #include "spatial_util.h"
+#include "opx.h"
 
 #include "../../support/xalloc.h"
 
@@ -102,9 +103,7 @@ int64_t su_mul(int64_t a, int64_t b) {
 
 int64_t su_floordiv(int64_t a, int64_t b) {
   if (a == SU_ANY || b == SU_ANY || (a == INT64_MIN && b == -1)) return SU_ANY;
-  int64_t q = a / b;
-  if (a % b != 0 && ((a < 0) != (b < 0))) q--;
-  return q;
+  return opx_floordiv(a, b);
 }
 
 bool su_nonneg(OpCall *c, const char *what, const int64_t *v, size_t n) {
@@ -158,68 +157,11 @@ bool su_keyed_attrs(OpCall *c, const char *key, bool reads_attrs) {
 
 /* ------------------------------------------------------------------ layouts */
 
-static bool layout_bad(OpCall *c, const char *attr, const char *s, const char *why) {
-  op_fail(c, -1, "%s: invalid layout \"%s\" for %s: %s", c->op->name, s, attr, why);
-  return false;
-}
-
-bool su_layout_parse(OpCall *c, const char *attr, const char *s, SuLayout *l) {
-  memset(l, 0, sizeof *l);
-  if (!*s) return layout_bad(c, attr, s, "an empty (undefined) layout cannot be converted");
-  if (strlen(s) >= sizeof l->name) return layout_bad(c, attr, s, "too long");
-  strcpy(l->name, s);
-  int64_t f = 0;
-  bool have_f = false;
-  for (const char *p = s; *p; p++) {
-    if (*p >= '0' && *p <= '9') {
-      f = f * 10 + (*p - '0');
-      have_f = true;
-      if (f > (1 << 30)) return layout_bad(c, attr, s, "factor too large");
-      continue;
-    }
-    bool upper = *p >= 'A' && *p <= 'Z', lower = *p >= 'a' && *p <= 'z';
-    if (!upper && !lower) return layout_bad(c, attr, s, "axes are letters, optionally preceded by a factor");
-    if (upper && have_f) return layout_bad(c, attr, s, "a primal (upper-case) axis cannot have a factor");
-    if (lower && (!have_f || f == 0))
-      return layout_bad(c, attr, s, "a sub-axis (lower-case) needs a positive factor");
-    for (size_t i = 0; i < l->ndim; i++)
-      if (l->axis[i] == *p) return layout_bad(c, attr, s, "an axis appears twice");
-    if (l->ndim == SU_LAYOUT_MAX) return layout_bad(c, attr, s, "too many axes");
-    l->axis[l->ndim] = *p;
-    l->factor[l->ndim++] = lower ? f : 0;
-    f = 0;
-    have_f = false;
-  }
-  if (have_f) return layout_bad(c, attr, s, "a factor must be followed by a sub-axis");
-  for (size_t i = 0; i < l->ndim; i++)
-    if (l->factor[i] && !memchr(l->axis, l->axis[i] - 'a' + 'A', l->ndim))
-      return layout_bad(c, attr, s, "a sub-axis needs its primal axis in the layout");
-  return true;
-}
-
-static int layout_index(const SuLayout *l, char axis) {
-  for (size_t i = 0; i < l->ndim; i++)
-    if (l->axis[i] == axis) return (int)i;
-  return -1;
-}
-
-bool su_layout_convertible(const SuLayout *a, const SuLayout *b) {
-  size_t na = 0, nb = 0;
-  for (size_t i = 0; i < a->ndim; i++)
-    if (!a->factor[i]) {
-      na++;
-      if (layout_index(b, a->axis[i]) < 0) return false;
-    }
-  for (size_t i = 0; i < b->ndim; i++)
-    nb += !b->factor[i];
-  return na == nb;
-}
-
-bool su_layout_to(OpCall *c, const char *attr, const char *canon, const char *fmt, SuLayout *l,
-                  SuLayout *cl) {
-  su_layout_parse(c, "", canon, cl);
-  if (!su_layout_parse(c, attr, op_str(c, attr), l)) return false;
-  if (su_layout_convertible(l, cl)) return true;
+bool su_layout_to(OpCall *c, const char *attr, const char *canon, const char *fmt, Layout *l,
+                  Layout *cl) {
+  layout_parse(c, "", canon, cl);
+  if (!layout_parse(c, attr, op_str(c, attr), l)) return false;
+  if (layout_convertible(l, cl)) return true;
   if (!fmt) {
     op_fail(c, -1, "%s: Cannot operate on an undefined bijective layout (%s to %s)", c->op->name, l->name,
             canon);
@@ -229,39 +171,6 @@ bool su_layout_to(OpCall *c, const char *attr, const char *canon, const char *fm
   snprintf(msg, sizeof msg, fmt, l->name);
   op_fail(c, -1, "%s: %s", c->op->name, msg);
   return false;
-}
-
-bool su_layout_convert(OpCall *c, int arg, const SuLayout *src, const int64_t *shape, size_t n,
-                       const SuLayout *dst, int64_t *out) {
-  if (n != src->ndim) {
-    if (arg >= 0)
-      op_fail(c, arg,
-              "%s: Input shape size %zu mismatch with the expected shape size %zu (argument %d, layout %s)",
-              c->op->name, n, src->ndim, arg + 1, src->name);
-    else
-      op_fail(c, -1, "%s: Input shape size %zu mismatch with the expected shape size %zu (layout %s)",
-              c->op->name, n, src->ndim, src->name);
-    return false;
-  }
-  for (size_t i = 0; i < n; i++)
-    if (src->factor[i] && shape[i] != SU_ANY && shape[i] != src->factor[i]) {
-      op_fail(c, arg, "%s: Input shape mismatch at index %zu. Expected %lld, get %lld (layout %s)",
-              c->op->name, i, (long long)src->factor[i], (long long)shape[i], src->name);
-      return false;
-    }
-  for (size_t j = 0; j < dst->ndim; j++) {
-    if (dst->factor[j]) {
-      out[j] = dst->factor[j];
-      continue;
-    }
-    char primal = dst->axis[j], sub = (char)(primal - 'A' + 'a');
-    int64_t v = shape[layout_index(src, primal)];
-    int si = layout_index(src, sub), di = layout_index(dst, sub);
-    if (si >= 0) v = su_mul(v, src->factor[si]);
-    if (di >= 0) v = su_floordiv(v, dst->factor[di]);
-    out[j] = v;
-  }
-  return true;
 }
 
 /* ================================================================== generators */

@@ -1,20 +1,20 @@
 /*
  * Helpers shared by the vision, image, dyn and random families (ops/vision.c, image.c, dyn.c,
  * random.c): attribute reading, argument checks, tir::Layout conversion, the attributes of ops that
- * TVM registers without an attrs type, and small pieces of the generators.  nn.c keeps its own
- * static copies of the layout code; these follow the same rules (src/tir/ir/data_layout.cc).
+ * TVM registers without an attrs type, and small pieces of the generators.  tir::Layout itself is
+ * ops/layout.h.
  */
 #ifndef RELAYKIT_OPS_SPATIAL_UTIL_H
 #define RELAYKIT_OPS_SPATIAL_UTIL_H
 
 #include "../opgen.h"
+#include "layout.h"
 
 #define SU_ANY ((int64_t)TY_DIM_ANY)
 #define SU_NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
 enum {
   SU_RANK_MAX = 16,   /* ranks the relations and generators handle */
-  SU_LAYOUT_MAX = 16, /* axes in a layout */
 };
 
 /* Element counts stay far from int64 overflow when solvers multiply dimensions. */
@@ -66,27 +66,10 @@ bool su_keyed_attrs(OpCall *c, const char *key, bool reads_attrs);
 
 /* ------------------------------------------------------------------ layouts (tir::Layout) */
 
-typedef struct SuLayout {
-  char name[48];
-  size_t ndim;
-  char axis[SU_LAYOUT_MAX];
-  int64_t factor[SU_LAYOUT_MAX]; /* a sub-axis's extent; 0 for primal axes */
-} SuLayout;
-
-/* Parses a layout as tir::Layout's constructor does, failing on what it rejects ("" is the
-   undefined layout, which no conversion accepts). */
-bool su_layout_parse(OpCall *c, const char *attr, const char *s, SuLayout *l);
-/* Whether tir::BijectiveLayout(a, b) is defined: both hold the same primal axes. */
-bool su_layout_convertible(const SuLayout *a, const SuLayout *b);
 /* The layout of attribute `attr`, which must convert to `canon` (written as e.g. "NCHW"); the
    failure message is fmt with the layout's name for its %s, or TVM's message for an undefined
    BijectiveLayout when fmt is NULL (the relations that skip the defined() check). */
-bool su_layout_to(OpCall *c, const char *attr, const char *canon, const char *fmt, SuLayout *l, SuLayout *cl);
-/* BijectiveLayout(src, dst).ForwardShape(shape) (BackwardShape swaps the roles); `arg` names the
-   argument whose shape it is, for messages (-1 for a computed shape). */
-bool su_layout_convert(OpCall *c, int arg, const SuLayout *src, const int64_t *shape, size_t n,
-                       const SuLayout *dst, int64_t *out);
-
+bool su_layout_to(OpCall *c, const char *attr, const char *canon, const char *fmt, Layout *l, Layout *cl);
 /* ================================================================== generators */
 
 /* A static tensor of the class with rank in [lo, hi], every dimension >= 1, a bounded element count. */

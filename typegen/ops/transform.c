@@ -19,6 +19,7 @@
  * typegen/opgen.h), checked by tests/unit/test_opgen.c.
  */
 #include "../opgen.h"
+#include "layout.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1189,82 +1190,7 @@ static const Type *argwhere_rel(OpCall *c) {
   return ty_tensor(c->types, dt_int32, dims, 2);
 }
 
-/* ------------------------------------------------------------------ layouts */
-
-enum { LAYOUT_MAX = 64 };
-
-/* A parsed layout: "NCHW4c" is N, C, H, W (primal, factor 0) and c (subordinate, factor 4). */
-typedef struct Layout {
-  size_t n;
-  char axis[LAYOUT_MAX];
-  int64_t factor[LAYOUT_MAX];
-} Layout;
-
-/* Layout::Layout (src/tir/ir/data_layout.cc).  Returns 1 for a layout, 0 for the undefined
-   layout ("" or "__undef__"), -1 after op_fail for a malformed one. */
-static int parse_layout(OpCall *c, const char *name, Layout *l) {
-  l->n = 0;
-  if (!*name || !strcmp(name, "__undef__")) return 0;
-  int64_t factor = 0;
-  for (const char *p = name; *p; p++) {
-    if (l->n == LAYOUT_MAX) {
-      op_fail(c, -1, "Invalid layout %s: too many axes", name);
-      return -1;
-    }
-    if (*p >= 'A' && *p <= 'Z') {
-      if (factor != 0) {
-        op_fail(c, -1, "Invalid layout %s: invalid factor size %lld before dimension %c", name,
-                (long long)factor, *p);
-        return -1;
-      }
-      l->axis[l->n] = *p;
-      l->factor[l->n++] = 0;
-    } else if (*p >= 'a' && *p <= 'z') {
-      if (factor <= 0) {
-        op_fail(c, -1, "Invalid layout %s: invalid factor size %lld for dimension %c", name,
-                (long long)factor, *p);
-        return -1;
-      }
-      l->axis[l->n] = *p;
-      l->factor[l->n++] = factor;
-      factor = 0;
-    } else if (*p >= '0' && *p <= '9') {
-      factor = factor * 10 + (*p - '0');
-      if (factor > INT32_MAX) {
-        op_fail(c, -1, "Invalid layout %s: factor too large", name);
-        return -1;
-      }
-    } else {
-      op_fail(c, -1, "Invalid layout %s", name);
-      return -1;
-    }
-  }
-  /* Trailing digits without an axis are ignored, as in TVM. */
-  for (size_t i = 0; i < l->n; i++) {
-    if (!l->factor[i]) continue;
-    char primal = (char)(l->axis[i] - 'a' + 'A');
-    bool found = false;
-    for (size_t j = 0; j < l->n; j++)
-      found |= l->axis[j] == primal;
-    if (!found) {
-      op_fail(c, -1, "Invalid layout %s: missing axis %c", name, primal);
-      return -1;
-    }
-  }
-  return 1;
-}
-
-/* Layout::FactorOf: the product of the split sizes of a primal axis's subordinates, or -1. */
-static int64_t layout_factor(const Layout *l, char primal) {
-  int64_t f = 1;
-  bool has = false;
-  for (size_t i = 0; i < l->n; i++)
-    if (l->factor[i] && l->axis[i] == primal - 'A' + 'a') {
-      has = true;
-      f *= l->factor[i];
-    }
-  return has ? f : -1;
-}
+/* ------------------------------------------------------------------ layouts (tir::Layout: ops/layout.h) */
 
 static char primal_of(char axis) { return axis >= 'a' && axis <= 'z' ? (char)(axis - 'a' + 'A') : axis; }
 
@@ -1276,33 +1202,33 @@ static const Type *layout_transform_rel(OpCall *c) {
   if (!data) return NULL;
   const char *sname = op_str(c, "src_layout"), *dname = op_str(c, "dst_layout");
   Layout src, dst;
-  int s = parse_layout(c, sname, &src);
+  int s = layout_attr(c, "src_layout", sname, &src);
   if (s < 0) return NULL;
-  int d = parse_layout(c, dname, &dst);
+  int d = layout_attr(c, "dst_layout", dname, &dst);
   if (d < 0) return NULL;
   if (!s || !d) return op_fail(c, -1, "layout_transform: cannot convert from/to undefined layout");
-  for (size_t i = 0; i < dst.n; i++) {
+  for (size_t i = 0; i < dst.ndim; i++) {
     bool found = false;
-    for (size_t j = 0; j < src.n; j++)
+    for (size_t j = 0; j < src.ndim; j++)
       found |= primal_of(src.axis[j]) == primal_of(dst.axis[i]);
     if (!found) return op_fail(c, -1, "layout_transform: cannot convert from %s to %s", sname, dname);
   }
-  if (data->ndims != src.n)
+  if (data->ndims != src.ndim)
     return op_fail(c, 0, "layout_transform: Input shape size %u mismatch with the expected shape size %zu",
-                   data->ndims, src.n);
-  for (size_t j = 0; j < src.n; j++)
+                   data->ndims, src.ndim);
+  for (size_t j = 0; j < src.ndim; j++)
     if (src.factor[j] && data->dims[j] != ANY && data->dims[j] != src.factor[j])
       return op_fail(c, 0, "layout_transform: Input shape mismatch at index %zu. Expected %lld, get %lld", j,
                      (long long)src.factor[j], (long long)data->dims[j]);
   Dims o = {0};
-  for (size_t i = 0; i < dst.n; i++) {
+  for (size_t i = 0; i < dst.ndim; i++) {
     if (dst.factor[i]) {
       dims_push(&o, dst.factor[i]);
       continue;
     }
     /* Subordinate src axes contribute 0 to a shape (TVM binds their index variables to 0). */
     int64_t v = 0, sf = layout_factor(&src, dst.axis[i]), df = layout_factor(&dst, dst.axis[i]);
-    for (size_t j = 0; j < src.n && v != ANY; j++)
+    for (size_t j = 0; j < src.ndim && v != ANY; j++)
       if (src.axis[j] == dst.axis[i]) v = data->dims[j] == ANY ? ANY : v + data->dims[j] * (sf > 0 ? sf : 1);
     if (v != ANY && df > 0) v = (v + df - 1) / df;
     dims_push(&o, v);

@@ -1,0 +1,127 @@
+/* tir::Layout and BijectiveLayout's shape conversion (see layout.h). */
+#include "layout.h"
+#include "opx.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int layout_bad(OpCall *c, const char *attr, const char *s, const char *why) {
+  op_fail(c, -1, "%s: invalid layout \"%s\" for %s: %s", c->op->name, s, attr, why);
+  return -1;
+}
+
+int layout_attr(OpCall *c, const char *attr, const char *s, Layout *l) {
+  memset(l, 0, sizeof *l);
+  if (!*s || !strcmp(s, "__undef__")) return 0;
+  if (strlen(s) >= sizeof l->name) return layout_bad(c, attr, s, "too long");
+  strcpy(l->name, s);
+  char why[96];
+  int64_t f = 0;
+  for (const char *p = s; *p; p++) {
+    if (*p >= '0' && *p <= '9') {
+      f = f * 10 + (*p - '0');
+      if (f > INT32_MAX) return layout_bad(c, attr, s, "factor too large");
+      continue;
+    }
+    bool upper = *p >= 'A' && *p <= 'Z', lower = *p >= 'a' && *p <= 'z';
+    if (!upper && !lower) return layout_bad(c, attr, s, "axes are letters, optionally preceded by a factor");
+    if (upper && f) {
+      snprintf(why, sizeof why, "invalid factor size %lld before dimension %c", (long long)f, *p);
+      return layout_bad(c, attr, s, why);
+    }
+    if (lower && !f) {
+      snprintf(why, sizeof why, "invalid factor size 0 for dimension %c", *p);
+      return layout_bad(c, attr, s, why);
+    }
+    if (l->ndim == LAYOUT_MAX) return layout_bad(c, attr, s, "too many axes");
+    l->axis[l->ndim] = *p;
+    l->factor[l->ndim++] = lower ? f : 0;
+    f = 0;
+  }
+  for (size_t i = 0; i < l->ndim; i++)
+    if (l->factor[i] && layout_index(l, (char)(l->axis[i] - 'a' + 'A')) < 0) {
+      snprintf(why, sizeof why, "missing axis %c", l->axis[i] - 'a' + 'A');
+      return layout_bad(c, attr, s, why);
+    }
+  return 1;
+}
+
+bool layout_parse(OpCall *c, const char *attr, const char *s, Layout *l) {
+  int r = layout_attr(c, attr, s, l);
+  if (r == 0) layout_bad(c, attr, s, "an empty (undefined) layout cannot be converted");
+  if (r <= 0) return false;
+  for (size_t i = 0; i < l->ndim; i++)
+    if (layout_index(l, l->axis[i]) != (int)i) {
+      char why[64];
+      snprintf(why, sizeof why, "axis %c appears twice", l->axis[i]);
+      return layout_bad(c, attr, s, why) > 0;
+    }
+  return true;
+}
+
+int layout_index(const Layout *l, char axis) {
+  for (size_t i = 0; i < l->ndim; i++)
+    if (l->axis[i] == axis) return (int)i;
+  return -1;
+}
+
+int64_t layout_factor(const Layout *l, char primal) {
+  int64_t f = 1;
+  bool has = false;
+  for (size_t i = 0; i < l->ndim; i++)
+    if (l->factor[i] && l->axis[i] == primal - 'A' + 'a') {
+      has = true;
+      f *= l->factor[i];
+    }
+  return has ? f : -1;
+}
+
+bool layout_convertible(const Layout *a, const Layout *b) {
+  size_t na = 0, nb = 0;
+  for (size_t i = 0; i < a->ndim; i++)
+    if (!a->factor[i]) {
+      na++;
+      if (layout_index(b, a->axis[i]) < 0) return false;
+    }
+  for (size_t i = 0; i < b->ndim; i++) nb += !b->factor[i];
+  return na == nb;
+}
+
+bool layout_convert(OpCall *c, int arg, const Layout *src, const int64_t *shape, size_t n, const Layout *dst,
+                    int64_t *out) {
+  if (n != src->ndim) {
+    if (arg >= 0)
+      op_fail(c, arg,
+              "%s: argument %d has rank %zu, but its layout %s has %zu dimensions (TVM: Input shape size %zu mismatch "
+              "with the expected shape size %zu)",
+              c->op->name, arg + 1, n, src->name, src->ndim, n, src->ndim);
+    else
+      op_fail(c, -1, "%s: Input shape size %zu mismatch with the expected shape size %zu (layout %s)", c->op->name, n,
+              src->ndim, src->name);
+    return false;
+  }
+  for (size_t i = 0; i < n; i++)
+    if (src->factor[i] && shape[i] != TY_DIM_ANY && shape[i] != src->factor[i]) {
+      op_fail(c, arg, "%s: Input shape mismatch at index %zu. Expected %lld, get %lld (layout %s)", c->op->name, i,
+              (long long)src->factor[i], (long long)shape[i], src->name);
+      return false;
+    }
+  for (size_t j = 0; j < dst->ndim; j++) {
+    if (dst->factor[j]) {
+      out[j] = dst->factor[j];
+      continue;
+    }
+    char primal = dst->axis[j], sub = (char)(primal - 'A' + 'a');
+    int64_t v = shape[layout_index(src, primal)];
+    int si = layout_index(src, sub), di = layout_index(dst, sub);
+    if (v != TY_DIM_ANY) {
+      if (si >= 0 && __builtin_mul_overflow(v, src->factor[si], &v)) {
+        op_fail(c, arg, "%s: axis %c's extent overflows int64 (layout %s)", c->op->name, primal, src->name);
+        return false;
+      }
+      if (di >= 0) v = opx_floordiv(v, dst->factor[di]);
+    }
+    out[j] = v;
+  }
+  return true;
+}
