@@ -275,6 +275,9 @@ void ast_module_add(AstModule *m, AstDef *d);
 
 /* Parses a whole file.  On error returns NULL and writes FILE:LINE:COL messages to `diag`. */
 AstModule *ast_parse(const char *text, size_t len, Diag *diag);
+/* From now on a parse stops, failing ("interrupted while parsing"), once *flag is non-zero: a
+   program that a signal stops need not wait for the rest of a long parse. */
+void ast_parse_cancel_on(const size_t *flag);
 void ast_free(AstModule *m);
 /* A deep copy of m in a fresh arena (clone.c): nodes, arrays, strings, spans and comments are
    copied; the inferred `type`/`value_type`/`fn->type` pointers are kept as they are, so they still

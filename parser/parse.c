@@ -205,6 +205,13 @@ static unsigned count_trailing_newlines(const char *text, size_t len) {
   return n >= 2 ? 2 : 1;
 }
 
+/* Set by a program that a signal stops (rreduce): a parse in progress ends at once, failing. */
+static const size_t *cancel_flag;
+
+void ast_parse_cancel_on(const size_t *flag) { cancel_flag = flag; }
+
+static bool cancelled(void) { return cancel_flag && __atomic_load_n(cancel_flag, __ATOMIC_RELAXED); }
+
 /* Where tree-sitter's error recovery begins: its parse log gives the position of each step, and
    recovery starts with "skip_token" or "recover..."; the parse is cancelled right there. */
 typedef struct FirstError {
@@ -216,6 +223,7 @@ typedef struct FirstError {
 static void watch_for_error(void *payload, TSLogType type, const char *msg) {
   FirstError *f = payload;
   unsigned row, col;
+  if (cancelled()) f->cancel = 1;
   if (type != TSLogTypeParse || f->seen) return;
   if (sscanf(msg, "process version:%*d, version_count:%*u, state:%*d, row:%u, col:%u", &row, &col) == 2) {
     f->row = row;
@@ -243,9 +251,11 @@ static size_t offset_of(const char *text, size_t len, uint32_t row, uint32_t col
    where the first error is, so the message is the one a quick parse would have given. */
 static TSTree *parse_budgeted(TSParser *parser, const char *text, size_t len) {
   ts_parser_set_timeout_micros(parser, 5000000 + (uint64_t)len);
+  ts_parser_set_cancellation_flag(parser, cancel_flag);
   TSTree *tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
+  ts_parser_set_cancellation_flag(parser, NULL);
   ts_parser_set_timeout_micros(parser, 0);
-  if (tree) return tree;
+  if (tree || cancelled()) return tree;
   ts_parser_reset(parser);
   FirstError f = {0};
   ts_parser_set_cancellation_flag(parser, &f.cancel);
@@ -253,10 +263,13 @@ static TSTree *parse_budgeted(TSParser *parser, const char *text, size_t len) {
   tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
   ts_parser_set_logger(parser, (TSLogger){NULL, NULL});
   ts_parser_set_cancellation_flag(parser, NULL);
-  if (tree) return tree; /* no recovery after all (a machine much slower than the budget assumes) */
+  if (tree || cancelled()) return tree; /* no recovery after all (a machine much slower than the budget assumes) */
   ts_parser_reset(parser);
   size_t cut = offset_of(text, len, f.row, f.col) + 1024;
-  return ts_parser_parse_string(parser, NULL, text, (uint32_t)(cut < len ? cut : len));
+  ts_parser_set_cancellation_flag(parser, cancel_flag);
+  tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)(cut < len ? cut : len));
+  ts_parser_set_cancellation_flag(parser, NULL);
+  return tree;
 }
 
 /* What parsing and checking cost in memory per byte of text, mostly tree-sitter's tree: about 88
@@ -291,6 +304,11 @@ AstModule *ast_parse(const char *text, size_t len, Diag *diag) {
   TSParser *parser = ts_parser_new();
   ts_parser_set_language(parser, tree_sitter_relay());
   TSTree *tree = parse_budgeted(parser, text, len);
+  if (!tree) { /* only a cancelled parse gives none */
+    diag_error(diag, 0, "interrupted while parsing");
+    ts_parser_delete(parser);
+    return NULL;
+  }
   TSNode root = ts_tree_root_node(tree);
   AstModule *m = NULL;
   if (ts_node_has_error(root)) {

@@ -46,9 +46,15 @@ static void keep_complete(AstExpr **slot, void *ctx) {
 }
 
 bool prog_load_as(Program *p, const char *name, const char *text, ProgGuard weakest, char *err, size_t errlen) {
-  bool parsed;
+  return prog_load_as_parsed(p, name, text, weakest, err, errlen, NULL);
+}
+
+bool prog_load_as_parsed(Program *p, const char *name, const char *text, ProgGuard weakest, char *err, size_t errlen,
+                         bool *parsed_out) {
+  bool parsed_here, *parsed_p = parsed_out ? parsed_out : &parsed_here;
   char first[2048];
-  if (prog_load_parsed(p, name, text, true, first, sizeof first, &parsed)) return true;
+  if (prog_load_parsed(p, name, text, true, first, sizeof first, parsed_p)) return true;
+  bool parsed = *parsed_p;
   if (weakest == PROG_TYPED || !parsed) { /* the checker's message, or the syntax error */
     if (err) snprintf(err, errlen, "%s", first);
     return false;

@@ -62,6 +62,10 @@ bool prog_load_parsed(Program *p, const char *name, const char *text, bool expre
    the message of the weakest guard's check (the syntax error when the text does not parse: it is
    parsed once then). */
 bool prog_load_as(Program *p, const char *name, const char *text, ProgGuard weakest, char *err, size_t errlen);
+/* prog_load_as, saying in *parsed whether the text parsed at all: a caller that tells a syntax
+   error from a refusal of the checker need not parse again. */
+bool prog_load_as_parsed(Program *p, const char *name, const char *text, ProgGuard weakest, char *err, size_t errlen,
+                         bool *parsed);
 void prog_free(Program *p);
 /* Whether t has no unknown left in it (inference may stop before solving some). */
 bool prog_type_complete(const Type *t);

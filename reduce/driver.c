@@ -27,14 +27,6 @@
 #include "../support/text_diff.h"
 #include "../support/xalloc.h"
 
-static size_t calls_of(const char *text) {
-  Program p;
-  if (!prog_load_as(&p, "candidate", text, PROG_PARSED, NULL, 0)) return 0;
-  size_t n = prog_count_calls_in_module(p.m);
-  prog_free(&p);
-  return n;
-}
-
 bool red_verdict(const RunResult *r, const RedOptions *o) {
   return r->status == 0 && (!o->match || pattern_search(o->match, r->output, r->output_len));
 }
@@ -71,6 +63,11 @@ typedef struct Reducer {
      overtook sweeps again, from the first opportunity. */
   size_t generation;
   size_t *sweep_gen;      /* per pass: the generation its current sweep started in */
+  /* The current program, loaded (parsed and checked) once per generation for every pass that
+     proposes on it, instead of once per pass: on a large program a load costs as much as a
+     candidate.  Valid when loaded_gen == generation + 1 (0: nothing loaded). */
+  Program loaded;
+  size_t loaded_gen;
   size_t *done_gen;       /* per pass: the generation its last clean sweep found nothing in */
   /* Tests started ahead for a candidate the sequential order may ask for next (the one after an
      accepted step, see run_pass); launch() adopts a running one by content hash. */
@@ -229,8 +226,13 @@ char *red_propose(const Program *cur, const RedPass *pass, size_t i) { return re
 
 /* Parses and types the current program into *cur unless it is there already (once per accepted
    step: every candidate is built from a clone of it). */
-static bool load_current(Reducer *r, Program *cur) {
-  return cur->m || prog_load_as(cur, "candidate", r->current, r->o->guard, r->err, r->errlen);
+static const Program *load_current(Reducer *r) {
+  if (r->loaded_gen == r->generation + 1) return &r->loaded;
+  prog_free(&r->loaded);
+  r->loaded_gen = 0;
+  if (!prog_load_as(&r->loaded, "candidate", r->current, r->o->guard, r->err, r->errlen)) return NULL;
+  r->loaded_gen = r->generation + 1;
+  return &r->loaded;
 }
 
 /* Builds the candidate that applies opportunities [lo, hi) of `pass` into c.  False when it
@@ -246,17 +248,13 @@ static bool build(Reducer *r, const RedPass *pass, RedPassStats *ps, const Progr
   if (ps) ps->tried++;
   Program check;
   char gerr[512];
-  if (!prog_load_as(&check, "candidate", text, r->o->guard, gerr, sizeof gerr)) {
+  bool parses;
+  if (!prog_load_as_parsed(&check, "candidate", text, r->o->guard, gerr, sizeof gerr, &parses)) {
     /* Not parsing is a pass's bug (the goal is none).  The type checker refusing a candidate is
        how a pass that changes types (shapes, attributes, literals) learns which changes keep the
        program well-typed: the guard checks, so passes need not check themselves. */
-    Diag d;
-    diag_init(&d, "candidate", text, strlen(text));
-    AstModule *parsed = ast_parse(text, strlen(text), &d);
-    bool parses = parsed != NULL;
-    ast_free(parsed);
-    diag_free(&d);
-    if (!ps) { /* a speculative candidate: the sequential run counts it if it gets there */
+    if (!ps || *r->o->stop) { /* a speculative candidate: the sequential run counts it if it gets
+                                 there; an interrupted parse is no verdict */
     } else if (parses) {
       r->st->ill_typed++;
       ps->ill_typed++;
@@ -276,19 +274,19 @@ static bool build(Reducer *r, const RedPass *pass, RedPassStats *ps, const Progr
 
 /* Builds the next candidate of `pass`: the chunk of `size` opportunities at *i or after it (the
    first chunk that proposes something new); false when the pass has no more. */
-static bool next_candidate(Reducer *r, const RedPass *pass, RedPassStats *ps, Program *cur, size_t *i, size_t size,
-                           Cand *c, bool *error) {
+static bool next_candidate(Reducer *r, const RedPass *pass, RedPassStats *ps, const Program **cur, size_t *i,
+                           size_t size, Cand *c, bool *error) {
   for (;;) {
     if (*r->o->stop) return false;
-    if (!load_current(r, cur)) {
+    if (!*cur && !(*cur = load_current(r))) {
       *error = true;
       return false;
     }
-    size_t n = pass->count(cur);
+    size_t n = pass->count(*cur);
     if (*i >= n) return false;
     size_t lo = *i, hi = n - lo > size ? lo + size : n;
     *i = hi;
-    if (build(r, pass, ps, cur, lo, hi, c)) return true;
+    if (build(r, pass, ps, *cur, lo, hi, c)) return true;
   }
 }
 
@@ -424,9 +422,9 @@ static bool run_first(Reducer *r, size_t pi, bool *progress_made) {
   const RedPass *pass = r->o->passes[pi];
   RedPassStats *ps = &r->st->per_pass[pi];
   unsigned jobs = job_count(r->o);
-  Program cur = {0};
-  if (!load_current(r, &cur)) return false;
-  size_t lo = 0, hi = pass->count(&cur), nflight = 0;
+  const Program *cur = load_current(r);
+  if (!cur) return false;
+  size_t lo = 0, hi = pass->count(cur), nflight = 0;
   Cand best = {0}, flight[RED_MAX_JOBS];
   bool ok = true, went_left = true;
   while (lo < hi && ok && !*r->o->stop && !skip_pressed(r, pass->name)) { /* skipped: the best so far stands */
@@ -448,7 +446,7 @@ static bool run_first(Reducer *r, size_t pi, bool *progress_made) {
       for (size_t q = 0; q < nflight; q++) flying |= flight[q].index == want[w];
       if (flying) continue;
       Cand *c = &flight[nflight++];
-      if (!build(r, pass, ps, &cur, want[w], want[w] + 1, c)) *c = (Cand){want[w], want[w] + 1, 1, NULL, 0, {NULL, NULL}, 0};
+      if (!build(r, pass, ps, cur, want[w], want[w] + 1, c)) *c = (Cand){want[w], want[w] + 1, 1, NULL, 0, {NULL, NULL}, 0};
       else if (!launch(r, c)) ok = false;
       if (w == 0) drop_pool(r); /* the first probe adopted what was started ahead for it, if anything */
     }
@@ -472,7 +470,6 @@ static bool run_first(Reducer *r, size_t pi, bool *progress_made) {
       if (flight[q].index < lo || flight[q].index >= hi) land(r, flight, &nflight, q);
   }
   while (nflight) land(r, flight, &nflight, nflight - 1);
-  prog_free(&cur);
   if (best.text && ok && !*r->o->stop) {
     ok = accept(r, pass, ps, &best);
     *progress_made = true;
@@ -494,10 +491,10 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
   size_t i = r->resume[pi], resume = 0, size = 1;
   unsigned failures = 0, timeouts = 0;
   bool ok = true, stuck = false, hot = false, skipped = false;
-  Program cur = {0};
+  const Program *cur = NULL; /* loaded when needed: a pass done on this program needs none */
   if (pass->search == RED_CHUNKS && i == 0) {
-    if (!load_current(r, &cur)) return false;
-    size_t n = pass->count(&cur);
+    if (!(cur = load_current(r))) return false;
+    size_t n = pass->count(cur);
     size = n > 1 ? n : 1;
   }
   while (ok && !*o->stop && !stuck) {
@@ -511,7 +508,7 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
     bool error = false;
     while (n + r->npool < jobs || n == 0) {
       if (!next_candidate(r, pass, ps, &cur, &i, size, &batch[n], &error)) {
-        if (!error && !*o->stop && size == 1 && n > 0 && n + r->npool < jobs && cur.m) start_next_pass(r, pi, &cur);
+        if (!error && !*o->stop && size == 1 && n > 0 && n + r->npool < jobs && cur) start_next_pass(r, pi, cur);
         if (error || *o->stop || size == 1) break;
         /* the next sweep, with chunks half as large: what a sequential run tries next if all of
            this sweep fails, so the batch may go on into it */
@@ -562,7 +559,7 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
         size = batch[k].size;
         failures = timeouts = 0;
         *progress_made = true;
-        if (cur.m) prog_free(&cur);
+        cur = NULL; /* the next candidate is on the accepted program */
       }
       free(batch[k].text);
     }
@@ -582,7 +579,6 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
     if (r->sweep_gen[pi] == r->generation) r->done_gen[pi] = r->generation; /* found nothing */
     else *progress_made = true; /* the program changed under the sweep: sweep again */
   }
-  if (cur.m) prog_free(&cur);
   if (!ok || *o->stop) drop_pool(r);
   return ok;
 }
@@ -600,7 +596,12 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
   r.done_gen = xcalloc(o->npasses ? o->npasses : 1, sizeof *r.done_gen);
   for (size_t pi = 0; pi < o->npasses; pi++) r.done_gen[pi] = SIZE_MAX; /* none is done */
   st->bytes_before = strlen(*text);
-  st->calls_before = r.current_calls = r.best_calls = calls_of(*text);
+  st->calls_before = r.current_calls = r.best_calls = o->input_calls;
+  if (o->input && o->input->m) { /* the caller's load of *text: taken over, not repeated */
+    r.loaded = *o->input;
+    r.loaded_gen = 1;
+    memset(o->input, 0, sizeof *o->input);
+  }
   r.best = xstrdup(*text);
   bool ok = true, progress_made = true;
   for (int round = 0; progress_made && ok && !*o->stop; round++) {
@@ -609,37 +610,42 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
     if (o->fast) break;
   }
   drop_pool(&r);
+  size_t calls = r.current_calls; /* counted as it went: a parse of a large program to count them
+                                     again would delay the end of an interrupted run by as long */
   if (strcmp(r.current, r.best) != 0) { /* the run ended on a larger program: the best stands (FILE has it) */
     free(r.current);
     r.current = r.best;
     r.best = NULL;
+    calls = r.best_calls;
+    r.generation++; /* what is loaded is not the current program any more */
   }
   free(r.best);
   st->interrupted = *o->stop != 0;
   /* The final program: without TVM's comments unless asked to keep them (a test that greps them
      would notice, so it is still checked). */
-  if (ok && !o->keep_comments && !*o->stop) {
-    Program p;
-    if (prog_load_as(&p, "candidate", r.current, o->guard, err, errlen)) {
-      Cand c = {0, 0, 1, prog_print(&p, true), prog_count_calls_in_module(p.m), {NULL, NULL}, 0};
-      prog_free(&p);
-      if (strcmp(c.text, r.current) != 0 && launch(&r, &c) && (oracle_pending(&c.job) ? collect(&r, &c, false) : c.verdict) == 1 &&
-          (!o->out_path || write_out(o, c.text))) { /* kept only once saved */
-        free(r.current);
-        r.current = c.text;
-        c.text = NULL;
-      }
-      free(c.text);
+  const Program *p;
+  if (ok && !o->keep_comments && !*o->stop && (p = load_current(&r))) {
+    Cand c = {0, 0, 1, prog_print(p, true), prog_count_calls_in_module(p->m), {NULL, NULL}, 0};
+    prog_free(&r.loaded); /* before the test: its memory is the test's */
+    r.loaded_gen = 0;
+    if (strcmp(c.text, r.current) != 0 && launch(&r, &c) && (oracle_pending(&c.job) ? collect(&r, &c, false) : c.verdict) == 1 &&
+        (!o->out_path || write_out(o, c.text))) { /* kept only once saved */
+      free(r.current);
+      r.current = c.text;
+      c.text = NULL;
+      calls = c.calls;
     }
+    free(c.text);
   }
   if (o->progress) fputs("\r\033[K", stderr);
   *text = r.current;
   st->bytes_after = strlen(r.current);
-  st->calls_after = calls_of(r.current);
+  st->calls_after = calls;
   st->seconds = clock_seconds() - r.start;
   strset_free(&r.cache.interesting);
   strset_free(&r.cache.boring);
   strset_free(&r.visited);
+  prog_free(&r.loaded);
   free(r.resume);
   free(r.sweep_gen);
   free(r.done_gen);

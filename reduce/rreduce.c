@@ -77,9 +77,12 @@ static const char usage[] =
 
 
 static volatile sig_atomic_t stop_flag = 0;
+static size_t parse_cancel; /* tree-sitter's cancellation flag: a long parse stops too */
+
 static void on_signal(int sig) {
   (void)sig;
   stop_flag = 1;
+  __atomic_store_n(&parse_cancel, 1, __ATOMIC_RELAXED);
 }
 
 enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_CPU, OPT_NOCACHE, OPT_PASSES, OPT_SKIP, OPT_LIST, OPT_FAST, OPT_SLOW,
@@ -403,7 +406,7 @@ int main(int argc, char **argv) {
   size_t len;
   char *text = file_read_text(file, &len);
   char err[2048];
-  Program p;
+  Program p = {0};
   RunResult r = {0};
   RedStats st = {0};
   if (!text) goto done;
@@ -424,7 +427,8 @@ int main(int argc, char **argv) {
             file, (int)flen, first ? first : "", p.guard == PROG_SCOPED ? "parses and binds its names" : "parses");
     o.guard = p.guard;
   }
-  prog_free(&p);
+  o.input_calls = prog_count_calls_in_module(p.m);
+  o.input = &p; /* the driver's first load (a parse as long as this one on a large input) */
 
   /* One rreduce per FILE: a second one would take the first one's intermediate programs for a new
      input.  The lock dies with the process, however it ends. */
@@ -435,6 +439,7 @@ int main(int argc, char **argv) {
   sa.sa_handler = on_signal;
   int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
   for (size_t i = 0; i < sizeof stop_signals / sizeof *stop_signals; i++) sigaction(stop_signals[i], &sa, NULL);
+  ast_parse_cancel_on(&parse_cancel);
 
   if (o.server_cmd) o.oracle.pool = server_pool_new(o.server_cmd, o.jobs, &o.oracle.run);
   /* The original must be interesting, or there is nothing to keep (--no-verify: the user says so). */
@@ -499,6 +504,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "rreduce: warning: the oracle server answered garbage %lu times (each time it was restarted and "
                     "the candidate counted as not interesting)\n", server_pool_garbage(o.oracle.pool));
 done:
+  prog_free(&p);
   server_pool_free(o.oracle.pool);
   for (int i = 0; i < 8 && strays_reap(); i++) {} /* a stray's own strays come to this process next */
   run_result_free(&r);
