@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -352,6 +353,33 @@ static void test_empty_input(void **state) {
   assert_prints("#[version = \"0.0.5\"]", "#[version = \"0.0.5\"]\n");
 }
 
+/* A set cancellation flag (rreduce's signal handler) stops a parse: it fails with a message, and
+   parses again once the flag is clear. */
+static void test_parse_cancelled_by_flag(void **state) {
+  (void)state;
+  /* tree-sitter looks at the flag every hundred or so steps: a text of some length */
+  size_t cap = 64 * 1024, used = 0;
+  char *text = malloc(cap);
+  used += (size_t)snprintf(text, cap, "#[version = \"0.0.5\"]\ndef @main(%%x: float32) {\n");
+  for (int i = 0; i < 2000; i++) used += (size_t)snprintf(text + used, cap - used, "  %%%d = add(%%x, %%x);\n", i);
+  snprintf(text + used, cap - used, "  %%1999\n}\n");
+  size_t flag = 1;
+  ast_parse_cancel_on(&flag);
+  Diag d;
+  diag_init(&d, "t.relay", text, strlen(text));
+  assert_null(ast_parse(text, strlen(text), &d));
+  assert_non_null(strstr(d.out.data, "interrupted while parsing"));
+  diag_free(&d);
+  flag = 0;
+  diag_init(&d, "t.relay", text, strlen(text));
+  AstModule *m = ast_parse(text, strlen(text), &d);
+  assert_non_null(m);
+  ast_free(m);
+  diag_free(&d);
+  ast_parse_cancel_on(NULL);
+  free(text);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tvm_layout_round_trips),
@@ -374,6 +402,7 @@ int main(void) {
       cmocka_unit_test(test_hostile_inputs_are_rejected),
       cmocka_unit_test(test_printer_parenthesises_built_projections),
       cmocka_unit_test(test_empty_input),
+      cmocka_unit_test(test_parse_cancelled_by_flag),
   };
   return cmocka_run_group_tests_name("parser", tests, NULL, NULL);
 }
