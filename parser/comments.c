@@ -60,47 +60,63 @@ static void append(AstComment **list, AstComment *c) {
   *list = c;
 }
 
-bool attach_comments(AstModule *m, TSNode root, const char *src, Diag *diag, AstNodeList *nodes) {
-  Ranked *ranked = xmalloc((nodes->len ? nodes->len : 1) * sizeof *ranked);
-  for (size_t i = 0; i < nodes->len; i++) ranked[i] = (Ranked){nodes->items[i], i};
-  qsort(ranked, nodes->len, sizeof *ranked, by_end_then_outermost);
+/* The comment node that starts at byte s, if one does: the smallest node spanning s's first two
+   bytes, when it is a comment and starts there (a '/' inside a string, a name or another comment
+   finds that instead). */
+static bool comment_at(TSNode root, uint32_t s, TSNode *out, bool *line) {
+  TSNode n = ts_node_descendant_for_byte_range(root, s, s + 1);
+  if (ts_node_is_null(n) || ts_node_start_byte(n) != s) return false;
+  const char *type = ts_node_type(n);
+  *line = !strcmp(type, "line_comment");
+  *out = n;
+  return *line || !strcmp(type, "block_comment");
+}
 
+bool attach_comments(AstModule *m, TSNode root, const char *src, Diag *diag, AstNodeList *nodes) {
+  /* Comments are found from where their text can start (a '/' followed by '*' or '/'), each
+     looked up in the tree, instead of by a walk of the whole tree: on 100 MB of code without
+     comments the walk was a sixth of the time to read it. */
+  Ranked *ranked = NULL; /* sorted when the first comment needs them */
   bool ok = true;
-  TSTreeCursor c = ts_tree_cursor_new(root);
-  /* Iterative pre-order walk: trees can be deeper than the C stack allows recursion for. */
-  for (;;) {
-    TSNode n = ts_tree_cursor_current_node(&c);
-    const char *type = ts_node_type(n);
-    bool block = !strcmp(type, "block_comment"), line = !strcmp(type, "line_comment");
-    if (block || line) {
-      uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-      if (block && block_comment_length(src + s, e - s) != e - s) {
-        diag_error(diag, s, "unterminated comment: '/*' is never closed (comments nest in Relay)");
-        ok = false;
-      }
-      AstComment *cm = arena_alloc(&m->arena, sizeof *cm);
-      cm->text = line ? as_block_comment(&m->arena, src, s, e) : arena_strndup(&m->arena, src + s, e - s);
-      /* The last node ending at or before the comment, outermost first among equals. */
-      size_t lo = 0, hi = nodes->len;
-      while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (ranked[mid].node->span.end <= s) lo = mid + 1;
-        else hi = mid;
-      }
-      if (lo == 0) append(&m->leading, cm);
-      else {
-        uint32_t end = ranked[lo - 1].node->span.end;
-        size_t first = lo - 1;
-        while (first > 0 && ranked[first - 1].node->span.end == end) first--;
-        append(&ranked[first].node->comments, cm);
-      }
+  uint32_t len = ts_node_end_byte(root);
+  for (uint32_t at = 0; at + 1 < len;) {
+    const char *slash = memchr(src + at, '/', len - at - 1);
+    if (!slash) break;
+    uint32_t s = (uint32_t)(slash - src);
+    TSNode n;
+    bool line;
+    if ((slash[1] != '*' && slash[1] != '/') || !comment_at(root, s, &n, &line)) {
+      at = s + 1;
+      continue;
     }
-    if (ts_tree_cursor_goto_first_child(&c)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(&c))
-      if (!ts_tree_cursor_goto_parent(&c)) goto done;
+    if (!ranked) {
+      ranked = xmalloc((nodes->len ? nodes->len : 1) * sizeof *ranked);
+      for (size_t i = 0; i < nodes->len; i++) ranked[i] = (Ranked){nodes->items[i], i};
+      qsort(ranked, nodes->len, sizeof *ranked, by_end_then_outermost);
+    }
+    uint32_t e = ts_node_end_byte(n);
+    if (!line && block_comment_length(src + s, e - s) != e - s) {
+      diag_error(diag, s, "unterminated comment: '/*' is never closed (comments nest in Relay)");
+      ok = false;
+    }
+    AstComment *cm = arena_alloc(&m->arena, sizeof *cm);
+    cm->text = line ? as_block_comment(&m->arena, src, s, e) : arena_strndup(&m->arena, src + s, e - s);
+    /* The last node ending at or before the comment, outermost first among equals. */
+    size_t lo = 0, hi = nodes->len;
+    while (lo < hi) {
+      size_t mid = (lo + hi) / 2;
+      if (ranked[mid].node->span.end <= s) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo == 0) append(&m->leading, cm);
+    else {
+      uint32_t end = ranked[lo - 1].node->span.end;
+      size_t first = lo - 1;
+      while (first > 0 && ranked[first - 1].node->span.end == end) first--;
+      append(&ranked[first].node->comments, cm);
+    }
+    at = e > s ? e : s + 1;
   }
-done:
-  ts_tree_cursor_delete(&c);
   free(ranked);
   return ok;
 }
