@@ -24,8 +24,10 @@ typedef struct Layout {
    "S" for ATTR: WHY`, WHY in TVM's words) for what TVM rejects.  As in TVM, digits after the
    last axis are ignored and an axis may appear twice. */
 int layout_attr(OpCall *c, const char *attr, const char *s, Layout *l);
-/* The layout a relation computes through: defined, and no axis twice (TVM accepts that and then
-   converts through one of the two copies; relaykit rejects it, a listed departure). */
+/* The layout a relation computes through: defined, and no axis twice.  A departure from TVM,
+   which accepts an axis twice and then computes with one of the copies (nn.conv2d with
+   data_layout="NCHWC" on a 5-D input reads its channels from the last axis): relaykit refuses
+   such a call rather than guess which copy TVM reads. */
 bool layout_parse(OpCall *c, const char *attr, const char *s, Layout *l);
 /* The position of an axis letter in the layout, or -1. */
 int layout_index(const Layout *l, char axis);
