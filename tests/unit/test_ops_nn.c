@@ -82,6 +82,9 @@ static void test_conv2d_rejects(void **state) {
                  "Padding size should be 1, 2 or 4, but got 3");
   assert_rejects("nn.conv2d", "Tensor[(1, 3, 4, 4), float32], Tensor[(64, 3, 7, 7), float32]", "",
                  "the output height would be negative");
+  /* exactly -1 (TVM's type says Tensor[(1, 4, -1, -1), float32]) must not pass for `?` */
+  assert_rejects("nn.conv2d", "Tensor[(1, 3, 1, 1), float32], Tensor[(4, 3, 3, 3), float32]", "",
+                 "the output height would be negative (-1)");
   assert_rejects("nn.conv2d", "Tensor[(1, 3, 16, 16), float32]", "", "expects 2 arguments");
   assert_rejects("nn.conv2d", "Tensor[(1, 3, 16, 16), float32], Tensor[(64, 3, 3, 3), float32]", "strides=[0, 1]",
                  "'strides' must hold positive integers");

@@ -361,12 +361,15 @@ static const Type *conv_rel(OpCall *c, const ConvKind *k) {
   static const char *const axis_names[3][3] = {{"width"}, {"height", "width"}, {"depth", "height", "width"}};
   for (size_t i = 0; i < nd; i++) {
     int64_t d = dshape[2 + i];
-    if (d == ANY || dk[i] == ANY) oshape[2 + i] = ANY;
-    else if (k->transposed) oshape[2 + i] = strides[i] * (d - 1) + dk[i] - pad[i] + outpad[i];
-    else oshape[2 + i] = opx_floordiv(d + pad[i] - dk[i], strides[i]) + 1;
-    if (oshape[2 + i] != ANY && oshape[2 + i] < 0)
-      return op_fail(c, -1, "%s: the output %s would be negative (%lld)", name, axis_names[nd - 1][i],
-                     (long long)oshape[2 + i]);
+    if (d == ANY || dk[i] == ANY) {
+      oshape[2 + i] = ANY;
+      continue;
+    }
+    int64_t o = k->transposed ? strides[i] * (d - 1) + dk[i] - pad[i] + outpad[i]
+                              : opx_floordiv(d + pad[i] - dk[i], strides[i]) + 1;
+    /* checked before it is stored: a computed -1 (TVM's type says -1) must not pass for `?` */
+    if (o < 0) return op_fail(c, -1, "%s: the output %s would be negative (%lld)", name, axis_names[nd - 1][i], (long long)o);
+    oshape[2 + i] = o;
   }
   if (!layout_convert(c, -1, &dcanon, oshape, nd + 2, &out, odims)) return NULL;
   DType out_dtype = op_dtype(c, "out_dtype");
