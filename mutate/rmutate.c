@@ -7,7 +7,9 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -55,7 +57,9 @@ static const char usage[] =
     "  -h, --help         this help;  --version\n"
     "\n"
     "exit status: 0 all mutants written, 1 the seed is ill-formed or cannot be mutated, 2 usage or\n"
-    "             I/O error; with --oracle, roracle's: 0 no failures, 1 some mutant fails\n";
+    "             I/O error, 130 interrupted (SIGINT, SIGTERM, SIGHUP, SIGQUIT: the mutants written so far\n"
+    "             are complete, the workers and temporary files gone); with --oracle, roracle's:\n"
+    "             0 no failures, 1 some mutant fails\n";
 
 
 enum { OPT_GIT = 256, OPT_SEED, OPT_DEPTH, OPT_MUTATORS, OPT_WEIGHT, OPT_LIST, OPT_POLICY, OPT_FUEL, OPT_DONOR,
@@ -104,6 +108,30 @@ static bool result_from_json(json_t *j, char *text, MutResult *r) {
   const char *e = json_string_value(json_object_get(j, "error"));
   if (e) r->expected_error = xstrdup(e);
   return true;
+}
+
+/* ------------------------------------------------------------------ signals */
+
+/* SIGINT, SIGTERM, SIGHUP, SIGQUIT: the workers die at once, the run stops at the next mutant
+   (a parse in progress is cancelled), the temporary directory goes, and rmutate exits 130 with
+   what it wrote (each mutant is complete: written atomically, its manifest line after it). */
+static volatile sig_atomic_t stop_signal;
+static size_t parse_cancel;
+static pid_t worker_pid[64];
+
+static void on_signal(int sig) {
+  stop_signal = sig;
+  __atomic_store_n(&parse_cancel, 1, __ATOMIC_RELAXED);
+  for (size_t w = 0; w < sizeof worker_pid / sizeof *worker_pid; w++)
+    if (worker_pid[w] > 0) kill(worker_pid[w], SIGKILL);
+}
+
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+static void catch_stop_signals(void (*handler)(int)) {
+  struct sigaction sa = {0};
+  sa.sa_handler = handler;
+  for (size_t i = 0; i < sizeof stop_signals / sizeof *stop_signals; i++) sigaction(stop_signals[i], &sa, NULL);
 }
 
 /* Worker w of n computes first attempts of mutants w, w+n, ... into dir/K.json. */
@@ -289,17 +317,23 @@ static bool run_all(Run *run, char *err, size_t errlen) {
     snprintf(tmp, sizeof tmp, "%s/rmutate.XXXXXX", base && *base ? base : "/tmp");
     if (!mkdtemp(tmp)) return snprintf(err, errlen, "cannot create a temporary directory"), false;
     fflush(NULL);
-    for (unsigned w = 0; w < run->jobs && w < 64; w++) {
+    pid_t parent = getpid();
+    for (unsigned w = 0; w < run->jobs && w < 64 && !stop_signal; w++) {
       pid_t pid = fork();
       if (pid == 0) {
+        catch_stop_signals(SIG_DFL);
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* a parent killed outright takes its workers along */
+        if (getppid() != parent) _exit(1);
         worker(run->seed_text, run->mo, run->count, w, run->jobs, tmp);
         _exit(0);
       }
-      if (pid > 0) pids[nworkers++] = pid;
+      if (pid > 0) worker_pid[nworkers] = pids[nworkers] = pid, nworkers++;
+      if (stop_signal && pid > 0) kill(pid, SIGKILL); /* forked just after the handler ran */
     }
     for (unsigned alive = nworkers; alive;) { /* the workers' progress while they run */
       for (unsigned w = 0; w < nworkers; w++)
-        if (pids[w] && waitpid(pids[w], NULL, WNOHANG) == pids[w]) pids[w] = 0, alive--;
+        if (pids[w] && waitpid(pids[w], NULL, stop_signal ? 0 : WNOHANG) == pids[w])
+          worker_pid[w] = pids[w] = 0, alive--;
       if (alive) {
         show_progress(run, "generating", finished_in(tmp), "");
         nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
@@ -308,7 +342,7 @@ static bool run_all(Run *run, char *err, size_t errlen) {
   }
   bool ok = true;
   size_t batch_start = 0;
-  for (size_t k = 0; k < run->count && ok; k++) {
+  for (size_t k = 0; k < run->count && ok && !stop_signal; k++) {
     err[0] = '\0';
     ok = produce(run, k, *tmp ? tmp : NULL, err, errlen);
     if (ok && run->git && (k + 1) % run->batch == 0) {
@@ -334,6 +368,10 @@ static bool run_all(Run *run, char *err, size_t errlen) {
       }
     if (d) closedir(d);
     rmdir(tmp);
+  }
+  if (stop_signal) { /* what failed under the signal (a cancelled parse) is no error of its own */
+    snprintf(err, errlen, "interrupted by signal %d; %zu mutants written, each complete", (int)stop_signal, run->written);
+    return false;
   }
   return ok;
 }
@@ -596,6 +634,8 @@ int main(int argc, char **argv) {
     }
   }
   git_libgit2_init();
+  catch_stop_signals(on_signal);
+  ast_parse_cancel_on(&parse_cancel);
   bool ok = run_all(&run, err, sizeof err);
   git_libgit2_shutdown();
   if (run.manifest && fclose(run.manifest) != 0) {
@@ -605,7 +645,7 @@ int main(int argc, char **argv) {
   }
   run.manifest = NULL;
   if (!ok) fprintf(stderr, "rmutate: %s\n", err);
-  status = ok ? 0 : run.io_error ? 2 : 1; /* a seed that cannot be mutated, or a write that failed */
+  status = ok ? 0 : stop_signal ? 130 : run.io_error ? 2 : 1; /* a seed that cannot be mutated, or a write that failed */
   if (json) {
     json_t *per = json_object();
     for (size_t i = 0; i < MUT_NMUTATORS; i++)

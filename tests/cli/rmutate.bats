@@ -140,3 +140,38 @@ PY
   script -qec "'$RMUTATE' -q '$CORPUS/models/resnet-18.relay' -n 5 -o '$T/q'" /dev/null > "$T/out" 2>&1
   ! grep -aq 'mutants, ' "$T/out"
 }
+
+# wait_gone PATTERN: true once no process's command line matches (up to 5 s)
+wait_gone() {
+  for _ in $(seq 50); do pgrep -f "$1" > /dev/null || return 0; sleep 0.1; done
+  return 1
+}
+
+@test "a signal stops rmutate: exit 130, its workers and temporary files gone, every mutant written complete" {
+  for sig in TERM INT HUP; do
+    mkdir -p "$T/tmp.$sig"
+    TMPDIR="$T/tmp.$sig" "$RMUTATE" "$CORPUS/models/resnet-18.relay" -n 3000 -j 2 -o "$T/sig.$sig" 2> "$T/err.$sig" &
+    pid=$!
+    # some mutants written first, then the signal (the workers are done by then or not)
+    for _ in $(seq 100); do [ -s "$T/sig.$sig/manifest.jsonl" ] && break; sleep 0.1; done
+    kill -$sig $pid
+    status=0
+    wait $pid || status=$?
+    [ "$status" -eq 130 ]
+    grep -q 'interrupted by signal' "$T/err.$sig"
+    wait_gone "sig[.]$sig"
+    [ -z "$(ls -A "$T/tmp.$sig")" ]
+    n=$(ls "$T/sig.$sig"/*.relay 2>/dev/null | wc -l)
+    [ "$n" -eq "$(wc -l < "$T/sig.$sig/manifest.jsonl")" ]
+    for f in "$T/sig.$sig"/*.relay; do [ -e "$f" ] || continue; "$RCHECK" "$f" > /dev/null; done
+  done
+}
+
+@test "rmutate killed outright takes its workers along" {
+  "$RMUTATE" "$CORPUS/models/resnet-18.relay" -n 3000 -j 2 -o "$T/kill9" 2> /dev/null &
+  pid=$!
+  sleep 1
+  kill -9 $pid
+  wait $pid || true
+  wait_gone "kill9"
+}
