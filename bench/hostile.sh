@@ -51,7 +51,7 @@ if [ "${HOSTILE_SMALL:-0}" != 1 ]; then
   { bash "$(dirname "$0")/chain.sh" 3500000 | sed '$d'; echo '  %3499999 +'; } > "$dir/100mb-error-at-end.relay"
 fi
 
-crashes=0 hangs=0 changed=0 runs=0 inputs=0
+crashes=0 hangs=0 changed=0 runs=0 inputs=0 stopped=0
 for f in "$dir"/*.relay; do
   name=$(basename "$f" .relay)
   [[ $name =~ ${HOSTILE_ONLY:-.} ]] || continue
@@ -65,15 +65,22 @@ for f in "$dir"/*.relay; do
       *) args=("$dir/work.relay") ;;
     esac
     start=$(date +%s.%N)
-    /usr/bin/time -f %M -o "$dir/mem" timeout "$cap" "$bin/$tool" "${args[@]}" > /dev/null 2> "$dir/err"
+    # At the cap the tool gets SIGTERM and 10 s more: a reducer or a mutator still working on
+    # 100 MB must then stop cleanly (exit 130, its output complete; or 143, killed by the signal
+    # before it wrote anything): "stopped", no hang.  A
+    # reader (rfmt, rcheck) past the cap hangs; so does anything that needs the SIGKILL.
+    /usr/bin/time -f %M -o "$dir/mem" timeout --preserve-status -k 10 "$cap" "$bin/$tool" "${args[@]}" > /dev/null 2> "$dir/err"
     rc=$?
     secs=$(echo "$(date +%s.%N) - $start" | bc)
     runs=$((runs + 1))
     verdict=ok
-    if [ $rc -eq 124 ]; then verdict=HANG; hangs=$((hangs + 1));
+    late=$(echo "$secs >= $cap" | bc)
+    if [ "$late" = 1 ] && { [ $rc -eq 130 ] || [ $rc -eq 143 ]; } && { [ $tool = rreduce ] || [ $tool = rmutate ]; }; then
+      verdict=stopped; stopped=$((stopped + 1)) # 143: the signal came while it still read its input
+    elif [ "$late" = 1 ]; then verdict=HANG; hangs=$((hangs + 1));
     elif [ $rc -ge 128 ]; then verdict=CRASH; crashes=$((crashes + 1)); fi
     # rreduce may rewrite an input it accepts (that is its job); every other run leaves it alone
-    if [ "$(cksum < "$dir/work.relay")" != "$sum" ] && { [ $tool != rreduce ] || [ $rc -ne 0 ]; }; then
+    if [ "$(cksum < "$dir/work.relay")" != "$sum" ] && { [ $tool != rreduce ] || { [ $rc -ne 0 ] && [ $rc -ne 130 ]; }; }; then
       verdict="$verdict CHANGED"; changed=$((changed + 1))
     fi
     printf '%-22s %-8s exit %3d %6.1f s %7d MB  %-6s %s\n' "$name" "$tool" "$rc" "$secs" "$(($(tail -1 "$dir/mem") / 1024))" \
@@ -81,5 +88,5 @@ for f in "$dir"/*.relay; do
     rm -rf "$dir/mutants" "$dir"/work.relay*
   done
 done
-echo "$runs runs on $inputs inputs: crashes $crashes, hangs $hangs, files changed $changed"
+echo "$runs runs on $inputs inputs: crashes $crashes, hangs $hangs, files changed $changed (stopped cleanly at the ${cap} s cap: $stopped)"
 [ $crashes -eq 0 ] && [ $hangs -eq 0 ] && [ $changed -eq 0 ]

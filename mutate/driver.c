@@ -93,7 +93,7 @@ bool mut_make(const char *seed_text, const MutOptions *o, uint64_t index, uint64
   for (unsigned step = 0; step < depth && ok; step++) {
     bool *tried = xcalloc(o->nmutators + 1, sizeof *tried);
     bool done = false;
-    for (unsigned tries = 0; tries < 4 * (o->nmutators + 1) && !done; tries++) {
+    for (unsigned tries = 0; tries < 4 * (o->nmutators + 1) && !done && !(o->stop && *o->stop); tries++) {
       Program l;
       if (step == 0 && o->seed_program)
         prog_clone(o->seed_program, &l);

@@ -3,6 +3,8 @@
 #ifndef RELAYKIT_MUTATE_DRIVER_H
 #define RELAYKIT_MUTATE_DRIVER_H
 
+#include <signal.h>
+
 #include "mutate.h"
 
 typedef struct MutOptions {
@@ -21,6 +23,9 @@ typedef struct MutOptions {
      of every mutant then starts from a clone of it (prog_clone), whose types are the seed's:
      mutators may add types to that table, nothing frees it here. */
   const Program *seed_program;
+  /* Optional: set by a signal; the mutant in progress is given up (mut_make fails) at the next
+     try instead of being retried against checks the signal cancels. */
+  volatile sig_atomic_t *stop;
 } MutOptions;
 
 typedef struct MutStep {

@@ -271,7 +271,7 @@ static size_t finished_in(const char *dir) {
 /* Mutant k: the worker's first attempt if it left one, else computed here; attempts go on until
    the mutant differs from the seed and from every earlier mutant. */
 static bool produce(Run *run, size_t k, const char *tmp, char *err, size_t errlen) {
-  for (uint64_t attempt = 0; attempt < 64; attempt++) {
+  for (uint64_t attempt = 0; attempt < 64 && !stop_signal; attempt++) {
     MutResult r;
     bool got = false;
     if (attempt) {
@@ -610,6 +610,7 @@ int main(int argc, char **argv) {
   mo.donors = donors;
   mo.ndonors = ndonors;
   mo.seed_program = &seed; /* every mutant's first step starts from a clone: the seed is parsed and typed once */
+  mo.stop = &stop_signal;
   if (out_dir && mkdir(out_dir, 0755) != 0 && errno != EEXIST) {
     fprintf(stderr, "rmutate: cannot create %s: %s\n", out_dir, strerror(errno));
     goto done;
