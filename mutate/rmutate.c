@@ -118,12 +118,23 @@ static bool result_from_json(json_t *j, char *text, MutResult *r) {
 static volatile sig_atomic_t stop_signal;
 static size_t parse_cancel;
 static pid_t worker_pid[64];
+/* Non-zero while the process may not end on the spot: a mutant and its manifest line being
+   written, a git batch being committed, a temporary directory to remove, the run's own ending.
+   Outside those (computing a mutant: on a 100 MB seed a check alone takes a minute, and type
+   inference cannot be interrupted) the handler ends the process at once: nothing is half done. */
+static volatile sig_atomic_t careful;
 
 static void on_signal(int sig) {
   stop_signal = sig;
   __atomic_store_n(&parse_cancel, 1, __ATOMIC_RELAXED);
   for (size_t w = 0; w < sizeof worker_pid / sizeof *worker_pid; w++)
     if (worker_pid[w] > 0) kill(worker_pid[w], SIGKILL);
+  if (!careful) {
+    static const char msg[] = "rmutate: interrupted; the mutants written so far are complete\n";
+    ssize_t unused = write(STDERR_FILENO, msg, sizeof msg - 1);
+    (void)unused;
+    _exit(130);
+  }
 }
 
 static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
@@ -194,6 +205,7 @@ static char *manifest_line(const Run *run, size_t k, uint64_t attempt, const Mut
 }
 
 static bool write_mutant(Run *run, size_t k, uint64_t attempt, const MutResult *r, char *err, size_t errlen) {
+  careful++;
   char name[32];
   snprintf(name, sizeof name, "%05zu.relay", k + 1);
   char *line = manifest_line(run, k, attempt, r);
@@ -205,7 +217,7 @@ static bool write_mutant(Run *run, size_t k, uint64_t attempt, const MutResult *
       snprintf(err, errlen, "cannot write %.1000s", path);
       ok = false;
     }
-    if (ok && fprintf(run->manifest, "%s\n", line) < 0) {
+    if (ok && (fprintf(run->manifest, "%s\n", line) < 0 || fflush(run->manifest) != 0)) {
       snprintf(err, errlen, "cannot write %.1000s/manifest.jsonl", run->out_dir);
       ok = false;
     }
@@ -225,6 +237,7 @@ static bool write_mutant(Run *run, size_t k, uint64_t attempt, const MutResult *
   run->steps_total += r->nsteps;
   run->written++;
   run->io_error |= !ok;
+  careful--;
   return ok;
 }
 
@@ -315,7 +328,8 @@ static bool run_all(Run *run, char *err, size_t errlen) {
   if (run->jobs > 1 && run->count > 1) {
     const char *base = getenv("TMPDIR");
     snprintf(tmp, sizeof tmp, "%s/rmutate.XXXXXX", base && *base ? base : "/tmp");
-    if (!mkdtemp(tmp)) return snprintf(err, errlen, "cannot create a temporary directory"), false;
+    careful++; /* until the directory is gone */
+    if (!mkdtemp(tmp)) return careful--, snprintf(err, errlen, "cannot create a temporary directory"), false;
     fflush(NULL);
     pid_t parent = getpid();
     for (unsigned w = 0; w < run->jobs && w < 64 && !stop_signal; w++) {
@@ -368,6 +382,7 @@ static bool run_all(Run *run, char *err, size_t errlen) {
       }
     if (d) closedir(d);
     rmdir(tmp);
+    careful--;
   }
   if (stop_signal) { /* what failed under the signal (a cancelled parse) is no error of its own */
     snprintf(err, errlen, "interrupted by signal %d; %zu mutants written, each complete", (int)stop_signal, run->written);
@@ -637,7 +652,9 @@ int main(int argc, char **argv) {
   git_libgit2_init();
   catch_stop_signals(on_signal);
   ast_parse_cancel_on(&parse_cancel);
+  if (git) careful++; /* the mutants of the batch in progress get their commit: the loop stops instead */
   bool ok = run_all(&run, err, sizeof err);
+  careful++; /* the ending: manifest closed, summary, --oracle */
   git_libgit2_shutdown();
   if (run.manifest && fclose(run.manifest) != 0) {
     if (ok) snprintf(err, sizeof err, "cannot write %.1000s/manifest.jsonl: %s", out_dir, strerror(errno));
