@@ -137,14 +137,6 @@ static void on_signal(int sig) {
   }
 }
 
-static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-
-static void catch_stop_signals(void (*handler)(int)) {
-  struct sigaction sa = {0};
-  sa.sa_handler = handler;
-  for (size_t i = 0; i < sizeof stop_signals / sizeof *stop_signals; i++) sigaction(stop_signals[i], &sa, NULL);
-}
-
 /* Worker w of n computes first attempts of mutants w, w+n, ... into dir/K.json. */
 static void worker(const char *seed_text, const MutOptions *o, size_t count, unsigned w, unsigned n, const char *dir) {
   for (size_t k = w; k < count; k += n) {
@@ -335,7 +327,7 @@ static bool run_all(Run *run, char *err, size_t errlen) {
     for (unsigned w = 0; w < run->jobs && w < 64 && !stop_signal; w++) {
       pid_t pid = fork();
       if (pid == 0) {
-        catch_stop_signals(SIG_DFL);
+        cli_on_stop_signals(SIG_DFL);
         prctl(PR_SET_PDEATHSIG, SIGKILL); /* a parent killed outright takes its workers along */
         if (getppid() != parent) _exit(1);
         worker(run->seed_text, run->mo, run->count, w, run->jobs, tmp);
@@ -650,7 +642,7 @@ int main(int argc, char **argv) {
     }
   }
   git_libgit2_init();
-  catch_stop_signals(on_signal);
+  cli_on_stop_signals(on_signal);
   ast_parse_cancel_on(&parse_cancel);
   if (git) careful++; /* the mutants of the batch in progress get their commit: the loop stops instead */
   bool ok = run_all(&run, err, sizeof err);

@@ -224,12 +224,17 @@ char *red_propose_range(const Program *cur, const RedPass *pass, size_t lo, size
 
 char *red_propose(const Program *cur, const RedPass *pass, size_t i) { return red_propose_range(cur, pass, i, i + 1); }
 
-/* Parses and types the current program into *cur unless it is there already (once per accepted
-   step: every candidate is built from a clone of it). */
-static const Program *load_current(Reducer *r) {
-  if (r->loaded_gen == r->generation + 1) return &r->loaded;
+/* Forgets the loaded program (it is not the current one any more, or its memory is wanted). */
+static void drop_loaded(Reducer *r) {
   prog_free(&r->loaded);
   r->loaded_gen = 0;
+}
+
+/* The current program, parsed and typed once per accepted step (every candidate is built from a
+   clone of it); NULL with the message in r->err when it cannot be loaded. */
+static const Program *load_current(Reducer *r) {
+  if (r->loaded_gen == r->generation + 1) return &r->loaded;
+  drop_loaded(r);
   if (!prog_load_as(&r->loaded, "candidate", r->current, r->o->guard, r->err, r->errlen)) return NULL;
   r->loaded_gen = r->generation + 1;
   return &r->loaded;
@@ -596,12 +601,13 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
   r.done_gen = xcalloc(o->npasses ? o->npasses : 1, sizeof *r.done_gen);
   for (size_t pi = 0; pi < o->npasses; pi++) r.done_gen[pi] = SIZE_MAX; /* none is done */
   st->bytes_before = strlen(*text);
-  st->calls_before = r.current_calls = r.best_calls = o->input_calls;
   if (o->input && o->input->m) { /* the caller's load of *text: taken over, not repeated */
     r.loaded = *o->input;
     r.loaded_gen = 1;
     memset(o->input, 0, sizeof *o->input);
   }
+  const Program *input = load_current(&r);
+  st->calls_before = r.current_calls = r.best_calls = input ? prog_count_calls_in_module(input->m) : 0;
   r.best = xstrdup(*text);
   bool ok = true, progress_made = true;
   for (int round = 0; progress_made && ok && !*o->stop; round++) {
@@ -617,7 +623,7 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
     r.current = r.best;
     r.best = NULL;
     calls = r.best_calls;
-    r.generation++; /* what is loaded is not the current program any more */
+    drop_loaded(&r); /* it was the larger program's */
   }
   free(r.best);
   st->interrupted = *o->stop != 0;
@@ -626,8 +632,7 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
   const Program *p;
   if (ok && !o->keep_comments && !*o->stop && (p = load_current(&r))) {
     Cand c = {0, 0, 1, prog_print(p, true), prog_count_calls_in_module(p->m), {NULL, NULL}, 0};
-    prog_free(&r.loaded); /* before the test: its memory is the test's */
-    r.loaded_gen = 0;
+    drop_loaded(&r); /* before the test: its memory is the test's */
     if (strcmp(c.text, r.current) != 0 && launch(&r, &c) && (oracle_pending(&c.job) ? collect(&r, &c, false) : c.verdict) == 1 &&
         (!o->out_path || write_out(o, c.text))) { /* kept only once saved */
       free(r.current);

@@ -28,10 +28,9 @@ typedef struct RedOptions {
   bool keep_comments;        /* keep TVM's ty= and span= comments in the result */
   ProgGuard guard;           /* what every candidate must pass: what the input passed (below
                                 PROG_TYPED passes use the types known and skip the rest) */
-  size_t input_calls;        /* the input's operator calls: the caller has parsed it already, and
-                                on a 100 MB input a second parse costs as long as the first */
   Program *input;            /* or NULL: the caller's load of the input under `guard`, which
-                                red_reduce takes over (and empties) */
+                                red_reduce takes over (and empties): on a 100 MB input a second
+                                parse costs as long as the first */
   bool fast;                 /* one round of the passes, no fixpoint */
   const Pattern *match;      /* when set, interesting also needs the test's output to match */
   int also_interesting;      /* a second exit status whose candidates are saved aside (-1: none) */
@@ -74,7 +73,7 @@ char *red_propose_range(const Program *cur, const RedPass *pass, size_t lo, size
 /* Whether a finished test found its candidate interesting: exit 0, and the output matches. */
 bool red_verdict(const RunResult *r, const RedOptions *o);
 
-/* Reduces *text (checked under o->guard, o->input_calls counted, already known interesting) in place.  Returns false with a message
+/* Reduces *text (checked under o->guard, already known interesting) in place.  Returns false with a message
    when the program cannot be read or the test cannot be run. */
 bool red_reduce(char **text, const RedOptions *o, RedStats *stats, char *err, size_t errlen);
 

@@ -427,7 +427,6 @@ int main(int argc, char **argv) {
             file, (int)flen, first ? first : "", p.guard == PROG_SCOPED ? "parses and binds its names" : "parses");
     o.guard = p.guard;
   }
-  o.input_calls = prog_count_calls_in_module(p.m);
   o.input = &p; /* the driver's first load (a parse as long as this one on a large input) */
 
   /* One rreduce per FILE: a second one would take the first one's intermediate programs for a new
@@ -435,10 +434,7 @@ int main(int argc, char **argv) {
   if (!out && !(lock_path = lock_file(o.out_path, &lock_fd))) goto done;
   /* Every way a user stops rreduce ends it cleanly (its tests killed, FILE the best so far);
      from here on, including during the first test. */
-  struct sigaction sa = {0};
-  sa.sa_handler = on_signal;
-  int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-  for (size_t i = 0; i < sizeof stop_signals / sizeof *stop_signals; i++) sigaction(stop_signals[i], &sa, NULL);
+  cli_on_stop_signals(on_signal);
   ast_parse_cancel_on(&parse_cancel);
 
   if (o.server_cmd) o.oracle.pool = server_pool_new(o.server_cmd, o.jobs, &o.oracle.run);

@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,13 @@ const char *cli_tool(void) { return program_invocation_short_name; }
 bool cli_executable(const char *path) {
   struct stat st;
   return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+void cli_on_stop_signals(void (*handler)(int)) {
+  static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+  struct sigaction sa = {0};
+  sa.sa_handler = handler;
+  for (size_t i = 0; i < sizeof stop_signals / sizeof *stop_signals; i++) sigaction(stop_signals[i], &sa, NULL);
 }
 
 char *cli_sibling(const char *name) {

@@ -14,6 +14,10 @@ int cli_bad_option(const char *prog);
 /* --version: "PROG (relaykit) VERSION" on stdout; 0. */
 int cli_version(const char *prog);
 
+/* Sets `handler` (or SIG_DFL) for the signals a user stops a long run with: SIGINT, SIGTERM,
+   SIGHUP, SIGQUIT (rreduce, rmutate). */
+void cli_on_stop_signals(void (*handler)(int));
+
 /* A regular file we may execute (a test script). */
 bool cli_executable(const char *path);
 /* The relaykit program `name` installed beside the running one, else `name` (found on PATH
