@@ -1,6 +1,7 @@
 /*
- * Drop type annotations the checker can infer: return types of functions and types of let
- * binders (parameters keep theirs: they are the program's inputs).  Less to read, and attributes
+ * Drop type annotations the checker can infer: return types of functions (of a global only
+ * when nothing calls it) and types of let binders (parameters keep theirs: they are the
+ * program's inputs).  Less to read, and attributes
  * that change a result's shape (strides, padding) can then be reset by pass attrs.  One candidate,
  * checked on a copy: an annotation that was needed (an unannotated closure parameter inferred
  * from it) keeps the program as it was.
@@ -32,9 +33,16 @@ static bool strip(AstExpr *e) {
   return changed;
 }
 
-static bool strip_func(AstFunc *f) {
-  bool changed = f->ret != NULL;
-  f->ret = NULL;
+/* A global's own result type goes only when nothing refers to the global: TVM types every use
+   of a global by its annotation, so the result of a call of one whose result type is not
+   written is an unknown only the caller's context can fix (mostly nothing does). */
+static bool strip_func(const AstModule *m, AstDef *d) {
+  AstFunc *f = d->fn;
+  bool changed = false;
+  if (f->ret && prog_uses_in_module(m, AST_GLOBAL, d->name) == 0) {
+    f->ret = NULL;
+    changed = true;
+  }
   return strip(f->body) | changed;
 }
 
@@ -45,7 +53,7 @@ static bool apply(Program *out, size_t i) {
   bool changed = false;
   for (size_t k = 0; k < out->m->ndefs; k++)
     if (out->m->defs[k]->kind == AST_DEF_FN && !out->m->defs[k]->fn->ntype_params)
-      changed |= strip_func(out->m->defs[k]->fn);
+      changed |= strip_func(out->m, out->m->defs[k]);
   return changed; /* whether the checker can infer what was dropped, the guard finds out */
 }
 

@@ -38,7 +38,9 @@ typedef struct Infer {
   Arena *arena;
   ScopedNames locals;           /* %x: innermost wins */
   ScopedNames graph;            /* %N: one table for the whole text; the first binding wins */
-  ScopedNames globals;          /* @f: its (possibly polymorphic) function type */
+  ScopedNames globals;          /* @f: its (possibly polymorphic) declared function type */
+  ScopedNames global_uses;      /* @f as the definition being checked sees it (global_type) */
+  VEC(const Type *) use_results; /* pairs: a use's unwritten result type, the global's inferred one */
   VEC(CtorInfo) ctors;
   VEC(const char *) adts;       /* defined type names */
   VEC(AstNode *) typed;         /* nodes to resolve at the end */
@@ -128,6 +130,62 @@ static const Type *instantiate(Infer *in, const Type *t) {
   for (size_t i = 0; i < n; i++) fresh[i] = ty_incomplete(in->types);
   const Type *mono = ty_func(in->types, t->args, t->nargs, t->ret, NULL, 0);
   return ty_substitute_vars(in->types, mono, t->tparams, fresh, n);
+}
+
+/* t with every unknown replaced by a fresh one (the same unknown twice by the same fresh one). */
+typedef struct Refresh {
+  TyTable *types;
+  const Type *from[32], *to[32];
+  size_t n;
+} Refresh;
+
+static const Type *refresh_unknowns(void *ctx, const Type *t) {
+  Refresh *r = ctx;
+  if (t->kind != TY_INCOMPLETE) return ty_map_children(r->types, t, refresh_unknowns, r);
+  for (size_t i = 0; i < r->n; i++)
+    if (r->from[i] == t) return r->to[i];
+  const Type *fresh = ty_incomplete(r->types);
+  if (r->n < 32) r->from[r->n] = t, r->to[r->n++] = fresh;
+  return fresh;
+}
+
+/* The type of @name as the definition being checked sees it.  TVM's InferType types every use
+   of a global by the global's annotation (AddGlobalTypes), not by what inference finds for its
+   body: a parameter or result written without a type is an unknown there, and since each
+   definition is solved on its own, those unknowns are fresh per definition and shared by all of
+   its uses of that global.  So a call of `def @f(%x: int32) { %x }` has a result that only the
+   caller's context can fix (`let %y: int32 = @f(1)`), and nothing else: TVM then says it was
+   unable to infer a type (checked on TVM v0.13.0). */
+static const Type *global_type(Infer *in, const char *name) {
+  const Type *t = find(&in->global_uses, name);
+  if (t) return t;
+  const Type *sig = find(&in->globals, name);
+  if (!sig) return NULL;
+  Refresh r = {.types = in->types, .n = 0};
+  t = refresh_unknowns(&r, sig);
+  names_bind(&in->global_uses, name, t);
+  if (sig->kind == TY_FUNC && sig->ret->kind == TY_INCOMPLETE && t->ret != sig->ret) {
+    VEC_PUSH(in->use_results, t->ret);
+    VEC_PUSH(in->use_results, sig->ret);
+  }
+  return t;
+}
+
+/* An operator's relation runs once its argument types are known; TVM's solver instead waits,
+   and may learn an unwritten global result type from what the program does with the call later
+   (`negative(@f(%x))` returned at an annotated type).  relaykit does not defer relations: when an
+   argument is still unknown, the unwritten result types of this definition's global uses that
+   nothing has fixed yet take the types inference found for those globals' bodies, which is what
+   TVM's solver arrives at whenever it accepts.  Returns whether it fixed any. */
+static bool settle_use_results(Infer *in) {
+  bool any = false;
+  for (size_t i = 0; i + 1 < in->use_results.len; i += 2) {
+    const Type *use = in->use_results.items[i], *inferred = in->use_results.items[i + 1];
+    if (subst_resolve(&in->subst, use)->kind != TY_INCOMPLETE) continue;
+    if (subst_resolve(&in->subst, inferred)->kind == TY_INCOMPLETE) continue; /* its body is not checked yet */
+    any |= unify(&in->subst, use, inferred);
+  }
+  return any;
 }
 
 static const CtorInfo *find_ctor(Infer *in, const char *name) {
@@ -248,11 +306,16 @@ static const Type *op_call(Infer *in, AstExpr *call, const OpDef *op, AstExpr *c
   const Type *stack[16] = {0};
   const Type **types = nargs <= 16 ? stack : xmalloc(nargs * sizeof *types);
   const Type *result = NULL;
+  /* call_lowered's relation only ties types together (TVM's CallLoweredRel: the argument tuple is
+     the function's parameters, the result its result), so it types with unknowns in them: the
+     function is a global whose result type is often not written. */
+  bool lowered = op && !strcmp(op->name, "call_lowered");
   for (size_t i = 0; i < nargs; i++) {
     const Type *t = expr(in, args[i]);
     if (!t) goto out;
     types[i] = subst_resolve(&in->subst, t);
-    if (ty_has_incomplete(types[i])) {
+    if (ty_has_incomplete(types[i]) && settle_use_results(in)) types[i] = subst_resolve(&in->subst, t);
+    if (ty_has_incomplete(types[i]) && !(lowered && i == 0 && types[0]->kind == TY_FUNC) && !(lowered && i == 1)) {
       const AstExpr *a = args[i];
       while (a->kind == AST_PAREN) a = a->a;
       if (a->node.opaque) /* say what would type it, not only that it is untyped */
@@ -265,6 +328,9 @@ static const Type *op_call(Infer *in, AstExpr *call, const OpDef *op, AstExpr *c
   }
   OpCall c = {.types = in->types};
   result = op_infer(&c, op, types, nargs, attrs, in->arena);
+  if (result && lowered && !expect(in, &args[1]->node, ty_tuple(in->types, types[0]->args, types[0]->nargs), types[1],
+                                   "call_lowered's arguments (the function's parameter types)"))
+    result = NULL;
   if (!result) {
     const AstNode *at = c.bad_arg >= 0 && (size_t)c.bad_arg < nargs ? &args[c.bad_arg]->node : &call->node;
     error_at(in, at, "%s", c.err);
@@ -337,7 +403,7 @@ static const Type *call(Infer *in, AstExpr *e) {
   const Type *ftype;
   const char *what = "this expression";
   if (callee->kind == AST_GLOBAL) {
-    ftype = find(&in->globals, callee->text);
+    ftype = global_type(in, callee->text);
     if (!ftype) return error_at(in, &callee->node, "unknown global function @%s", callee->text), NULL;
     what = callee->text;
   } else {
@@ -513,9 +579,11 @@ static const Type *expr(Infer *in, AstExpr *e) {
     if (!t) return error_at(in, &e->node, "%%%s is used before it is bound", e->text), NULL;
     return t;
   case AST_GLOBAL:
-    t = find(&in->globals, e->text);
+    t = global_type(in, e->text);
     if (!t) return error_at(in, &e->node, "unknown global function @%s", e->text), NULL;
-    return instantiate(in, t); /* a polymorphic global used as a value is used at some type */
+    /* A polymorphic global used as a value keeps its type parameters, as in TVM: a call through
+       it, or unification with a monomorphic function type, instantiates them. */
+    return t;
   case AST_NAME:
     t = name_value(in, e);
     if (t && t->kind == TY_FUNC) return t; /* an unapplied constructor: no type comment in TVM */
@@ -700,6 +768,20 @@ static bool declare_globals(Infer *in) {
   return true;
 }
 
+/* TVM rejects a variable or expression whose type nothing fixed ("unable to infer a type for
+   this expression"): an unannotated parameter never used at a known type, the result of a call
+   of a global whose result type is not written (global_type).  A type that only contains an
+   unknown (`List[?]` of a bare Nil) is accepted, as TVM accepts it. */
+static bool check_all_inferred(Infer *in, size_t ntyped) {
+  for (size_t i = 0; i < ntyped; i++) {
+    AstNode *n = in->typed.items[i];
+    if (n->type && subst_resolve(&in->subst, n->type)->kind == TY_INCOMPLETE)
+      return error_at(in, n, "cannot infer a type for this: nothing in its definition fixes it, and TVM rejects "
+                             "it too; annotate it, or the parameter or global function result it comes from");
+  }
+  return true;
+}
+
 bool infer_module(AstModule *m, TyTable *types, Diag *diag) {
   Infer in = {.types = types, .diag = diag, .m = m, .arena = &m->arena};
   subst_init(&in.subst, types);
@@ -718,10 +800,17 @@ bool infer_module(AstModule *m, TyTable *types, Diag *diag) {
     AstDef *def = m->defs[d];
     if (def->kind != AST_DEF_FN) continue;
     const Type *sig = find(&in.globals, def->name);
+    names_truncate(&in.global_uses, 0); /* each definition sees the globals afresh: global_type */
+    in.use_results.len = 0;
     ok = func(&in, def->fn, sig) != NULL;
   }
+  size_t typed_in_defs = in.typed.len;
+  names_truncate(&in.global_uses, 0);
+  in.use_results.len = 0;
   if (ok && m->body) ok = expr(&in, m->body) != NULL;
   ok = ok && !in.failed && check_opaque(&in);
+  /* Definitions only: TVM reads a text without them as one expression and does not type it. */
+  ok = ok && check_all_inferred(&in, typed_in_defs);
   /* Types as TVM prints them: with every solved unknown filled in. */
   for (size_t i = 0; i < in.typed.len; i++) in.typed.items[i]->type = subst_resolve(&in.subst, in.typed.items[i]->type);
   for (size_t i = 0; i < in.slots.len; i++) *in.slots.items[i] = subst_resolve(&in.subst, *in.slots.items[i]);
@@ -730,6 +819,8 @@ bool infer_module(AstModule *m, TyTable *types, Diag *diag) {
   names_free(&in.locals);
   names_free(&in.graph);
   names_free(&in.globals);
+  names_free(&in.global_uses);
+  free(in.use_results.items);
   free(in.ctors.items);
   free(in.adts.items);
   free(in.typed.items);

@@ -32,10 +32,7 @@ static void solve(Subst *s, const Type *unknown, const Type *t) {
   s->solution[unknown->id] = t;
 }
 
-/* Rebuilds t with its children mapped by f; returns t itself when nothing changed. */
-typedef const Type *(*TypeMap)(void *ctx, const Type *t);
-
-static const Type *map_children(TyTable *types, const Type *t, TypeMap f, void *ctx) {
+const Type *ty_map_children(TyTable *types, const Type *t, TyMapFn f, void *ctx) {
   if (t->nargs == 0 && !t->ret) return t;
   const Type *stack[16];
   const Type **args = t->nargs <= 16 ? stack : xmalloc(t->nargs * sizeof *args);
@@ -68,7 +65,7 @@ const Type *subst_resolve(Subst *s, const Type *t) {
     if (!sol) return t;
     t = sol;
   }
-  return map_children(s->types, t, resolve_one, s);
+  return ty_map_children(s->types, t, resolve_one, s);
 }
 
 bool ty_has_incomplete(const Type *t) {
@@ -140,7 +137,7 @@ static const Type *substitute_one(void *ctx, const Type *t) {
       if (m->vars[i] == t) return m->with[i];
     return t;
   }
-  return map_children(m->types, t, substitute_one, m);
+  return ty_map_children(m->types, t, substitute_one, m);
 }
 
 const Type *ty_substitute_vars(TyTable *types, const Type *t, const Type *const *vars, const Type *const *with,

@@ -18,6 +18,9 @@ const Type *subst_resolve(Subst *s, const Type *t);
 bool unify(Subst *s, const Type *a, const Type *b);
 /* Whether a (resolved) type still contains an unknown. */
 bool ty_has_incomplete(const Type *t);
+/* t rebuilt with each child type mapped by f (t itself when none changes). */
+typedef const Type *(*TyMapFn)(void *ctx, const Type *t);
+const Type *ty_map_children(TyTable *types, const Type *t, TyMapFn f, void *ctx);
 /* Replaces the type variables `vars` in t by `with` (instantiation of a polymorphic type). */
 const Type *ty_substitute_vars(TyTable *types, const Type *t, const Type *const *vars, const Type *const *with,
                                size_t n);

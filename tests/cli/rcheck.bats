@@ -122,3 +122,31 @@ setup() {
   [ "$status" -eq 0 ]
   [[ "$output" != *"warning"* ]]
 }
+
+# TVM types a use of a global by the global's annotation: a result type not written is an unknown
+# the use's context fixes.  In the prelude (@compose has no result type) the call in @iterate's
+# else branch takes the other branch's type, the polymorphic @id, type parameter included; with
+# @compose's result written (as TVM prints it back), it is the instantiated `fn (A) -> A`.
+# Both checked on TVM v0.13.0 (tvm.relay.parse).
+@test "a global's use is typed by its annotation, as TVM does (the prelude's @iterate)" {
+  src='def @id[A](%x: A) -> A { %x }
+def @compose[A, B, C](%f: fn (B) -> C, %g: fn (A) -> B)RESULT {
+  fn (%x1: A) -> C { %f(%g(%x1)) }
+}
+def @iterate[A](%f6: fn (A) -> A, %n: int32) -> fn (A) -> A {
+  if (equal(%n, 0)) { @id } else { @compose(%f6, @iterate(%f6, subtract(%n, 1))) }
+}'
+  { echo '#[version = "0.0.5"]'; echo "${src/RESULT/}"; } > "$T/unwritten.relay"
+  { echo '#[version = "0.0.5"]'; echo "${src/RESULT/ -> fn (A) -> C}"; } > "$T/written.relay"
+  run "$RCHECK" --annotate "$T/unwritten.relay"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"subtract(%n, 1 /* ty=int32 */) /* ty=int32 */) /* ty=fn (A) -> A */) /* ty=fn [A](A) -> A */"* ]]
+  run "$RCHECK" --annotate "$T/written.relay"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"/* ty=fn (A) -> A */) /* ty=fn (A) -> A */"* ]]
+  # TVM's own prelude, as shipped: the same type at that call as TVM printed it
+  run "$RCHECK" --annotate "$CORPUS/tvm-tests/prelude__1.relay"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"@compose(%f, @iterate(%f, %n - 1 /* ty=int32 */) /* ty=fn (A) -> A */) /* ty=fn [A](A) -> A */"* ]]
+  grep -q '@compose(%f6, %8) /\* ty=fn \[A\](A) -> A ' "$CORPUS/tvm-tests/printed/prelude__1.relay"
+}

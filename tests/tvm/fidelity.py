@@ -23,8 +23,6 @@ import tempfile
 KNOWN = [
     (r"SimulatedQuantizeAttrs: does not have field",
      "TVM bug: quantize's and qnn's attrs are both registered as relay.attrs.SimulatedQuantizeAttrs"),
-    (r"^type \d+: TVM fn \[A\]",
-     "TVM types a use of a polymorphic global inside an if with its type parameters"),
     (r"unknown global function @",
      "TVM's parser accepts a call of an undefined global; relaykit rejects it"),
     (r"cannot infer the type of this argument",
@@ -155,6 +153,17 @@ def check_one(tvm, relay, binary, path, scratch):
         row["why"] = "rcheck rejects TVM's printing: " + (err.strip().splitlines() or [""])[0][:200]
         return row
     got = types_in(out)
+    if got != want:
+        # TVM's printing is not always the text TVM typed: it writes out result types that were
+        # not written (a global's, which changes how TVM types that global's uses), and TVM then
+        # types its own printing differently (the prelude's @iterate: `fn [A](A) -> A` for the
+        # text as written, `fn (A) -> A` for its printing).  relaykit was given the printing, so
+        # the reference is what TVM says for that same text.
+        with open(scratch) as f:
+            again_ok, _, again = tvm_verdict(tvm, relay, f.read(), os.path.basename(path))
+        if again_ok and again is not None and types_in(again) == got:
+            row["tvm_retypes_its_printing"] = True
+            want = got
     row["types"] = len(want)
     row["types_agree"] = got == want
     if got != want:
@@ -192,6 +201,7 @@ def main():
         "tvm_accepts": sum(r["tvm"] == "accept" for r in rows),
         "typed_programs": len(both), "types_agree": sum(r["types_agree"] for r in both),
         "bindings_compared": sum(r.get("types", 0) for r in both),
+        "tvm_retypes_its_printing": sum(bool(r.get("tvm_retypes_its_printing")) for r in both),
     }
     bad = [r for r in rows if not r["verdict_agrees"] or r.get("types_agree") is False]
     for r in bad:
@@ -201,7 +211,8 @@ def main():
     summary["unexplained_disagreements"] = len(unexplained)
     print("%(name)s: %(programs)d programs (%(skipped)d not comparable, skipped), verdict agrees on %(verdicts_agree)d "
           "(TVM accepts %(tvm_accepts)d); types agree on %(types_agree)d of %(typed_programs)d "
-          "(%(bindings_compared)d types compared)" % summary)
+          "(%(bindings_compared)d types compared; %(tvm_retypes_its_printing)d where TVM types its own printing "
+          "differently from the text it printed, compared with TVM's types for its printing)" % summary)
     counts = {}
     for r in bad:
         if r["known"]:

@@ -5,7 +5,7 @@
 #
 #   1. the TVM tests on the ten real bugs (tests/tvm/realbugs.py)
 #   2. the Python module and tvm-server --check (tests/tvm/test_module.py)
-#   3. relaykit's type checker against TVM's InferType (tests/tvm/fidelity.py)
+#   3. relaykit's type checker against TVM's InferType (tests/tvm/fidelity.py, global_uses.py)
 #   4. the real bugs inflated and reduced end to end (tests/tvm/reduce_realbugs.py)
 #
 # Environment: RELAYKIT_PYTHON (the Python TVM is installed for; default python3), TVM_HOME,
@@ -65,6 +65,7 @@ step "fidelity: rgen programs" "$PY" "$HERE/fidelity.py" --rcheck "$ROOT/bin/rch
 step "fidelity: rmutate mutants" "$PY" "$HERE/fidelity.py" --rcheck "$ROOT/bin/rcheck" --name rmutate --json "$ROOT/build/check-tvm/fidelity-rmutate.json" "$TMP/mut"
 step "fidelity: ill-typed mutants" "$PY" "$HERE/fidelity.py" --rcheck "$ROOT/bin/rcheck" --name ill-typed --json "$ROOT/build/check-tvm/fidelity-ill.json" "$TMP/ill"
 step "fidelity: TVM's test programs" "$PY" "$HERE/fidelity.py" --rcheck "$ROOT/bin/rcheck" --name tvm-tests --json "$ROOT/build/check-tvm/fidelity-tvm-tests.json" "$SHARED/corpus/tvm-tests"
+step "fidelity: uses of globals typed by their annotations" "$PY" "$HERE/global_uses.py" --rcheck "$ROOT/bin/rcheck" --corpus "$SHARED/corpus"
 }
 wanted fidelity && fidelity
 

@@ -123,6 +123,16 @@ static void test_annot_drops_inferable_annotations(void **state) {
   assert_non_null(strstr(c, "%x: Tensor[(2), float32]")); /* parameters keep theirs */
   assert_null(rt_apply(&red_pass_annot, c, 0));            /* nothing left: no proposal */
   free(c);
+  /* a called global keeps its result type: TVM types the call by the global's annotation, and
+     `negative(@f(%x))` in an unannotated @main has nothing else to fix it */
+  const char *called = RT_V
+      "def @f(%x: float32) -> float32 { exp(%x) }\n"
+      "def @main(%x: float32) -> float32 { negative(@f(%x)) }\n";
+  c = rt_apply(&red_pass_annot, called, 0);
+  assert_non_null(c);
+  assert_non_null(strstr(c, "def @f(%x: float32) -> float32"));
+  assert_non_null(strstr(c, "def @main(%x: float32) {"));
+  free(c);
 }
 
 static void test_dce_deletes_dead_items_in_chunks(void **state) {
@@ -156,10 +166,10 @@ static void test_dce_deletes_dead_items_in_chunks(void **state) {
 static void test_dce_deletes_unreached_globals_callers_first(void **state) {
   (void)state;
   const char *p = RT_V
-      "def @f0(%x: float32) { add(%x, %x) }\n"
-      "def @f1(%x: float32) { @f0(%x) }\n"
-      "def @f2(%x: float32) { @f1(%x) }\n"
-      "def @f3(%x: float32) { @f2(%x) }\n"
+      "def @f0(%x: float32) -> float32 { add(%x, %x) }\n"
+      "def @f1(%x: float32) -> float32 { @f0(%x) }\n"
+      "def @f2(%x: float32) -> float32 { @f1(%x) }\n"
+      "def @f3(%x: float32) -> float32 { @f2(%x) }\n"
       "def @g(%x: float32) -> float32 { @h(%x) }\n"
       "def @h(%x: float32) -> float32 { @g(%x) }\n"
       "def @main(%x: float32) { %x }\n";

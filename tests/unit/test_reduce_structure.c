@@ -29,7 +29,7 @@ static void expect(const RedPass *pass, const char *text, size_t i, const char *
 static void test_inline_single_use_let_and_graph(void **state) {
   (void)state;
   const char *p = RT_V
-      "def @f(%x: Tensor[(2), float32]) {\n"
+      "def @f(%x: Tensor[(2), float32]) -> Tensor[(2), float32] {\n"
       "  let %y = exp(%x);\n"
       "  %0 = nn.relu(%y);\n"
       "  negative(%0)\n"
@@ -198,7 +198,7 @@ static void test_globals_inlines_a_call(void **state) {
 static void test_globals_renames_clashing_parameters(void **state) {
   (void)state;
   const char *p = RT_V
-      "def @f(%a: float32, %b: float32) { subtract(%a, %b) }\n"
+      "def @f(%a: float32, %b: float32) -> float32 { subtract(%a, %b) }\n"
       "def @main(%b: float32, %a: float32) { @f(%b, %a) }\n";
   expect(&red_pass_globals, p, 0, W("let %a0: float32 = %b;", "let %b0: float32 = %a;", "subtract(%a0, %b0)"), NULL);
 }
