@@ -684,8 +684,8 @@ bool lower_module(AstModule *m, TSNode root, const char *src, size_t len, Diag *
       m->has_version = true;
       check_version(&l, kid->node);
       break;
-    case S_metadata:
-      m->metadata = text_of(&l, kid->node);
+    case S_metadata: /* to the end of the input: the parse may have stopped at its header (parse.c) */
+      m->metadata = arena_strndup(l.arena, l.src + ts_node_start_byte(kid->node), l.len - ts_node_start_byte(kid->node));
       m->metadata_at = ts_node_start_byte(kid->node);
       break;
     case S_function_definition:

@@ -14,6 +14,14 @@
 static bool check_bytes(const char *text, size_t len, Diag *diag) {
   const unsigned char *s = (const unsigned char *)text;
   for (size_t i = 0; i < len;) {
+    /* eight ASCII bytes without a NUL at a time: the common case, megabytes of it in #[metadata] */
+    while (i + 8 <= len) {
+      uint64_t w;
+      memcpy(&w, s + i, 8);
+      if ((w & 0x8080808080808080ull) || ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull)) break;
+      i += 8;
+    }
+    if (i >= len) break;
     unsigned char c = s[i];
     if (c == 0) {
       diag_error(diag, i, "NUL byte in input (is this a binary file?)");
@@ -294,6 +302,29 @@ static bool fits_in_memory(size_t len, Diag *diag) {
   return false;
 }
 
+/* The #[metadata] section is megabytes of JSON (weights in base64) that the grammar takes as one
+   token running to the end of the file, which tree-sitter's lexer would step through byte by
+   byte.  So the parse stops right after the first `#[metadata]` that starts a line, and the
+   section's text is taken from the input (lower.c).  Returns the length to parse. */
+static size_t before_weights(const char *text, size_t len) {
+  static const char header[] = "#[metadata]";
+  const size_t n = sizeof header - 1;
+  for (const char *p = text; (p = memchr(p, '#', len - (size_t)(p - text))) != NULL; p++)
+    if ((p == text || p[-1] == '\n') && (size_t)(text + len - p) >= n && !memcmp(p, header, n))
+      return (size_t)(p - text) + n;
+  return len;
+}
+
+/* Whether a parse of text[0, cut) took the header at cut as the metadata section: it could be
+   inside a comment or a string, and then the whole text is parsed. */
+static bool took_metadata_at(TSNode root, size_t cut) {
+  if (ts_node_has_error(root)) return false;
+  uint32_t n = ts_node_child_count(root);
+  if (n == 0) return false;
+  TSNode last = ts_node_child(root, n - 1);
+  return !strcmp(ts_node_type(last), "metadata") && ts_node_end_byte(last) == cut;
+}
+
 AstModule *ast_parse(const char *text, size_t len, Diag *diag) {
   if (len > UINT32_MAX - 1) {
     diag_error(diag, 0, "input too large (%zu bytes; the limit is 4 GiB)", len);
@@ -302,10 +333,21 @@ AstModule *ast_parse(const char *text, size_t len, Diag *diag) {
   if (!fits_in_memory(len, diag)) return NULL;
   /* tree-sitter's own allocation failure prints a bare line and exits 1: ours names the tool */
   ts_set_allocator(xmalloc, xcalloc, xrealloc, free);
-  if (!check_bytes(text, len, diag) || !check_comment_runs(text, len, diag)) return NULL;
+  size_t cut = before_weights(text, len);
+  if (!check_bytes(text, len, diag) || !check_comment_runs(text, cut, diag)) return NULL;
   TSParser *parser = ts_parser_new();
   ts_parser_set_language(parser, tree_sitter_relay());
-  TSTree *tree = parse_budgeted(parser, text, len);
+  TSTree *tree = parse_budgeted(parser, text, cut);
+  if (tree && cut < len && !took_metadata_at(ts_tree_root_node(tree), cut)) {
+    ts_tree_delete(tree);
+    tree = NULL;
+    if (!check_comment_runs(text, len, diag)) {
+      ts_parser_delete(parser);
+      return NULL;
+    }
+    ts_parser_reset(parser);
+    tree = parse_budgeted(parser, text, len);
+  }
   if (!tree) { /* only a cancelled parse gives none */
     diag_error(diag, 0, "interrupted while parsing");
     ts_parser_delete(parser);

@@ -150,3 +150,31 @@ def @iterate[A](%f6: fn (A) -> A, %n: int32) -> fn (A) -> A {
   [[ "$output" == *"@compose(%f, @iterate(%f, %n - 1 /* ty=int32 */) /* ty=fn (A) -> A */) /* ty=fn [A](A) -> A */"* ]]
   grep -q '@compose(%f6, %8) /\* ty=fn \[A\](A) -> A ' "$CORPUS/tvm-tests/printed/prelude__1.relay"
 }
+
+# The parse stops at the #[metadata] header and the constants' types come from the NDArray headers
+# alone (parse.c, metadata.c): what must not change is what is read.
+@test "#[metadata]: a header inside a comment is not the section; bad JSON in the weights is still found" {
+  r=$ROOT/../shared/realbugs/hirgen-dynamic-to-static-global-call/repro.relay
+  python3 - "$r" "$T" <<'PY'
+import sys
+t = open(sys.argv[1]).read()
+d = t.index("def @func_14")
+open(sys.argv[2] + "/decoy.relay", "w").write(t[:d] + "/* a note:\n#[metadata]\n*/\n" + t[d:])
+j = t.index('"P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAgAAAAAgAQAsAAAA') + 400
+open(sys.argv[2] + "/tab.relay", "w").write(t[:j] + "\t" + t[j:])
+PY
+  run "$RCHECK" "$T/decoy.relay"
+  [ "$status" -eq 0 ]
+  "$RFMT" "$T/decoy.relay" > "$T/decoy.out"
+  grep -q '^#\[metadata\]$' "$T/decoy.out"
+  grep -q 'P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAgAAAAAgAQAsAAAA' "$T/decoy.out"
+  from_last_header() { awk '{ a[NR] = $0 } /^#\[metadata\]$/ { s = NR } END { for (i = s; i <= NR; i++) print a[i] }' "$1"; }
+  [ "$(from_last_header "$T/decoy.out" | md5sum)" = "$(from_last_header "$r" | md5sum)" ]
+  run "$RCHECK" "$T/tab.relay"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"tab.relay:197:404: error: cannot read the #[metadata] section: invalid JSON: control character 0x9"* ]]
+  # a constant's type is read from its NDArray's header
+  run "$RCHECK" --annotate "$r"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"cast(meta[relay.Constant][1] /* ty=Tensor[(44, 4), int32] */, dtype=\"int32\")"* ]]
+}
