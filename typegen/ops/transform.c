@@ -100,12 +100,16 @@ static bool all_static(const Type *t) {
   return true;
 }
 
-static int64_t product(const Type *t) {
+/* The element count of static dims, or -1 when it does not fit in int64 (a hostile shape such
+   as reshape's newshape=[50, 32, 12, 63333333333333334]): then it equals no real count. */
+static int64_t count_of(const int64_t *dims, size_t n) {
   int64_t p = 1;
-  for (uint32_t i = 0; i < t->ndims; i++)
-    p *= t->dims[i];
+  for (size_t i = 0; i < n; i++)
+    if (__builtin_mul_overflow(p, dims[i], &p)) return -1;
   return p;
 }
+
+static int64_t product(const Type *t) { return count_of(t->dims, t->ndims); }
 
 /* The fields of a tuple argument that must all be tensors (TVM downcasts each to TensorType). */
 static bool tensor_fields(OpCall *c, size_t arg, const char *notuple_fmt) {
@@ -304,14 +308,8 @@ static const Type *reshape_rel(OpCall *c) {
     return NULL;
   }
   bool dynamic = !all_static(data);
-  int64_t osize = 1;
-  for (size_t i = 0; i < o.len; i++) {
-    if (o.items[i] == ANY)
-      dynamic = true;
-    else
-      osize *= o.items[i];
-  }
-  if (!dynamic && osize != product(data)) {
+  for (size_t i = 0; i < o.len; i++) dynamic |= o.items[i] == ANY;
+  if (!dynamic && (count_of(o.items, o.len) != product(data) || product(data) < 0)) {
     char *a = shape_str(data->dims, data->ndims, false), *b = shape_str(o.items, o.len, false);
     op_fail(c, 0, "reshape: Input tensor shape(%s) and reshaped shape(%s) are not compatible!", a, b);
     free(a);
@@ -352,14 +350,8 @@ static const Type *reshape_like_rel(OpCall *c) {
     dims_push(&o, data->dims[i]);
   if (all_static(data)) {
     bool odyn = false;
-    int64_t osize = 1;
-    for (size_t i = 0; i < o.len; i++) {
-      if (o.items[i] == ANY)
-        odyn = true;
-      else
-        osize *= o.items[i];
-    }
-    if (!odyn && osize != product(data)) {
+    for (size_t i = 0; i < o.len; i++) odyn |= o.items[i] == ANY;
+    if (!odyn && (count_of(o.items, o.len) != product(data) || product(data) < 0)) {
       char *a = shape_str(data->dims, data->ndims, true), *b = shape_str(o.items, o.len, true);
       op_fail(c, 1,
               "Reshape inputs size should be compatible, but found data_shape %s not same as output_shape %s",
