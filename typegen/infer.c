@@ -188,6 +188,12 @@ static bool settle_use_results(Infer *in) {
   return any;
 }
 
+/* Before each definition (and an expression-mode body): its uses of globals start afresh. */
+static void forget_global_uses(Infer *in) {
+  names_truncate(&in->global_uses, 0);
+  in->use_results.len = 0;
+}
+
 static const CtorInfo *find_ctor(Infer *in, const char *name) {
   for (size_t i = 0; i < in->ctors.len; i++)
     if (!strcmp(in->ctors.items[i].ctor->name, name)) return &in->ctors.items[i];
@@ -315,7 +321,8 @@ static const Type *op_call(Infer *in, AstExpr *call, const OpDef *op, AstExpr *c
     if (!t) goto out;
     types[i] = subst_resolve(&in->subst, t);
     if (ty_has_incomplete(types[i]) && settle_use_results(in)) types[i] = subst_resolve(&in->subst, t);
-    if (ty_has_incomplete(types[i]) && !(lowered && i == 0 && types[0]->kind == TY_FUNC) && !(lowered && i == 1)) {
+    bool ties_unknowns = lowered && (i == 1 || (i == 0 && types[0]->kind == TY_FUNC)); /* the function, its argument tuple */
+    if (ty_has_incomplete(types[i]) && !ties_unknowns) {
       const AstExpr *a = args[i];
       while (a->kind == AST_PAREN) a = a->a;
       if (a->node.opaque) /* say what would type it, not only that it is untyped */
@@ -800,13 +807,11 @@ bool infer_module(AstModule *m, TyTable *types, Diag *diag) {
     AstDef *def = m->defs[d];
     if (def->kind != AST_DEF_FN) continue;
     const Type *sig = find(&in.globals, def->name);
-    names_truncate(&in.global_uses, 0); /* each definition sees the globals afresh: global_type */
-    in.use_results.len = 0;
+    forget_global_uses(&in);
     ok = func(&in, def->fn, sig) != NULL;
   }
   size_t typed_in_defs = in.typed.len;
-  names_truncate(&in.global_uses, 0);
-  in.use_results.len = 0;
+  forget_global_uses(&in);
   if (ok && m->body) ok = expr(&in, m->body) != NULL;
   ok = ok && !in.failed && check_opaque(&in);
   /* Definitions only: TVM reads a text without them as one expression and does not type it. */
