@@ -33,13 +33,17 @@ static bool strip(AstExpr *e) {
   return changed;
 }
 
+static void note_global(AstExpr **slot, void *referenced) {
+  if ((*slot)->kind == AST_GLOBAL) strset_add(referenced, (*slot)->text);
+}
+
 /* A global's own result type goes only when nothing refers to the global: TVM types every use
    of a global by its annotation, so the result of a call of one whose result type is not
    written is an unknown only the caller's context can fix (mostly nothing does). */
-static bool strip_func(const AstModule *m, AstDef *d) {
+static bool strip_func(const StrSet *referenced, AstDef *d) {
   AstFunc *f = d->fn;
   bool changed = false;
-  if (f->ret && prog_uses_in_module(m, AST_GLOBAL, d->name) == 0) {
+  if (f->ret && !strset_contains(referenced, d->name)) {
     f->ret = NULL;
     changed = true;
   }
@@ -51,9 +55,13 @@ static size_t count(const Program *p) { return p->m->body ? 0 : 1; }
 static bool apply(Program *out, size_t i) {
   (void)i;
   bool changed = false;
+  StrSet referenced; /* the globals something refers to: one walk, not one per definition */
+  strset_init(&referenced);
+  prog_walk_module(out->m, note_global, &referenced);
   for (size_t k = 0; k < out->m->ndefs; k++)
     if (out->m->defs[k]->kind == AST_DEF_FN && !out->m->defs[k]->fn->ntype_params)
-      changed |= strip_func(out->m, out->m->defs[k]);
+      changed |= strip_func(&referenced, out->m->defs[k]);
+  strset_free(&referenced);
   return changed; /* whether the checker can infer what was dropped, the guard finds out */
 }
 
