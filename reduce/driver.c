@@ -79,6 +79,7 @@ typedef struct Reducer {
   size_t npool;
   char *err;
   size_t errlen;
+  bool git;               /* libgit2 is initialized (content hashes): not before it is needed */
 } Reducer;
 
 /* One candidate of a batch. */
@@ -354,44 +355,71 @@ static void start_ahead(Reducer *r, char *text) {
   }
 }
 
-/* Starts the test of what a sequential run tries next if `won` is accepted: the pass's candidate
-   at the same index on won's program, with the same chunk size.  Only its text is kept: when the
-   run gets there, launch() finds the test running or done. */
-static void start_after(Reducer *r, const RedPass *pass, const Cand *won) {
+/* Starts the test of what a sequential run tries first from pass `from` on, on `cur`, in generation
+   gen: the first candidate of the first pass that has one (a bisection's first probe, a chunked
+   pass's chunk of everything, or the first opportunity that proposes something, from where a
+   paused pass resumes).  Passes done in gen are skipped, as the run skips them, and so is a pass
+   whose every opportunity proposes nothing; at most `span` passes are looked at, going on into
+   the next round (pass 0 on) when span reaches past the last pass. */
+static void start_first_of(Reducer *r, size_t from, size_t span, const Program *cur, size_t gen) {
+  size_t npasses = r->o->npasses;
+  for (size_t k = 0; k < span && r->npool < RED_MAX_JOBS && !*r->o->stop; k++) {
+    size_t pj = (from + k) % npasses;
+    const RedPass *pass = r->o->passes[pj];
+    if (r->done_gen[pj] == gen) continue; /* the run skips it (never so for a bisected pass) */
+    size_t n = pass->count(cur), start = r->resume[pj];
+    if (start >= n) continue;
+    Cand c;
+    bool built = false, tried_all = false;
+    if (pass->search == RED_FIRST) built = build(r, pass, NULL, cur, n / 2, n / 2 + 1, &c);
+    else if (pass->search == RED_CHUNKS && start == 0 && n > 1) built = build(r, pass, NULL, cur, 0, n, &c);
+    else {
+      size_t i = start;
+      for (; i < n && i < start + 8 && !built; i++) built = build(r, pass, NULL, cur, i, i + 1, &c);
+      tried_all = !built && i == n;
+    }
+    if (built) start_ahead(r, c.text);
+    /* a pass with candidates: the run stops there, whether or not this one proposed */
+    if (!tried_all) return;
+  }
+}
+
+/* Starts the test of what a sequential run tries next if `won` (of pass pi) is accepted: the pass's
+   candidate at the same index on won's program, with the same chunk size, or when the pass has no
+   more there, the first candidate of the passes after it, into the next round (an accepted step
+   makes one).  Only its text is kept: when the run gets there, launch() finds the test running or
+   done. */
+static void start_after(Reducer *r, size_t pi, const Cand *won) {
+  const RedPass *pass = r->o->passes[pi];
   Program next;
   if (r->npool >= RED_MAX_JOBS || !prog_load_as(&next, "candidate", won->text, r->o->guard, NULL, 0)) return;
   char *saved = r->current; /* build() compares with the current program: here, won's */
   r->current = won->text;
-  size_t n = pass->count(&next);
-  for (size_t lo = won->index; lo < n; lo += won->size) {
+  size_t n = pass->count(&next), lo = won->index;
+  for (; lo < n && !*r->o->stop; lo += won->size) {
     Cand c;
-    if (*r->o->stop || !build(r, pass, NULL, &next, lo, n - lo > won->size ? lo + won->size : n, &c)) continue;
+    if (!build(r, pass, NULL, &next, lo, n - lo > won->size ? lo + won->size : n, &c)) continue;
     start_ahead(r, c.text);
     break;
   }
+  size_t npasses = r->o->npasses;
+  if (lo >= n) start_first_of(r, pi + 1, r->o->fast ? npasses - pi - 1 : npasses - 1, &next, r->generation + 1);
   r->current = saved;
   prog_free(&next);
 }
 
-/* Starts the test of what a sequential run tries first in the pass after pi if every candidate of
-   pi fails: its first candidate on the current program (a bisection's first probe, a chunked pass's
-   chunk of everything, or the first opportunity that proposes something, from where a paused pass
-   resumes).  Passes without candidates are skipped, as the run skips them. */
-static void start_next_pass(Reducer *r, size_t pi, const Program *cur) {
-  for (size_t pj = pi + 1; pj < r->o->npasses && r->npool < RED_MAX_JOBS && !*r->o->stop; pj++) {
-    const RedPass *pass = r->o->passes[pj];
-    if (r->done_gen[pj] == r->generation) continue; /* the run skips it (never so for a bisected pass) */
-    size_t n = pass->count(cur), from = r->resume[pj];
-    if (from >= n) continue;
-    Cand c;
-    bool built = false;
-    if (pass->search == RED_FIRST) built = build(r, pass, NULL, cur, n / 2, n / 2 + 1, &c);
-    else if (pass->search == RED_CHUNKS && from == 0 && n > 1) built = build(r, pass, NULL, cur, 0, n, &c);
-    else
-      for (size_t i = from; i < n && i < from + 8 && !built; i++) built = build(r, pass, NULL, cur, i, i + 1, &c);
-    if (built) start_ahead(r, c.text);
-    return; /* a pass with candidates: the run stops there, whether or not this one proposed */
-  }
+/* Starts the test of what a sequential run tries next if every candidate of pass pi fails: the
+   first candidate of the passes after it, and of the next round's when this one has made progress. */
+static void start_next_pass(Reducer *r, size_t pi, const Program *cur, bool progress_made) {
+  size_t npasses = r->o->npasses;
+  start_first_of(r, pi + 1, progress_made && !r->o->fast ? npasses - 1 : npasses - pi - 1, cur, r->generation);
+}
+
+/* Whether the pass's candidate in flight is more likely interesting than not, by the pass's record
+   in this run (Laplace's rule: a pass not yet tested counts as even, and so as likely). */
+static bool likely_interesting(const RedPassStats *ps) {
+  unsigned long tested = ps->tried - ps->ill_typed - ps->rejected_by_guard - 1; /* not the one in flight */
+  return 2 * (ps->accepted + 1) >= tested + 2;
 }
 
 /* Waits for batch[k]'s verdict (the others keep running), then collects it. */
@@ -513,7 +541,12 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
     bool error = false;
     while (n + r->npool < jobs || n == 0) {
       if (!next_candidate(r, pass, ps, &cur, &i, size, &batch[n], &error)) {
-        if (!error && !*o->stop && size == 1 && n > 0 && n + r->npool < jobs && cur) start_next_pass(r, pi, cur);
+        /* one slot left for what comes after this pass's last candidate: what the run tries next
+           if it is accepted, or if it is not, whichever is likelier */
+        if (!error && !*o->stop && size == 1 && n > 0 && n + r->npool < jobs && cur) {
+          if (n == 1 && oracle_pending(&batch[0].job) && likely_interesting(ps)) start_after(r, pi, &batch[0]);
+          else start_next_pass(r, pi, cur, *progress_made);
+        }
         if (error || *o->stop || size == 1) break;
         /* the next sweep, with chunks half as large: what a sequential run tries next if all of
            this sweep fails, so the batch may go on into it */
@@ -533,7 +566,7 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
         /* A pass whose last candidate was accepted often accepts the next too (attributes reset
            one after another, a size halved again): then the best use of a second job is what
            the run tries after accepting this candidate, not the one after it. */
-        if (hot && jobs > 1 && oracle_pending(&batch[0].job)) start_after(r, pass, &batch[0]);
+        if (hot && jobs > 1 && oracle_pending(&batch[0].job)) start_after(r, pi, &batch[0]);
       }
       if (!oracle_pending(&batch[n - 1].job) && batch[n - 1].verdict) break;
     }
@@ -588,13 +621,48 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
   return ok;
 }
 
+static void need_git(Reducer *r) {
+  if (!r->git) git_libgit2_init();
+  r->git = true;
+}
+
+/* The input's test (o->verify, started in *job), with -j 2 or more beside the first candidate of
+   the run (what it tests next if the input is interesting: launch() adopts it), then o->on_input.
+   Building that candidate costs about as long as loading the input: the test gets that long to
+   answer first (a test faster than a build gains nothing from it).  1: go on; 0: the caller ends
+   the run, or it was stopped. */
+static int test_input(Reducer *r, OracleJob *job, const Program *input) {
+  const RedOptions *o = r->o;
+  RunResult res = {0};
+  if (o->verify) {
+    double until = clock_seconds() + (o->input_load_seconds > 0.02 ? o->input_load_seconds : 0.02);
+    while (!oracle_done(job) && !*o->stop && clock_seconds() < until) oracle_wait(&o->oracle, job, 1, 5);
+    if (!oracle_done(job) && job_count(o) > 1 && input) {
+      need_git(r);
+      start_first_of(r, 0, r->o->npasses, input, r->generation);
+    }
+    while (!oracle_done(job)) {
+      oracle_wait(&o->oracle, job, 1, 20);
+      progress(r, "verify");
+    }
+    oracle_finish(&o->oracle, job, &res);
+  }
+  bool go = !*o->stop && (!o->on_input || o->on_input(o->on_input_ctx, r->current, o->verify ? &res : NULL));
+  run_result_free(&res);
+  if (!go) drop_pool(r);
+  return go;
+}
+
 bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_t errlen) {
-  git_libgit2_init();
+  /* The input's test starts first, the set-up beside it; what only a run that goes on needs (a
+     content hash of a large input, ...) waits for its verdict: an input refused at once costs
+     little more than its test. */
+  OracleJob input_test = {NULL, NULL};
+  bool can_test = !o->verify || oracle_start(&o->oracle, o->basename, *text, strlen(*text), &input_test, err, errlen);
   Reducer r = {.o = o, .st = st, .current = *text, .start = clock_seconds(), .err = err, .errlen = errlen};
   strset_init(&r.cache.interesting);
   strset_init(&r.cache.boring);
   strset_init(&r.visited);
-  visit(&r, *text);
   st->per_pass = xcalloc(o->npasses ? o->npasses : 1, sizeof *st->per_pass);
   r.resume = xcalloc(o->npasses ? o->npasses : 1, sizeof *r.resume);
   r.sweep_gen = xcalloc(o->npasses ? o->npasses : 1, sizeof *r.sweep_gen);
@@ -607,9 +675,14 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
     memset(o->input, 0, sizeof *o->input);
   }
   const Program *input = load_current(&r);
-  st->calls_before = r.current_calls = r.best_calls = input ? prog_count_calls_in_module(input->m) : 0;
-  r.best = xstrdup(*text);
-  bool ok = true, progress_made = true;
+  int started = can_test ? test_input(&r, &input_test, input) : -1;
+  bool ok = started >= 0, progress_made = started > 0;
+  if ((st->started = started > 0)) {
+    need_git(&r);
+    visit(&r, *text);
+    st->calls_before = r.current_calls = r.best_calls = input ? prog_count_calls_in_module(input->m) : 0;
+    r.best = xstrdup(*text);
+  }
   for (int round = 0; progress_made && ok && !*o->stop; round++) {
     progress_made = false;
     for (size_t pi = 0; pi < o->npasses && ok && !*o->stop; pi++) ok = run_pass(&r, pi, &progress_made);
@@ -618,7 +691,7 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
   drop_pool(&r);
   size_t calls = r.current_calls; /* counted as it went: a parse of a large program to count them
                                      again would delay the end of an interrupted run by as long */
-  if (strcmp(r.current, r.best) != 0) { /* the run ended on a larger program: the best stands (FILE has it) */
+  if (r.best && strcmp(r.current, r.best) != 0) { /* the run ended on a larger program: the best stands (FILE has it) */
     free(r.current);
     r.current = r.best;
     r.best = NULL;
@@ -630,7 +703,7 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
   /* The final program: without TVM's comments unless asked to keep them (a test that greps them
      would notice, so it is still checked). */
   const Program *p;
-  if (ok && !o->keep_comments && !*o->stop && (p = load_current(&r))) {
+  if (ok && st->started && !o->keep_comments && !*o->stop && (p = load_current(&r))) {
     Cand c = {0, 0, 1, prog_print(p, true), prog_count_calls_in_module(p->m), {NULL, NULL}, 0};
     drop_loaded(&r); /* before the test: its memory is the test's */
     if (strcmp(c.text, r.current) != 0 && launch(&r, &c) && (oracle_pending(&c.job) ? collect(&r, &c, false) : c.verdict) == 1 &&
@@ -654,6 +727,6 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
   free(r.resume);
   free(r.sweep_gen);
   free(r.done_gen);
-  git_libgit2_shutdown();
+  if (r.git) git_libgit2_shutdown();
   return ok;
 }

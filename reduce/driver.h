@@ -31,6 +31,7 @@ typedef struct RedOptions {
   Program *input;            /* or NULL: the caller's load of the input under `guard`, which
                                 red_reduce takes over (and empties): on a 100 MB input a second
                                 parse costs as long as the first */
+  double input_load_seconds; /* how long that load took: about what building a candidate costs */
   bool fast;                 /* one round of the passes, no fixpoint */
   const Pattern *match;      /* when set, interesting also needs the test's output to match */
   int also_interesting;      /* a second exit status whose candidates are saved aside (-1: none) */
@@ -44,6 +45,14 @@ typedef struct RedOptions {
   bool keys;                 /* `s` on the terminal skips the rest of the current pass (keys.h) */
   bool progress;             /* a one-line status on stderr (a terminal) */
   volatile sig_atomic_t *stop; /* set by SIGINT: finish at once, keeping the best program */
+  bool verify;               /* test the input first: it must be interesting (rreduce's --no-verify: false) */
+  /* Called once, before any step: with the input's test result (NULL when not verified), the
+     caller decides whether the run goes on (false: it ends at once, nothing written) and prepares
+     what the run writes to (rreduce: the backup, FILE.rreduce-last, --history; it may set
+     written_log and history here).  The input's test runs in the driver so that with -j 2 or more
+     the first candidate is tested beside it.  NULL: go on. */
+  bool (*on_input)(void *ctx, const char *input, const RunResult *test);
+  void *on_input_ctx;
 } RedOptions;
 
 typedef struct RedPassStats {
@@ -61,6 +70,7 @@ typedef struct RedStats {
   double seconds;
   RedPassStats *per_pass;    /* one per pass in RedOptions order (malloc'd) */
   bool interrupted;
+  bool started;              /* past the input's test and on_input: steps may have been taken */
 } RedStats;
 
 /* Candidate i of `pass` on `cur`, printed (malloc'd), as the driver builds every candidate: the pass
@@ -73,8 +83,10 @@ char *red_propose_range(const Program *cur, const RedPass *pass, size_t lo, size
 /* Whether a finished test found its candidate interesting: exit 0, and the output matches. */
 bool red_verdict(const RunResult *r, const RedOptions *o);
 
-/* Reduces *text (checked under o->guard, already known interesting) in place.  Returns false with a message
-   when the program cannot be read or the test cannot be run. */
+/* Reduces *text (checked under o->guard) in place, after testing it (o->verify) and asking o->on_input.
+   Returns false with a message when the program cannot be read or the test cannot be run.  A run
+   that on_input ends, or that is stopped during the input's test, returns true with *text as it was
+   and nothing written; stats->started tells. */
 bool red_reduce(char **text, const RedOptions *o, RedStats *stats, char *err, size_t errlen);
 
 #endif

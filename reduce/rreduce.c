@@ -14,6 +14,7 @@
 
 #include "../interestingness/strays.h"
 #include "../support/cli.h"
+#include "../support/clock.h"
 #include "../support/content_hash.h"
 #include "../support/fileio.h"
 #include "../support/strbuf.h"
@@ -243,6 +244,37 @@ static void not_interesting(const char *file, const char *test, const RedOptions
   if (r->output_len) fprintf(stderr, "its output:\n%.*s\n", (int)(r->output_len > 2000 ? 2000 : r->output_len), r->output);
 }
 
+/* What rreduce does when the driver has the input's verdict (RedOptions.on_input). */
+typedef struct Start {
+  RedOptions *o;         /* rreduce's own options: written_log and history are set here */
+  const char *file, *test, *history_dir;
+  bool keep_backup;      /* FILE.orig and FILE.rreduce-last (not with -o or --tidy) */
+  char *last_path;       /* FILE.rreduce-last, once made (malloc'd) */
+  int status;            /* rreduce's exit status when the run does not go on */
+} Start;
+
+/* The input must be interesting, or there is nothing to keep; then the backup and --history, before
+   the first step is written. */
+static bool on_input(void *ctx, const char *text, const RunResult *test) {
+  Start *s = ctx;
+  if (test && !red_verdict(test, s->o)) {
+    not_interesting(s->file, s->test, s->o, test, test->status == 0);
+    s->status = 1;
+    return false;
+  }
+  if (s->keep_backup) {
+    if (!backup(s->o->out_path, text, strlen(text))) return false;
+    record_last(s->o->out_path, text);
+    s->o->written_log = s->last_path = last_record_path(s->o->out_path);
+  }
+  char err[2048];
+  if (s->history_dir && !(s->o->history = red_history_open(s->history_dir, s->o->basename, text, err, sizeof err))) {
+    fprintf(stderr, "rreduce: --history %s\n", err);
+    return false;
+  }
+  return true;
+}
+
 /* argv as one shell command line: each word in single quotes unless it is plainly safe. */
 static char *shell_quoted(int argc, char **argv) {
   StrBuf b = {NULL, 0, 0};
@@ -407,10 +439,10 @@ int main(int argc, char **argv) {
   char *text = file_read_text(file, &len);
   char err[2048];
   Program p = {0};
-  RunResult r = {0};
   RedStats st = {0};
   if (!text) goto done;
   bool parsed;
+  double load_start = clock_seconds();
   if (!prog_load_parsed(&p, file, text, true, err, sizeof err, &parsed)) {
     /* Reduction below the type checker: a type checker's bug report, an --ill-typed mutant. */
     char werr[2048];
@@ -428,6 +460,7 @@ int main(int argc, char **argv) {
     o.guard = p.guard;
   }
   o.input = &p; /* the driver's first load (a parse as long as this one on a large input) */
+  o.input_load_seconds = clock_seconds() - load_start;
 
   /* One rreduce per FILE: a second one would take the first one's intermediate programs for a new
      input.  The lock dies with the process, however it ends. */
@@ -438,37 +471,23 @@ int main(int argc, char **argv) {
   ast_parse_cancel_on(&parse_cancel);
 
   if (o.server_cmd) o.oracle.pool = server_pool_new(o.server_cmd, o.jobs, &o.oracle.run);
-  /* The original must be interesting, or there is nothing to keep (--no-verify: the user says so). */
-  if (!verify) {
-    fprintf(stderr, "rreduce: --no-verify: %s is taken as interesting without testing it\n", file);
-  } else if (!oracle_run(&o.oracle, o.basename, text, len, &r, err, sizeof err)) {
-    fprintf(stderr, "rreduce: %s\n", err);
-    goto done;
-  }
-  if (stop_flag) {
-    fprintf(stderr, "rreduce: interrupted during the first test; %s is unchanged\n", file);
-    status = 130;
-    goto done;
-  }
-  if (verify && !red_verdict(&r, &o)) {
-    not_interesting(file, test, &o, &r, r.status == 0);
-    status = 1;
-    goto done;
-  }
-  if (!out && !tidy) {
-    if (!backup(o.out_path, text, len)) goto done;
-    record_last(o.out_path, text);
-    o.written_log = last_path = last_record_path(o.out_path);
-  }
-  if (history && !(o.history = red_history_open(history, o.basename, text, err, sizeof err))) {
-    fprintf(stderr, "rreduce: --history %s\n", err);
-    goto done;
-  }
+  /* The input's test runs in the driver, the first candidate beside it with -j 2 or more. */
+  if (!verify) fprintf(stderr, "rreduce: --no-verify: %s is taken as interesting without testing it\n", file);
+  Start start = {&o, file, test, history, !out && !tidy, NULL, 2};
+  o.verify = verify;
+  o.on_input = on_input;
+  o.on_input_ctx = &start;
   o.command_line = command_line = shell_quoted(argc, argv);
   o.keys = red_keys_start(); /* `s` skips a pass; the terminal's modes come back at exit */
   bool ok = red_reduce(&text, &o, &st, err, sizeof err);
   red_keys_stop();
+  last_path = start.last_path;
   if (!ok) fprintf(stderr, "rreduce: %s\n", err);
+  if (!st.started) { /* nothing was written */
+    if (ok && st.interrupted) fprintf(stderr, "rreduce: interrupted during the first test; %s is unchanged\n", file);
+    status = !ok ? 2 : st.interrupted ? 130 : start.status;
+    goto done;
+  }
   /* -o OUT always gets the result, even when nothing could be removed */
   if (out && !st.accepted && !file_replace(out, text, strlen(text))) {
     fprintf(stderr, "rreduce: cannot write %s\n", out);
@@ -503,7 +522,6 @@ done:
   prog_free(&p);
   server_pool_free(o.oracle.pool);
   for (int i = 0; i < 8 && strays_reap(); i++) {} /* a stray's own strays come to this process next */
-  run_result_free(&r);
   red_history_close(o.history);
   pattern_free(re);
   free(st.per_pass);

@@ -15,6 +15,46 @@ load rreduce_helpers
   grep -q 'nn.conv2d(' "$T/s1.relay"
 }
 
+@test "-j2 tests the first candidate beside the input's own test; an input found uninteresting ends both" {
+  cp "$CORPUS/models/mlp.relay" "$T/orig.relay"
+  cp "$T/orig.relay" "$T/m.relay"
+  mkdir "$T/running"
+  export SLOW_DIR=$T
+  # each test: its pid in running/ while it sleeps; the input's test logs how many run beside it
+  # (those started beside it sleep longer: still running then; later ones do not sleep)
+  cat > "$T/slow.sh" << 'EOF'
+#!/bin/sh
+echo $$ > "$SLOW_DIR/running/$$"
+echo $$ >> "$SLOW_DIR/pids"
+if cmp -s "$1" "$SLOW_DIR/orig.relay"; then
+  sleep 1
+  ls "$SLOW_DIR/running" | wc -l >> "$SLOW_DIR/beside_input"
+  touch "$SLOW_DIR/input_done"
+elif [ ! -e "$SLOW_DIR/input_done" ]; then
+  sleep 2
+fi
+rm -f "$SLOW_DIR/running/$$"
+grep -q "${OP:-nn.dense}(" "$1"
+EOF
+  chmod +x "$T/slow.sh"
+  run "$RREDUCE" -j2 --tidy "$T/m.relay" "$T/slow.sh"
+  [ "$status" -eq 0 ]
+  [ "$(head -1 "$T/beside_input")" -eq 2 ]
+  grep -q 'nn.dense(' "$T/m.relay"
+  # an uninteresting input: exit 1, nothing written, the candidate's test started beside it killed
+  rm -f "$T/pids" "$T/beside_input" "$T/input_done"
+  cp "$T/orig.relay" "$T/m.relay"
+  OP=no_such_op run "$RREDUCE" -j2 "$T/m.relay" "$T/slow.sh"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"does not find"*"interesting (exit status 1)"* ]]
+  cmp "$T/m.relay" "$T/orig.relay"
+  [ ! -e "$T/m.relay.orig" ] && [ ! -e "$T/m.relay.rreduce-last" ]
+  [ "$(wc -l < "$T/pids")" -eq 2 ]
+  while read -r pid; do
+    if kill -0 "$pid" 2> /dev/null; then echo "test $pid still runs"; false; fi
+  done < "$T/pids"
+}
+
 @test "--match keeps the test's error signature; a mismatch on the input is refused with a recipe" {
   printf '#!/bin/sh\nif grep -q "nn.dense(" "$1"; then echo "error: dense here"; else echo "error: something else"; fi\nexit 0\n' > "$T/sig.sh"
   chmod +x "$T/sig.sh"
