@@ -61,7 +61,8 @@ static const char usage[] =
     "  -h, --help         this help;  --version\n"
     "\n"
     "exit status: 0 done (failures found or not: see index.md), 2 usage or I/O error, 130\n"
-    "             interrupted (run the same command again to continue)\n";
+    "             interrupted by SIGINT, SIGTERM, SIGHUP or SIGQUIT (run the same command again to\n"
+    "             continue)\n";
 
 static volatile sig_atomic_t stop_flag = 0;
 static void on_signal(int sig) {
@@ -604,11 +605,7 @@ int main(int argc, char **argv) {
     }
   }
 
-  struct sigaction sa = {0};
-  sa.sa_handler = on_signal;
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
-  sigaction(SIGHUP, &sa, NULL);
+  cli_on_stop_signals(on_signal);
   RunOptions ro;
   run_options_default(&ro);
   ro.timeout = o.timeout;

@@ -52,7 +52,8 @@ static const char usage[] =
     "REGEX is the group's \"match\" (a Perl/Python regex for the signature's stable part), printed under\n"
     "each row with the whole command.\n"
     "\n"
-    "exit status: 0 no failures, 1 some file fails, 2 usage or I/O error, 130 interrupted\n";
+    "exit status: 0 no failures, 1 some file fails, 2 usage or I/O error, 130 interrupted\n"
+    "             (SIGINT, SIGTERM, SIGHUP, SIGQUIT: the files whose test ended are still reported)\n";
 
 /* One file of the corpus and what TEST said of it. */
 typedef struct Entry {
@@ -428,10 +429,7 @@ int main(int argc, char **argv) {
   qsort(files.items, files.len, sizeof *files.items, by_path);
   size_t n = max_files > 0 && (size_t)max_files < files.len ? (size_t)max_files : files.len;
 
-  struct sigaction sa = {0};
-  sa.sa_handler = on_signal;
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
+  cli_on_stop_signals(on_signal);
   status = run_all(&files, &n, &oracle, jobs, fail_fast);
   bool interrupted = status == 130;
   if (interrupted) {

@@ -3,6 +3,8 @@
 # several kinds, through the real tvm-server in --args-beside mode; and, for the bookkeeping
 # (resume, shards, determinism), against a tiny shell oracle that needs no Python.
 
+load signal_helpers
+
 setup() {
   ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
   RFMT=${RFMT:-$ROOT/bin/rfmt}
@@ -137,6 +139,20 @@ print(json.dumps(c, sort_keys=True))' "$1"
   # another seed is another campaign, and a directory holding one refuses a different one
   run "$RFUZZ" --oracle "$ORACLE" --rounds 150 --no-reduce --seed 2 -o "$T/b"
   [ "$status" -eq 2 ] && [[ "$output" == *"holds a campaign with seed 1"* ]]
+}
+
+@test "rfuzz: SIGTERM, SIGHUP and SIGQUIT stop it as Ctrl-C does: exit 130, the campaign saved" {
+  for sig in TERM HUP QUIT; do
+    "$RFUZZ" --oracle "$ORACLE" --rounds 100000 -q -o "$T/$sig" &
+    pid=$!
+    for _ in $(seq 200); do
+      [ -f "$T/$sig/campaign.json" ] && grep -q '"programs": [1-9]' "$T/$sig/campaign.json" && break
+      sleep 0.05
+    done
+    stop_with $sig $pid
+    [ "$rc" -eq 130 ]
+    python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["counts"]["programs"] > 0' "$T/$sig/campaign.json"
+  done
 }
 
 @test "rfuzz: Ctrl-C stops with exit 130 and the campaign continues; an unreduced group is reduced first" {

@@ -2,6 +2,8 @@
 # roracle: a test over a corpus, failures grouped by signature (masked first/last lines or stack
 # frames), the table, --json, timeouts, -j determinism, usage errors.
 
+load signal_helpers
+
 setup() {
   ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
   RFMT=${RFMT:-$ROOT/bin/rfmt}
@@ -198,18 +200,18 @@ EOF2
   [ "$status" -eq 2 ]
 }
 
-@test "interrupted, roracle still reports the files whose test ended (exit 130)" {
+@test "interrupted (SIGINT, SIGTERM, SIGHUP, SIGQUIT), roracle still reports the files whose test ended (exit 130)" {
   # the files in path order: d1 d2 p1 p2 r1 ...; r1 hangs, so SIGINT comes while it runs
   printf '#!/bin/sh\ncase "$(cat "$1")" in *nn.relu*) sleep 60;; *nn.dense*) echo "bad dense"; exit 1;; esac\n' > "$T/slow.sh"
   chmod +x "$T/slow.sh"
-  "$RORACLE" -j 1 "$T/corpus" "$T/slow.sh" > "$T/out" 2> "$T/err" &
-  pid=$!
-  sleep 2
-  kill -INT $pid
-  rc=0
-  wait $pid || rc=$?
-  [ "$rc" -eq 130 ]
-  grep -q 'interrupted after 4 of 9 files' "$T/err"
-  grep -q '4 files: 2 passed, 2 failed (0 timed out), 1 group' "$T/out"
-  grep -q 'bad dense' "$T/out"
+  for sig in INT TERM HUP QUIT; do
+    "$RORACLE" -j 1 "$T/corpus" "$T/slow.sh" > "$T/out" 2> "$T/err" &
+    pid=$!
+    sleep 2
+    stop_with $sig $pid
+    [ "$rc" -eq 130 ]
+    grep -q 'interrupted after 4 of 9 files' "$T/err"
+    grep -q '4 files: 2 passed, 2 failed (0 timed out), 1 group' "$T/out"
+    grep -q 'bad dense' "$T/out"
+  done
 }
