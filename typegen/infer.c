@@ -30,6 +30,12 @@ typedef struct CtorInfo {
   const Type **fields;    /* field types, in terms of the ADT's type parameters */
 } CtorInfo;
 
+/* A use of a global whose result type is not written: the use's result (an unknown of the
+   definition being checked) and the type inference found for the global's body. */
+typedef struct UseResult {
+  const Type *use, *inferred;
+} UseResult;
+
 typedef struct Infer {
   TyTable *types;
   Subst subst;
@@ -40,7 +46,7 @@ typedef struct Infer {
   ScopedNames graph;            /* %N: one table for the whole text; the first binding wins */
   ScopedNames globals;          /* @f: its (possibly polymorphic) declared function type */
   ScopedNames global_uses;      /* @f as the definition being checked sees it (global_type) */
-  VEC(const Type *) use_results; /* pairs: a use's unwritten result type, the global's inferred one */
+  VEC(UseResult) use_results;   /* this definition's uses of globals without a result type */
   VEC(CtorInfo) ctors;
   VEC(const char *) adts;       /* defined type names */
   VEC(AstNode *) typed;         /* nodes to resolve at the end */
@@ -165,8 +171,8 @@ static const Type *global_type(Infer *in, const char *name) {
   t = refresh_unknowns(&r, sig);
   names_bind(&in->global_uses, name, t);
   if (sig->kind == TY_FUNC && sig->ret->kind == TY_INCOMPLETE && t->ret != sig->ret) {
-    VEC_PUSH(in->use_results, t->ret);
-    VEC_PUSH(in->use_results, sig->ret);
+    UseResult u = {t->ret, sig->ret};
+    VEC_PUSH(in->use_results, u);
   }
   return t;
 }
@@ -179,8 +185,8 @@ static const Type *global_type(Infer *in, const char *name) {
    TVM's solver arrives at whenever it accepts.  Returns whether it fixed any. */
 static bool settle_use_results(Infer *in) {
   bool any = false;
-  for (size_t i = 0; i + 1 < in->use_results.len; i += 2) {
-    const Type *use = in->use_results.items[i], *inferred = in->use_results.items[i + 1];
+  for (size_t i = 0; i < in->use_results.len; i++) {
+    const Type *use = in->use_results.items[i].use, *inferred = in->use_results.items[i].inferred;
     if (subst_resolve(&in->subst, use)->kind != TY_INCOMPLETE) continue;
     if (subst_resolve(&in->subst, inferred)->kind == TY_INCOMPLETE) continue; /* its body is not checked yet */
     any |= unify(&in->subst, use, inferred);
