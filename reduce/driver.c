@@ -639,7 +639,7 @@ static int test_input(Reducer *r, OracleJob *job, const Program *input) {
     while (!oracle_done(job) && !*o->stop && clock_seconds() < until) oracle_wait(&o->oracle, job, 1, 5);
     if (!oracle_done(job) && job_count(o) > 1 && input) {
       need_git(r);
-      start_first_of(r, 0, r->o->npasses, input, r->generation);
+      start_first_of(r, 0, o->npasses, input, r->generation);
     }
     while (!oracle_done(job)) {
       oracle_wait(&o->oracle, job, 1, 20);

@@ -141,14 +141,20 @@ print(json.dumps(c, sort_keys=True))' "$1"
   [ "$status" -eq 2 ] && [[ "$output" == *"holds a campaign with seed 1"* ]]
 }
 
+# start_campaign DIR PROGRAMS: a long campaign in DIR in the background ($pid), returning once
+# its campaign.json counts programs matching the pattern PROGRAMS (or after 10 s).
+start_campaign() {
+  "$RFUZZ" --oracle "$ORACLE" --rounds 100000 -q -o "$1" &
+  pid=$!
+  for _ in $(seq 200); do
+    [ -f "$1/campaign.json" ] && grep -q "\"programs\": $2" "$1/campaign.json" && break
+    sleep 0.05
+  done
+}
+
 @test "rfuzz: SIGTERM, SIGHUP and SIGQUIT stop it as Ctrl-C does: exit 130, the campaign saved" {
   for sig in TERM HUP QUIT; do
-    "$RFUZZ" --oracle "$ORACLE" --rounds 100000 -q -o "$T/$sig" &
-    pid=$!
-    for _ in $(seq 200); do
-      [ -f "$T/$sig/campaign.json" ] && grep -q '"programs": [1-9]' "$T/$sig/campaign.json" && break
-      sleep 0.05
-    done
+    start_campaign "$T/$sig" '[1-9]'
     stop_with $sig $pid
     [ "$rc" -eq 130 ]
     python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["counts"]["programs"] > 0' "$T/$sig/campaign.json"
@@ -156,15 +162,8 @@ print(json.dumps(c, sort_keys=True))' "$1"
 }
 
 @test "rfuzz: Ctrl-C stops with exit 130 and the campaign continues; an unreduced group is reduced first" {
-  "$RFUZZ" --oracle "$ORACLE" --rounds 100000 -q -o "$T/c" &
-  pid=$!
-  for _ in $(seq 200); do
-    [ -f "$T/c/campaign.json" ] && grep -q '"programs": [1-9][0-9]' "$T/c/campaign.json" && break
-    sleep 0.05
-  done
-  kill -INT $pid
-  rc=0
-  wait $pid || rc=$?
+  start_campaign "$T/c" '[1-9][0-9]'
+  stop_with INT $pid
   [ "$rc" -eq 130 ]
   python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/c/campaign.json"
   # a group left "new" (killed during its reduction) is reduced when the campaign continues
