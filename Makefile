@@ -103,7 +103,7 @@ check: all $(UNIT_TESTS:%=$(BUILD)/tests/%)
 	@bash tests/run.sh --full
 
 grammar:
-	cd parser && $$(command -v tree-sitter || ../../shared/tools/tree-sitter-cli.sh) generate
+	ts=$$(scripts/tree-sitter-cli) && cd parser && "$$ts" generate
 
 # Fails when parser/src/parser.c is not what grammar.js generates.
 grammar-check:

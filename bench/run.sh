@@ -11,7 +11,7 @@ printf '%-28s %10s %10s %10s %10s %12s\n' file bytes code_bytes seconds MB/s cod
 build/rel/bench/bench_parse "$models"/*.relay | tee /tmp/relaykit-bench.txt |
   awk '{printf "%-28s %10d %10d %10.6f %10.1f %12.1f\n", $1, $2, $3, $4, $5, $6}'
 awk '{b += $2; t += $4} $2 == $3 {cb += $3; ct += $4} END {printf "all models: %.1f MB in %.3f s per pass: %.1f MB/s overall (metadata is one token); files without metadata: %.2f MB in %.4f s: %.1f MB/s\n", b/1e6, t, b/t/1e6, cb/1e6, ct, cb/ct/1e6}' /tmp/relaykit-bench.txt
-if ts=$(command -v tree-sitter || ../shared/tools/tree-sitter-cli.sh 2>/dev/null); then
+if ts=$(scripts/tree-sitter-cli 2>/dev/null); then
   start=$(date +%s.%N)
   (cd parser && "$ts" parse --quiet "$root/$models"/*.relay >/dev/null 2>&1) || true
   end=$(date +%s.%N)

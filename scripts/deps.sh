@@ -1,14 +1,50 @@
 #!/usr/bin/env bash
-# Installs what relaykit needs to build and test, from Debian's packages.  Run as root.
-# libclang-rt-14-dev holds libFuzzer and the sanitizer runtimes clang links (only Recommended by clang);
-# cargo and librust-tree-sitter-dev build the grammar's Rust binding offline (tests/cli/grammar_bindings.bats).
-# slurm-wlm and munge: tests/cli/rfuzz_slurm.bats starts a single-node Slurm on localhost (examples/slurm/).
+# Installs everything relaykit needs to build and to run `make check`, from Debian's packages,
+# and builds the tree-sitter CLI the corpus tests and the grammar check use.  Run as root.
+# Nothing in `make check` installs anything: a test that needs a package finds it here or skips
+# with the reason (scripts/fresh-check.sh checks that every package a test needs is listed here).
+#
+#   bash scripts/deps.sh           install what is missing, then build the tree-sitter CLI once
+#   bash scripts/deps.sh --list    print the package list, one a line (for scripts/fresh-check.sh)
+#
+# Why each package is here:
+#   build-essential pkg-config        the C build
+#   libtree-sitter-dev libgit2-dev libjansson-dev libpcre2-dev   the libraries relaykit links
+#   libcmocka-dev bats                unit and CLI tests
+#   clang libclang-rt-14-dev          libFuzzer and the sanitizer runtimes clang links (only
+#                                     Recommended by clang)
+#   python3 python3-numpy             the TVM scripts' logic, tested with tests/cli/fake_tvm
+#   shellcheck                        tests/cli/tvm_scripts.bats lints the shell scripts
+#   cargo librust-tree-sitter-dev librust-cc-dev   the grammar's Rust binding, built offline
+#                                     (parser/Cargo.toml: tree-sitter, and cc to build it)
+#   slurm-wlm munge                   tests/cli/rfuzz_slurm.bats starts a single-node Slurm
+#   bsdmainutils bsdextrautils        `column`, `hexdump` in the CLI tests; util-linux's `script`
+#                                     gives a terminal to the progress tests
 set -euo pipefail
-pkgs=(build-essential pkg-config clang libclang-rt-14-dev python3 bats libtree-sitter-dev libgit2-dev libcmocka-dev libjansson-dev libpcre2-dev python3-numpy cargo librust-tree-sitter-dev slurm-wlm munge)
+pkgs=(build-essential pkg-config clang libclang-rt-14-dev python3 python3-numpy bats libcmocka-dev
+  libtree-sitter-dev libgit2-dev libjansson-dev libpcre2-dev shellcheck
+  git procps cargo librust-tree-sitter-dev librust-cc-dev slurm-wlm munge)
+if [ "${1:-}" = "--list" ]; then
+  printf '%s\n' "${pkgs[@]}"
+  exit 0
+fi
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+# The tree-sitter CLI (0.20.7, to match Debian's libtree-sitter) is not a Debian package: the
+# shared tool builds it offline from Debian's source package and crates, once.
+here=$(cd "$(dirname "$0")" && pwd)
+if ! bash "$here/tree-sitter-cli" >/dev/null 2>&1; then
+  shared_tool=$here/../../shared/tools/tree-sitter-cli.sh
+  if [ -x "$shared_tool" ]; then
+    echo "deps.sh: building the tree-sitter CLI (once, a few minutes)"
+    "$shared_tool" >/dev/null
+  else
+    echo "deps.sh: no tree-sitter CLI and no $shared_tool to build one: the corpus tests and the grammar check will fail" >&2
+    exit 1
+  fi
 fi

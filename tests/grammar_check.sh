@@ -2,7 +2,7 @@
 # Fails when the committed parser/src/parser.c is not what parser/grammar.js generates.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-ts=$(command -v tree-sitter || "$root/../shared/tools/tree-sitter-cli.sh")
+ts=$("$root/scripts/tree-sitter-cli")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$root/parser/grammar.js" "$work/"

@@ -62,7 +62,7 @@ run_one() { # label command...
   if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $label"; fi
 }
 
-tree_sitter_cli() { command -v tree-sitter || "$root/../shared/tools/tree-sitter-cli.sh"; }
+tree_sitter_cli() { "$root/scripts/tree-sitter-cli"; }
 
 corpus_tests() { # tree-sitter's own corpus format, parser/test/corpus/*.txt
   local ts

@@ -67,9 +67,7 @@ PY
 }
 
 @test "tree-sitter highlight finds the grammar by its file type" {
-  cli=$(command -v tree-sitter || true)
-  [ -n "$cli" ] || cli=${TREE_SITTER_CLI:-$HOME/.cache/tree-sitter-cli-0.20.7/tree-sitter}
-  [ -x "$cli" ] || skip "no tree-sitter CLI (../shared/tools/tree-sitter-cli.sh builds one)"
+  cli=$("$BATS_TEST_DIRNAME/../../scripts/tree-sitter-cli")
   mkdir -p "$T/parsers" "$T/config"
   cp -r "$P" "$T/parsers/tree-sitter-relay"
   printf '{"parser-directories": ["%s"]}\n' "$T/parsers" > "$T/config/config.json"
