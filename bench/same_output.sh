@@ -16,7 +16,7 @@ out=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
 models=${RBENCH_MODELS:-$root/../shared/corpus/models}
 rm -rf "$out"
-mkdir -p "$out/reduce" "$out/mutate"
+mkdir -p "$out/reduce" "$out/mutate" "$out/jobs" "$out/rfmt" "$out/rcheck" "$out/rgen" "$out/rfuzz"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/same.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
@@ -63,4 +63,73 @@ for m in resnet-18 mobilenet lstm dcgan mlp.bound squeezenet_v1.1; do
   "$bin/rmutate" -q -j 1 --seed 7 -n 40 -o "$out/mutate/$m" "$models/$m.relay" > /dev/null 2>&1 || true
   "$bin/rmutate" -q -j 1 --seed 7 -n 20 --ill-typed -o "$out/mutate/$m.ill" "$models/$m.relay" > /dev/null 2>&1 || true
 done
+# The bench cases at -j1, -j2 and -j4: the same file and the same count of tests.  The test
+# sleeps 0.3 s so that which speculative test finishes first does not depend on the load.
+for c in mlp-dense dqn-dense resnet18-conv; do
+  sed -i "2i sleep 0.3" "$tmp/$c.sh"
+done
+for j in 1 2 4; do
+  for c in mlp-dense dqn-dense resnet18-conv; do
+    case $c in mlp-dense) in=$models/mlp.relay ;; dqn-dense) in=$models/dqn.relay ;; *) in=$models/resnet-18.relay ;; esac
+    cp "$in" "$tmp/j.relay"
+    "$bin/rreduce" -j "$j" --json "$tmp/j.relay" "$tmp/$c.sh" 2> /dev/null |
+      python3 -c 'import json,sys; print(json.load(sys.stdin).get("tests_run"))' > "$tmp/tests" || true
+    # -j1's count is exact; above it, a speculative test that ends before it is cancelled counts
+    # too, which depends on timing: those counts are printed, not kept
+    if [[ $j == 1 ]]; then cp "$tmp/tests" "$out/jobs/$c.j1.tests"; else echo "$c -j$j: $(cat "$tmp/tests") tests"; fi
+    cp "$tmp/j.relay" "$out/jobs/$c.j$j.relay"
+  done
+done
+
+# rfmt, rcheck --annotate and rcheck --json on every corpus file (the exit status appended).
+while IFS= read -r f; do
+  key=$(echo "${f#"$models/../"}" | tr / _)
+  for run in "rfmt:$out/rfmt/$key" "rcheck --annotate:$out/rcheck/$key.annotate" "rcheck --json:$out/rcheck/$key.json"; do
+    rc=0
+    # shellcheck disable=SC2086 # the tool's name and its option
+    "$bin"/${run%%:*} "$f" > "${run#*:}" 2>&1 || rc=$?
+    echo "exit $rc" >> "${run#*:}"
+  done
+done < <(find "$models/.." -name '*.relay' -size -2M | sort)
+
+# rgen: both policies, two seeds, and the statistics.
+for seed in 1 2; do
+  "$bin/rgen" -n 100 --seed "$seed" -o "$out/rgen/default-$seed" > /dev/null 2>&1 || true
+  "$bin/rgen" -n 100 --seed "$seed" --policy "$root/examples/policy-gencog.json" -o "$out/rgen/gencog-$seed" > /dev/null 2>&1 || true
+  "$bin/rgen" -n 200 --seed "$seed" --stats > "$out/rgen/stats-$seed" 2>&1 || true
+done
+
+# rfuzz: a fixed-seed campaign against a stand-in oracle (crashes on nn.softmax and nn.dense,
+# ill-typed programs rejected), reductions included: campaign.json without its clock readings,
+# the pool and the groups' programs.
+cat > "$tmp/oracle.sh" <<'ORACLE'
+#!/bin/sh
+while IFS= read -r p; do
+  check=$(head -n 1 "$p.args" 2>/dev/null)
+  if [ "$check" = typecheck ]; then echo "0 error: type mismatch"
+  elif grep -q 'nn\.softmax(' "$p"; then echo "0 Check failed: fake softmax at 0x7f001234"
+  elif grep -q 'nn\.dense(' "$p"; then echo "0 Check failed: fake dense at 0x7f005678"
+  else echo 1; fi
+done
+ORACLE
+chmod +x "$tmp/oracle.sh"
+"$bin/rfuzz" -q --oracle "$tmp/oracle.sh --args-beside" --seed 5 --rounds 60 --timeout 20 \
+  --rreduce "$bin/rreduce" -o "$tmp/camp" > /dev/null 2>&1 || true
+python3 - "$tmp/camp/campaign.json" > "$out/rfuzz/campaign.json" 2>&1 <<'PY' || true
+import json, sys
+def strip(x):  # the clock readings differ from run to run
+    if isinstance(x, dict):
+        return {k: strip(v) for k, v in x.items() if "second" not in k and "time" not in k}
+    if isinstance(x, list):
+        return [strip(v) for v in x]
+    return x
+print(json.dumps(strip(json.load(open(sys.argv[1]))), sort_keys=True, indent=1))
+PY
+[[ -d $tmp/camp/pool ]] && cp -r "$tmp/camp/pool" "$out/rfuzz/pool"
+if [[ -d $tmp/camp/groups ]]; then
+  find "$tmp/camp/groups" -name '*.relay' | sort | while read -r g; do
+    cp "$g" "$out/rfuzz/$(echo "${g#"$tmp/camp/groups/"}" | tr / _)"
+  done
+fi
+
 echo "bench/same_output.sh: $(find "$out" -type f | wc -l) files in $out"
