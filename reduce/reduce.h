@@ -1,36 +1,26 @@
 /*
- * rreduce: type-directed reduction.  The driver (driver.c) knows no pass; every pass is one file
- * behind this interface (llvm-reduce's shape): it counts its opportunities in the current program
- * and builds the candidate for one of them.  Candidates are whole programs; the driver prints,
- * re-parses and type-checks each one (the guard) before the user's test sees it.
+ * rreduce: type-directed reduction.  The driver knows no pass; every pass is one file behind this
+ * interface (llvm-reduce's shape): it counts its opportunities in the current program and builds
+ * the candidate for a chunk of them.  Candidates are whole programs; the driver prints, re-parses
+ * and type-checks each one (the guard) before the user's test sees it.
  *
- *   driver.c          passes to a fixpoint; owns every candidate: a fresh clone per opportunity,
- *                     printed, guarded (parse + type-check), cached, tested (driver.h)
- *   passes.c          the list of passes, in the order rreduce runs them
+ *   rreduce.c         the command line: options, the input's load, the run, the summary
+ *   driver.c          passes to a fixpoint, each one loop over its sweep; -j, the input's test (driver.h)
+ *   sweep.c           the search over a pass's opportunities as a value: one by one, chunks,
+ *                     bisection, and what comes next after either verdict (sweep.h)
+ *   candidate.c       one candidate's life: built, guarded, tested or cached, accepted; the tests
+ *                     started ahead for what follows a pass (reducer.h: the driver's own state)
+ *   passes.def        the table of passes, in the order rreduce runs them; passes.c its array
+ *   pass_NAME.c       one pass each (what each does: its description, `rreduce --list-passes`)
  *   sites.c           the places a pass can change, numbered in prog_walk's order; @main's bindings
  *   move.c            moving code: beta-reduction, the layout the printer needs after a move
  *   meta_json.c       rewriting TVM's #[metadata] node graph (pass_meta)
  *   history.c         --history: every accepted step as a git commit
  *   report.c          --report: the markdown bug report
- *   rreduce.c         the command line
- *   pass_comments.c   drop the ty= and span= comments TVM writes
- *   pass_dce.c        delete unused bindings, parameters, globals and type definitions
- *   pass_truncate.c   make an intermediate value of @main its result
- *   pass_cut.c        turn a bound value of @main into a new parameter of @main (cut the graph)
- *   pass_body.c       replace the body of @main with a parameter of its result type
- *   pass_unwrap.c     make the body of a closure @main binds the body of @main
- *   pass_replace.c    replace an expression with a smaller one of the same type
- *   pass_inline.c     inline single-use bindings and closures called once
- *   pass_fold.c       fold `if` on a literal, collapse a `match` to one arm
- *   pass_globals.c    inline a call of a global function
- *   pass_fields.c     delete a field no projection reads from a bound tuple
- *   pass_meta.c       delete unused metadata constants (meta_json.c rewrites the node graph)
- *   pass_annot.c      drop return-type and let annotations the checker can infer
- *   pass_shapes.c     shrink @main's input shapes and dtypes
- *   pass_attrs.c      reset an operator call's attribute to its default
- *   pass_literals.c   shrink a numeric literal to 0 or 1
- *   pass_params.c     merge @main's parameters of the same type
- *   pass_opaque.c     shrink an unknown operator's stated result type (its ty= comment)
+ *   keys.c            keys on a terminal: `s` skips the rest of the current pass
+ *
+ * May include: program/, typegen/, parser/, interestingness/ (the oracle), support/; never mutate/
+ * or campaign/.
  */
 #ifndef RELAYKIT_REDUCE_H
 #define RELAYKIT_REDUCE_H
@@ -72,12 +62,16 @@ typedef struct RedPass {
   bool (*apply_range)(Program *out, size_t lo, size_t hi);
 } RedPass;
 
-extern const RedPass red_pass_comments, red_pass_dce, red_pass_truncate, red_pass_cut, red_pass_body,
-    red_pass_unwrap, red_pass_replace, red_pass_inline, red_pass_fold, red_pass_globals, red_pass_meta,
-    red_pass_attrs, red_pass_literals, red_pass_annot, red_pass_shapes, red_pass_fields, red_pass_params,
-    red_pass_opaque;
-/* All of them, in the order rreduce runs them (passes.c). */
-enum { RED_NPASSES = 18 };
+/* Every pass (passes.def): red_pass_NAME, and all of them in the order rreduce runs them. */
+#define RED_PASS(name) extern const RedPass red_pass_##name;
+#include "passes.def"
+#undef RED_PASS
+enum {
+  RED_NPASSES = 0
+#define RED_PASS(name) +1
+#include "passes.def"
+#undef RED_PASS
+};
 extern const RedPass *const red_passes[RED_NPASSES];
 
 /* ------------------------------------------------------------------ sites.c */

@@ -294,7 +294,71 @@ static char *shell_quoted(int argc, char **argv) {
   return b.data;
 }
 
-int main(int argc, char **argv) {
+/* What the command line asks for, beside the driver's own options. */
+typedef struct Cli {
+  RedOptions o;
+  const char *file, *test;     /* FILE and TEST (test NULL with --server) */
+  const char *only, *skip, *out, *match, *history, *report;
+  bool json, stats, tidy, trivial_is_error, require_typed, verify;
+  Pattern *re;                 /* --match, compiled */
+  const RedPass *passes[RED_NPASSES];
+  char *also_dir, *target;     /* FILE.also-interesting; FILE's real path when it is a link */
+} Cli;
+
+static void cli_defaults(Cli *c) {
+  *c = (Cli){.verify = true};
+  RedOptions *o = &c->o;
+  run_options_default(&o->oracle.run);
+  o->use_cache = true;
+  o->stop = &stop_flag;
+  o->oracle.run.stop = &stop_flag;
+  o->also_interesting = -1;
+  o->max_failures = 200;
+  o->max_timeouts = 3;
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  o->jobs = cores < 1 ? 1 : cores > RED_MAX_JOBS ? RED_MAX_JOBS : (unsigned)cores;
+}
+
+/* An option that takes a number or a value that needs checking; false after saying why. */
+static bool numeric_option(Cli *c, int opt, const char *arg) {
+  RedOptions *o = &c->o;
+  long v;
+  char *end;
+  switch (opt) {
+  case 'j':
+    if (!cli_count_arg("rreduce", "-j", arg, 1, &v)) return false;
+    o->jobs = v > RED_MAX_JOBS ? RED_MAX_JOBS : (unsigned)v;
+    return true;
+  case OPT_TIMEOUT:
+    o->oracle.run.timeout = strtod(arg, &end);
+    if (*end || end == arg || !(o->oracle.run.timeout > 0)) return fprintf(stderr, "rreduce: --timeout takes seconds\n"), false;
+    return true;
+  case OPT_MEM:
+    if (!cli_count_arg("rreduce", "--limit-mem", arg, 1, &v)) return false;
+    o->oracle.run.limit_mem = (uint64_t)v * 1024 * 1024;
+    return true;
+  case OPT_CPU:
+    if (!cli_count_arg("rreduce", "--limit-cpu", arg, 1, &v)) return false;
+    o->oracle.run.limit_cpu = (uint64_t)v;
+    return true;
+  case OPT_ALSO:
+    if (!cli_count_arg("rreduce", "--also-interesting", arg, 1, &v)) return false;
+    if (v > 255) return fprintf(stderr, "rreduce: --also-interesting takes an exit status 1..255\n"), false;
+    o->also_interesting = (int)v;
+    return true;
+  case OPT_STUCK:
+    if (!cli_count_arg("rreduce", "--stuck-after", arg, 0, &v)) return false;
+    o->max_failures = (unsigned)v;
+    return true;
+  default: /* OPT_STUCK_TIMEOUTS */
+    if (!cli_count_arg("rreduce", "--stuck-timeouts", arg, 0, &v)) return false;
+    o->max_timeouts = (unsigned)v;
+    return true;
+  }
+}
+
+/* The options; -1 to go on, else the exit status (--help, --version, --list-passes, errors). */
+static int parse_options(int argc, char **argv, Cli *c) {
   static const struct option longopts[] = {
       {"timeout", required_argument, NULL, OPT_TIMEOUT}, {"limit-mem", required_argument, NULL, OPT_MEM},
       {"limit-cpu", required_argument, NULL, OPT_CPU},   {"no-cache", no_argument, NULL, OPT_NOCACHE},
@@ -312,223 +376,224 @@ int main(int argc, char **argv) {
       {"stuck-timeouts", required_argument, NULL, OPT_STUCK_TIMEOUTS}, {"version", no_argument, NULL, OPT_VERSION},
       {"jobs", required_argument, NULL, 'j'},            {"server", required_argument, NULL, OPT_SERVER},            {NULL, 0, NULL, 0},
   };
-  RedOptions o = {0};
-  char *command_line = NULL;
-  run_options_default(&o.oracle.run);
-  o.use_cache = true;
-  o.stop = &stop_flag;
-  o.oracle.run.stop = &stop_flag;
-  o.also_interesting = -1;
-  o.max_failures = 200;
-  o.max_timeouts = 3;
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  o.jobs = cores < 1 ? 1 : cores > RED_MAX_JOBS ? RED_MAX_JOBS : (unsigned)cores;
-  const char *only = NULL, *skip = NULL, *out = NULL, *match = NULL, *history = NULL, *report = NULL;
-  bool json = false, stats = false, tidy = false, trivial_is_error = false, require_typed = false, verify = true;
-  long v;
-  int c;
-  cli_name(argv, "rreduce");
-  while ((c = getopt_long(argc, argv, "o:j:vh", longopts, NULL)) != -1) {
-    char *end;
-    switch (c) {
-    case 'o': out = optarg; break;
-    case 'j':
-      if (!cli_count_arg("rreduce", "-j", optarg, 1, &v)) return 2;
-      o.jobs = v > RED_MAX_JOBS ? RED_MAX_JOBS : (unsigned)v;
+  RedOptions *o = &c->o;
+  int opt;
+  while ((opt = getopt_long(argc, argv, "o:j:vh", longopts, NULL)) != -1) {
+    switch (opt) {
+    case 'o': c->out = optarg; break;
+    case 'j': case OPT_TIMEOUT: case OPT_MEM: case OPT_CPU: case OPT_ALSO: case OPT_STUCK: case OPT_STUCK_TIMEOUTS:
+      if (!numeric_option(c, opt, optarg)) return 2;
       break;
-    case 'v': o.verbose = 1; break;
-    case OPT_TIMEOUT:
-      o.oracle.run.timeout = strtod(optarg, &end);
-      if (*end || end == optarg || !(o.oracle.run.timeout > 0)) return fprintf(stderr, "rreduce: --timeout takes seconds\n"), 2;
-      break;
-    case OPT_MEM:
-      if (!cli_count_arg("rreduce", "--limit-mem", optarg, 1, &v)) return 2;
-      o.oracle.run.limit_mem = (uint64_t)v * 1024 * 1024;
-      break;
-    case OPT_CPU:
-      if (!cli_count_arg("rreduce", "--limit-cpu", optarg, 1, &v)) return 2;
-      o.oracle.run.limit_cpu = (uint64_t)v;
-      break;
-    case OPT_NOCACHE: o.use_cache = false; break;
-    case OPT_PASSES: only = optarg; break;
-    case OPT_SKIP: skip = optarg; break;
+    case 'v': o->verbose = 1; break;
+    case OPT_NOCACHE: o->use_cache = false; break;
+    case OPT_PASSES: c->only = optarg; break;
+    case OPT_SKIP: c->skip = optarg; break;
     case OPT_LIST:
       for (size_t i = 0; i < RED_NPASSES; i++) printf("%-10s %s\n", red_passes[i]->name, red_passes[i]->description);
       return 0;
-    case OPT_FAST: o.fast = true; break;
-    case OPT_SLOW: o.fast = false; o.max_failures = o.max_timeouts = 0; break;
-    case OPT_KEEP: o.keep_comments = true; break;
-    case OPT_TEMPS: o.oracle.run.keep_temps = true; break;
-    case OPT_JSON: json = true; break;
-    case OPT_STATS: stats = true; break;
-    case OPT_TIDY: tidy = true; break;
-    case OPT_PRINT_DIFF: o.print_diff = true; break;
-    case OPT_NO_VERIFY: verify = false; break;
-    case OPT_MATCH: match = optarg; break;
-    case OPT_ALSO:
-      if (!cli_count_arg("rreduce", "--also-interesting", optarg, 1, &v)) return 2;
-      if (v > 255) return fprintf(stderr, "rreduce: --also-interesting takes an exit status 1..255\n"), 2;
-      o.also_interesting = (int)v;
-      break;
-    case OPT_HISTORY: history = optarg; break;
-    case OPT_SERVER: o.server_cmd = optarg; break;
-    case OPT_REPORT: report = optarg; break;
-    case OPT_TRIVIAL: trivial_is_error = true; break;
-    case OPT_REQUIRE_TYPED: require_typed = true; break;
-    case OPT_STUCK:
-      if (!cli_count_arg("rreduce", "--stuck-after", optarg, 0, &v)) return 2;
-      o.max_failures = (unsigned)v;
-      break;
-    case OPT_STUCK_TIMEOUTS:
-      if (!cli_count_arg("rreduce", "--stuck-timeouts", optarg, 0, &v)) return 2;
-      o.max_timeouts = (unsigned)v;
-      break;
+    case OPT_FAST: o->fast = true; break;
+    case OPT_SLOW: o->fast = false; o->max_failures = o->max_timeouts = 0; break;
+    case OPT_KEEP: o->keep_comments = true; break;
+    case OPT_TEMPS: o->oracle.run.keep_temps = true; break;
+    case OPT_JSON: c->json = true; break;
+    case OPT_STATS: c->stats = true; break;
+    case OPT_TIDY: c->tidy = true; break;
+    case OPT_PRINT_DIFF: o->print_diff = true; break;
+    case OPT_NO_VERIFY: c->verify = false; break;
+    case OPT_MATCH: c->match = optarg; break;
+    case OPT_HISTORY: c->history = optarg; break;
+    case OPT_SERVER: o->server_cmd = optarg; break;
+    case OPT_REPORT: c->report = optarg; break;
+    case OPT_TRIVIAL: c->trivial_is_error = true; break;
+    case OPT_REQUIRE_TYPED: c->require_typed = true; break;
     case OPT_VERSION: return cli_version("rreduce");
     case 'h': fputs(usage, stdout); return 0;
     default: return cli_bad_option("rreduce");
     }
   }
-  if (argc - optind != (o.server_cmd ? 1 : 2)) {
-    fputs(o.server_cmd ? "rreduce: with --server, expected only FILE\n" : "rreduce: expected FILE and TEST\n", stderr);
+  return -1;
+}
+
+/* FILE and TEST (either order), --match, the passes, where the result goes; -1 to go on, else the
+   exit status. */
+static int check_arguments(int argc, char **argv, Cli *c) {
+  RedOptions *o = &c->o;
+  if (argc - optind != (o->server_cmd ? 1 : 2)) {
+    fputs(o->server_cmd ? "rreduce: with --server, expected only FILE\n" : "rreduce: expected FILE and TEST\n", stderr);
     fputs(usage, stderr);
     return 2;
   }
-  const char *file = argv[optind], *test = o.server_cmd ? NULL : argv[optind + 1];
-  if (test && !cli_executable(test) && cli_executable(file)) {
-    const char *t = file;
-    file = test;
-    test = t;
+  c->file = argv[optind];
+  c->test = o->server_cmd ? NULL : argv[optind + 1];
+  if (c->test && !cli_executable(c->test) && cli_executable(c->file)) {
+    const char *t = c->file;
+    c->file = c->test;
+    c->test = t;
   }
   char why[128];
-  if (test && !cli_runnable(test, why, sizeof why)) return fprintf(stderr, "rreduce: %s: the test %s\n", test, why), 2;
-  Pattern *re = NULL;
-  if (match) {
+  if (c->test && !cli_runnable(c->test, why, sizeof why)) return fprintf(stderr, "rreduce: %s: the test %s\n", c->test, why), 2;
+  if (c->match) {
     char msg[256];
-    if (!(re = pattern_compile(match, msg, sizeof msg))) return fprintf(stderr, "rreduce: --match '%s': %s\n", match, msg), 2;
-    o.match = re;
+    if (!(c->re = pattern_compile(c->match, msg, sizeof msg)))
+      return fprintf(stderr, "rreduce: --match '%s': %s\n", c->match, msg), 2;
+    o->match = c->re;
   }
   const char *pass_names[RED_NPASSES];
   for (size_t i = 0; i < RED_NPASSES; i++) pass_names[i] = red_passes[i]->name;
-  if (!cli_known_names("rreduce", "--passes", "pass", only, pass_names, RED_NPASSES) ||
-      !cli_known_names("rreduce", "--skip-passes", "pass", skip, pass_names, RED_NPASSES))
+  if (!cli_known_names("rreduce", "--passes", "pass", c->only, pass_names, RED_NPASSES) ||
+      !cli_known_names("rreduce", "--skip-passes", "pass", c->skip, pass_names, RED_NPASSES))
     return 2;
-  const RedPass *passes[RED_NPASSES];
   for (size_t i = 0; i < RED_NPASSES; i++) {
-    if ((only && !cli_in_list(only, red_passes[i]->name)) || (skip && cli_in_list(skip, red_passes[i]->name))) continue;
-    if (o.keep_comments && red_passes[i] == &red_pass_comments) continue;
-    passes[o.npasses++] = red_passes[i];
+    if ((c->only && !cli_in_list(c->only, red_passes[i]->name)) || (c->skip && cli_in_list(c->skip, red_passes[i]->name)))
+      continue;
+    if (o->keep_comments && red_passes[i] == &red_pass_comments) continue;
+    c->passes[o->npasses++] = red_passes[i];
   }
-  o.passes = passes;
-  o.oracle.test = test;
-  const char *slash = strrchr(file, '/');
-  o.basename = slash ? slash + 1 : file;
+  o->passes = c->passes;
+  o->oracle.test = c->test;
+  const char *slash = strrchr(c->file, '/');
+  o->basename = slash ? slash + 1 : c->file;
   /* Reducing through a symlink updates the file it points to and keeps the link. */
-  char *target = out ? NULL : realpath(file, NULL);
+  c->target = c->out ? NULL : realpath(c->file, NULL);
   struct stat link_st;
-  bool via_link = target && lstat(file, &link_st) == 0 && S_ISLNK(link_st.st_mode);
-  o.out_path = out ? out : via_link ? target : file;
-  o.progress = isatty(STDERR_FILENO) && !o.verbose;
-  char *also_dir = xmalloc(strlen(o.out_path) + 32);
-  sprintf(also_dir, "%s.also-interesting", o.out_path);
-  o.also_dir = also_dir;
+  bool via_link = c->target && lstat(c->file, &link_st) == 0 && S_ISLNK(link_st.st_mode);
+  o->out_path = c->out ? c->out : via_link ? c->target : c->file;
+  o->progress = isatty(STDERR_FILENO) && !o->verbose;
+  c->also_dir = xmalloc(strlen(o->out_path) + 32);
+  sprintf(c->also_dir, "%s.also-interesting", o->out_path);
+  o->also_dir = c->also_dir;
+  return -1;
+}
 
-  int status = 2;
-  char *lock_path = NULL, *last_path = NULL;
-  int lock_fd = -1;
-  size_t len;
-  char *text = file_read_text(file, &len);
+/* Loads FILE typed, or under the weakest guard it passes (a type checker's bug report, an
+   --ill-typed mutant); -1 to go on, else the exit status. */
+static int load_input(Cli *c, const char *text, Program *p) {
   char err[2048];
-  Program p = {0};
-  RedStats st = {0};
-  if (!text) goto done;
   bool parsed;
   double load_start = clock_seconds();
-  if (!prog_load_parsed(&p, file, text, true, err, sizeof err, &parsed)) {
-    /* Reduction below the type checker: a type checker's bug report, an --ill-typed mutant. */
+  if (!prog_load_parsed(p, c->file, text, true, err, sizeof err, &parsed)) {
     char werr[2048];
-    if (require_typed || !parsed || !prog_load_as(&p, file, text, PROG_PARSED, werr, sizeof werr)) {
-      fprintf(stderr, "rreduce: %s is not a well-typed Relay program, which %s:\n%s", file,
-              require_typed ? "--require-typed asks for" : "rreduce needs (it does not even parse)",
-              require_typed || !parsed ? err : werr);
-      status = 1;
-      goto done;
+    if (c->require_typed || !parsed || !prog_load_as(p, c->file, text, PROG_PARSED, werr, sizeof werr)) {
+      fprintf(stderr, "rreduce: %s is not a well-typed Relay program, which %s:\n%s", c->file,
+              c->require_typed ? "--require-typed asks for" : "rreduce needs (it does not even parse)",
+              c->require_typed || !parsed ? err : werr);
+      return 1;
     }
     const char *first = strstr(err, "error: ");
     size_t flen = first ? strcspn(first, "\n") : 0;
     fprintf(stderr, "rreduce: %s does not type-check (%.*s); reducing under a weaker guard: every candidate %s (--require-typed refuses instead)\n",
-            file, (int)flen, first ? first : "", p.guard == PROG_SCOPED ? "parses and binds its names" : "parses");
-    o.guard = p.guard;
+            c->file, (int)flen, first ? first : "", p->guard == PROG_SCOPED ? "parses and binds its names" : "parses");
+    c->o.guard = p->guard;
   }
-  o.input = &p; /* the driver's first load (a parse as long as this one on a large input) */
-  o.input_load_seconds = clock_seconds() - load_start;
+  c->o.input = p; /* the driver's first load (a parse as long as this one on a large input) */
+  c->o.input_load_seconds = clock_seconds() - load_start;
+  return -1;
+}
 
-  /* One rreduce per FILE: a second one would take the first one's intermediate programs for a new
-     input.  The lock dies with the process, however it ends. */
-  if (!out && !(lock_path = lock_file(o.out_path, &lock_fd))) goto done;
+/* After the run: the statistics, the summary, the warnings, --report; the exit status. */
+static int summarize(Cli *c, const char *text, const RedStats *st, bool ok) {
+  const RedOptions *o = &c->o;
+  /* -o OUT always gets the result, even when nothing could be removed */
+  if (c->out && !st->accepted && !file_replace(c->out, text, strlen(text))) {
+    fprintf(stderr, "rreduce: cannot write %s\n", c->out);
+    ok = false;
+  }
+  if (c->stats) print_stats(st, o);
+  if (c->json) print_json(st, o);
+  else if (!st->interrupted && !c->stats)
+    fprintf(stderr, "rreduce: %zu -> %zu bytes, %zu -> %zu operator calls; %lu tests (%lu cached), %lu accepted, %.1f s\n",
+            st->bytes_before, st->bytes_after, st->calls_before, st->calls_after, st->tests_run, st->cache_hits,
+            st->accepted, st->seconds);
+  int status = ok ? 0 : 2;
+  if (st->interrupted) {
+    fprintf(stderr, "rreduce: interrupted; %s holds the smallest interesting program found; run the same command to "
+                    "continue\n", o->out_path);
+    status = 130;
+  } else if (ok && st->calls_after == 0 && st->calls_before > 0) {
+    fprintf(stderr, "rreduce: %s: the result has no operator call left: the test may not be checking the bug "
+                    "(consider --match)\n", c->trivial_is_error ? "error" : "warning");
+    if (c->trivial_is_error) status = 3;
+  }
+  char err[2048];
+  if (ok && c->report && !st->interrupted && !red_write_report(c->report, text, o, c->match, st, err, sizeof err)) {
+    fprintf(stderr, "rreduce: --report: %s\n", err);
+    status = 2;
+  }
+  if (o->oracle.pool && server_pool_garbage(o->oracle.pool))
+    fprintf(stderr, "rreduce: warning: the oracle server answered garbage %lu times (each time it was restarted and "
+                    "the candidate counted as not interesting)\n", server_pool_garbage(o->oracle.pool));
+  return status;
+}
+
+/* The reduction itself, from the lock to the summary; the exit status. */
+static int reduce_file(Cli *c, char **text, int argc, char **argv, char **last_path) {
+  RedOptions *o = &c->o;
+  RedStats st = {0};
   /* Every way a user stops rreduce ends it cleanly (its tests killed, FILE the best so far);
      from here on, including during the first test. */
   cli_on_stop_signals(on_signal);
   ast_parse_cancel_on(&parse_cancel);
-
-  if (o.server_cmd) o.oracle.pool = server_pool_new(o.server_cmd, o.jobs, &o.oracle.run);
+  if (o->server_cmd) o->oracle.pool = server_pool_new(o->server_cmd, o->jobs, &o->oracle.run);
   /* The input's test runs in the driver, the first candidate beside it with -j 2 or more. */
-  if (!verify) fprintf(stderr, "rreduce: --no-verify: %s is taken as interesting without testing it\n", file);
-  Start start = {&o, file, test, history, !out && !tidy, NULL, 2};
-  o.verify = verify;
-  o.on_input = on_input;
-  o.on_input_ctx = &start;
-  o.command_line = command_line = shell_quoted(argc, argv);
-  o.keys = red_keys_start(); /* `s` skips a pass; the terminal's modes come back at exit */
-  bool ok = red_reduce(&text, &o, &st, err, sizeof err);
+  if (!c->verify) fprintf(stderr, "rreduce: --no-verify: %s is taken as interesting without testing it\n", c->file);
+  Start start = {o, c->file, c->test, c->history, !c->out && !c->tidy, NULL, 2};
+  o->verify = c->verify;
+  o->on_input = on_input;
+  o->on_input_ctx = &start;
+  char *command_line = shell_quoted(argc, argv);
+  o->command_line = command_line;
+  o->keys = red_keys_start(); /* `s` skips a pass; the terminal's modes come back at exit */
+  char err[2048];
+  bool ok = red_reduce(text, o, &st, err, sizeof err);
   red_keys_stop();
-  last_path = start.last_path;
+  *last_path = start.last_path;
   if (!ok) fprintf(stderr, "rreduce: %s\n", err);
+  int status;
   if (!st.started) { /* nothing was written */
-    if (ok && st.interrupted) fprintf(stderr, "rreduce: interrupted during the first test; %s is unchanged\n", file);
+    if (ok && st.interrupted) fprintf(stderr, "rreduce: interrupted during the first test; %s is unchanged\n", c->file);
     status = !ok ? 2 : st.interrupted ? 130 : start.status;
-    goto done;
+  } else {
+    status = summarize(c, *text, &st, ok);
   }
-  /* -o OUT always gets the result, even when nothing could be removed */
-  if (out && !st.accepted && !file_replace(out, text, strlen(text))) {
-    fprintf(stderr, "rreduce: cannot write %s\n", out);
-    ok = false;
+  free(st.per_pass);
+  free(command_line);
+  return status;
+}
+
+int main(int argc, char **argv) {
+  Cli c;
+  cli_defaults(&c);
+  cli_name(argv, "rreduce");
+  int status = parse_options(argc, argv, &c);
+  if (status < 0) status = check_arguments(argc, argv, &c);
+  if (status >= 0) {
+    pattern_free(c.re);
+    free(c.also_dir);
+    free(c.target);
+    return status;
   }
-  if (stats) print_stats(&st, &o);
-  if (json) print_json(&st, &o);
-  else if (!st.interrupted && !stats)
-    fprintf(stderr, "rreduce: %zu -> %zu bytes, %zu -> %zu operator calls; %lu tests (%lu cached), %lu accepted, %.1f s\n",
-            st.bytes_before, st.bytes_after, st.calls_before, st.calls_after, st.tests_run, st.cache_hits, st.accepted,
-            st.seconds);
-  status = ok ? 0 : 2;
-  if (st.interrupted) {
-    fprintf(stderr, "rreduce: interrupted; %s holds the smallest interesting program found; run the same command to "
-                    "continue\n", o.out_path);
-    status = 130;
-  } else if (ok && st.calls_after == 0 && st.calls_before > 0) {
-    fprintf(stderr, "rreduce: %s: the result has no operator call left: the test may not be checking the bug "
-                    "(consider --match)\n", trivial_is_error ? "error" : "warning");
-    if (trivial_is_error) status = 3;
-  }
-  if (ok && report && !st.interrupted) {
-    if (!red_write_report(report, text, &o, match, &st, err, sizeof err)) {
-      fprintf(stderr, "rreduce: --report: %s\n", err);
-      status = 2;
-    }
-  }
-  if (o.oracle.pool && server_pool_garbage(o.oracle.pool))
-    fprintf(stderr, "rreduce: warning: the oracle server answered garbage %lu times (each time it was restarted and "
-                    "the candidate counted as not interesting)\n", server_pool_garbage(o.oracle.pool));
+  status = 2;
+  char *lock_path = NULL, *last_path = NULL;
+  int lock_fd = -1;
+  size_t len;
+  char *text = file_read_text(c.file, &len);
+  Program p = {0};
+  if (!text) goto done;
+  if ((status = load_input(&c, text, &p)) >= 0) goto done;
+  status = 2;
+  /* One rreduce per FILE: a second one would take the first one's intermediate programs for a new
+     input.  The lock dies with the process, however it ends. */
+  if (!c.out && !(lock_path = lock_file(c.o.out_path, &lock_fd))) goto done;
+  status = reduce_file(&c, &text, argc, argv, &last_path);
 done:
   prog_free(&p);
-  server_pool_free(o.oracle.pool);
+  server_pool_free(c.o.oracle.pool);
   for (int i = 0; i < 8 && strays_reap(); i++) {} /* a stray's own strays come to this process next */
-  red_history_close(o.history);
-  pattern_free(re);
-  free(st.per_pass);
+  red_history_close(c.o.history);
+  pattern_free(c.re);
   free(text);
-  free(also_dir);
-  free(command_line);
-  free(target);
+  free(c.also_dir);
+  free(c.target);
   free(last_path);
   if (lock_path) { /* removed before it is released: a waiting run finds no stale file */
     unlink(lock_path);
