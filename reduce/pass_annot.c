@@ -65,4 +65,10 @@ static bool apply(Program *out, size_t i) {
   return changed; /* whether the checker can infer what was dropped, the guard finds out */
 }
 
-const RedPass red_pass_annot = {"annot", "drop return-type and let annotations the checker can infer", count, apply, RED_ONE_BY_ONE, NULL};
+const RedPass red_pass_annot = {
+    .name = "annot",
+    .description = "drop return-type and let annotations the checker can infer",
+    .count = count,
+    .apply = apply,
+    .search = RED_ONE_BY_ONE,
+};

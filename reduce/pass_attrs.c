@@ -91,5 +91,10 @@ static bool apply(Program *out, size_t i) {
   return true; /* whether the call still types with the default, the guard finds out */
 }
 
-const RedPass red_pass_attrs = {"attrs", "reset an operator attribute to its default, or its integers to 1 (if the program stays well-typed)",
-                                count, apply, RED_ONE_BY_ONE, NULL};
+const RedPass red_pass_attrs = {
+    .name = "attrs",
+    .description = "reset an operator attribute to its default, or its integers to 1 (if the program stays well-typed)",
+    .count = count,
+    .apply = apply,
+    .search = RED_ONE_BY_ONE,
+};

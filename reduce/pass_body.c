@@ -27,4 +27,10 @@ static bool apply(Program *out, size_t i) {
   return true;
 }
 
-const RedPass red_pass_body = {"body", "replace @main's body with a parameter of its result type", count, apply, RED_ONE_BY_ONE, NULL};
+const RedPass red_pass_body = {
+    .name = "body",
+    .description = "replace @main's body with a parameter of its result type",
+    .count = count,
+    .apply = apply,
+    .search = RED_ONE_BY_ONE,
+};

@@ -11,5 +11,10 @@ static bool apply(Program *out, size_t i) {
   return true;
 }
 
-const RedPass red_pass_comments = {"comments", "drop TVM's /* ty= */ and /* span= */ comments, then all comments",
-                                   count, apply, RED_ONE_BY_ONE, NULL};
+const RedPass red_pass_comments = {
+    .name = "comments",
+    .description = "drop TVM's /* ty= */ and /* span= */ comments, then all comments",
+    .count = count,
+    .apply = apply,
+    .search = RED_ONE_BY_ONE,
+};

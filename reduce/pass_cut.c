@@ -142,5 +142,11 @@ static bool apply_range(Program *out, size_t lo, size_t hi) {
 
 static bool apply(Program *out, size_t i) { return apply_range(out, i, i + 1); }
 
-const RedPass red_pass_cut = {"cut", "turn a value @main binds into a new parameter of @main", count, apply,
-                              RED_CHUNKS, apply_range};
+const RedPass red_pass_cut = {
+    .name = "cut",
+    .description = "turn a value @main binds into a new parameter of @main",
+    .count = count,
+    .apply = apply,
+    .search = RED_CHUNKS,
+    .apply_range = apply_range,
+};

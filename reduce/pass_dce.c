@@ -400,5 +400,10 @@ static bool apply(Program *out, size_t i) {
   return changed;
 }
 
-const RedPass red_pass_dce = {"dce", "delete unused bindings, parameters of @main, global functions and type definitions",
-                              count, apply, RED_ONE_BY_ONE, NULL};
+const RedPass red_pass_dce = {
+    .name = "dce",
+    .description = "delete unused bindings, parameters of @main, global functions and type definitions",
+    .count = count,
+    .apply = apply,
+    .search = RED_ONE_BY_ONE,
+};

@@ -154,5 +154,10 @@ static bool apply(Program *out, size_t i) {
   return true;
 }
 
-const RedPass red_pass_fields = {"fields", "delete a field no projection reads from a bound tuple or a tuple parameter of @main, or a field of the tuple @main returns", count,
-                                 apply, RED_ONE_BY_ONE, NULL};
+const RedPass red_pass_fields = {
+    .name = "fields",
+    .description = "delete a field no projection reads from a bound tuple or a tuple parameter of @main, or a field of the tuple @main returns",
+    .count = count,
+    .apply = apply,
+    .search = RED_ONE_BY_ONE,
+};

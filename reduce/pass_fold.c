@@ -89,6 +89,10 @@ static size_t count(const Program *p) { return red_count_sites(p->m, at); }
 
 static bool apply(Program *out, size_t i) { return red_edit_site(out, i, at, NULL, edit); }
 
-const RedPass red_pass_fold = {"fold", "an if to one of its branches; a match to one arm's body (its pattern's variables "
-                                       "become inputs) or to that arm alone",
-                               count, apply, RED_ONE_BY_ONE, NULL};
+const RedPass red_pass_fold = {
+    .name = "fold",
+    .description = "an if to one of its branches; a match to one arm's body (its pattern's variables become inputs) or to that arm alone",
+    .count = count,
+    .apply = apply,
+    .search = RED_ONE_BY_ONE,
+};

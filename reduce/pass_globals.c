@@ -76,5 +76,10 @@ static size_t count(const Program *p) { return red_count_sites(p->m, at); }
 
 static bool apply(Program *out, size_t i) { return red_edit_site(out, i, at, NULL, edit); }
 
-const RedPass red_pass_globals = {"globals", "inline a call of a monomorphic, non-recursive global function", count,
-                                  apply, RED_ONE_BY_ONE, NULL};
+const RedPass red_pass_globals = {
+    .name = "globals",
+    .description = "inline a call of a monomorphic, non-recursive global function",
+    .count = count,
+    .apply = apply,
+    .search = RED_ONE_BY_ONE,
+};

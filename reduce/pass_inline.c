@@ -100,4 +100,10 @@ static size_t count(const Program *p) { return red_count_sites(p->m, at); }
 
 static bool apply(Program *out, size_t i) { return red_edit_site(out, i, at, ok, edit); }
 
-const RedPass red_pass_inline = {"inline", "inline a binding used once, or a closure called once", count, apply, RED_ONE_BY_ONE, NULL};
+const RedPass red_pass_inline = {
+    .name = "inline",
+    .description = "inline a binding used once, or a closure called once",
+    .count = count,
+    .apply = apply,
+    .search = RED_ONE_BY_ONE,
+};

@@ -65,4 +65,10 @@ static bool apply(Program *out, size_t i) {
   return true;
 }
 
-const RedPass red_pass_literals = {"literals", "shrink a numeric literal of an expression to 0 or 1", count, apply, RED_ONE_BY_ONE, NULL};
+const RedPass red_pass_literals = {
+    .name = "literals",
+    .description = "shrink a numeric literal of an expression to 0 or 1",
+    .count = count,
+    .apply = apply,
+    .search = RED_ONE_BY_ONE,
+};

@@ -118,5 +118,10 @@ static bool apply(Program *out, size_t i) {
   return ok;
 }
 
-const RedPass red_pass_meta = {"meta", "delete the metadata constants nothing references (the section if none is)", count,
-                               apply, RED_ONE_BY_ONE, NULL};
+const RedPass red_pass_meta = {
+    .name = "meta",
+    .description = "delete the metadata constants nothing references (the section if none is)",
+    .count = count,
+    .apply = apply,
+    .search = RED_ONE_BY_ONE,
+};

@@ -44,5 +44,10 @@ static bool apply(Program *out, size_t i) {
   return false;
 }
 
-const RedPass red_pass_opaque = {"opaque", "shrink an unknown operator's stated result type to a scalar of its dtype",
-                                 count, apply, RED_ONE_BY_ONE, NULL};
+const RedPass red_pass_opaque = {
+    .name = "opaque",
+    .description = "shrink an unknown operator's stated result type to a scalar of its dtype",
+    .count = count,
+    .apply = apply,
+    .search = RED_ONE_BY_ONE,
+};

@@ -68,5 +68,10 @@ static bool apply(Program *out, size_t i) {
   return false;
 }
 
-const RedPass red_pass_params = {"params", "merge @main's parameters of the same type into the first of that type", count,
-                                 apply, RED_CHUNKS, NULL};
+const RedPass red_pass_params = {
+    .name = "params",
+    .description = "merge @main's parameters of the same type into the first of that type",
+    .count = count,
+    .apply = apply,
+    .search = RED_CHUNKS,
+};

@@ -184,7 +184,10 @@ static bool apply(Program *out, size_t i) {
   return true;
 }
 
-const RedPass red_pass_replace = {"replace",
-                                  "replace an expression with a smaller one of the same type (a constant, a variable, "
-                                  "a descendant, a new parameter of @main, the generator's smallest)",
-                                  count, apply, RED_ONE_BY_ONE, NULL};
+const RedPass red_pass_replace = {
+    .name = "replace",
+    .description = "replace an expression with a smaller one of the same type (a constant, a variable, a descendant, a new parameter of @main, the generator's smallest)",
+    .count = count,
+    .apply = apply,
+    .search = RED_ONE_BY_ONE,
+};

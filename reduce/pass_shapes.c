@@ -165,5 +165,10 @@ static bool apply(Program *out, size_t i) {
   return adopted;
 }
 
-const RedPass red_pass_shapes = {"shapes", "shrink @main's input shapes (a size to 1 or half, every even size halved, unit dims dropped) and dtypes (to float32)",
-                                 count, apply, RED_ONE_BY_ONE, NULL};
+const RedPass red_pass_shapes = {
+    .name = "shapes",
+    .description = "shrink @main's input shapes (a size to 1 or half, every even size halved, unit dims dropped) and dtypes (to float32)",
+    .count = count,
+    .apply = apply,
+    .search = RED_ONE_BY_ONE,
+};

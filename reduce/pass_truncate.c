@@ -19,5 +19,10 @@ static bool apply(Program *out, size_t i) {
   return true;
 }
 
-const RedPass red_pass_truncate = {"truncate", "make an intermediate value of @main its result", red_count_main_stmts, apply,
-                                   RED_FIRST, NULL};
+const RedPass red_pass_truncate = {
+    .name = "truncate",
+    .description = "make an intermediate value of @main its result",
+    .count = red_count_main_stmts,
+    .apply = apply,
+    .search = RED_FIRST,
+};

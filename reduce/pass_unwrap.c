@@ -68,4 +68,10 @@ static bool apply(Program *out, size_t which) {
   return true;
 }
 
-const RedPass red_pass_unwrap = {"unwrap", "make the body of a closure @main binds the body of @main", count, apply, RED_ONE_BY_ONE, NULL};
+const RedPass red_pass_unwrap = {
+    .name = "unwrap",
+    .description = "make the body of a closure @main binds the body of @main",
+    .count = count,
+    .apply = apply,
+    .search = RED_ONE_BY_ONE,
+};

@@ -27,6 +27,7 @@
 
 #include "../program/program.h"
 #include "../support/strset.h"
+#include "pipeline.h"
 
 /* How the driver searches a pass's opportunities.  Passes only count and apply; the driver decides
    which opportunities one candidate applies (llvm-reduce's shape), so the number of tests grows
@@ -60,6 +61,10 @@ typedef struct RedPass {
      applying hi-1, ..., lo in turn, in time linear in the program (a chunk of thousands of cuts
      one by one would walk the program once per cut).  True when anything changed. */
   bool (*apply_range)(Program *out, size_t lo, size_t hi);
+  /* A pipeline pass (pass_pipe.c) counts and applies on the pipeline the test runs (pipeline.h)
+     instead of on the program: count and apply are NULL, and the program stays as it is. */
+  size_t (*count_pipeline)(const RedPipeline *p);
+  bool (*apply_pipeline)(RedPipeline *out, size_t lo, size_t hi);
 } RedPass;
 
 /* Every pass (passes.def): red_pass_NAME, and all of them in the order rreduce runs them. */
@@ -73,6 +78,8 @@ enum {
 #undef RED_PASS
 };
 extern const RedPass *const red_passes[RED_NPASSES];
+/* The pipeline passes (pass_pipe.c). */
+extern const RedPass red_pass_pipe_passes, red_pass_pipe_args, red_pass_pipe_disable, red_pass_pipe_opt;
 
 /* ------------------------------------------------------------------ sites.c */
 /* The number of @main's top-level bindings: the opportunities of truncate. */
