@@ -258,19 +258,28 @@ static void make_program(const Campaign *c, const Options *o, const GenPolicy *p
     r->text = parent_text;
     return;
   }
-  MutOptions mo = {.seed = rng_next(&rng), .depth = 1, .mutators = mut_mutators, .weights = mut_default_weights,
-                   .nmutators = MUT_NMUTATORS, .policy = policy, .fuel = 3, .ill_typed = r->kind == FUZZ_ILL,
-                   .seed_name = "program.relay"};
-  MutResult mr;
-  char err[256];
-  for (uint64_t attempt = 0; attempt < 4; attempt++) {
-    if (mut_make(parent_text, &mo, 0, attempt, &mr, err, sizeof err)) {
-      r->text = mr.text;
-      mr.text = NULL;
-      mut_result_free(&mr);
-      free(parent_text);
-      return;
+  MutOptions mo;
+  mut_options_init(&mo);
+  mo.seed = rng_next(&rng);
+  mo.policy = policy;
+  mo.ill_typed = r->kind == FUZZ_ILL;
+  mo.seed_name = "program.relay";
+  /* the parent is parsed and typed once; each try of each attempt starts from a clone of it */
+  Program parent_program;
+  if (prog_load(&parent_program, "program.relay", parent_text, false, NULL, 0)) {
+    MutResult mr;
+    char err[256];
+    for (uint64_t attempt = 0; attempt < 4; attempt++) {
+      if (mut_make(&parent_program, &mo, 0, attempt, &mr, err, sizeof err)) {
+        r->text = mr.text;
+        mr.text = NULL;
+        mut_result_free(&mr);
+        prog_free(&parent_program);
+        free(parent_text);
+        return;
+      }
     }
+    prog_free(&parent_program);
   }
   /* nothing to mutate: test the parent itself as a build program */
   if (r->kind == FUZZ_ILL) r->kind = FUZZ_BUILD;

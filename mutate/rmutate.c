@@ -81,9 +81,8 @@ static json_t *result_json(const MutResult *r) {
 
 /* Mutator names in results read back point into this table (the result owns no names). */
 static const char *intern_name(const char *name) {
-  for (size_t i = 0; i < MUT_NMUTATORS; i++)
-    if (!strcmp(mut_mutators[i]->name, name)) return mut_mutators[i]->name;
-  return "ill-typed";
+  const Mutator *mu = mut_find(name);
+  return mu ? mu->name : "ill-typed";
 }
 
 static bool result_from_json(json_t *j, char *text, MutResult *r) {
@@ -138,11 +137,11 @@ static void on_signal(int sig) {
 }
 
 /* Worker w of n computes first attempts of mutants w, w+n, ... into dir/K.json. */
-static void worker(const char *seed_text, const MutOptions *o, size_t count, unsigned w, unsigned n, const char *dir) {
+static void worker(const Program *seed, const MutOptions *o, size_t count, unsigned w, unsigned n, const char *dir) {
   for (size_t k = w; k < count; k += n) {
     MutResult r;
     char err[512], path[4096 + 64]; /* dir is at most 4095 bytes (run_all's buffer) */
-    if (!mut_make(seed_text, o, k, 0, &r, err, sizeof err)) continue; /* the parent retries it */
+    if (!mut_make(seed, o, k, 0, &r, err, sizeof err)) continue; /* the parent retries it */
     snprintf(path, sizeof path, "%s/%zu.relay", dir, k);
     if (!file_replace(path, r.text, strlen(r.text))) continue;
     snprintf(path, sizeof path, "%s/%zu.json", dir, k); /* written last: its presence means complete */
@@ -157,6 +156,7 @@ static void worker(const char *seed_text, const MutOptions *o, size_t count, uns
 
 typedef struct Run {
   const char *seed_text, *seed_name;
+  const Program *seed;  /* seed_text, parsed and typed */
   const MutOptions *mo;
   size_t count;
   unsigned jobs;
@@ -222,7 +222,7 @@ static bool write_mutant(Run *run, size_t k, uint64_t attempt, const MutResult *
   free(line);
   for (size_t i = 0; i < r->nsteps; i++)
     for (size_t m = 0; m <= MUT_NMUTATORS; m++)
-      if (m == MUT_NMUTATORS || !strcmp(mut_mutators[m]->name, r->steps[i].mutator)) {
+      if (m == MUT_NMUTATORS || !strcmp(mut_mutators[m].name, r->steps[i].mutator)) {
         run->per_mutator[m]++;
         break;
       }
@@ -295,7 +295,7 @@ static bool produce(Run *run, size_t k, const char *tmp, char *err, size_t errle
       }
       json_decref(j);
     }
-    if (!got && !(attempt == 0 && tmp)) got = mut_make(run->seed_text, run->mo, k, attempt, &r, err, errlen);
+    if (!got && !(attempt == 0 && tmp)) got = mut_make(run->seed, run->mo, k, attempt, &r, err, errlen);
     if (!got) continue;
     char h[GIT_OID_HEXSZ + 1];
     content_hash(r.text, strlen(r.text), h);
@@ -330,7 +330,7 @@ static bool run_all(Run *run, char *err, size_t errlen) {
         cli_on_stop_signals(SIG_DFL);
         prctl(PR_SET_PDEATHSIG, SIGKILL); /* a parent killed outright takes its workers along */
         if (getppid() != parent) _exit(1);
-        worker(run->seed_text, run->mo, run->count, w, run->jobs, tmp);
+        worker(run->seed, run->mo, run->count, w, run->jobs, tmp);
         _exit(0);
       }
       if (pid > 0) worker_pid[nworkers] = pids[nworkers] = pid, nworkers++;
@@ -478,9 +478,8 @@ int main(int argc, char **argv) {
   };
   long v, count = 100, jobs = sysconf(_SC_NPROCESSORS_ONLN);
   const char *out_dir = NULL, *git_path = NULL, *only = NULL, *policy_path = NULL, *donor_dir = NULL;
-  unsigned weights[MUT_NMUTATORS];
-  memcpy(weights, mut_default_weights, sizeof weights);
-  MutOptions mo = {.seed = 1, .depth = 1, .fuel = 3};
+  MutOptions mo;
+  mut_options_init(&mo);
   bool json = false, quiet = false;
   unsigned batch = 500;
   const char *oracle_test = NULL, *oracle_server = NULL, *oracle_timeout = "60";
@@ -513,16 +512,16 @@ int main(int argc, char **argv) {
       const char *eq = strchr(optarg, '=');
       size_t i = 0;
       for (; eq && i < MUT_NMUTATORS; i++)
-        if (strlen(mut_mutators[i]->name) == (size_t)(eq - optarg) && !strncmp(optarg, mut_mutators[i]->name, eq - optarg))
+        if (strlen(mut_mutators[i].name) == (size_t)(eq - optarg) && !strncmp(optarg, mut_mutators[i].name, eq - optarg))
           break;
       if (!eq || i == MUT_NMUTATORS || !cli_count_arg("rmutate", "--weight", eq + 1, 0, &v))
         return fprintf(stderr, "rmutate: --weight takes NAME=W with a mutator's name (--list-mutators)\n"), 2;
-      weights[i] = (unsigned)v;
+      mo.weights[i] = (unsigned)v;
       break;
     }
     case OPT_LIST:
       for (size_t i = 0; i < MUT_NMUTATORS; i++)
-        printf("%-11s weight %u  %s\n", mut_mutators[i]->name, mut_default_weights[i], mut_mutators[i]->description);
+        printf("%-11s weight %u  %s\n", mut_mutators[i].name, mut_mutators[i].weight, mut_mutators[i].description);
       return 0;
     case OPT_POLICY: policy_path = optarg; break;
     case OPT_FUEL:
@@ -559,17 +558,13 @@ int main(int argc, char **argv) {
   if (oracle_test && !cli_runnable(oracle_test, why, sizeof why))
     return fprintf(stderr, "rmutate: --oracle %s: the test %s\n", oracle_test, why), 2;
   const char *seed_path = argv[optind];
-  const Mutator *mutators[MUT_NMUTATORS];
-  unsigned mweights[MUT_NMUTATORS];
   size_t nm = 0;
   const char *mutator_names[MUT_NMUTATORS];
-  for (size_t i = 0; i < MUT_NMUTATORS; i++) mutator_names[i] = mut_mutators[i]->name;
+  for (size_t i = 0; i < MUT_NMUTATORS; i++) mutator_names[i] = mut_mutators[i].name;
   if (!cli_known_names("rmutate", "--mutators", "mutator", only, mutator_names, MUT_NMUTATORS)) return 2;
   for (size_t i = 0; i < MUT_NMUTATORS; i++) {
-    if (only && !cli_in_list(only, mut_mutators[i]->name)) continue;
-    if (!weights[i]) continue;
-    mutators[nm] = mut_mutators[i];
-    mweights[nm++] = weights[i];
+    if (only && !cli_in_list(only, mut_mutators[i].name)) mo.weights[i] = 0;
+    nm += mo.weights[i] > 0;
   }
   if (!nm && !mo.ill_typed) return fputs("rmutate: no mutator left (see --mutators, --weight)\n", stderr), 2;
 
@@ -610,13 +605,9 @@ int main(int argc, char **argv) {
   }
   const char *slash = strrchr(seed_path, '/');
   mo.seed_name = slash ? slash + 1 : seed_path;
-  mo.mutators = mutators;
-  mo.weights = mweights;
-  mo.nmutators = nm;
   mo.policy = &policy;
   mo.donors = donors;
   mo.ndonors = ndonors;
-  mo.seed_program = &seed; /* every mutant's first step starts from a clone: the seed is parsed and typed once */
   mo.stop = &stop_signal;
   if (out_dir && mkdir(out_dir, 0755) != 0 && errno != EEXIST) {
     fprintf(stderr, "rmutate: cannot create %s: %s\n", out_dir, strerror(errno));
@@ -626,7 +617,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "rmutate: --git %s\n", err);
     goto done;
   }
-  run = (Run){seed_text, mo.seed_name, &mo, (size_t)count, (unsigned)(jobs > 64 ? 64 : jobs), out_dir, git, batch,
+  run = (Run){seed_text, mo.seed_name, &seed, &mo, (size_t)count, (unsigned)(jobs > 64 ? 64 : jobs), out_dir, git, batch,
               !quiet && isatty(STDERR_FILENO), run.seen, NULL, {NULL, 0, 0}, 0, 0, 0, {0}, 0, 0, false};
   run.start = clock_seconds();
   char seed_hash[GIT_OID_HEXSZ + 1];
@@ -659,7 +650,7 @@ int main(int argc, char **argv) {
   if (json) {
     json_t *per = json_object();
     for (size_t i = 0; i < MUT_NMUTATORS; i++)
-      json_object_set_new(per, mut_mutators[i]->name, json_integer((json_int_t)run.per_mutator[i]));
+      json_object_set_new(per, mut_mutators[i].name, json_integer((json_int_t)run.per_mutator[i]));
     if (run.per_mutator[MUT_NMUTATORS]) json_object_set_new(per, "ill-typed", json_integer((json_int_t)run.per_mutator[MUT_NMUTATORS]));
     json_t *j = json_pack("{s:I, s:I, s:I, s:o}", "mutants", (json_int_t)run.written, "retries",
                           (json_int_t)run.retries, "mutations", (json_int_t)run.steps_total, "per_mutator", per);
