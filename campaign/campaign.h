@@ -3,6 +3,9 @@
  *
  *   rfuzz.c       the command line and the loop: make a program (generate or mutate the pool),
  *                 ask the oracle, group what fails, keep what is new, reduce each new group
+ *   kinds.def     the kinds of rounds (build, diff, ill-typed), a line each: default weight,
+ *                 check, verdict rule, stage, pool rule
+ *   kinds.c       their checks, verdict rules and stages, and the table
  *   pass_seq.c    pass sequences (TVM passes run before relay.build) and their mutation
  *   features.c    what a program reaches: operator edges (producer>consumer), for feedback
  *   state.c       the campaign directory: campaign.json (saved after every round, atomically),
@@ -57,9 +60,51 @@ void fuzz_pass_features(const char *seq, void (*add)(void *ctx, const char *key)
    called and "edge:A>B" when a value made by A feeds B. */
 void fuzz_features(const char *text, void (*add)(void *ctx, const char *key), void *ctx);
 
+/* ------------------------------------------------------------------ kinds.c, kinds.def */
+/* What an oracle answer says about a round's program. */
+typedef enum FuzzVerdict {
+  FV_PASS,          /* the check passed */
+  FV_FAIL,          /* a failure: grouped by signature, each new group reduced */
+  FV_REJECTED,      /* the program is invalid and was rejected with a diagnostic, as it should */
+  FV_ACCEPTED,      /* the program is invalid and was accepted */
+  FV_ORACLE_ERROR,  /* the oracle could not answer (exit 2, or none) */
+} FuzzVerdict;
+
+/* A kind of round: one line of kinds.def. */
+typedef struct FuzzKind {
+  const char *name;          /* --mix NAME=W */
+  unsigned weight;           /* its default share of the rounds */
+  const char *description;   /* for --help */
+  bool ill_typed;            /* its program is an ill-typed mutant (rmutate --ill-typed) of a
+                                generated or pool program, not a generated or mutated one */
+  bool joins_pool;           /* a program of this kind that shows something new joins the pool (the
+                                pool is what mutation starts from: well-typed programs only) */
+  /* Appends the check asked of the oracle, an argument a line (the program's args file), for a
+     program with this pass sequence; `coin` is the round's own coin toss, for a check with two
+     variants. */
+  void (*check)(StrBuf *args, const char *passes, bool coin);
+  /* What an answer (the oracle's exit status and first line) means, a hang and an oracle error
+     ruled out (fuzz_verdict). */
+  FuzzVerdict (*verdict)(int status, const char *sig);
+  /* The stage a failure is in, its group key's first word: the check's own, or the earlier stage
+     a non-zero status says failed. */
+  const char *(*stage)(int status);
+} FuzzKind;
+
+enum {
+  FUZZ_NKINDS = 0
+#define ROUND_KIND(...) +1
+#include "kinds.def"
+#undef ROUND_KIND
+};
+/* Every kind, in kinds.def's order. */
+extern const FuzzKind fuzz_kinds[FUZZ_NKINDS];
+/* The kind called `name`, or NULL. */
+const FuzzKind *fuzz_kind(const char *name);
+/* What an answer means for a program of this kind. */
+FuzzVerdict fuzz_verdict(const FuzzKind *kind, int status, bool timed_out, const char *sig);
+
 /* ------------------------------------------------------------------ state.c */
-typedef enum FuzzKind { FUZZ_BUILD, FUZZ_DIFF, FUZZ_ILL, FUZZ_NKINDS } FuzzKind;
-extern const char *const fuzz_kind_names[FUZZ_NKINDS];
 
 typedef struct FuzzEntry {   /* a program of the pool */
   char *file;                /* relative to the campaign directory: pool/000012.relay */
@@ -122,13 +167,11 @@ void fuzz_group_free(FuzzGroup *g);
 char *campaign_index_markdown(const Campaign *c);
 
 /* ------------------------------------------------------------------ triage.c */
-/* What an oracle answer means for a program of this kind. */
-typedef enum FuzzVerdict { FV_PASS, FV_FAIL, FV_ILL_REJECTED, FV_ILL_ACCEPTED, FV_ORACLE_ERROR } FuzzVerdict;
-FuzzVerdict fuzz_verdict(FuzzKind kind, int status, bool timed_out, const char *sig);
 /* A TVM child that hung, as the client's timeout or tvm-server's own --timeout says it. */
 bool fuzz_is_timeout(bool timed_out, const char *sig);
-/* The group key ("build: <masked signature>") and a regex for it (both malloc'd). */
-void fuzz_group_key(FuzzKind kind, int status, bool timed_out, const char *sig, char **key, char **match);
+/* The group key ("build: <masked signature>", `stage` first: FuzzKind.stage) and a regex for the
+   signature's stable part (both malloc'd). */
+void fuzz_group_key(const char *stage, bool timed_out, const char *sig, char **key, char **match);
 /* The check (args file text) that reproduces the failure as an interesting answer: the program's
    own check, plus --other-status 0 when the failure was in an earlier stage (malloc'd). */
 char *fuzz_repro_args(const char *args, int status);

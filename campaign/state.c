@@ -14,8 +14,6 @@
 #include "../support/fileio.h"
 #include "campaign.h"
 
-const char *const fuzz_kind_names[FUZZ_NKINDS] = {"build", "diff", "ill-typed"};
-
 void campaign_init(Campaign *c, const char *dir) {
   memset(c, 0, sizeof *c);
   c->dir = xstrdup(dir);

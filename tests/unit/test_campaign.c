@@ -1,5 +1,6 @@
 /* rfuzz's pieces (campaign/): the features its feedback counts, pass sequences and their
-   mutation, what an oracle answer means, group keys, the check that reproduces a failure. */
+   mutation, the round kinds (their checks, what an oracle answer means), group keys, the check
+   that reproduces a failure. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -118,29 +119,63 @@ static void test_pass_set_parse(void **state) {
 
 static void test_verdicts(void **state) {
   (void)state;
-  assert_int_equal(fuzz_verdict(FUZZ_BUILD, 1, false, ""), FV_PASS);
-  assert_int_equal(fuzz_verdict(FUZZ_BUILD, 0, false, "Check failed: x"), FV_FAIL);
-  assert_int_equal(fuzz_verdict(FUZZ_BUILD, 1, false, "error: parse"), FV_FAIL); /* an earlier stage */
-  assert_int_equal(fuzz_verdict(FUZZ_BUILD, 1, true, ""), FV_FAIL);              /* a hang */
-  assert_int_equal(fuzz_verdict(FUZZ_BUILD, 2, false, "bad arguments: x"), FV_ORACLE_ERROR);
-  assert_int_equal(fuzz_verdict(FUZZ_ILL, 0, false, "error: type mismatch"), FV_ILL_REJECTED);
-  assert_int_equal(fuzz_verdict(FUZZ_ILL, 0, false, "signal SIGSEGV"), FV_FAIL);
-  assert_int_equal(fuzz_verdict(FUZZ_ILL, 0, false, "timeout after 60 s"), FV_FAIL);
-  assert_int_equal(fuzz_verdict(FUZZ_ILL, 1, false, ""), FV_ILL_ACCEPTED);
+  const FuzzKind *build = fuzz_kind("build"), *ill = fuzz_kind("ill-typed");
+  assert_int_equal(fuzz_verdict(build, 1, false, ""), FV_PASS);
+  assert_int_equal(fuzz_verdict(build, 0, false, "Check failed: x"), FV_FAIL);
+  assert_int_equal(fuzz_verdict(build, 1, false, "error: parse"), FV_FAIL); /* an earlier stage */
+  assert_int_equal(fuzz_verdict(build, 1, true, ""), FV_FAIL);              /* a hang */
+  assert_int_equal(fuzz_verdict(build, 2, false, "bad arguments: x"), FV_ORACLE_ERROR);
+  assert_int_equal(fuzz_verdict(ill, 0, false, "error: type mismatch"), FV_REJECTED);
+  assert_int_equal(fuzz_verdict(ill, 0, false, "signal SIGSEGV"), FV_FAIL);
+  assert_int_equal(fuzz_verdict(ill, 0, false, "timeout after 60 s"), FV_FAIL);
+  assert_int_equal(fuzz_verdict(ill, 1, false, ""), FV_ACCEPTED);
+}
+
+static char *check_of(const char *kind, const char *passes, bool coin) {
+  StrBuf sb;
+  sb_init(&sb);
+  fuzz_kind(kind)->check(&sb, passes, coin);
+  return sb_take(&sb);
+}
+
+/* The table: the checks each kind writes, its stages, its pool rule, the plain kind first. */
+static void test_kinds(void **state) {
+  (void)state;
+  assert_string_equal(fuzz_kinds[0].name, "build");
+  assert_null(fuzz_kind("bogus"));
+  const char *want[][4] = {
+      {"build", "", "0", "build\n--opt-level\n3\n"},
+      {"build", "FoldConstant;FuseOps", "1", "pass\n--build\n--opt-level\n3\nFoldConstant\nFuseOps\n"},
+      {"diff", "FuseOps", "0", "diff\n--opt-levels\n0,3\n"},
+      {"diff", "", "1", "diff\n--executors\ngraph,vm\n"},
+      {"ill-typed", "FuseOps", "1", "typecheck\n"},
+  };
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    char *args = check_of(want[i][0], want[i][1], want[i][2][0] == '1');
+    assert_string_equal(args, want[i][3]);
+    free(args);
+  }
+  assert_string_equal(fuzz_kind("build")->stage(0), "build");
+  assert_string_equal(fuzz_kind("build")->stage(1), "frontend");
+  assert_string_equal(fuzz_kind("diff")->stage(1), "diff-run");
+  assert_string_equal(fuzz_kind("ill-typed")->stage(0), "ill-typed");
+  assert_true(fuzz_kind("build")->joins_pool && fuzz_kind("diff")->joins_pool);
+  assert_false(fuzz_kind("ill-typed")->joins_pool); /* mutation starts from well-typed programs only */
+  assert_true(fuzz_kind("ill-typed")->ill_typed && !fuzz_kinds[0].ill_typed);
 }
 
 static void test_group_keys_and_repro_args(void **state) {
   (void)state;
   char *k1, *m1, *k2, *m2, *k3, *m3;
-  fuzz_group_key(FUZZ_BUILD, 0, false, "Check failed: x at 0x7f0012345678, size 12", &k1, &m1);
-  fuzz_group_key(FUZZ_BUILD, 0, false, "Check failed: x at 0x7f00deadbeef, size 7", &k2, &m2);
-  fuzz_group_key(FUZZ_BUILD, 1, false, "Check failed: x at 0x7f00deadbeef, size 7", &k3, &m3);
+  fuzz_group_key("build", false, "Check failed: x at 0x7f0012345678, size 12", &k1, &m1);
+  fuzz_group_key("build", false, "Check failed: x at 0x7f00deadbeef, size 7", &k2, &m2);
+  fuzz_group_key("frontend", false, "Check failed: x at 0x7f00deadbeef, size 7", &k3, &m3);
   assert_string_equal(k1, k2); /* addresses and numbers masked: one group */
   assert_string_equal(k1, "build: Check failed: x at <addr>, size <n>");
   assert_string_equal(k3, "frontend: Check failed: x at <addr>, size <n>");
   assert_non_null(m1);
   free(k1), free(m1), free(k2), free(m2), free(k3), free(m3);
-  fuzz_group_key(FUZZ_DIFF, 0, true, "", &k1, &m1);
+  fuzz_group_key("diff", true, "", &k1, &m1);
   assert_string_equal(k1, "diff: timeout");
   free(k1), free(m1);
 
@@ -160,7 +195,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_features_edges_through_bindings), cmocka_unit_test(test_features_scope_per_function),
       cmocka_unit_test(test_pass_sequences),                  cmocka_unit_test(test_pass_set_parse),
-      cmocka_unit_test(test_verdicts),                        cmocka_unit_test(test_group_keys_and_repro_args),
+      cmocka_unit_test(test_verdicts),                        cmocka_unit_test(test_kinds),
+      cmocka_unit_test(test_group_keys_and_repro_args),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
