@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../parser/ast.h"
 #include "../support/rng.h"
 #include "../support/strbuf.h"
 #include "../support/strset.h"
@@ -56,9 +57,14 @@ bool fuzz_passes_valid(const char *seq);
 void fuzz_pass_features(const char *seq, void (*add)(void *ctx, const char *key), void *ctx);
 
 /* ------------------------------------------------------------------ features.c */
-/* Calls `add(ctx, key)` for every feature of a printed program: "op:NAME" for each operator
-   called and "edge:A>B" when a value made by A feeds B. */
-void fuzz_features(const char *text, void (*add)(void *ctx, const char *key), void *ctx);
+/* Calls `add(ctx, key)` for every feature of program m: "op:NAME" for each operator called and
+   "edge:A>B" when a value made by A feeds B (features.c says exactly when).  `typed`: m is printed
+   with its inferred types as comments (an rmutate mutant, MutResult.program), not with the
+   comments it holds. */
+void fuzz_features(const AstModule *m, bool typed, void (*add)(void *ctx, const char *key), void *ctx);
+/* The same read off a program's printed text, the way rfuzz did before (features_text.c): being
+   replaced, kept to compare the two. */
+void fuzz_text_features(const char *text, void (*add)(void *ctx, const char *key), void *ctx);
 
 /* ------------------------------------------------------------------ kinds.c, kinds.def */
 /* What an oracle answer says about a round's program. */
@@ -156,10 +162,11 @@ void campaign_remove_stale_temps(const Campaign *c);
 bool campaign_save(const Campaign *c, char *err, size_t errlen);
 /* The path of a file in the campaign (malloc'd). */
 char *campaign_path(const Campaign *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Adds the features of a program and its pass sequence to c->seen; returns how many were new. */
-size_t campaign_note_features(Campaign *c, const char *text, const char *passes);
+/* Adds the features of a program (fuzz_features) and its pass sequence to c->seen; returns how
+   many were new.  m may be NULL (a program that does not parse): its passes' features only. */
+size_t campaign_note_features(Campaign *c, const AstModule *m, bool typed, const char *passes);
 /* How many of those features c->seen lacks (nothing is added). */
-size_t campaign_count_new_features(const Campaign *c, const char *text, const char *passes);
+size_t campaign_count_new_features(const Campaign *c, const AstModule *m, bool typed, const char *passes);
 /* The group with this key, or NULL. */
 FuzzGroup *campaign_group(Campaign *c, const char *key);
 void fuzz_group_free(FuzzGroup *g);

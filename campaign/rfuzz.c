@@ -165,6 +165,22 @@ static bool known_bug(const Patterns *known, const char *key) {
   return false;
 }
 
+/* A program's text as a tree, parsed for its features (not typed); m NULL when it does not parse. */
+static void parse_program(const char *text, Program *p) {
+  Diag d;
+  diag_init(&d, "program.relay", text, strlen(text));
+  *p = (Program){.m = ast_parse(text, strlen(text), &d)};
+  diag_free(&d);
+}
+
+/* Adds the features of a program read from a file (a seed, the pool of a campaign resumed). */
+static void note_text_features(Campaign *c, const char *text, const char *passes) {
+  Program p = {0};
+  if (text) parse_program(text, &p);
+  campaign_note_features(c, p.m, false, passes);
+  prog_free(&p);
+}
+
 /* Every .relay file in DIR joins the pool, in name order, with no passes. */
 static int by_name(const struct dirent **a, const struct dirent **b) { return strcmp((*a)->d_name, (*b)->d_name); }
 static int is_relay(const struct dirent *e) {
@@ -193,7 +209,7 @@ static bool add_seeds(Campaign *c, const char *dir) {
       ok = false;
     } else {
       VEC_PUSH(c->pool, ((FuzzEntry){xstrdup(rel), xstrdup("")}));
-      campaign_note_features(c, text, "");
+      note_text_features(c, text, "");
     }
     free(text);
     free(dst);
@@ -205,10 +221,20 @@ static bool add_seeds(Campaign *c, const char *dir) {
 
 typedef struct Round {
   const FuzzKind *kind;
-  char *text, *passes;
+  char *text, *passes; /* the program and its pass sequence */
+  /* The program as a tree, for its features: `text` is its printing, with its inferred types when
+     `typed` (a mutant); m is NULL when the text does not parse. */
+  Program program;
+  bool typed;
   bool generated;
   bool coin; /* the check's own coin toss (FuzzKind.check) */
 } Round;
+
+static void round_free(Round *r) {
+  free(r->text);
+  free(r->passes);
+  prog_free(&r->program);
+}
 
 static char *read_pool(const Campaign *c, const FuzzEntry *e) {
   char *path = campaign_path(c, "%s", e->file);
@@ -218,30 +244,61 @@ static char *read_pool(const Campaign *c, const FuzzEntry *e) {
   return text;
 }
 
+/* The round's kind, drawn by the --mix weights. */
+static const FuzzKind *draw_kind(const Options *o, Rng *rng) {
+  unsigned total = 0;
+  for (size_t k = 0; k < FUZZ_NKINDS; k++) total += o->mix[k];
+  int64_t pick = rng_range(rng, 0, (int64_t)total - 1);
+  size_t k = 0;
+  while (pick >= o->mix[k]) pick -= o->mix[k++];
+  return &fuzz_kinds[k];
+}
+
+/* Round r's program as a mutant of `parent` (parsed and typed once: every try of every attempt
+   starts from a clone of it), of r's kind; false when nothing in it can be changed so. */
+static bool mutate_parent(const Program *parent, const GenPolicy *policy, uint64_t seed, Round *r) {
+  MutOptions mo;
+  mut_options_init(&mo);
+  mo.seed = seed;
+  mo.policy = policy;
+  mo.ill_typed = r->kind->ill_typed;
+  mo.seed_name = "program.relay";
+  MutResult mr;
+  char err[256];
+  for (uint64_t attempt = 0; attempt < 4; attempt++) {
+    if (mut_make(parent, &mo, 0, attempt, &mr, err, sizeof err)) {
+      r->text = mr.text;
+      r->program = mr.program; /* empty for an ill-typed mutant, whose features nothing counts */
+      r->typed = true;
+      mr.text = NULL;
+      mr.program = (Program){0};
+      mut_result_free(&mr);
+      return true;
+    }
+  }
+  return false;
+}
+
 /* Makes round r's program: a function of (seed, program number, pool). */
 static void make_program(const Campaign *c, const Options *o, const GenPolicy *policy, uint64_t number, Round *r) {
   Rng rng = rng_seed(c->seed, number);
-  unsigned total = 0;
-  for (size_t k = 0; k < FUZZ_NKINDS; k++) total += o->mix[k];
-  int64_t pick = rng_range(&rng, 0, (int64_t)total - 1);
-  size_t k = 0;
-  while (pick >= o->mix[k]) pick -= o->mix[k++];
-  r->kind = &fuzz_kinds[k];
-  r->text = r->passes = NULL;
+  memset(r, 0, sizeof *r);
+  r->kind = draw_kind(o, &rng);
   bool generate = c->pool.len == 0 || rng_chance(&rng, 2, 5);
   const FuzzEntry *parent = c->pool.len ? &c->pool.items[rng_index(&rng, c->pool.len)] : NULL;
   char *parent_text = NULL;
+  Program from = {0}; /* parent_text as a tree, once there is one */
   if (generate || r->kind->ill_typed) {
     char err[256];
-    AstModule *m = gen_module(policy, c->seed, number, NULL, NULL, NULL, err, sizeof err);
-    parent_text = m ? ast_print(m, NULL) : NULL;
-    ast_free(m);
+    from.m = gen_module(policy, c->seed, number, NULL, NULL, NULL, err, sizeof err);
+    parent_text = from.m ? ast_print(from.m, NULL) : NULL;
     r->passes = fuzz_passes_random(&rng, &o->passes);
   }
   if (!generate && parent) {
     char *t = read_pool(c, parent);
     if (t) {
       free(parent_text);
+      prog_free(&from);
       parent_text = t;
       free(r->passes);
       r->passes = rng_chance(&rng, 1, 2) ? fuzz_passes_mutate(&rng, parent->passes, &o->passes) : xstrdup(parent->passes);
@@ -250,36 +307,25 @@ static void make_program(const Campaign *c, const Options *o, const GenPolicy *p
   r->generated = generate;
   r->coin = rng_chance(&rng, 1, 2);
   if (!parent_text) parent_text = xstrdup("#[version = \"0.0.5\"]\ndef @main() { 0f }\n");
-  if (generate && !r->kind->ill_typed) {
-    r->text = parent_text;
-    return;
-  }
-  MutOptions mo;
-  mut_options_init(&mo);
-  mo.seed = rng_next(&rng);
-  mo.policy = policy;
-  mo.ill_typed = r->kind->ill_typed;
-  mo.seed_name = "program.relay";
-  /* the parent is parsed and typed once; each try of each attempt starts from a clone of it */
-  Program parent_program;
-  if (prog_load(&parent_program, "program.relay", parent_text, false, NULL, 0)) {
-    MutResult mr;
-    char err[256];
-    for (uint64_t attempt = 0; attempt < 4; attempt++) {
-      if (mut_make(&parent_program, &mo, 0, attempt, &mr, err, sizeof err)) {
-        r->text = mr.text;
-        mr.text = NULL;
-        mut_result_free(&mr);
-        prog_free(&parent_program);
-        free(parent_text);
-        return;
-      }
+  if (!generate || r->kind->ill_typed) {
+    uint64_t seed = rng_next(&rng);
+    Program loaded;
+    bool typed = prog_load(&loaded, "program.relay", parent_text, false, NULL, 0);
+    if (typed && mutate_parent(&loaded, policy, seed, r)) {
+      prog_free(&loaded);
+      prog_free(&from);
+      free(parent_text);
+      return;
     }
-    prog_free(&parent_program);
+    /* nothing to mutate: the parent itself is tested, as a program of the plain kind if it was
+       to be broken */
+    if (r->kind->ill_typed) r->kind = &fuzz_kinds[0];
+    if (typed && !from.m) from = loaded;
+    else if (typed) prog_free(&loaded);
   }
-  /* nothing to mutate: test the parent itself, as a program of the plain kind if it was to be broken */
-  if (r->kind->ill_typed) r->kind = &fuzz_kinds[0];
+  if (!from.m) parse_program(parent_text, &from);
   r->text = parent_text;
+  r->program = from;
 }
 
 static void progress(const Campaign *c, bool final) {
@@ -359,7 +405,7 @@ static FuzzGroup *one_round(Campaign *c, const Options *o, const GenPolicy *poli
   case FV_ACCEPTED: c->n.ill_accepted++; break;
   case FV_PASS: {
     c->n.passed++;
-    join = campaign_count_new_features(c, r.text, r.passes) > 0;
+    join = campaign_count_new_features(c, r.program.m, r.typed, r.passes) > 0;
     break;
   }
   case FV_FAIL: {
@@ -402,7 +448,7 @@ static FuzzGroup *one_round(Campaign *c, const Options *o, const GenPolicy *poli
     char *path = campaign_path(c, "%s", rel);
     if (file_replace(path, r.text, strlen(r.text))) {
       VEC_PUSH(c->pool, ((FuzzEntry){xstrdup(rel), xstrdup(r.passes)}));
-      campaign_note_features(c, r.text, r.passes);
+      campaign_note_features(c, r.program.m, r.typed, r.passes);
       c->n.pool_adds++;
     } else {
       *io_error = true;
@@ -413,8 +459,7 @@ static FuzzGroup *one_round(Campaign *c, const Options *o, const GenPolicy *poli
   run_result_free(&res);
 done:
   free(args);
-  free(r.text);
-  free(r.passes);
+  round_free(&r);
   if (fresh && strcmp(fresh->status, "new")) fresh = NULL;
   return fresh;
 }
@@ -635,7 +680,7 @@ int main(int argc, char **argv) {
     }
     for (size_t i = 0; i < c.pool.len; i++) {
       char *t = read_pool(&c, &c.pool.items[i]);
-      campaign_note_features(&c, t ? t : "", c.pool.items[i].passes);
+      note_text_features(&c, t, c.pool.items[i].passes);
       free(t);
     }
     if (!o.quiet) fprintf(stderr, "rfuzz: continuing %s at program %lu\n", o.dir, c.n.programs);

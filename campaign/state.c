@@ -61,10 +61,10 @@ static void add_seen(void *ctx, const char *key) {
   if (strset_add(((void **)ctx)[0], key)) (*added)++;
 }
 
-size_t campaign_note_features(Campaign *c, const char *text, const char *passes) {
+size_t campaign_note_features(Campaign *c, const AstModule *m, bool typed, const char *passes) {
   size_t added = 0;
   void *ctx[2] = {&c->seen, &added};
-  fuzz_features(text, add_seen, ctx);
+  if (m) fuzz_features(m, typed, add_seen, ctx);
   fuzz_pass_features(passes, add_seen, ctx);
   return added;
 }
@@ -79,10 +79,10 @@ static void count_new(void *ctx, const char *key) {
   if (!strset_contains(cc->seen, key)) strset_add(&cc->fresh, key);
 }
 
-size_t campaign_count_new_features(const Campaign *c, const char *text, const char *passes) {
+size_t campaign_count_new_features(const Campaign *c, const AstModule *m, bool typed, const char *passes) {
   CountCtx cc = {&c->seen, {0}};
   strset_init(&cc.fresh);
-  fuzz_features(text, count_new, &cc);
+  if (m) fuzz_features(m, typed, count_new, &cc);
   fuzz_pass_features(passes, count_new, &cc);
   size_t n = cc.fresh.len;
   strset_free(&cc.fresh);

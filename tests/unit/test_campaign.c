@@ -12,6 +12,10 @@
 #include <cmocka.h>
 
 #include "../../campaign/campaign.h"
+#include "../../mutate/driver.h"
+#include "../../support/fileio.h"
+#include "../../typegen/gen.h"
+#include "../../typegen/policy.h"
 
 static void collect(void *ctx, const char *key) {
   StrBuf *sb = ctx;
@@ -19,11 +23,35 @@ static void collect(void *ctx, const char *key) {
   sb_putc(sb, '\n');
 }
 
-static char *features(const char *text) {
+static char *tree_features(const AstModule *m, bool typed) {
   StrBuf sb;
   sb_init(&sb);
-  fuzz_features(text, collect, &sb);
-  return sb_take(&sb);
+  fuzz_features(m, typed, collect, &sb);
+  return sb.data ? sb_take(&sb) : xstrdup("");
+}
+
+static char *text_features(const char *text) {
+  StrBuf sb;
+  sb_init(&sb);
+  fuzz_text_features(text, collect, &sb);
+  return sb.data ? sb_take(&sb) : xstrdup("");
+}
+
+static AstModule *parse(const char *text) {
+  Diag d;
+  diag_init(&d, "test.relay", text, strlen(text));
+  AstModule *m = ast_parse(text, strlen(text), &d);
+  diag_free(&d);
+  return m;
+}
+
+/* The features of a program's text, as parsed. */
+static char *features(const char *text) {
+  AstModule *m = parse(text);
+  assert_non_null(m);
+  char *f = tree_features(m, false);
+  ast_free(m);
+  return f;
 }
 
 static void test_features_edges_through_bindings(void **state) {
@@ -55,6 +83,112 @@ static void test_features_scope_per_function(void **state) {
   assert_non_null(strstr(f, "edge:tanh>negative\n"));
   assert_null(strstr(f, "edge:sigmoid>negative"));
   free(f);
+}
+
+/* ------------------------------------------------------------------ features: tree against text */
+
+typedef struct Compared {
+  unsigned programs, differ;
+} Compared;
+
+/* text with every comment on one line: the old lexer read the inner lines of a comment as code,
+   which the tree does not (a comment is not code) */
+static char *one_line_comments(const char *text) {
+  char *t = xstrdup(text);
+  unsigned depth = 0;
+  for (char *p = t; *p; p++) {
+    if (p[0] == '/' && p[1] == '*') depth++, p++;
+    else if (depth && p[0] == '*' && p[1] == '/') depth--, p++;
+    else if (depth && *p == '\n') *p = ' ';
+  }
+  return t;
+}
+
+/* The features read off `text` by the old lexer against those of the tree it prints from. */
+static void compare(Compared *n, const char *what, const char *text, const AstModule *m, bool typed) {
+  char *flat = one_line_comments(text);
+  char *a = text_features(flat), *b = tree_features(m, typed);
+  free(flat);
+  n->programs++;
+  if (strcmp(a, b)) {
+    n->differ++;
+    print_message("%s: the features differ\n--- from the text\n%.2000s--- from the tree\n%.2000s", what, a, b);
+  }
+  free(a);
+  free(b);
+}
+
+static char *type_text(const Type *t) { return ty_str(t); }
+
+/* Every corpus file as the printer writes it (rfuzz's pool, its generated programs) and as rmutate
+   prints it typed (its mutants), and generated programs and mutants themselves. */
+static void test_features_same_as_text(void **state) {
+  (void)state;
+  Compared printed = {0}, typed = {0}, raw = {0}, generated = {0}, mutants = {0};
+  FILE *list = popen("find ../shared/corpus -name '*.relay' -size -2M | sort", "r");
+  assert_non_null(list);
+  char path[4096];
+  while (fgets(path, sizeof path, list)) {
+    path[strcspn(path, "\n")] = 0;
+    size_t len;
+    char *text = file_read_text(path, &len);
+    AstModule *m = text ? parse(text) : NULL;
+    if (m) {
+      char *again = ast_print(m, NULL);
+      compare(&printed, path, again, m, false);
+      if (!strcmp(again, text)) compare(&raw, path, text, m, false); /* the corpus as TVM printed it */
+      else { /* laid out by hand: the features are those of its printing, no longer of its layout */
+        char *a = text_features(text), *b = tree_features(m, false);
+        if (strcmp(a, b)) print_message("%s: laid out by hand; its features are now those of its printing\n", path);
+        free(a);
+        free(b);
+      }
+      free(again);
+      Program p;
+      if (prog_load(&p, path, text, false, NULL, 0)) {
+        AstPrintOptions o = {.type_text = type_text};
+        char *t = ast_print(p.m, &o);
+        compare(&typed, path, t, p.m, true);
+        free(t);
+        MutOptions mo;
+        mut_options_init(&mo);
+        mo.seed_name = "seed.relay";
+        GenPolicy policy;
+        gen_policy_default(&policy);
+        mo.policy = &policy;
+        for (uint64_t k = 0; k < 3 && len < 200000; k++) {
+          MutResult r;
+          char err[256];
+          if (!mut_make(&p, &mo, k, 0, &r, err, sizeof err)) continue;
+          compare(&mutants, path, r.text, r.program.m, true);
+          mut_result_free(&r);
+        }
+        prog_free(&p);
+      }
+      ast_free(m);
+    }
+    free(text);
+  }
+  pclose(list);
+  GenPolicy policy;
+  gen_policy_default(&policy);
+  for (int forward = 0; forward < 2; forward++) {
+    policy.forward = forward;
+    for (uint64_t i = 0; i < 300; i++) {
+      char err[256];
+      AstModule *m = gen_module(&policy, 1, i, NULL, NULL, NULL, err, sizeof err);
+      if (!m) continue;
+      char *t = ast_print(m, NULL);
+      compare(&generated, "generated", t, m, false);
+      free(t);
+      ast_free(m);
+    }
+  }
+  print_message("features compared: printed %u/%u differ, typed %u/%u, as found %u/%u, generated %u/%u, mutants %u/%u\n",
+                printed.differ, printed.programs, typed.differ, typed.programs, raw.differ, raw.programs,
+                generated.differ, generated.programs, mutants.differ, mutants.programs);
+  assert_true(printed.programs > 500 && typed.programs > 300 && generated.programs > 500 && mutants.programs > 300);
+  assert_int_equal(printed.differ + typed.differ + raw.differ + generated.differ + mutants.differ, 0);
 }
 
 static size_t count_passes(const char *seq) {
@@ -194,6 +328,7 @@ static void test_group_keys_and_repro_args(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_features_edges_through_bindings), cmocka_unit_test(test_features_scope_per_function),
+      cmocka_unit_test(test_features_same_as_text),
       cmocka_unit_test(test_pass_sequences),                  cmocka_unit_test(test_pass_set_parse),
       cmocka_unit_test(test_verdicts),                        cmocka_unit_test(test_kinds),
       cmocka_unit_test(test_group_keys_and_repro_args),
