@@ -7,7 +7,8 @@
  *                 check, verdict rule, stage, pool rule
  *   kinds.c       their checks, verdict rules and stages, and the table
  *   pass_seq.c    pass sequences (TVM passes run before relay.build) and their mutation
- *   features.c    what a program reaches: operator edges (producer>consumer), for feedback
+ *   features.c    what a program reaches: operators and operator edges (producer>consumer), for
+ *                 feedback, from its tree
  *   state.c       the campaign directory: campaign.json (saved after every round, atomically),
  *                 pool/, groups/, index.md
  *   triage.c      a failure's group key and the check that reproduces it; reduction with rreduce
@@ -62,9 +63,6 @@ void fuzz_pass_features(const char *seq, void (*add)(void *ctx, const char *key)
    with its inferred types as comments (an rmutate mutant, MutResult.program), not with the
    comments it holds. */
 void fuzz_features(const AstModule *m, bool typed, void (*add)(void *ctx, const char *key), void *ctx);
-/* The same read off a program's printed text, the way rfuzz did before (features_text.c): being
-   replaced, kept to compare the two. */
-void fuzz_text_features(const char *text, void (*add)(void *ctx, const char *key), void *ctx);
 
 /* ------------------------------------------------------------------ kinds.c, kinds.def */
 /* What an oracle answer says about a round's program. */
