@@ -81,7 +81,8 @@ static void on_signal(int sig) {
 
 typedef struct Options {
   const char *dir, *oracle, *seeds, *policy_path, *known_path, *rreduce;
-  FuzzPassSet passes;
+  const char *passes_list; /* --passes A,B */
+  FuzzPassSet passes;      /* the passes drawn from: all, or --passes */
   unsigned long rounds;
   double seconds, timeout, reduce_minutes;
   uint64_t seed;
@@ -355,109 +356,123 @@ static bool write_group_files(const Campaign *c, const FuzzGroup *g, const Round
   return ok;
 }
 
+/* A campaign in progress: what every round needs. */
+typedef struct Fuzzer {
+  Campaign *c;
+  const Options *o;
+  const GenPolicy *policy;
+  const Patterns *known;
+  ServerPool *pool;
+  unsigned oracle_errors; /* in a row */
+  bool io_error;          /* stop: exit 2 */
+} Fuzzer;
+
+/* An oracle that could not answer. */
+static void oracle_error(Fuzzer *f, const char *sig) {
+  f->c->n.oracle_errors++;
+  /* a server that cannot start (TVM not importable) answers every program so: stop, say why */
+  if (++f->oracle_errors >= 5) {
+    fprintf(stderr, "\nrfuzz: the oracle failed on %u programs in a row (last: %s); stopping\n", f->oracle_errors,
+            *sig ? sig : "no answer");
+    f->io_error = true;
+  }
+  if (!strncmp(sig, "bad arguments", 13)) {
+    fprintf(stderr, "\nrfuzz: the oracle cannot read the checks rfuzz writes (%s): is it a server with "
+                    "--args-beside?\n", sig);
+    f->io_error = true;
+  }
+}
+
+/* A failure of program `number`: counted, and grouped unless it is a known bug; returns its group
+   when it is a new one (its files written). */
+static FuzzGroup *failure(Fuzzer *f, const Round *r, const char *args, const RunResult *res, uint64_t number) {
+  Campaign *c = f->c;
+  const char *sig = res->output ? res->output : "";
+  c->n.failed++;
+  char *key, *match;
+  fuzz_group_key(r->kind->stage(res->status), res->timed_out, sig, &key, &match);
+  bool timeout = fuzz_is_timeout(res->timed_out, sig);
+  if (timeout) c->n.timeouts++;
+  bool known = known_bug(f->known, key);
+  FuzzGroup *g = known ? NULL : campaign_group(c, key);
+  if (known) c->n.known++;
+  if (g) g->count++;
+  if (known || g) {
+    free(key);
+    free(match);
+    return NULL;
+  }
+  FuzzGroup ng = {.id = (unsigned)c->groups.len + 1, .key = key, .signature = xstrdup(sig), .match = match,
+                  .args = fuzz_repro_args(args, res->status), .count = 1, .first_program = number,
+                  .first_seconds = c->seconds, .first_bytes = (long)strlen(r->text), .reduced_bytes = -1,
+                  .status = xstrdup(timeout ? "not reduced (a timeout)" : f->o->reduce ? "new" : "not reduced (--no-reduce)")};
+  VEC_PUSH(c->groups, ng);
+  g = &c->groups.items[c->groups.len - 1];
+  if (!write_group_files(c, g, r)) {
+    fprintf(stderr, "\nrfuzz: cannot write group %u's files in %s\n", g->id, c->dir);
+    f->io_error = true;
+  }
+  return g;
+}
+
+/* Program `number` showed something new: it joins the pool with its pass sequence. */
+static void join_pool(Fuzzer *f, const Round *r, uint64_t number) {
+  char rel[64];
+  snprintf(rel, sizeof rel, "pool/%06llu.relay", (unsigned long long)number);
+  char *path = campaign_path(f->c, "%s", rel);
+  if (file_replace(path, r->text, strlen(r->text))) {
+    VEC_PUSH(f->c->pool, ((FuzzEntry){xstrdup(rel), xstrdup(r->passes)}));
+    campaign_note_features(f->c, r->program.m, r->typed, r->passes);
+    f->c->n.pool_adds++;
+  } else {
+    f->io_error = true;
+  }
+  free(path);
+}
+
 /* One round: program, verdict, bookkeeping.  Returns the group to reduce, if a new one. */
-static FuzzGroup *one_round(Campaign *c, const Options *o, const GenPolicy *policy, ServerPool *pool,
-                            const Patterns *known, unsigned *oracle_errors_in_a_row, bool *io_error) {
+static FuzzGroup *one_round(Fuzzer *f) {
+  Campaign *c = f->c;
   uint64_t number = c->round * c->nshards + (c->shard - 1);
   Round r;
-  make_program(c, o, policy, number, &r);
+  make_program(c, f->o, f->policy, number, &r);
   StrBuf check;
   sb_init(&check);
   r.kind->check(&check, r.passes, r.coin);
   char *args = sb_take(&check);
   char err[512] = "";
-  ServerJob *job = server_start_with_args(pool, "program.relay", r.text, strlen(r.text), args, err, sizeof err);
+  ServerJob *job = server_start_with_args(f->pool, "program.relay", r.text, strlen(r.text), args, err, sizeof err);
   FuzzGroup *fresh = NULL;
+  RunResult res = {0};
   if (!job) {
     fprintf(stderr, "\nrfuzz: the oracle: %s\n", err);
-    *io_error = true;
-    goto done;
+    f->io_error = true;
+  } else {
+    server_finish(f->pool, job, &res);
   }
-  RunResult res;
-  server_finish(pool, job, &res);
-  if (stop_flag) { /* the answer of a killed query means nothing: this round is redone */
-    run_result_free(&res);
-    goto done;
-  }
-  const char *sig = res.output ? res.output : "";
-  FuzzVerdict v = fuzz_verdict(r.kind, res.status, res.timed_out, sig);
-  if (v != FV_ORACLE_ERROR) *oracle_errors_in_a_row = 0;
-  c->n.programs++;
-  if (r.generated) c->n.generated++;
-  else c->n.mutated++;
-  bool join = false;
-  switch (v) {
-  case FV_ORACLE_ERROR:
-    c->n.oracle_errors++;
-    /* a server that cannot start (TVM not importable) answers every program so: stop, say why */
-    if (++*oracle_errors_in_a_row >= 5) {
-      fprintf(stderr, "\nrfuzz: the oracle failed on %u programs in a row (last: %s); stopping\n",
-              *oracle_errors_in_a_row, *sig ? sig : "no answer");
-      *io_error = true;
-    }
-    if (!strncmp(sig, "bad arguments", 13)) {
-      fprintf(stderr, "\nrfuzz: the oracle cannot read the checks rfuzz writes (%s): is it a server with "
-                      "--args-beside?\n", sig);
-      *io_error = true;
-    }
-    break;
-  case FV_REJECTED: c->n.ill_rejected++; break;
-  case FV_ACCEPTED: c->n.ill_accepted++; break;
-  case FV_PASS: {
-    c->n.passed++;
-    join = campaign_count_new_features(c, r.program.m, r.typed, r.passes) > 0;
-    break;
-  }
-  case FV_FAIL: {
-    c->n.failed++;
-    char *key, *match;
-    fuzz_group_key(r.kind->stage(res.status), res.timed_out, sig, &key, &match);
-    bool timeout = fuzz_is_timeout(res.timed_out, sig);
-    if (timeout) c->n.timeouts++;
-    if (known_bug(known, key)) {
-      c->n.known++;
-      free(key);
-      free(match);
+  if (job && !stop_flag) { /* the answer of a killed query means nothing: this round is redone */
+    const char *sig = res.output ? res.output : "";
+    FuzzVerdict v = fuzz_verdict(r.kind, res.status, res.timed_out, sig);
+    if (v != FV_ORACLE_ERROR) f->oracle_errors = 0;
+    c->n.programs++;
+    if (r.generated) c->n.generated++;
+    else c->n.mutated++;
+    bool join = false;
+    switch (v) {
+    case FV_ORACLE_ERROR: oracle_error(f, sig); break;
+    case FV_REJECTED: c->n.ill_rejected++; break;
+    case FV_ACCEPTED: c->n.ill_accepted++; break;
+    case FV_PASS:
+      c->n.passed++;
+      join = campaign_count_new_features(c, r.program.m, r.typed, r.passes) > 0;
       break;
+    case FV_FAIL: join = (fresh = failure(f, &r, args, &res, number)) != NULL; break;
     }
-    FuzzGroup *g = campaign_group(c, key);
-    if (g) {
-      g->count++;
-      free(key);
-      free(match);
-      break;
-    }
-    FuzzGroup ng = {.id = (unsigned)c->groups.len + 1, .key = key, .signature = xstrdup(sig), .match = match,
-                    .args = fuzz_repro_args(args, res.status), .count = 1, .first_program = number,
-                    .first_seconds = c->seconds, .first_bytes = (long)strlen(r.text), .reduced_bytes = -1,
-                    .status = xstrdup(timeout ? "not reduced (a timeout)" : o->reduce ? "new" : "not reduced (--no-reduce)")};
-    VEC_PUSH(c->groups, ng);
-    fresh = &c->groups.items[c->groups.len - 1];
-    if (!write_group_files(c, fresh, &r)) {
-      fprintf(stderr, "\nrfuzz: cannot write group %u's files in %s\n", fresh->id, c->dir);
-      *io_error = true;
-    }
-    join = true;
-    break;
+    /* it showed something new: it joins the pool, if its kind's programs may */
+    if (join && r.kind->joins_pool) join_pool(f, &r, number);
+    c->round++;
   }
-  }
-  /* it showed something new: it joins the pool with its pass sequence, if its kind's may */
-  if (join && r.kind->joins_pool) {
-    char rel[64];
-    snprintf(rel, sizeof rel, "pool/%06llu.relay", (unsigned long long)number);
-    char *path = campaign_path(c, "%s", rel);
-    if (file_replace(path, r.text, strlen(r.text))) {
-      VEC_PUSH(c->pool, ((FuzzEntry){xstrdup(rel), xstrdup(r.passes)}));
-      campaign_note_features(c, r.program.m, r.typed, r.passes);
-      c->n.pool_adds++;
-    } else {
-      *io_error = true;
-    }
-    free(path);
-  }
-  c->round++;
-  run_result_free(&res);
-done:
+  if (job) run_result_free(&res);
   free(args);
   round_free(&r);
   if (fresh && strcmp(fresh->status, "new")) fresh = NULL;
@@ -555,9 +570,8 @@ enum {
   OPT_KNOWN, OPT_PASSES, OPT_LIST_PASSES, OPT_TIMEOUT, OPT_NO_REDUCE, OPT_REDUCE_MINUTES, OPT_RREDUCE, OPT_JSON, OPT_VERSION
 };
 
-int main(int argc, char **argv) {
-  cli_name(argv, "rfuzz");
-  if (argc > 1 && !strcmp(argv[1], "merge")) return fuzz_merge_main(argc - 1, argv + 1);
+/* Reads the command line into o; -1 to go on, else the exit status (after --help, a bad option). */
+static int parse_options(int argc, char **argv, Options *o) {
   static const struct option longopts[] = {
       {"oracle", required_argument, NULL, OPT_ORACLE}, {"seeds", required_argument, NULL, OPT_SEEDS},
       {"rounds", required_argument, NULL, OPT_ROUNDS}, {"minutes", required_argument, NULL, OPT_MINUTES},
@@ -570,187 +584,218 @@ int main(int argc, char **argv) {
       {"rreduce", required_argument, NULL, OPT_RREDUCE}, {"json", no_argument, NULL, OPT_JSON},
       {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, OPT_VERSION}, {NULL, 0, NULL, 0},
   };
-  Options o = {.timeout = 120, .reduce_minutes = 10, .seed = 1, .shard = 1, .nshards = 1, .reduce = true};
-  for (size_t k = 0; k < FUZZ_NKINDS; k++) o.mix[k] = fuzz_kinds[k].weight;
+  *o = (Options){.timeout = 120, .reduce_minutes = 10, .seed = 1, .shard = 1, .nshards = 1, .reduce = true};
+  for (size_t k = 0; k < FUZZ_NKINDS; k++) o->mix[k] = fuzz_kinds[k].weight;
   double v;
   long count;
-  const char *passes_list = NULL;
+  char err[256];
   int ch;
   while ((ch = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1) {
     switch (ch) {
-    case 'o': o.dir = optarg; break;
-    case 'q': o.quiet = true; break;
-    case OPT_ORACLE: o.oracle = optarg; break;
-    case OPT_SEEDS: o.seeds = optarg; break;
+    case 'o': o->dir = optarg; break;
+    case 'q': o->quiet = true; break;
+    case OPT_ORACLE: o->oracle = optarg; break;
+    case OPT_SEEDS: o->seeds = optarg; break;
     case OPT_ROUNDS:
       if (!cli_count_arg("rfuzz", "--rounds", optarg, 1, &count)) return 2;
-      o.rounds = (unsigned long)count;
+      o->rounds = (unsigned long)count;
       break;
     case OPT_MINUTES:
     case OPT_HOURS:
       if (!positive_number(optarg, &v)) return usage_error("--minutes and --hours take a positive number", optarg);
-      o.seconds = v * (ch == OPT_HOURS ? 3600 : 60);
+      o->seconds = v * (ch == OPT_HOURS ? 3600 : 60);
       break;
     case OPT_SEED: {
       char *end;
       errno = 0;
-      o.seed = strtoull(optarg, &end, 10);
+      o->seed = strtoull(optarg, &end, 10);
       if (errno || *end || end == optarg) return usage_error("--seed takes a whole number", optarg);
-      o.seed_given = true;
+      o->seed_given = true;
       break;
     }
     case OPT_SHARD:
-      if (!parse_shard(optarg, &o.shard, &o.nshards)) return usage_error("--shard takes I/N with 1 <= I <= N", optarg);
-      o.shard_given = true;
+      if (!parse_shard(optarg, &o->shard, &o->nshards)) return usage_error("--shard takes I/N with 1 <= I <= N", optarg);
+      o->shard_given = true;
       break;
-    case OPT_MIX: {
-      char err[256];
-      if (!parse_mix(optarg, o.mix, err, sizeof err)) return usage_error(err, NULL);
+    case OPT_MIX:
+      if (!parse_mix(optarg, o->mix, err, sizeof err)) return usage_error(err, NULL);
       break;
-    }
-    case OPT_POLICY: o.policy_path = optarg; break;
-    case OPT_PASSES: passes_list = optarg; break;
+    case OPT_POLICY: o->policy_path = optarg; break;
+    case OPT_PASSES: o->passes_list = optarg; break;
     case OPT_LIST_PASSES:
       for (size_t i = 0; i < fuzz_npass_names; i++) puts(fuzz_pass_names[i]);
       return 0;
-    case OPT_KNOWN: o.known_path = optarg; break;
+    case OPT_KNOWN: o->known_path = optarg; break;
     case OPT_TIMEOUT:
-      if (!positive_number(optarg, &o.timeout)) return usage_error("--timeout takes a positive number", optarg);
+      if (!positive_number(optarg, &o->timeout)) return usage_error("--timeout takes a positive number", optarg);
       break;
-    case OPT_NO_REDUCE: o.reduce = false; break;
+    case OPT_NO_REDUCE: o->reduce = false; break;
     case OPT_REDUCE_MINUTES:
-      if (!positive_number(optarg, &o.reduce_minutes)) return usage_error("--reduce-minutes takes a positive number", optarg);
+      if (!positive_number(optarg, &o->reduce_minutes)) return usage_error("--reduce-minutes takes a positive number", optarg);
       break;
-    case OPT_RREDUCE: o.rreduce = optarg; break;
-    case OPT_JSON: o.json = true; break;
+    case OPT_RREDUCE: o->rreduce = optarg; break;
+    case OPT_JSON: o->json = true; break;
     case OPT_VERSION: return cli_version("rfuzz");
     case 'h': print_usage(); return 0;
     default: return cli_bad_option("rfuzz");
     }
   }
   if (optind < argc) return usage_error("unexpected argument", argv[optind]);
-  if (!o.dir) return usage_error("-o CAMPAIGN is required", NULL);
-  if (!o.oracle) return usage_error("--oracle CMD is required", NULL);
-  if (!strstr(o.oracle, "--args-beside"))
+  if (!o->dir) return usage_error("-o CAMPAIGN is required", NULL);
+  if (!o->oracle) return usage_error("--oracle CMD is required", NULL);
+  if (!strstr(o->oracle, "--args-beside"))
     return usage_error("the oracle must take each program's check beside it (a server with --args-beside, "
-                       "e.g. 'interestingness/tvm-server --args-beside')", o.oracle);
+                       "e.g. 'interestingness/tvm-server --args-beside')", o->oracle);
+  return -1;
+}
 
-  GenPolicy policy;
-  Arena arena = {0};
+/* What the options name: the passes, the generator's policy, the known bugs; false (having said
+   why) on a bad one.  o->passes.names is malloc'd when --passes was given. */
+static bool read_inputs(Options *o, GenPolicy *policy, Arena *arena, Patterns *known) {
   char err[512];
-  Patterns known = {0};
-  Campaign c;
-  campaign_init(&c, o.dir);
+  fuzz_pass_set_all(&o->passes);
+  if (o->passes_list && !fuzz_pass_set_parse(&o->passes, o->passes_list, err, sizeof err)) {
+    o->passes_list = NULL; /* nothing to free */
+    usage_error(err, NULL);
+    return false;
+  }
+  default_policy(policy, arena);
+  if (o->policy_path && !gen_policy_load(policy, o->policy_path, arena, err, sizeof err)) {
+    fprintf(stderr, "rfuzz: %s\n", err);
+    return false;
+  }
+  if (!gen_policy_check(policy, err, sizeof err)) {
+    usage_error(err, NULL);
+    return false;
+  }
+  return !o->known_path || load_known(o->known_path, known); /* it said why */
+}
+
+/* The campaign in o->dir: continued (the same seed, shard and oracle), or started; false (having
+   said why) when it cannot be. */
+static bool open_campaign(Campaign *c, const Options *o) {
+  char err[512];
   bool found;
-  int status = 2; /* until the campaign is loaded: every way out below frees what it has */
-  fuzz_pass_set_all(&o.passes);
-  if (passes_list && !fuzz_pass_set_parse(&o.passes, passes_list, err, sizeof err)) {
-    passes_list = NULL; /* nothing to free */
-    usage_error(err, NULL);
-    goto out;
+  if (mkdir(o->dir, 0777) != 0 && errno != EEXIST) {
+    fprintf(stderr, "rfuzz: %s: %s\n", o->dir, strerror(errno));
+    return false;
   }
-  default_policy(&policy, &arena);
-  if (o.policy_path && !gen_policy_load(&policy, o.policy_path, &arena, err, sizeof err)) {
+  if (!campaign_load(c, &found, err, sizeof err)) {
     fprintf(stderr, "rfuzz: %s\n", err);
-    goto out;
+    return false;
   }
-  if (!gen_policy_check(&policy, err, sizeof err)) {
-    usage_error(err, NULL);
-    goto out;
-  }
-  if (o.known_path && !load_known(o.known_path, &known)) goto out; /* it said why */
-  if (mkdir(o.dir, 0777) != 0 && errno != EEXIST) {
-    fprintf(stderr, "rfuzz: %s: %s\n", o.dir, strerror(errno));
-    goto out;
-  }
-  if (!campaign_load(&c, &found, err, sizeof err)) {
-    fprintf(stderr, "rfuzz: %s\n", err);
-    goto out;
-  }
-  status = 0;
-  if (found) campaign_remove_stale_temps(&c); /* before anything is compared or written */
-  if (found) { /* the same command continues; a different campaign is refused */
-    if ((o.seed_given && o.seed != c.seed) || (o.shard_given && (o.shard != c.shard || o.nshards != c.nshards)) ||
-        strcmp(c.oracle ? c.oracle : "", o.oracle)) {
+  if (found) {
+    campaign_remove_stale_temps(c); /* before anything is compared or written */
+    /* the same command continues; a different campaign is refused */
+    if ((o->seed_given && o->seed != c->seed) || (o->shard_given && (o->shard != c->shard || o->nshards != c->nshards)) ||
+        strcmp(c->oracle ? c->oracle : "", o->oracle)) {
       fprintf(stderr, "rfuzz: %s holds a campaign with seed %llu, shard %u/%u and oracle '%s': continue it with "
                       "those, or choose another directory\n",
-              o.dir, (unsigned long long)c.seed, c.shard, c.nshards, c.oracle ? c.oracle : "");
-      status = 2;
-      goto out;
+              o->dir, (unsigned long long)c->seed, c->shard, c->nshards, c->oracle ? c->oracle : "");
+      return false;
     }
-    for (size_t i = 0; i < c.pool.len; i++) {
-      char *t = read_pool(&c, &c.pool.items[i]);
-      note_text_features(&c, t, c.pool.items[i].passes);
+    for (size_t i = 0; i < c->pool.len; i++) {
+      char *t = read_pool(c, &c->pool.items[i]);
+      note_text_features(c, t, c->pool.items[i].passes);
       free(t);
     }
-    if (!o.quiet) fprintf(stderr, "rfuzz: continuing %s at program %lu\n", o.dir, c.n.programs);
-  } else {
-    c.seed = o.seed;
-    c.shard = o.shard;
-    c.nshards = o.nshards;
-    c.oracle = xstrdup(o.oracle);
-    char *pool_dir = campaign_path(&c, "pool"), *groups_dir = campaign_path(&c, "groups");
-    bool ok = (mkdir(pool_dir, 0777) == 0 || errno == EEXIST) && (mkdir(groups_dir, 0777) == 0 || errno == EEXIST);
-    free(pool_dir);
-    free(groups_dir);
-    if (!ok || (o.seeds && !add_seeds(&c, o.seeds)) || !campaign_save(&c, err, sizeof err)) {
-      if (!ok || *err) fprintf(stderr, "rfuzz: cannot start the campaign in %s%s%s\n", o.dir, *err ? ": " : "", err);
-      status = 2;
-      goto out;
-    }
+    if (!o->quiet) fprintf(stderr, "rfuzz: continuing %s at program %lu\n", o->dir, c->n.programs);
+    return true;
   }
+  c->seed = o->seed;
+  c->shard = o->shard;
+  c->nshards = o->nshards;
+  c->oracle = xstrdup(o->oracle);
+  char *pool_dir = campaign_path(c, "pool"), *groups_dir = campaign_path(c, "groups");
+  bool ok = (mkdir(pool_dir, 0777) == 0 || errno == EEXIST) && (mkdir(groups_dir, 0777) == 0 || errno == EEXIST);
+  free(pool_dir);
+  free(groups_dir);
+  *err = 0;
+  if (!ok || (o->seeds && !add_seeds(c, o->seeds)) || !campaign_save(c, err, sizeof err)) {
+    if (!ok || *err) fprintf(stderr, "rfuzz: cannot start the campaign in %s%s%s\n", o->dir, *err ? ": " : "", err);
+    return false;
+  }
+  return true;
+}
 
+/* Reduces a new group at once, within what is left of the campaign's time (give or take a
+   minute); the reduction's time counts as the campaign's. */
+static void reduce_new_group(Fuzzer *f, FuzzGroup *g, const char *rreduce, bool tty) {
+  const Options *o = f->o;
+  char err[512];
+  if (tty) fprintf(stderr, "\r\033[Krfuzz: new group %03u: %s; reducing it\n", g->id, g->key);
+  double t0 = clock_seconds();
+  double minutes = o->reduce_minutes, left = o->seconds ? (o->seconds - f->c->seconds) / 60 : minutes;
+  if (left < minutes) minutes = left > 1 ? left : 1;
+  fuzz_reduce_group(f->c, g, rreduce, o->oracle, minutes, &stop_flag);
+  f->c->seconds += clock_seconds() - t0;
+  if (!campaign_save(f->c, err, sizeof err)) {
+    fprintf(stderr, "\nrfuzz: %s\n", err);
+    f->io_error = true;
+  }
+}
+
+/* The rounds, until the budget is spent, a signal or an I/O error; the exit status. */
+static int run_campaign(Fuzzer *f) {
+  Campaign *c = f->c;
+  const Options *o = f->o;
+  char err[512];
   cli_on_stop_signals(on_signal);
   RunOptions ro;
   run_options_default(&ro);
-  ro.timeout = o.timeout;
+  ro.timeout = o->timeout;
   ro.stop = &stop_flag;
-  ServerPool *pool = server_pool_new(o.oracle, 1, &ro);
-  char *rreduce = o.rreduce ? xstrdup(o.rreduce) : cli_sibling("rreduce");
-  bool tty = isatty(2) && !o.quiet, io_error = false;
-  unsigned oracle_errors = 0;
+  f->pool = server_pool_new(o->oracle, 1, &ro);
+  char *rreduce = o->rreduce ? xstrdup(o->rreduce) : cli_sibling("rreduce");
+  bool tty = isatty(2) && !o->quiet;
   /* groups a killed run left unreduced come first */
-  for (size_t i = 0; i < c.groups.len && !stop_flag && o.reduce; i++)
-    if (!strcmp(c.groups.items[i].status, "new")) {
-      fuzz_reduce_group(&c, &c.groups.items[i], rreduce, o.oracle, o.reduce_minutes, &stop_flag);
-      campaign_save(&c, err, sizeof err);
+  for (size_t i = 0; i < c->groups.len && !stop_flag && o->reduce; i++)
+    if (!strcmp(c->groups.items[i].status, "new")) {
+      fuzz_reduce_group(c, &c->groups.items[i], rreduce, o->oracle, o->reduce_minutes, &stop_flag);
+      campaign_save(c, err, sizeof err);
     }
-  while (!stop_flag && !io_error && (!o.rounds || c.n.programs < o.rounds) && (!o.seconds || c.seconds < o.seconds)) {
+  while (!stop_flag && !f->io_error && (!o->rounds || c->n.programs < o->rounds) &&
+         (!o->seconds || c->seconds < o->seconds)) {
     /* the campaign's time is wall time, reductions included: --hours 1 ends after an hour */
     double t0 = clock_seconds();
-    FuzzGroup *fresh = one_round(&c, &o, &policy, pool, &known, &oracle_errors, &io_error);
-    if (!stop_flag) c.seconds += clock_seconds() - t0;
-    if (!campaign_save(&c, err, sizeof err)) {
+    FuzzGroup *fresh = one_round(f);
+    if (!stop_flag) c->seconds += clock_seconds() - t0;
+    if (!campaign_save(c, err, sizeof err)) {
       fprintf(stderr, "\nrfuzz: %s\n", err);
-      io_error = true;
+      f->io_error = true;
       break;
     }
-    if (fresh && !stop_flag) {
-      unsigned id = fresh->id;
-      if (tty) fprintf(stderr, "\r\033[Krfuzz: new group %03u: %s; reducing it\n", id, fresh->key);
-      t0 = clock_seconds();
-      double minutes = o.reduce_minutes, left = o.seconds ? (o.seconds - c.seconds) / 60 : minutes;
-      if (left < minutes) minutes = left > 1 ? left : 1; /* the budget holds, give or take a minute */
-      fuzz_reduce_group(&c, fresh, rreduce, o.oracle, minutes, &stop_flag);
-      c.seconds += clock_seconds() - t0;
-      if (!campaign_save(&c, err, sizeof err)) {
-        fprintf(stderr, "\nrfuzz: %s\n", err);
-        io_error = true;
-      }
-    }
-    if (tty) progress(&c, false);
+    if (fresh && !stop_flag) reduce_new_group(f, fresh, rreduce, tty);
+    if (tty) progress(c, false);
   }
-  server_pool_free(pool);
+  server_pool_free(f->pool);
   free(rreduce);
-  if (!o.quiet) progress(&c, true);
-  if (o.json) print_json(&c);
-  status = io_error ? 2 : stop_flag ? 130 : 0;
-  if (stop_flag && !o.quiet) fprintf(stderr, "rfuzz: interrupted; the same command continues the campaign\n");
-out:
+  if (!o->quiet) progress(c, true);
+  if (o->json) print_json(c);
+  if (stop_flag && !o->quiet) fprintf(stderr, "rfuzz: interrupted; the same command continues the campaign\n");
+  return f->io_error ? 2 : stop_flag ? 130 : 0;
+}
+
+int main(int argc, char **argv) {
+  cli_name(argv, "rfuzz");
+  if (argc > 1 && !strcmp(argv[1], "merge")) return fuzz_merge_main(argc - 1, argv + 1);
+  Options o;
+  int status = parse_options(argc, argv, &o);
+  if (status >= 0) return status;
+  GenPolicy policy;
+  Arena arena = {0};
+  Patterns known = {0};
+  Campaign c;
+  campaign_init(&c, o.dir);
+  status = 2;
+  if (read_inputs(&o, &policy, &arena, &known) && open_campaign(&c, &o)) {
+    Fuzzer f = {&c, &o, &policy, &known, NULL, 0, false};
+    status = run_campaign(&f);
+  }
   for (size_t i = 0; i < known.len; i++) pattern_free(known.items[i]);
   free(known.items);
   campaign_free(&c);
   arena_free(&arena);
-  if (passes_list) free((void *)o.passes.names);
+  if (o.passes_list) free((void *)o.passes.names);
   return status;
 }
