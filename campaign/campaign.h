@@ -3,8 +3,8 @@
  *
  *   rfuzz.c       the command line and the loop: make a program (generate or mutate the pool),
  *                 ask the oracle, group what fails, keep what is new, reduce each new group
- *   kinds.def     the kinds of rounds (build, diff, ill-typed), a line each: default weight,
- *                 check, verdict rule, stage, pool rule
+ *   kinds.def     the kinds of rounds, a line each: default weight, check, verdict rule, stage,
+ *                 pool rule
  *   kinds.c       their checks, verdict rules and stages, and the table
  *   pass_seq.c    pass sequences (TVM passes run before relay.build) and their mutation
  *   features.c    what a program reaches: operators and operator edges (producer>consumer), for
@@ -130,7 +130,7 @@ typedef struct FuzzGroup {   /* failures with one signature */
 
 typedef struct FuzzCounts {
   unsigned long programs, passed, failed, known, oracle_errors, timeouts;
-  unsigned long ill_rejected, ill_accepted;   /* --ill-typed: cleanly rejected / accepted by TVM */
+  unsigned long ill_rejected, ill_accepted;   /* invalid programs rejected cleanly (FV_REJECTED) / accepted */
   unsigned long generated, mutated, pool_adds;
 } FuzzCounts;
 
@@ -156,7 +156,8 @@ void fuzz_counts_add(FuzzCounts *to, const FuzzCounts *from);
 bool campaign_load(Campaign *c, bool *found, char *err, size_t errlen);
 /* Removes the temporary files a kill left in the campaign (NAME.tmpXXXXXX of an atomic write). */
 void campaign_remove_stale_temps(const Campaign *c);
-/* Writes campaign.json (temporary file, fsync, rename) and index.md. */
+/* Writes campaign.json (temporary file, fsync, rename) and index.md (the groups, counts, first
+   seen, sizes). */
 bool campaign_save(const Campaign *c, char *err, size_t errlen);
 /* The path of a file in the campaign (malloc'd). */
 char *campaign_path(const Campaign *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -167,9 +168,6 @@ size_t campaign_note_features(Campaign *c, const AstModule *m, bool typed, const
 size_t campaign_count_new_features(const Campaign *c, const AstModule *m, bool typed, const char *passes);
 /* The group with this key, or NULL. */
 FuzzGroup *campaign_group(Campaign *c, const char *key);
-void fuzz_group_free(FuzzGroup *g);
-/* index.md: the groups, counts, first seen, sizes. */
-char *campaign_index_markdown(const Campaign *c);
 
 /* ------------------------------------------------------------------ triage.c */
 /* A TVM child that hung, as the client's timeout or tvm-server's own --timeout says it. */

@@ -22,7 +22,7 @@ void campaign_init(Campaign *c, const char *dir) {
   strset_init(&c->seen);
 }
 
-void fuzz_group_free(FuzzGroup *g) {
+static void group_free(FuzzGroup *g) {
   free(g->key);
   free(g->signature);
   free(g->match);
@@ -36,7 +36,7 @@ void campaign_free(Campaign *c) {
     free(c->pool.items[i].passes);
   }
   free(c->pool.items);
-  for (size_t i = 0; i < c->groups.len; i++) fuzz_group_free(&c->groups.items[i]);
+  for (size_t i = 0; i < c->groups.len; i++) group_free(&c->groups.items[i]);
   free(c->groups.items);
   strset_free(&c->seen);
   free(c->oracle);
@@ -129,6 +129,8 @@ void campaign_remove_stale_temps(const Campaign *c) {
 
 /* ------------------------------------------------------------------ JSON */
 
+static char *index_markdown(const Campaign *c);
+
 static json_t *jstr(const char *s) { return s ? json_string(s) : json_null(); }
 static char *sdup(json_t *j) { return json_is_string(j) ? xstrdup(json_string_value(j)) : NULL; }
 static unsigned long num(json_t *o, const char *key) {
@@ -180,7 +182,7 @@ bool campaign_save(const Campaign *c, char *err, size_t errlen) {
   free(text);
   free(path);
   if (ok) {
-    char *md = campaign_index_markdown(c);
+    char *md = index_markdown(c);
     path = campaign_path(c, "index.md");
     ok = file_replace(path, md, strlen(md));
     if (!ok) snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
@@ -248,7 +250,7 @@ bool campaign_load(Campaign *c, bool *found, char *err, size_t errlen) {
     g.reduced_bytes = json_is_integer(rb) ? (long)json_integer_value(rb) : -1;
     if (!g.key || !g.args || !g.status || !g.id) {
       snprintf(err, errlen, "%s: group %zu is damaged", path, i);
-      fuzz_group_free(&g);
+      group_free(&g);
       json_decref(root);
       free(path);
       return false;
@@ -271,7 +273,7 @@ static void md_cell(StrBuf *sb, const char *s) { /* one table cell: no pipes, no
   }
 }
 
-char *campaign_index_markdown(const Campaign *c) {
+static char *index_markdown(const Campaign *c) {
   StrBuf sb;
   sb_init(&sb);
   sb_puts(&sb, "# rfuzz campaign\n\n");

@@ -9,15 +9,10 @@
  *   sites.c           the expressions a mutator may pick, with the variables in scope at each
  *   edit.c            editing helpers the insert, share and crossover mutators share (edit.h)
  *   expr_type.c       an expression's type at a site, inferred or its variable's (expr_type.h)
- *   mut_regenerate.c  replace a subtree with a fresh expression of its type from the generator
- *   mut_share.c       use an existing same-typed variable in place of an expression (a new edge)
- *   mut_insert.c      wrap a value in a chain that returns its type (let, if, tuple, closure, ...)
- *   mut_opswap.c      replace an operator call with another op producing the same type
- *   mut_attrs.c       new attribute values that keep the call's type
- *   mut_shape.c       change @main's input shapes or dtypes; the program follows by inference
- *   mut_crossover.c   transplant a same-typed subtree from a donor program (--donor DIR)
+ *   mut_NAME.c        one mutator each; mutators.def lists them, with what each does
  *   illtyped.c        --ill-typed: one controlled type error, with the error the checker gives
- *   driver.c          mutant k of a run: pick mutators, apply, print, guard, describe (driver.h)
+ *   driver.c          mutant k of a run, from the seed loaded once: pick mutators by weight,
+ *                     apply, print, guard, describe (driver.h)
  *   rmutate.c         the command line: runs, deduplication, manifest, --git, --oracle
  */
 #ifndef RELAYKIT_MUTATE_H
