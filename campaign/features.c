@@ -23,7 +23,8 @@
 
 #include "campaign.h"
 
-enum { NAME_MAX_ = 63 }; /* longer variable names count by their first 63 characters, longer calls not at all */
+/* a variable's name counts by its first 63 characters; a call of a longer name not at all */
+enum { NAME_CHARS = 63 };
 
 /* What a line holds, in printed order. */
 typedef enum Token { TOK_CALL, TOK_READ, TOK_BINDS } Token;
@@ -51,17 +52,17 @@ static void type(Walk *w, const AstType *t);
 
 static void item(Walk *w, Token token, const char *name) {
   size_t len = name ? strlen(name) : 0;
-  VEC_PUSH(w->line, ((LineItem){token, name, len > NAME_MAX_ ? NAME_MAX_ : len}));
+  VEC_PUSH(w->line, ((LineItem){token, name, len > NAME_CHARS ? NAME_CHARS : len}));
 }
 
 static void call(Walk *w, const char *op) {
-  if (strlen(op) <= NAME_MAX_) item(w, TOK_CALL, op);
+  if (strlen(op) <= NAME_CHARS) item(w, TOK_CALL, op);
 }
 
 /* `%name`: read up to its first character that is not a letter, digit or '_'. */
 static void read_var(Walk *w, const char *name) {
   size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
-  VEC_PUSH(w->line, ((LineItem){TOK_READ, name, n > NAME_MAX_ ? NAME_MAX_ : n}));
+  VEC_PUSH(w->line, ((LineItem){TOK_READ, name, n > NAME_CHARS ? NAME_CHARS : n}));
 }
 
 /* Whether the printer writes a comment after the node: a callee then is no longer followed by its

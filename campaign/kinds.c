@@ -59,7 +59,7 @@ static const char *stage_ill_typed(int status) {
 /* ------------------------------------------------------------------ the table */
 
 const FuzzKind fuzz_kinds[FUZZ_NKINDS] = {
-#define ROUND_KIND(kind_name, default_weight, text, ...)                                                         \
+#define ROUND_KIND(kind_name, default_weight, text, ...)                                                     \
   {.name = kind_name, .weight = default_weight, .description = text, __VA_ARGS__},
 #include "kinds.def"
 #undef ROUND_KIND

@@ -166,7 +166,7 @@ bool mut_make(const Program *seed, const MutOptions *o, uint64_t index, uint64_t
   char *current = NULL; /* the last step's mutant */
   bool ok = true;
   for (unsigned step = 0; step < depth && ok; step++) {
-    bool tried[MUT_NMUTATORS + 1] = {false}, done = false;
+    bool tried[MUT_NMUTATORS] = {false}, done = false;
     Program from = {0}; /* after the first step: the last one's mutant, loaded once for every try */
     for (unsigned tries = 0; tries < 4 * (in_use + 1) && !done && !(o->stop && *o->stop); tries++) {
       if (step && !from.m && !prog_load(&from, "mutant", current, false, err, errlen)) {

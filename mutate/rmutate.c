@@ -666,7 +666,8 @@ static int open_outputs(const Cli *cli, const Inputs *in, Run *run) {
   if (cli->out_dir) {
     char path[4096];
     snprintf(path, sizeof path, "%s/manifest.jsonl", cli->out_dir);
-    if (!(run->manifest = fopen(path, "w"))) return fprintf(stderr, "rmutate: cannot write %s: %s\n", path, strerror(errno)), 2;
+    if (!(run->manifest = fopen(path, "w")))
+      return fprintf(stderr, "rmutate: cannot write %s: %s\n", path, strerror(errno)), 2;
   }
   return -1;
 }
