@@ -3,8 +3,12 @@
  *
  *   rfuzz.c       the command line and the loop: make a program (generate or mutate the pool),
  *                 ask the oracle, group what fails, keep what is new, reduce each new group
+ *   kinds.def     the kinds of rounds, a line each: default weight, check, verdict rule, stage,
+ *                 pool rule
+ *   kinds.c       their checks, verdict rules and stages, and the table
  *   pass_seq.c    pass sequences (TVM passes run before relay.build) and their mutation
- *   features.c    what a program reaches: operator edges (producer>consumer), for feedback
+ *   features.c    what a program reaches: operators and operator edges (producer>consumer), for
+ *                 feedback, from its tree
  *   state.c       the campaign directory: campaign.json (saved after every round, atomically),
  *                 pool/, groups/, index.md
  *   triage.c      a failure's group key and the check that reproduces it; reduction with rreduce
@@ -22,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../parser/ast.h"
 #include "../support/rng.h"
 #include "../support/strbuf.h"
 #include "../support/strset.h"
@@ -53,13 +58,57 @@ bool fuzz_passes_valid(const char *seq);
 void fuzz_pass_features(const char *seq, void (*add)(void *ctx, const char *key), void *ctx);
 
 /* ------------------------------------------------------------------ features.c */
-/* Calls `add(ctx, key)` for every feature of a printed program: "op:NAME" for each operator
-   called and "edge:A>B" when a value made by A feeds B. */
-void fuzz_features(const char *text, void (*add)(void *ctx, const char *key), void *ctx);
+/* Calls `add(ctx, key)` for every feature of program m: "op:NAME" for each operator called and
+   "edge:A>B" when a value made by A feeds B (features.c says exactly when).  `typed`: m is printed
+   with its inferred types as comments (an rmutate mutant, MutResult.program), not with the
+   comments it holds. */
+void fuzz_features(const AstModule *m, bool typed, void (*add)(void *ctx, const char *key), void *ctx);
+
+/* ------------------------------------------------------------------ kinds.c, kinds.def */
+/* What an oracle answer says about a round's program. */
+typedef enum FuzzVerdict {
+  FV_PASS,          /* the check passed */
+  FV_FAIL,          /* a failure: grouped by signature, each new group reduced */
+  FV_REJECTED,      /* the program is invalid and was rejected with a diagnostic, as it should */
+  FV_ACCEPTED,      /* the program is invalid and was accepted */
+  FV_ORACLE_ERROR,  /* the oracle could not answer (exit 2, or none) */
+} FuzzVerdict;
+
+/* A kind of round: one line of kinds.def. */
+typedef struct FuzzKind {
+  const char *name;          /* --mix NAME=W */
+  unsigned weight;           /* its default share of the rounds */
+  const char *description;   /* for --help */
+  bool ill_typed;            /* its program is an ill-typed mutant (rmutate --ill-typed) of a
+                                generated or pool program, not a generated or mutated one */
+  bool joins_pool;           /* a program of this kind that shows something new joins the pool (the
+                                pool is what mutation starts from: well-typed programs only) */
+  /* Appends the check asked of the oracle, an argument a line (the program's args file), for a
+     program with this pass sequence; `coin` is the round's own coin toss, for a check with two
+     variants. */
+  void (*check)(StrBuf *args, const char *passes, bool coin);
+  /* What an answer (the oracle's exit status and first line) means, a hang and an oracle error
+     ruled out (fuzz_verdict). */
+  FuzzVerdict (*verdict)(int status, const char *sig);
+  /* The stage a failure is in, its group key's first word: the check's own, or the earlier stage
+     a non-zero status says failed. */
+  const char *(*stage)(int status);
+} FuzzKind;
+
+enum {
+  FUZZ_NKINDS = 0
+#define ROUND_KIND(...) +1
+#include "kinds.def"
+#undef ROUND_KIND
+};
+/* Every kind, in kinds.def's order. */
+extern const FuzzKind fuzz_kinds[FUZZ_NKINDS];
+/* The kind called `name`, or NULL. */
+const FuzzKind *fuzz_kind(const char *name);
+/* What an answer means for a program of this kind. */
+FuzzVerdict fuzz_verdict(const FuzzKind *kind, int status, bool timed_out, const char *sig);
 
 /* ------------------------------------------------------------------ state.c */
-typedef enum FuzzKind { FUZZ_BUILD, FUZZ_DIFF, FUZZ_ILL, FUZZ_NKINDS } FuzzKind;
-extern const char *const fuzz_kind_names[FUZZ_NKINDS];
 
 typedef struct FuzzEntry {   /* a program of the pool */
   char *file;                /* relative to the campaign directory: pool/000012.relay */
@@ -81,7 +130,7 @@ typedef struct FuzzGroup {   /* failures with one signature */
 
 typedef struct FuzzCounts {
   unsigned long programs, passed, failed, known, oracle_errors, timeouts;
-  unsigned long ill_rejected, ill_accepted;   /* --ill-typed: cleanly rejected / accepted by TVM */
+  unsigned long ill_rejected, ill_accepted;   /* invalid programs rejected cleanly (FV_REJECTED) / accepted */
   unsigned long generated, mutated, pool_adds;
 } FuzzCounts;
 
@@ -107,28 +156,25 @@ void fuzz_counts_add(FuzzCounts *to, const FuzzCounts *from);
 bool campaign_load(Campaign *c, bool *found, char *err, size_t errlen);
 /* Removes the temporary files a kill left in the campaign (NAME.tmpXXXXXX of an atomic write). */
 void campaign_remove_stale_temps(const Campaign *c);
-/* Writes campaign.json (temporary file, fsync, rename) and index.md. */
+/* Writes campaign.json (temporary file, fsync, rename) and index.md (the groups, counts, first
+   seen, sizes). */
 bool campaign_save(const Campaign *c, char *err, size_t errlen);
 /* The path of a file in the campaign (malloc'd). */
 char *campaign_path(const Campaign *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Adds the features of a program and its pass sequence to c->seen; returns how many were new. */
-size_t campaign_note_features(Campaign *c, const char *text, const char *passes);
+/* Adds the features of a program (fuzz_features) and its pass sequence to c->seen; returns how
+   many were new.  m may be NULL (a program that does not parse): its passes' features only. */
+size_t campaign_note_features(Campaign *c, const AstModule *m, bool typed, const char *passes);
 /* How many of those features c->seen lacks (nothing is added). */
-size_t campaign_count_new_features(const Campaign *c, const char *text, const char *passes);
+size_t campaign_count_new_features(const Campaign *c, const AstModule *m, bool typed, const char *passes);
 /* The group with this key, or NULL. */
 FuzzGroup *campaign_group(Campaign *c, const char *key);
-void fuzz_group_free(FuzzGroup *g);
-/* index.md: the groups, counts, first seen, sizes. */
-char *campaign_index_markdown(const Campaign *c);
 
 /* ------------------------------------------------------------------ triage.c */
-/* What an oracle answer means for a program of this kind. */
-typedef enum FuzzVerdict { FV_PASS, FV_FAIL, FV_ILL_REJECTED, FV_ILL_ACCEPTED, FV_ORACLE_ERROR } FuzzVerdict;
-FuzzVerdict fuzz_verdict(FuzzKind kind, int status, bool timed_out, const char *sig);
 /* A TVM child that hung, as the client's timeout or tvm-server's own --timeout says it. */
 bool fuzz_is_timeout(bool timed_out, const char *sig);
-/* The group key ("build: <masked signature>") and a regex for it (both malloc'd). */
-void fuzz_group_key(FuzzKind kind, int status, bool timed_out, const char *sig, char **key, char **match);
+/* The group key ("build: <masked signature>", `stage` first: FuzzKind.stage) and a regex for the
+   signature's stable part (both malloc'd). */
+void fuzz_group_key(const char *stage, bool timed_out, const char *sig, char **key, char **match);
 /* The check (args file text) that reproduces the failure as an interesting answer: the program's
    own check, plus --other-status 0 when the failure was in an earlier stage (malloc'd). */
 char *fuzz_repro_args(const char *args, int status);

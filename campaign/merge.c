@@ -50,41 +50,90 @@ static bool copy_group_files(const Campaign *from, unsigned from_id, const Campa
 
 static bool reduced(const FuzzGroup *g) { return g->reduced_bytes >= 0; }
 
-int fuzz_merge_main(int argc, char **argv) {
+typedef struct MergeOptions {
+  const char *out, *oracle, *rreduce;
+  double minutes;
+} MergeOptions;
+
+/* Reads the command line; -1 to go on, else the exit status.  The campaigns are argv[optind..]. */
+static int parse_options(int argc, char **argv, MergeOptions *o) {
   static const struct option longopts[] = {
       {"oracle", required_argument, NULL, 'O'}, {"reduce-minutes", required_argument, NULL, 'M'},
       {"rreduce", required_argument, NULL, 'R'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-  const char *out = NULL, *oracle = NULL, *rreduce = NULL;
-  double minutes = 10;
+  *o = (MergeOptions){.minutes = 10};
   int ch;
   optind = 1;
   while ((ch = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
     switch (ch) {
-    case 'o': out = optarg; break;
-    case 'O': oracle = optarg; break;
-    case 'R': rreduce = optarg; break;
+    case 'o': o->out = optarg; break;
+    case 'O': o->oracle = optarg; break;
+    case 'R': o->rreduce = optarg; break;
     case 'M': {
       char *end;
-      minutes = strtod(optarg, &end);
-      if (*end || !(minutes > 0)) return fprintf(stderr, "rfuzz merge: --reduce-minutes takes a positive number\n"), 2;
+      o->minutes = strtod(optarg, &end);
+      if (*end || !(o->minutes > 0)) return fprintf(stderr, "rfuzz merge: --reduce-minutes takes a positive number\n"), 2;
       break;
     }
     case 'h': fputs(merge_usage, stdout); return 0;
     default: return cli_bad_option("rfuzz merge");
     }
   }
-  if (!out || optind >= argc) return fprintf(stderr, "rfuzz merge: give -o OUT and at least one CAMPAIGN\ntry 'rfuzz merge --help'\n"), 2;
-  if (oracle && !strstr(oracle, "--args-beside"))
+  if (!o->out || optind >= argc) return fprintf(stderr, "rfuzz merge: give -o OUT and at least one CAMPAIGN\ntry 'rfuzz merge --help'\n"), 2;
+  if (o->oracle && !strstr(o->oracle, "--args-beside"))
     return fprintf(stderr, "rfuzz merge: --oracle must be a server with --args-beside\n"), 2;
-  if (mkdir(out, 0777) != 0 && errno != EEXIST) return fprintf(stderr, "rfuzz merge: %s: %s\n", out, strerror(errno)), 2;
+  return -1;
+}
+
+/* Campaign c's groups into m: a group new to m comes with its files, one m has adds its count and
+   brings its reduction when m's has none; false when a group's files cannot be copied. */
+static bool merge_groups(Campaign *m, const Campaign *c, const char *name) {
+  for (size_t i = 0; i < c->groups.len; i++) {
+    const FuzzGroup *g = &c->groups.items[i];
+    FuzzGroup *t = campaign_group(m, g->key);
+    bool take_files = false;
+    if (!t) {
+      FuzzGroup ng = {.id = (unsigned)m->groups.len + 1, .key = xstrdup(g->key), .signature = xstrdup(g->signature),
+                      .match = g->match ? xstrdup(g->match) : NULL, .args = xstrdup(g->args), .count = 0,
+                      .first_program = g->first_program, .first_seconds = g->first_seconds,
+                      .first_bytes = g->first_bytes, .reduced_bytes = g->reduced_bytes, .status = xstrdup(g->status)};
+      VEC_PUSH(m->groups, ng);
+      t = &m->groups.items[m->groups.len - 1];
+      take_files = true;
+    } else if (!reduced(t) && reduced(g)) { /* one reduction per group: the first one made */
+      take_files = true;
+    }
+    t->count += g->count;
+    if (g->first_program < t->first_program) t->first_program = g->first_program;
+    if (!take_files) continue;
+    if (t->count != g->count) { /* an earlier shard's group, now with this shard's reduction */
+      free(t->status);
+      t->status = xstrdup(g->status);
+      t->reduced_bytes = g->reduced_bytes;
+      t->first_bytes = g->first_bytes;
+      free(t->args);
+      t->args = xstrdup(g->args);
+    }
+    if (!copy_group_files(c, g->id, m, t->id)) {
+      fprintf(stderr, "rfuzz merge: cannot copy group %u of %s into %s\n", g->id, name, m->dir);
+      return false;
+    }
+  }
+  return true;
+}
+
+int fuzz_merge_main(int argc, char **argv) {
+  MergeOptions o;
+  int status = parse_options(argc, argv, &o);
+  if (status >= 0) return status;
+  if (mkdir(o.out, 0777) != 0 && errno != EEXIST) return fprintf(stderr, "rfuzz merge: %s: %s\n", o.out, strerror(errno)), 2;
   Campaign m;
-  campaign_init(&m, out);
+  campaign_init(&m, o.out);
   m.shard = 0;
   m.nshards = (unsigned)(argc - optind);
   char *groups_dir = campaign_path(&m, "groups");
   mkdir(groups_dir, 0777);
   free(groups_dir);
-  int status = 0;
+  status = 0;
   char err[512];
   for (int k = optind; k < argc && !status; k++) {
     Campaign c;
@@ -100,45 +149,15 @@ int fuzz_merge_main(int argc, char **argv) {
     }
     m.seconds += c.seconds;
     fuzz_counts_add(&m.n, &c.n);
-    for (size_t i = 0; i < c.groups.len && !status; i++) {
-      FuzzGroup *g = &c.groups.items[i], *t = campaign_group(&m, g->key);
-      bool take_files = false;
-      if (!t) {
-        FuzzGroup ng = {.id = (unsigned)m.groups.len + 1, .key = xstrdup(g->key), .signature = xstrdup(g->signature),
-                        .match = g->match ? xstrdup(g->match) : NULL, .args = xstrdup(g->args), .count = 0,
-                        .first_program = g->first_program, .first_seconds = g->first_seconds,
-                        .first_bytes = g->first_bytes, .reduced_bytes = g->reduced_bytes, .status = xstrdup(g->status)};
-        VEC_PUSH(m.groups, ng);
-        t = &m.groups.items[m.groups.len - 1];
-        take_files = true;
-      } else if (!reduced(t) && reduced(g)) { /* one reduction per group: the first one made */
-        take_files = true;
-      }
-      t->count += g->count;
-      if (g->first_program < t->first_program) t->first_program = g->first_program;
-      if (take_files) {
-        if (t->count != g->count) { /* an earlier shard's group, now with this shard's reduction */
-          free(t->status);
-          t->status = xstrdup(g->status);
-          t->reduced_bytes = g->reduced_bytes;
-          t->first_bytes = g->first_bytes;
-          free(t->args);
-          t->args = xstrdup(g->args);
-        }
-        if (!copy_group_files(&c, g->id, &m, t->id)) {
-          fprintf(stderr, "rfuzz merge: cannot copy group %u of %s into %s\n", g->id, argv[k], out);
-          status = 2;
-        }
-      }
-    }
+    if (!status && !merge_groups(&m, &c, argv[k])) status = 2;
     campaign_free(&c);
   }
-  if (!status && oracle) {
-    char *rr = rreduce ? xstrdup(rreduce) : cli_sibling("rreduce");
+  if (!status && o.oracle) {
+    char *rr = o.rreduce ? xstrdup(o.rreduce) : cli_sibling("rreduce");
     for (size_t i = 0; i < m.groups.len; i++) {
       FuzzGroup *g = &m.groups.items[i];
       if (reduced(g) || strstr(g->key, ": timeout")) continue;
-      fuzz_reduce_group(&m, g, rr, oracle, minutes, NULL);
+      fuzz_reduce_group(&m, g, rr, o.oracle, o.minutes, NULL);
     }
     free(rr);
   }
@@ -148,7 +167,7 @@ int fuzz_merge_main(int argc, char **argv) {
   }
   if (!status)
     fprintf(stderr, "rfuzz merge: %u campaigns, %lu programs, %zu groups -> %s/index.md\n", m.nshards, m.n.programs,
-            m.groups.len, out);
+            m.groups.len, o.out);
   campaign_free(&m);
   return status;
 }

@@ -14,8 +14,6 @@
 #include "../support/fileio.h"
 #include "campaign.h"
 
-const char *const fuzz_kind_names[FUZZ_NKINDS] = {"build", "diff", "ill-typed"};
-
 void campaign_init(Campaign *c, const char *dir) {
   memset(c, 0, sizeof *c);
   c->dir = xstrdup(dir);
@@ -24,7 +22,7 @@ void campaign_init(Campaign *c, const char *dir) {
   strset_init(&c->seen);
 }
 
-void fuzz_group_free(FuzzGroup *g) {
+static void group_free(FuzzGroup *g) {
   free(g->key);
   free(g->signature);
   free(g->match);
@@ -38,7 +36,7 @@ void campaign_free(Campaign *c) {
     free(c->pool.items[i].passes);
   }
   free(c->pool.items);
-  for (size_t i = 0; i < c->groups.len; i++) fuzz_group_free(&c->groups.items[i]);
+  for (size_t i = 0; i < c->groups.len; i++) group_free(&c->groups.items[i]);
   free(c->groups.items);
   strset_free(&c->seen);
   free(c->oracle);
@@ -63,10 +61,10 @@ static void add_seen(void *ctx, const char *key) {
   if (strset_add(((void **)ctx)[0], key)) (*added)++;
 }
 
-size_t campaign_note_features(Campaign *c, const char *text, const char *passes) {
+size_t campaign_note_features(Campaign *c, const AstModule *m, bool typed, const char *passes) {
   size_t added = 0;
   void *ctx[2] = {&c->seen, &added};
-  fuzz_features(text, add_seen, ctx);
+  if (m) fuzz_features(m, typed, add_seen, ctx);
   fuzz_pass_features(passes, add_seen, ctx);
   return added;
 }
@@ -81,10 +79,10 @@ static void count_new(void *ctx, const char *key) {
   if (!strset_contains(cc->seen, key)) strset_add(&cc->fresh, key);
 }
 
-size_t campaign_count_new_features(const Campaign *c, const char *text, const char *passes) {
+size_t campaign_count_new_features(const Campaign *c, const AstModule *m, bool typed, const char *passes) {
   CountCtx cc = {&c->seen, {0}};
   strset_init(&cc.fresh);
-  fuzz_features(text, count_new, &cc);
+  if (m) fuzz_features(m, typed, count_new, &cc);
   fuzz_pass_features(passes, count_new, &cc);
   size_t n = cc.fresh.len;
   strset_free(&cc.fresh);
@@ -130,6 +128,8 @@ void campaign_remove_stale_temps(const Campaign *c) {
 }
 
 /* ------------------------------------------------------------------ JSON */
+
+static char *index_markdown(const Campaign *c);
 
 static json_t *jstr(const char *s) { return s ? json_string(s) : json_null(); }
 static char *sdup(json_t *j) { return json_is_string(j) ? xstrdup(json_string_value(j)) : NULL; }
@@ -182,7 +182,7 @@ bool campaign_save(const Campaign *c, char *err, size_t errlen) {
   free(text);
   free(path);
   if (ok) {
-    char *md = campaign_index_markdown(c);
+    char *md = index_markdown(c);
     path = campaign_path(c, "index.md");
     ok = file_replace(path, md, strlen(md));
     if (!ok) snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
@@ -250,7 +250,7 @@ bool campaign_load(Campaign *c, bool *found, char *err, size_t errlen) {
     g.reduced_bytes = json_is_integer(rb) ? (long)json_integer_value(rb) : -1;
     if (!g.key || !g.args || !g.status || !g.id) {
       snprintf(err, errlen, "%s: group %zu is damaged", path, i);
-      fuzz_group_free(&g);
+      group_free(&g);
       json_decref(root);
       free(path);
       return false;
@@ -273,7 +273,7 @@ static void md_cell(StrBuf *sb, const char *s) { /* one table cell: no pipes, no
   }
 }
 
-char *campaign_index_markdown(const Campaign *c) {
+static char *index_markdown(const Campaign *c) {
   StrBuf sb;
   sb_init(&sb);
   sb_puts(&sb, "# rfuzz campaign\n\n");

@@ -1,5 +1,5 @@
-/* Triage: what an oracle answer means for the program's kind, which group a failure belongs to,
-   and its reduction by rreduce through the same oracle with the failing program's own check. */
+/* Triage: which group a failure belongs to, and its reduction by rreduce through the same oracle
+   with the failing program's own check. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -20,35 +20,17 @@ static bool starts(const char *s, const char *prefix) { return s && !strncmp(s, 
 
 bool fuzz_is_timeout(bool timed_out, const char *sig) { return timed_out || starts(sig, "timeout"); }
 
-FuzzVerdict fuzz_verdict(FuzzKind kind, int status, bool timed_out, const char *sig) {
-  bool said = sig && *sig;
-  if (timed_out) return FV_FAIL;
-  if (status == 2 || status < 0) return FV_ORACLE_ERROR;
-  if (kind == FUZZ_ILL) {
-    /* an ill-typed program must get a diagnostic: a crash or a hang instead is the bug */
-    if (starts(sig, "signal ") || fuzz_is_timeout(false, sig)) return FV_FAIL;
-    return status == 0 || said ? FV_ILL_REJECTED : FV_ILL_ACCEPTED;
-  }
-  return status == 0 || said ? FV_FAIL : FV_PASS;
-}
-
-void fuzz_group_key(FuzzKind kind, int status, bool timed_out, const char *sig, char **key, char **match) {
-  /* status 0: the stage under test failed; otherwise an earlier stage (TVM rejected a program
-     relaykit typed: "frontend"), or a run of tvm-diff crashed before the comparison */
-  const char *tag = kind == FUZZ_ILL    ? "ill-typed"
-                    : kind == FUZZ_DIFF ? (status == 0 ? "diff" : "diff-run")
-                    : status == 0       ? "build"
-                                        : "frontend";
+void fuzz_group_key(const char *stage, bool timed_out, const char *sig, char **key, char **match) {
   StrBuf norm, ere, k;
   sb_init(&norm);
   sb_init(&ere);
   sb_init(&k);
   if (fuzz_is_timeout(timed_out, sig)) {
-    sb_printf(&k, "%s: timeout", tag);
+    sb_printf(&k, "%s: timeout", stage);
     *match = xstrdup("timeout");
   } else {
     run_signature_line(sig ? sig : "", sig ? strlen(sig) : 0, NULL, &norm, &ere);
-    sb_printf(&k, "%s: %s", tag, norm.len ? norm.data : "(no signature)");
+    sb_printf(&k, "%s: %s", stage, norm.len ? norm.data : "(no signature)");
     *match = ere.len ? sb_take(&ere) : NULL;
   }
   *key = sb_take(&k);

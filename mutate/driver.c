@@ -1,10 +1,9 @@
 /*
- * One mutant: parse and type the seed (or the previous step's result; the first step copies the
- * seed the caller parsed and typed once, when MutOptions.seed_module is given), let a mutator chosen by
- * weight change it, print it with a span comment on the changed node back to where it was, and
- * check the result with the type checker: a mutant that does not type-check is never written
- * (the step is retried with another choice).  The final text is re-printed with the inferred
- * types as TVM writes them.
+ * One mutant: each step starts from a clone of a program parsed and typed once (the seed the
+ * caller loaded, or the previous step's mutant), lets a mutator chosen by weight change it, prints
+ * it with a span comment on the changed node back to where it was, and checks the result with the
+ * type checker: a mutant that does not type-check is never written (the step is retried with
+ * another choice).  The final text is re-printed with the inferred types as TVM writes them.
  */
 #include "driver.h"
 
@@ -16,8 +15,17 @@
 #include "../support/xalloc.h"
 #include "../typegen/infer.h"
 
+void mut_options_init(MutOptions *o) {
+  memset(o, 0, sizeof *o);
+  o->seed = 1;
+  o->depth = 1;
+  o->fuel = 3;
+  for (size_t i = 0; i < MUT_NMUTATORS; i++) o->weights[i] = mut_mutators[i].weight;
+}
+
 void mut_result_free(MutResult *r) {
   free(r->text);
+  prog_free(&r->program);
   for (size_t i = 0; i < r->nsteps; i++) free(r->steps[i].what);
   free(r->steps);
   free(r->expected_error);
@@ -35,17 +43,18 @@ static void mark(AstModule *m, AstNode *n, const char *seed_name, unsigned step,
   n->comments = c;
 }
 
-static const Mutator *choose(const MutOptions *o, Rng *rng, const bool *tried) {
+/* A mutator drawn by weight among those not tried yet (its index in *k); false when none is left. */
+static bool choose(const MutOptions *o, Rng *rng, const bool *tried, size_t *k) {
   unsigned total = 0;
-  for (size_t i = 0; i < o->nmutators; i++) total += tried[i] ? 0 : o->weights[i];
-  if (!total) return NULL;
+  for (size_t i = 0; i < MUT_NMUTATORS; i++) total += tried[i] ? 0 : o->weights[i];
+  if (!total) return false;
   unsigned r = (unsigned)rng_index(rng, total);
-  for (size_t i = 0; i < o->nmutators; i++) {
+  for (size_t i = 0; i < MUT_NMUTATORS; i++) {
     unsigned w = tried[i] ? 0 : o->weights[i];
-    if (r < w) return o->mutators[i];
+    if (r < w) return *k = i, true;
     r -= w;
   }
-  return NULL;
+  return false;
 }
 
 /* Where each step's marked node starts in a printed mutant: the printer reports the nodes with
@@ -82,79 +91,101 @@ static char *print_located(const AstModule *m, AstPrintOptions o, MutStep *steps
   return text;
 }
 
-bool mut_make(const char *seed_text, const MutOptions *o, uint64_t index, uint64_t attempt, MutResult *out, char *err,
+typedef enum TryOutcome {
+  TRY_NO_MUTATOR, /* every mutator in use was tried and found nothing to do */
+  TRY_REFUSED,    /* the mutator drawn found nothing to do, or the check refused its mutant */
+  TRY_DONE,
+} TryOutcome;
+
+/* One try of step `step`: a mutator drawn by weight (or the ill-typed one) changes a clone of
+   `from`; the result is printed and checked.  On TRY_DONE the step is recorded in out, *text is
+   the mutant printed with its inferred types and *checked the program the check loaded (empty for
+   --ill-typed). */
+static TryOutcome try_once(const Program *from, const MutOptions *o, Rng *rng, bool *tried, unsigned step,
+                           MutResult *out, char **text, Program *checked) {
+  Program l;
+  prog_clone(from, &l);
+  StrBuf what;
+  sb_init(&what);
+  MutContext c = {l.m, l.types, rng, o->policy, o->fuel, o->donors, o->ndonors, o->seed_name, &what, {0}, NULL};
+  size_t k = 0;
+  bool applied;
+  if (o->ill_typed) {
+    applied = mut_ill_typed(&c);
+  } else {
+    if (!choose(o, rng, tried, &k)) {
+      prog_free(&l);
+      return TRY_NO_MUTATOR;
+    }
+    applied = mut_mutators[k].apply(&c);
+    tried[k] |= !applied;
+  }
+  if (!applied) {
+    prog_free(&l);
+    free(what.data);
+    return TRY_REFUSED;
+  }
+  mark(l.m, c.marked, o->seed_name, step, c.where);
+  AstPrintOptions po = {.strip_types = true, .keep_spans = true};
+  char *t = print_located(l.m, po, out->steps, step + 1);
+  prog_free(&l);
+  char msg[1024] = "";
+  bool typed = prog_load(checked, "mutant", t, false, msg, sizeof msg);
+  /* a mutator proposed an ill-typed program: never written; with --ill-typed the point is a
+     rejected program, so one that slipped through type-checks is retried */
+  if (typed == o->ill_typed) {
+    prog_free(checked);
+    free(t);
+    free(what.data);
+    return TRY_REFUSED;
+  }
+  if (o->ill_typed) {
+    out->expected_error = xstrdup(msg);
+  } else {
+    AstPrintOptions ao = {.type_text = type_text};
+    free(t);
+    t = print_located(checked->m, ao, out->steps, step + 1);
+  }
+  MutStep *s = &out->steps[out->nsteps++];
+  s->mutator = o->ill_typed ? "ill-typed" : mut_mutators[k].name;
+  s->what = what.data ? what.data : xstrdup("");
+  s->seed_line = c.where.line;
+  s->seed_col = c.where.col;
+  *text = t;
+  return TRY_DONE;
+}
+
+bool mut_make(const Program *seed, const MutOptions *o, uint64_t index, uint64_t attempt, MutResult *out, char *err,
               size_t errlen) {
   memset(out, 0, sizeof *out);
   Rng rng = rng_seed(o->seed, index * 64 + attempt);
-  char *current = xstrdup(seed_text);
   unsigned depth = o->ill_typed ? 1 : (o->depth ? o->depth : 1);
+  size_t in_use = 0; /* bounds the tries of a step */
+  for (size_t i = 0; i < MUT_NMUTATORS; i++) in_use += o->weights[i] > 0;
   out->steps = xcalloc(depth, sizeof *out->steps);
+  char *current = NULL; /* the last step's mutant */
   bool ok = true;
   for (unsigned step = 0; step < depth && ok; step++) {
-    bool *tried = xcalloc(o->nmutators + 1, sizeof *tried);
-    bool done = false;
-    for (unsigned tries = 0; tries < 4 * (o->nmutators + 1) && !done && !(o->stop && *o->stop); tries++) {
-      Program l;
-      if (step == 0 && o->seed_program)
-        prog_clone(o->seed_program, &l);
-      else if (!prog_load(&l, "mutant", current, false, err, errlen)) {
+    bool tried[MUT_NMUTATORS] = {false}, done = false;
+    Program from = {0}; /* after the first step: the last one's mutant, loaded once for every try */
+    for (unsigned tries = 0; tries < 4 * (in_use + 1) && !done && !(o->stop && *o->stop); tries++) {
+      if (step && !from.m && !prog_load(&from, "mutant", current, false, err, errlen)) {
         ok = false;
         break;
       }
-      StrBuf what;
-      sb_init(&what);
-      MutContext c = {l.m, l.types, &rng, o->policy, o->fuel, o->donors, o->ndonors, o->seed_name, &what, {0}, NULL};
-      const Mutator *mu = o->ill_typed ? NULL : choose(o, &rng, tried);
-      if (!o->ill_typed && !mu) {
-        prog_free(&l);
-        free(what.data);
-        break;
+      char *text;
+      Program checked = {0};
+      TryOutcome t = try_once(step ? &from : seed, o, &rng, tried, step, out, &text, &checked);
+      if (t == TRY_NO_MUTATOR) break;
+      if (t == TRY_DONE) {
+        free(current);
+        current = text;
+        prog_free(&out->program);
+        out->program = checked;
+        done = true;
       }
-      bool applied = o->ill_typed ? mut_ill_typed(&c) : mu->apply(&c);
-      if (!applied) {
-        if (mu)
-          for (size_t i = 0; i < o->nmutators; i++)
-            if (o->mutators[i] == mu) tried[i] = true;
-        prog_free(&l);
-        free(what.data);
-        continue;
-      }
-      mark(l.m, c.marked, o->seed_name, step, c.where);
-      AstPrintOptions po = {.strip_types = true, .keep_spans = true};
-      char *text = print_located(l.m, po, out->steps, step + 1);
-      prog_free(&l);
-      Program check;
-      char msg[1024] = "";
-      bool typed = prog_load(&check, "mutant", text, false, msg, sizeof msg);
-      if (o->ill_typed) {
-        /* the point is a rejected program: one that slipped through type-checks is retried */
-        if (typed) {
-          prog_free(&check);
-          free(text);
-          free(what.data);
-          continue;
-        }
-        out->expected_error = xstrdup(msg);
-      } else if (!typed) { /* a mutator proposed an ill-typed program: never written */
-        free(text);
-        free(what.data);
-        continue;
-      } else {
-        AstPrintOptions ao = {.type_text = type_text};
-        free(text);
-        text = print_located(check.m, ao, out->steps, step + 1);
-        prog_free(&check);
-      }
-      MutStep *s = &out->steps[out->nsteps++];
-      s->mutator = o->ill_typed ? "ill-typed" : mu->name;
-      s->what = what.data ? what.data : xstrdup("");
-      s->seed_line = c.where.line;
-      s->seed_col = c.where.col;
-      free(current);
-      current = text;
-      done = true;
     }
-    free(tried);
+    prog_free(&from);
     if (ok && !done) {
       snprintf(err, errlen, "no mutator could change the program (step %u)", step + 1);
       ok = false;

@@ -1,5 +1,5 @@
-/* Mutant k of a run: a function of (seed text, --seed, k) only, so runs are reproducible and
-   any -j gives the same files. */
+/* Mutant k of a run: a function of (seed, --seed, k) only, so runs are reproducible and any -j
+   gives the same files. */
 #ifndef RELAYKIT_MUTATE_DRIVER_H
 #define RELAYKIT_MUTATE_DRIVER_H
 
@@ -10,23 +10,21 @@
 typedef struct MutOptions {
   uint64_t seed;
   unsigned depth;                   /* mutations per mutant (a chain) */
-  const Mutator *const *mutators;   /* the mutators in use, with their weights */
-  const unsigned *weights;
-  size_t nmutators;
+  unsigned weights[MUT_NMUTATORS];  /* each mutator's share of the draws (mut_mutators' order); 0: unused */
   const GenPolicy *policy;
   unsigned fuel;
   const MutDonor *donors;
   size_t ndonors;
   bool ill_typed;                   /* one controlled type error instead (illtyped.c) */
   const char *seed_name;            /* the seed's file name */
-  /* Optional: the seed, parsed and typed once by the caller, who keeps it alive.  The first step
-     of every mutant then starts from a clone of it (prog_clone), whose types are the seed's:
-     mutators may add types to that table, nothing frees it here. */
-  const Program *seed_program;
   /* Optional: set by a signal; the mutant in progress is given up (mut_make fails) at the next
      try instead of being retried against checks the signal cancels. */
   volatile sig_atomic_t *stop;
 } MutOptions;
+
+/* What rmutate and rfuzz start from: seed 1, one mutation a mutant, fuel 3, every mutator at its
+   default weight. */
+void mut_options_init(MutOptions *o);
 
 typedef struct MutStep {
   const char *mutator;
@@ -37,6 +35,10 @@ typedef struct MutStep {
 
 typedef struct MutResult {
   char *text;                       /* the mutant, printed as TVM prints (types annotated) */
+  /* The mutant as the type checker left it: `text` is its printing with the inferred types.  Empty
+     (m NULL) for an --ill-typed mutant, which does not type-check, and for a result rmutate reads
+     back from a worker. */
+  Program program;
   MutStep *steps;
   size_t nsteps;
   char *expected_error;             /* --ill-typed: the checker's message */
@@ -44,8 +46,11 @@ typedef struct MutResult {
 
 void mut_result_free(MutResult *r);
 
-/* Builds mutant (index, attempt).  false when no mutator could change the program (err says). */
-bool mut_make(const char *seed_text, const MutOptions *o, uint64_t index, uint64_t attempt, MutResult *out, char *err,
+/* Builds mutant (index, attempt) of `seed`, which the caller parsed and typed (prog_load) and keeps
+   alive.  Each try starts from a clone of it (prog_clone), whose types are the seed's: mutators may
+   add types to that table, nothing frees it here.  false when no mutator could change the program
+   (err says). */
+bool mut_make(const Program *seed, const MutOptions *o, uint64_t index, uint64_t attempt, MutResult *out, char *err,
               size_t errlen);
 
 /* ------------------------------------------------------------------ illtyped.c */

@@ -197,7 +197,7 @@ static bool change(MutContext *c, const GenVars *scope, AstExpr *call) {
   return ok;
 }
 
-static bool apply(MutContext *c) {
+bool mut_attrs(MutContext *c) {
   MutSites sites = {0};
   mut_sites(c->m, &sites);
   bool ok = false;
@@ -212,5 +212,3 @@ static bool apply(MutContext *c) {
   free(sites.items);
   return ok;
 }
-
-const Mutator mut_attrs = {"attrs", "give an operator call's attribute a new value that keeps the call's type", apply};

@@ -196,7 +196,7 @@ static bool transplant(MutContext *c, const MutSite *s, const Piece *p) {
   return ok;
 }
 
-static bool apply(MutContext *c) {
+bool mut_crossover(MutContext *c) {
   if (!c->ndonors) return false;
   MutSites all = {0}, sites = {0};
   mut_sites(c->m, &all);
@@ -245,5 +245,3 @@ static bool apply(MutContext *c) {
   free(sites.items);
   return ok;
 }
-
-const Mutator mut_crossover = {"crossover", "transplant a same-typed subtree from a donor program (--donor DIR)", apply};

@@ -155,7 +155,7 @@ static bool want(const AstExpr *e, void *ctx) {
   return true;
 }
 
-static bool apply(MutContext *c) {
+bool mut_insert(MutContext *c) {
   MutSites all = {0}, sites = {0};
   mut_sites(c->m, &all);
   for (size_t i = 0; i < all.len; i++)
@@ -184,6 +184,3 @@ static bool apply(MutContext *c) {
   free(sites.items);
   return true;
 }
-
-const Mutator mut_insert = {"insert", "wrap a value in a chain that returns its type (let, if, tuple, closure, identities)",
-                            apply};

@@ -54,7 +54,7 @@ static AstExpr *argument(Gen *g, const AstExpr *old, bool *used, const Type *t) 
   return NULL;
 }
 
-static bool apply(MutContext *c) {
+bool mut_opswap(MutContext *c) {
   MutSites sites = {0};
   mut_sites(c->m, &sites);
   Gen probe; /* only for the policy's candidate list: takes a copy of the stream, not ours */
@@ -92,6 +92,3 @@ static bool apply(MutContext *c) {
   free(sites.items);
   return ok;
 }
-
-const Mutator mut_opswap = {"opswap", "replace an operator call with a call of another operator of the same type",
-                            apply};

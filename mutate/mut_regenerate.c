@@ -22,7 +22,7 @@ static bool want(const AstExpr *e, void *ctx) {
   return e->kind != AST_SEQ && e->kind != AST_FN && generable(e->node.type);
 }
 
-static bool apply(MutContext *c) {
+bool mut_regenerate(MutContext *c) {
   MutSites sites = {0};
   mut_sites(c->m, &sites);
   const MutSite *s = mut_pick(c, &sites, want, NULL);
@@ -41,5 +41,3 @@ static bool apply(MutContext *c) {
   free(sites.items);
   return ok;
 }
-
-const Mutator mut_regenerate = {"regenerate", "replace a subtree with a generated expression of its type", apply};

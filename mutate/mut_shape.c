@@ -86,7 +86,7 @@ static bool typed_with(const char *text, const ProgSizes *sizes, size_t i, bool 
   return ok;
 }
 
-static bool apply(MutContext *c) {
+bool mut_shape(MutContext *c) {
   AstDef *main = prog_main(c->m);
   if (!main || main->fn->nparams == 0) return false;
   AstFunc *f = main->fn;
@@ -114,5 +114,3 @@ static bool apply(MutContext *c) {
   free(sizes.items);
   return ok;
 }
-
-const Mutator mut_shape = {"shape", "change @main's input shapes or dtypes; the program follows by inference", apply};

@@ -145,7 +145,7 @@ static bool duplicate_binding(MutContext *c) {
   return ok;
 }
 
-static bool apply(MutContext *c) {
+bool mut_share(MutContext *c) {
   MutSites sites = {0};
   mut_sites(c->m, &sites);
   bool first = rng_chance(c->rng, 1, 2);
@@ -154,6 +154,3 @@ static bool apply(MutContext *c) {
   free(sites.items);
   return ok;
 }
-
-const Mutator mut_share = {"share", "use an existing same-typed variable in place of an expression, or duplicate a binding",
-                           apply};

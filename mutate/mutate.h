@@ -4,19 +4,15 @@
  * the program in place so that it still type-checks (the driver checks every mutant with the
  * type checker before writing it) and records what it did.
  *
- *   mutators.c        the list of mutators and their default weights (as passes.c lists rreduce's passes)
+ *   mutators.def      every mutator, one line each: name, function, default weight, description
+ *   mutators.c        the table built from it (mut_mutators), and lookup by name
  *   sites.c           the expressions a mutator may pick, with the variables in scope at each
  *   edit.c            editing helpers the insert, share and crossover mutators share (edit.h)
  *   expr_type.c       an expression's type at a site, inferred or its variable's (expr_type.h)
- *   mut_regenerate.c  replace a subtree with a fresh expression of its type from the generator
- *   mut_share.c       use an existing same-typed variable in place of an expression (a new edge)
- *   mut_insert.c      wrap a value in a chain that returns its type (let, if, tuple, closure, ...)
- *   mut_opswap.c      replace an operator call with another op producing the same type
- *   mut_attrs.c       new attribute values that keep the call's type
- *   mut_shape.c       change @main's input shapes or dtypes; the program follows by inference
- *   mut_crossover.c   transplant a same-typed subtree from a donor program (--donor DIR)
+ *   mut_NAME.c        one mutator each; mutators.def lists them, with what each does
  *   illtyped.c        --ill-typed: one controlled type error, with the error the checker gives
- *   driver.c          mutant k of a run: pick mutators, apply, print, guard, describe (driver.h)
+ *   driver.c          mutant k of a run, from the seed loaded once: pick mutators by weight,
+ *                     apply, print, guard, describe (driver.h)
  *   rmutate.c         the command line: runs, deduplication, manifest, --git, --oracle
  */
 #ifndef RELAYKIT_MUTATE_H
@@ -49,19 +45,32 @@ typedef struct MutContext {
   AstNode *marked;           /* the new node, which gets a span comment back to `where` */
 } MutContext;
 
+/* One line of mutators.def. */
 typedef struct Mutator {
   const char *name;
   const char *description;
+  unsigned weight;           /* its default share of the draws */
   /* Mutates c->m; false when it found nothing to do (the driver tries another mutator).  A
      mutator that returns false must leave the program unchanged. */
   bool (*apply)(MutContext *c);
 } Mutator;
 
-extern const Mutator mut_regenerate, mut_share, mut_insert, mut_opswap, mut_attrs, mut_shape, mut_crossover;
-/* All of them, in the order rmutate lists them, and their default weights (mutators.c). */
-enum { MUT_NMUTATORS = 7 };
-extern const Mutator *const mut_mutators[MUT_NMUTATORS];
-extern const unsigned mut_default_weights[MUT_NMUTATORS];
+/* ------------------------------------------------------------------ mutators.c, mutators.def */
+/* Each mutator's function, defined in its file. */
+#define MUTATOR(name, function, weight, description) bool function(MutContext *c);
+#include "mutators.def"
+#undef MUTATOR
+
+enum {
+  MUT_NMUTATORS = 0
+#define MUTATOR(name, function, weight, description) +1
+#include "mutators.def"
+#undef MUTATOR
+};
+/* All of them, in mutators.def's order. */
+extern const Mutator mut_mutators[MUT_NMUTATORS];
+/* The mutator called `name`, or NULL. */
+const Mutator *mut_find(const char *name);
 
 /* ------------------------------------------------------------------ sites.c */
 typedef struct MutSite {

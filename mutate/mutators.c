@@ -1,6 +1,16 @@
-/* Every mutator, in the order rmutate lists them, with its default weight (see mutate.h). */
+/* The mutator table, built from mutators.def (see mutate.h). */
+#include <string.h>
+
 #include "mutate.h"
 
-const Mutator *const mut_mutators[MUT_NMUTATORS] = {&mut_regenerate, &mut_opswap, &mut_attrs,   &mut_insert,
-                                                    &mut_share,      &mut_shape,  &mut_crossover};
-const unsigned mut_default_weights[MUT_NMUTATORS] = {4, 3, 2, 3, 2, 1, 2};
+const Mutator mut_mutators[MUT_NMUTATORS] = {
+#define MUTATOR(name, function, weight, description) {name, description, weight, function},
+#include "mutators.def"
+#undef MUTATOR
+};
+
+const Mutator *mut_find(const char *name) {
+  for (size_t i = 0; i < MUT_NMUTATORS; i++)
+    if (!strcmp(mut_mutators[i].name, name)) return &mut_mutators[i];
+  return NULL;
+}

@@ -81,9 +81,8 @@ static json_t *result_json(const MutResult *r) {
 
 /* Mutator names in results read back point into this table (the result owns no names). */
 static const char *intern_name(const char *name) {
-  for (size_t i = 0; i < MUT_NMUTATORS; i++)
-    if (!strcmp(mut_mutators[i]->name, name)) return mut_mutators[i]->name;
-  return "ill-typed";
+  const Mutator *mu = mut_find(name);
+  return mu ? mu->name : "ill-typed";
 }
 
 static bool result_from_json(json_t *j, char *text, MutResult *r) {
@@ -138,11 +137,11 @@ static void on_signal(int sig) {
 }
 
 /* Worker w of n computes first attempts of mutants w, w+n, ... into dir/K.json. */
-static void worker(const char *seed_text, const MutOptions *o, size_t count, unsigned w, unsigned n, const char *dir) {
+static void worker(const Program *seed, const MutOptions *o, size_t count, unsigned w, unsigned n, const char *dir) {
   for (size_t k = w; k < count; k += n) {
     MutResult r;
     char err[512], path[4096 + 64]; /* dir is at most 4095 bytes (run_all's buffer) */
-    if (!mut_make(seed_text, o, k, 0, &r, err, sizeof err)) continue; /* the parent retries it */
+    if (!mut_make(seed, o, k, 0, &r, err, sizeof err)) continue; /* the parent retries it */
     snprintf(path, sizeof path, "%s/%zu.relay", dir, k);
     if (!file_replace(path, r.text, strlen(r.text))) continue;
     snprintf(path, sizeof path, "%s/%zu.json", dir, k); /* written last: its presence means complete */
@@ -157,6 +156,7 @@ static void worker(const char *seed_text, const MutOptions *o, size_t count, uns
 
 typedef struct Run {
   const char *seed_text, *seed_name;
+  const Program *seed;  /* seed_text, parsed and typed */
   const MutOptions *mo;
   size_t count;
   unsigned jobs;
@@ -222,7 +222,7 @@ static bool write_mutant(Run *run, size_t k, uint64_t attempt, const MutResult *
   free(line);
   for (size_t i = 0; i < r->nsteps; i++)
     for (size_t m = 0; m <= MUT_NMUTATORS; m++)
-      if (m == MUT_NMUTATORS || !strcmp(mut_mutators[m]->name, r->steps[i].mutator)) {
+      if (m == MUT_NMUTATORS || !strcmp(mut_mutators[m].name, r->steps[i].mutator)) {
         run->per_mutator[m]++;
         break;
       }
@@ -295,7 +295,7 @@ static bool produce(Run *run, size_t k, const char *tmp, char *err, size_t errle
       }
       json_decref(j);
     }
-    if (!got && !(attempt == 0 && tmp)) got = mut_make(run->seed_text, run->mo, k, attempt, &r, err, errlen);
+    if (!got && !(attempt == 0 && tmp)) got = mut_make(run->seed, run->mo, k, attempt, &r, err, errlen);
     if (!got) continue;
     char h[GIT_OID_HEXSZ + 1];
     content_hash(r.text, strlen(r.text), h);
@@ -330,7 +330,7 @@ static bool run_all(Run *run, char *err, size_t errlen) {
         cli_on_stop_signals(SIG_DFL);
         prctl(PR_SET_PDEATHSIG, SIGKILL); /* a parent killed outright takes its workers along */
         if (getppid() != parent) _exit(1);
-        worker(run->seed_text, run->mo, run->count, w, run->jobs, tmp);
+        worker(run->seed, run->mo, run->count, w, run->jobs, tmp);
         _exit(0);
       }
       if (pid > 0) worker_pid[nworkers] = pids[nworkers] = pid, nworkers++;
@@ -463,7 +463,70 @@ static size_t load_donors(const char *dir, MutDonor **out) {
   return donors.len;
 }
 
-int main(int argc, char **argv) {
+/* The command line. */
+typedef struct Cli {
+  const char *seed_path, *out_dir, *git_path, *only, *policy_path, *donor_dir;
+  const char *oracle_test, *oracle_server, *oracle_timeout;
+  long count, jobs;
+  unsigned batch;
+  bool json, quiet;
+  MutOptions mo;                   /* the seed, depth, fuel, weights, --ill-typed so far */
+  char default_dir[PATH_MAX - 64]; /* SEED.mutants; room for "/manifest.jsonl" and mutant names */
+} Cli;
+
+/* A whole-number option's value into *out; false after saying what it takes. */
+static bool count_option(const char *opt, long min, unsigned *out) {
+  long v;
+  if (!cli_count_arg("rmutate", opt, optarg, min, &v)) return false;
+  *out = (unsigned)v;
+  return true;
+}
+
+/* --weight NAME=W */
+static bool weight_option(MutOptions *mo) {
+  const char *eq = strchr(optarg, '=');
+  size_t i = 0;
+  for (; eq && i < MUT_NMUTATORS; i++)
+    if (strlen(mut_mutators[i].name) == (size_t)(eq - optarg) && !strncmp(optarg, mut_mutators[i].name, eq - optarg))
+      break;
+  long v;
+  if (!eq || i == MUT_NMUTATORS || !cli_count_arg("rmutate", "--weight", eq + 1, 0, &v))
+    return fprintf(stderr, "rmutate: --weight takes NAME=W with a mutator's name (--list-mutators)\n"), false;
+  mo->weights[i] = (unsigned)v;
+  return true;
+}
+
+/* The options after getopt: the seed, where the mutants go, which mutators; -1 to go on, else the
+   exit status. */
+static int check_options(int argc, char **argv, Cli *cli) {
+  if (argc - optind != 1) return fputs("rmutate: expected one SEED file\n", stderr), fputs(usage, stderr), 2;
+  cli->seed_path = argv[optind];
+  if (!cli->out_dir && !cli->git_path) {
+    /* the design card's `rmutate resnet.relay -n 500`: mutants beside the seed, named after it */
+    const char *seed = cli->seed_path, *dot = strrchr(seed, '.'), *slash = strrchr(seed, '/');
+    int stem = dot && (!slash || dot > slash) ? (int)(dot - seed) : (int)strlen(seed);
+    snprintf(cli->default_dir, sizeof cli->default_dir, "%.*s.mutants", stem, seed);
+    cli->out_dir = cli->default_dir;
+    fprintf(stderr, "rmutate: writing the mutants to %s/ (-o DIR to choose)\n", cli->out_dir);
+  }
+  if ((cli->oracle_test || cli->oracle_server) && !cli->out_dir) return fputs("rmutate: --oracle needs -o DIR\n", stderr), 2;
+  char why[128];
+  if (cli->oracle_test && !cli_runnable(cli->oracle_test, why, sizeof why))
+    return fprintf(stderr, "rmutate: --oracle %s: the test %s\n", cli->oracle_test, why), 2;
+  const char *mutator_names[MUT_NMUTATORS];
+  for (size_t i = 0; i < MUT_NMUTATORS; i++) mutator_names[i] = mut_mutators[i].name;
+  if (!cli_known_names("rmutate", "--mutators", "mutator", cli->only, mutator_names, MUT_NMUTATORS)) return 2;
+  size_t nm = 0;
+  for (size_t i = 0; i < MUT_NMUTATORS; i++) {
+    if (cli->only && !cli_in_list(cli->only, mut_mutators[i].name)) cli->mo.weights[i] = 0;
+    nm += cli->mo.weights[i] > 0;
+  }
+  if (!nm && !cli->mo.ill_typed) return fputs("rmutate: no mutator left (see --mutators, --weight)\n", stderr), 2;
+  return -1;
+}
+
+/* Reads the command line into cli; -1 to go on, else the exit status (after --help, a bad option). */
+static int parse_options(int argc, char **argv, Cli *cli) {
   static const struct option longopts[] = {
       {"git", required_argument, NULL, OPT_GIT},       {"seed", required_argument, NULL, OPT_SEED},
       {"depth", required_argument, NULL, OPT_DEPTH},   {"mutators", required_argument, NULL, OPT_MUTATORS},
@@ -476,211 +539,194 @@ int main(int argc, char **argv) {
       {"oracle-timeout", required_argument, NULL, OPT_ORACLE_TIMEOUT},
       {NULL, 0, NULL, 0},
   };
-  long v, count = 100, jobs = sysconf(_SC_NPROCESSORS_ONLN);
-  const char *out_dir = NULL, *git_path = NULL, *only = NULL, *policy_path = NULL, *donor_dir = NULL;
-  unsigned weights[MUT_NMUTATORS];
-  memcpy(weights, mut_default_weights, sizeof weights);
-  MutOptions mo = {.seed = 1, .depth = 1, .fuel = 3};
-  bool json = false, quiet = false;
-  unsigned batch = 500;
-  const char *oracle_test = NULL, *oracle_server = NULL, *oracle_timeout = "60";
+  memset(cli, 0, sizeof *cli);
+  cli->count = 100;
+  cli->jobs = sysconf(_SC_NPROCESSORS_ONLN);
+  cli->batch = 500;
+  cli->oracle_timeout = "60";
+  mut_options_init(&cli->mo);
+  MutOptions *mo = &cli->mo;
   int c;
-  cli_name(argv, "rmutate");
   while ((c = getopt_long(argc, argv, "n:o:j:qh", longopts, NULL)) != -1) {
     switch (c) {
     case 'n':
-      if (!cli_count_arg("rmutate", "-n", optarg, 1, &count)) return 2;
+      if (!cli_count_arg("rmutate", "-n", optarg, 1, &cli->count)) return 2;
       break;
-    case 'o': out_dir = optarg; break;
+    case 'o': cli->out_dir = optarg; break;
     case 'j':
-      if (!cli_count_arg("rmutate", "-j", optarg, 1, &jobs)) return 2;
+      if (!cli_count_arg("rmutate", "-j", optarg, 1, &cli->jobs)) return 2;
       break;
-    case 'q': quiet = true; break;
-    case OPT_GIT: git_path = optarg; break;
+    case 'q': cli->quiet = true; break;
+    case OPT_GIT: cli->git_path = optarg; break;
     case OPT_SEED: {
       char *end;
       errno = 0;
-      mo.seed = strtoull(optarg, &end, 10);
+      mo->seed = strtoull(optarg, &end, 10);
       if (errno || *end || end == optarg) return fprintf(stderr, "rmutate: --seed takes a whole number\n"), 2;
       break;
     }
     case OPT_DEPTH:
-      if (!cli_count_arg("rmutate", "--depth", optarg, 1, &v)) return 2;
-      mo.depth = (unsigned)v;
+      if (!count_option("--depth", 1, &mo->depth)) return 2;
       break;
-    case OPT_MUTATORS: only = optarg; break;
-    case OPT_WEIGHT: {
-      const char *eq = strchr(optarg, '=');
-      size_t i = 0;
-      for (; eq && i < MUT_NMUTATORS; i++)
-        if (strlen(mut_mutators[i]->name) == (size_t)(eq - optarg) && !strncmp(optarg, mut_mutators[i]->name, eq - optarg))
-          break;
-      if (!eq || i == MUT_NMUTATORS || !cli_count_arg("rmutate", "--weight", eq + 1, 0, &v))
-        return fprintf(stderr, "rmutate: --weight takes NAME=W with a mutator's name (--list-mutators)\n"), 2;
-      weights[i] = (unsigned)v;
+    case OPT_MUTATORS: cli->only = optarg; break;
+    case OPT_WEIGHT:
+      if (!weight_option(mo)) return 2;
       break;
-    }
     case OPT_LIST:
       for (size_t i = 0; i < MUT_NMUTATORS; i++)
-        printf("%-11s weight %u  %s\n", mut_mutators[i]->name, mut_default_weights[i], mut_mutators[i]->description);
+        printf("%-11s weight %u  %s\n", mut_mutators[i].name, mut_mutators[i].weight, mut_mutators[i].description);
       return 0;
-    case OPT_POLICY: policy_path = optarg; break;
+    case OPT_POLICY: cli->policy_path = optarg; break;
     case OPT_FUEL:
-      if (!cli_count_arg("rmutate", "--fuel", optarg, 0, &v)) return 2;
-      mo.fuel = (unsigned)v;
+      if (!count_option("--fuel", 0, &mo->fuel)) return 2;
       break;
-    case OPT_DONOR: donor_dir = optarg; break;
-    case OPT_ILL: mo.ill_typed = true; break;
-    case OPT_JSON: json = true; break;
+    case OPT_DONOR: cli->donor_dir = optarg; break;
+    case OPT_ILL: mo->ill_typed = true; break;
+    case OPT_JSON: cli->json = true; break;
     case OPT_BATCH:
-      if (!cli_count_arg("rmutate", "--batch", optarg, 1, &v)) return 2;
-      batch = (unsigned)v;
+      if (!count_option("--batch", 1, &cli->batch)) return 2;
       break;
     case OPT_VERSION: return cli_version("rmutate");
-    case OPT_ORACLE: oracle_test = optarg; break;
-    case OPT_ORACLE_SERVER: oracle_server = optarg; break;
-    case OPT_ORACLE_TIMEOUT: oracle_timeout = optarg; break;
+    case OPT_ORACLE: cli->oracle_test = optarg; break;
+    case OPT_ORACLE_SERVER: cli->oracle_server = optarg; break;
+    case OPT_ORACLE_TIMEOUT: cli->oracle_timeout = optarg; break;
     case 'h': fputs(usage, stdout); return 0;
     default: return cli_bad_option("rmutate");
     }
   }
-  if (argc - optind != 1) return fputs("rmutate: expected one SEED file\n", stderr), fputs(usage, stderr), 2;
-  char default_dir[PATH_MAX - 64]; /* room for "/manifest.jsonl" and mutant names after it */
-  if (!out_dir && !git_path) {
-    /* the design card's `rmutate resnet.relay -n 500`: mutants beside the seed, named after it */
-    const char *seed = argv[optind], *dot = strrchr(seed, '.'), *slash = strrchr(seed, '/');
-    int stem = dot && (!slash || dot > slash) ? (int)(dot - seed) : (int)strlen(seed);
-    snprintf(default_dir, sizeof default_dir, "%.*s.mutants", stem, seed);
-    out_dir = default_dir;
-    fprintf(stderr, "rmutate: writing the mutants to %s/ (-o DIR to choose)\n", out_dir);
-  }
-  if ((oracle_test || oracle_server) && !out_dir) return fputs("rmutate: --oracle needs -o DIR\n", stderr), 2;
-  char why[128];
-  if (oracle_test && !cli_runnable(oracle_test, why, sizeof why))
-    return fprintf(stderr, "rmutate: --oracle %s: the test %s\n", oracle_test, why), 2;
-  const char *seed_path = argv[optind];
-  const Mutator *mutators[MUT_NMUTATORS];
-  unsigned mweights[MUT_NMUTATORS];
-  size_t nm = 0;
-  const char *mutator_names[MUT_NMUTATORS];
-  for (size_t i = 0; i < MUT_NMUTATORS; i++) mutator_names[i] = mut_mutators[i]->name;
-  if (!cli_known_names("rmutate", "--mutators", "mutator", only, mutator_names, MUT_NMUTATORS)) return 2;
-  for (size_t i = 0; i < MUT_NMUTATORS; i++) {
-    if (only && !cli_in_list(only, mut_mutators[i]->name)) continue;
-    if (!weights[i]) continue;
-    mutators[nm] = mut_mutators[i];
-    mweights[nm++] = weights[i];
-  }
-  if (!nm && !mo.ill_typed) return fputs("rmutate: no mutator left (see --mutators, --weight)\n", stderr), 2;
+  return check_options(argc, argv, cli);
+}
 
+/* What the run reads: the generator's policy, the seed (parsed and typed once), the donors. */
+typedef struct Inputs {
   GenPolicy policy;
-  gen_policy_default(&policy);
   Arena policy_arena;
-  arena_init(&policy_arena);
+  char *seed_text;
+  Program seed;
+  MutDonor *donors; /* without --donor, the seed itself (donors[0].prog is `seed`) */
+  size_t ndonors;
+} Inputs;
+
+/* Reads them and completes cli->mo; -1 to go on, else the exit status. */
+static int load_inputs(Cli *cli, Inputs *in) {
   char err[2048];
-  if (policy_path && !gen_policy_load(&policy, policy_path, &policy_arena, err, sizeof err)) {
-    fprintf(stderr, "rmutate: %s\n", err);
-    arena_free(&policy_arena);
-    return 2;
-  }
+  gen_policy_default(&in->policy);
+  if (cli->policy_path && !gen_policy_load(&in->policy, cli->policy_path, &in->policy_arena, err, sizeof err))
+    return fprintf(stderr, "rmutate: %s\n", err), 2;
   size_t len;
-  char *seed_text = file_read_text(seed_path, &len);
-  if (!seed_text) {
-    arena_free(&policy_arena);
-    return 2;
+  if (!(in->seed_text = file_read_text(cli->seed_path, &len))) return 2;
+  if (!typed(cli->seed_path, in->seed_text, &in->seed, false)) {
+    fprintf(stderr, "rmutate: %s is not a well-typed Relay module, which rmutate needs\n", cli->seed_path);
+    return 1;
   }
-  int status = 2;
-  Program seed = {0};
-  MutDonor *donors = NULL;
-  size_t ndonors = 0;
-  GitRepo *git = NULL;
-  Run run = {0};
-  strset_init(&run.seen);
-  if (!typed(seed_path, seed_text, &seed, false)) {
-    fprintf(stderr, "rmutate: %s is not a well-typed Relay module, which rmutate needs\n", seed_path);
-    status = 1;
-    goto done;
-  }
-  if (donor_dir) {
-    ndonors = load_donors(donor_dir, &donors);
+  const char *slash = strrchr(cli->seed_path, '/');
+  if (cli->donor_dir) {
+    in->ndonors = load_donors(cli->donor_dir, &in->donors);
   } else { /* no donors given: the seed lends its own subtrees (a value moved to another place) */
-    donors = xmalloc(sizeof *donors);
-    donors[0] = (MutDonor){seed, xstrdup(strrchr(seed_path, '/') ? strrchr(seed_path, '/') + 1 : seed_path)};
-    ndonors = 1;
+    in->donors = xmalloc(sizeof *in->donors);
+    in->donors[0] = (MutDonor){in->seed, xstrdup(slash ? slash + 1 : cli->seed_path)};
+    in->ndonors = 1;
   }
-  const char *slash = strrchr(seed_path, '/');
-  mo.seed_name = slash ? slash + 1 : seed_path;
-  mo.mutators = mutators;
-  mo.weights = mweights;
-  mo.nmutators = nm;
-  mo.policy = &policy;
-  mo.donors = donors;
-  mo.ndonors = ndonors;
-  mo.seed_program = &seed; /* every mutant's first step starts from a clone: the seed is parsed and typed once */
-  mo.stop = &stop_signal;
-  if (out_dir && mkdir(out_dir, 0755) != 0 && errno != EEXIST) {
-    fprintf(stderr, "rmutate: cannot create %s: %s\n", out_dir, strerror(errno));
-    goto done;
+  MutOptions *mo = &cli->mo;
+  mo->seed_name = slash ? slash + 1 : cli->seed_path;
+  mo->policy = &in->policy;
+  mo->donors = in->donors;
+  mo->ndonors = in->ndonors;
+  mo->stop = &stop_signal;
+  return -1;
+}
+
+static void free_inputs(const Cli *cli, Inputs *in) {
+  for (size_t i = 0; i < in->ndonors; i++) {
+    prog_free(&in->donors[i].prog);
+    free((char *)in->donors[i].name);
   }
-  if (git_path && !(git = git_repo_open(git_path, "rmutate", err, sizeof err))) {
-    fprintf(stderr, "rmutate: --git %s\n", err);
-    goto done;
-  }
-  run = (Run){seed_text, mo.seed_name, &mo, (size_t)count, (unsigned)(jobs > 64 ? 64 : jobs), out_dir, git, batch,
-              !quiet && isatty(STDERR_FILENO), run.seen, NULL, {NULL, 0, 0}, 0, 0, 0, {0}, 0, 0, false};
-  run.start = clock_seconds();
+  free(in->donors);
+  if (cli->donor_dir || !in->ndonors) prog_free(&in->seed); /* else the seed is donors[0], freed above */
+  free(in->seed_text);
+  arena_free(&in->policy_arena);
+}
+
+/* The run's outputs: the directory and its manifest, the git repository; -1 to go on, else 2. */
+static int open_outputs(const Cli *cli, const Inputs *in, Run *run) {
+  char err[2048];
+  if (cli->out_dir && mkdir(cli->out_dir, 0755) != 0 && errno != EEXIST)
+    return fprintf(stderr, "rmutate: cannot create %s: %s\n", cli->out_dir, strerror(errno)), 2;
+  GitRepo *git = NULL;
+  if (cli->git_path && !(git = git_repo_open(cli->git_path, "rmutate", err, sizeof err)))
+    return fprintf(stderr, "rmutate: --git %s\n", err), 2;
+  *run = (Run){.seed_text = in->seed_text, .seed_name = cli->mo.seed_name, .seed = &in->seed, .mo = &cli->mo,
+               .count = (size_t)cli->count, .jobs = (unsigned)(cli->jobs > 64 ? 64 : cli->jobs),
+               .out_dir = cli->out_dir, .git = git, .batch = cli->batch,
+               .progress = !cli->quiet && isatty(STDERR_FILENO), .seen = run->seen};
+  run->start = clock_seconds();
   char seed_hash[GIT_OID_HEXSZ + 1];
-  content_hash(seed_text, strlen(seed_text), seed_hash);
-  strset_add(&run.seen, seed_hash); /* no mutant equals the seed */
-  if (out_dir) {
+  content_hash(in->seed_text, strlen(in->seed_text), seed_hash);
+  strset_add(&run->seen, seed_hash); /* no mutant equals the seed */
+  if (cli->out_dir) {
     char path[4096];
-    snprintf(path, sizeof path, "%s/manifest.jsonl", out_dir);
-    run.manifest = fopen(path, "w");
-    if (!run.manifest) {
-      fprintf(stderr, "rmutate: cannot write %s: %s\n", path, strerror(errno));
-      goto done;
-    }
+    snprintf(path, sizeof path, "%s/manifest.jsonl", cli->out_dir);
+    if (!(run->manifest = fopen(path, "w")))
+      return fprintf(stderr, "rmutate: cannot write %s: %s\n", path, strerror(errno)), 2;
   }
+  return -1;
+}
+
+/* --json: the summary, one object on standard output. */
+static void print_summary(const Run *run) {
+  json_t *per = json_object();
+  for (size_t i = 0; i < MUT_NMUTATORS; i++)
+    json_object_set_new(per, mut_mutators[i].name, json_integer((json_int_t)run->per_mutator[i]));
+  if (run->per_mutator[MUT_NMUTATORS])
+    json_object_set_new(per, "ill-typed", json_integer((json_int_t)run->per_mutator[MUT_NMUTATORS]));
+  json_t *j = json_pack("{s:I, s:I, s:I, s:o}", "mutants", (json_int_t)run->written, "retries",
+                        (json_int_t)run->retries, "mutations", (json_int_t)run->steps_total, "per_mutator", per);
+  json_dumpf(j, stdout, JSON_COMPACT);
+  fputc('\n', stdout);
+  json_decref(j);
+}
+
+/* The mutants, the manifest closed, the summary, --oracle; the exit status. */
+static int mutate_all(const Cli *cli, Run *run) {
+  char err[2048];
   git_libgit2_init();
   cli_on_stop_signals(on_signal);
   ast_parse_cancel_on(&parse_cancel);
-  if (git) careful++; /* the mutants of the batch in progress get their commit: the loop stops instead */
-  bool ok = run_all(&run, err, sizeof err);
+  if (run->git) careful++; /* the mutants of the batch in progress get their commit: the loop stops instead */
+  bool ok = run_all(run, err, sizeof err);
   careful++; /* the ending: manifest closed, summary, --oracle */
   git_libgit2_shutdown();
-  if (run.manifest && fclose(run.manifest) != 0) {
-    if (ok) snprintf(err, sizeof err, "cannot write %.1000s/manifest.jsonl: %s", out_dir, strerror(errno));
+  if (run->manifest && fclose(run->manifest) != 0) {
+    if (ok) snprintf(err, sizeof err, "cannot write %.1000s/manifest.jsonl: %s", cli->out_dir, strerror(errno));
     ok = false;
-    run.io_error = true;
+    run->io_error = true;
   }
-  run.manifest = NULL;
+  run->manifest = NULL;
   if (!ok) fprintf(stderr, "rmutate: %s\n", err);
-  status = ok ? 0 : stop_signal ? 130 : run.io_error ? 2 : 1; /* a seed that cannot be mutated, or a write that failed */
-  if (json) {
-    json_t *per = json_object();
-    for (size_t i = 0; i < MUT_NMUTATORS; i++)
-      json_object_set_new(per, mut_mutators[i]->name, json_integer((json_int_t)run.per_mutator[i]));
-    if (run.per_mutator[MUT_NMUTATORS]) json_object_set_new(per, "ill-typed", json_integer((json_int_t)run.per_mutator[MUT_NMUTATORS]));
-    json_t *j = json_pack("{s:I, s:I, s:I, s:o}", "mutants", (json_int_t)run.written, "retries",
-                          (json_int_t)run.retries, "mutations", (json_int_t)run.steps_total, "per_mutator", per);
-    json_dumpf(j, stdout, JSON_COMPACT);
-    fputc('\n', stdout);
-    json_decref(j);
-  }
-  if (ok && (oracle_test || oracle_server)) status = run_oracle(out_dir, oracle_test, oracle_server, oracle_timeout,
-                                                                (unsigned)jobs, json);
-done:
+  int status = ok ? 0 : stop_signal ? 130 : run->io_error ? 2 : 1; /* a seed that cannot be mutated, or a write that failed */
+  if (cli->json) print_summary(run);
+  if (ok && (cli->oracle_test || cli->oracle_server))
+    status = run_oracle(cli->out_dir, cli->oracle_test, cli->oracle_server, cli->oracle_timeout, (unsigned)cli->jobs,
+                        cli->json);
+  return status;
+}
+
+int main(int argc, char **argv) {
+  cli_name(argv, "rmutate");
+  Cli cli;
+  int status = parse_options(argc, argv, &cli);
+  if (status >= 0) return status;
+  Inputs in = {0};
+  arena_init(&in.policy_arena);
+  Run run = {0};
+  strset_init(&run.seen);
+  status = load_inputs(&cli, &in);
+  if (status < 0) status = open_outputs(&cli, &in, &run);
+  if (status < 0) status = mutate_all(&cli, &run);
   if (run.manifest) fclose(run.manifest);
   free(run.batch_manifest.data);
   strset_free(&run.seen);
-  git_repo_close(git);
-  for (size_t i = 0; i < ndonors; i++) {
-    prog_free(&donors[i].prog);
-    free((char *)donors[i].name);
-  }
-  free(donors);
-  if (donor_dir) prog_free(&seed); /* else the seed is donors[0], freed above */
-  free(seed_text);
-  arena_free(&policy_arena);
+  git_repo_close(run.git);
+  free_inputs(&cli, &in);
   return status;
 }

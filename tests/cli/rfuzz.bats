@@ -76,6 +76,36 @@ print(json.dumps(c, sort_keys=True))' "$1"
   [ "$status" -eq 2 ] && [[ "$output" == *"Try 'rfuzz --help'"* ]]
 }
 
+@test "rfuzz: --mix takes the kinds by name or their weights in order; a bad one exits 2 saying why" {
+  # an oracle that logs each round's check: which kinds the rounds were
+  cat > "$T/logging.sh" <<EOF
+#!/bin/sh
+while IFS= read -r p; do head -n 1 "\$p.args" >> "$T/checks"; echo 1; done
+EOF
+  chmod +x "$T/logging.sh"
+  "$RFUZZ" --oracle "$T/logging.sh --args-beside" --mix diff=1 --rounds 12 --no-reduce -q -o "$T/d"
+  [ "$(sort -u "$T/checks")" = diff ]
+  rm "$T/checks"
+  "$RFUZZ" --oracle "$T/logging.sh --args-beside" --mix 'build=0,ill-typed=3' --rounds 12 --no-reduce -q -o "$T/i"
+  [ "$(sort -u "$T/checks")" = typecheck ]
+  # the names, the positional form and the default are one campaign
+  "$RFUZZ" --oracle "$ORACLE" --rounds 30 --no-reduce -q -o "$T/default"
+  "$RFUZZ" --oracle "$ORACLE" --rounds 30 --no-reduce --mix 7,2,1 -q -o "$T/positional"
+  "$RFUZZ" --oracle "$ORACLE" --rounds 30 --no-reduce --mix ill-typed=1,build=7,diff=2 -q -o "$T/named"
+  [ "$(state "$T/default")" = "$(state "$T/positional")" ]
+  [ "$(state "$T/default")" = "$(state "$T/named")" ]
+  for bad in 'build=1,fuzz=2:unknown round kind '"'"'fuzz'"'"' (one of: build, diff, ill-typed)' \
+             'diff=x:'"'"'x'"'"' is no weight' 'diff=1001:'"'"'1001'"'"' is no weight' 'build=1,build=2:build given twice' \
+             '7,2:3 weights in the kinds'"'"' order' 'diff=0:not all 0'; do
+    run "$RFUZZ" --oracle "$ORACLE" --mix "${bad%%:*}" -o "$T/bad"
+    [ "$status" -eq 2 ]
+    [[ "${lines[0]}" == "rfuzz: --mix"*"${bad#*:}"* ]]
+  done
+  [ ! -e "$T/bad" ]
+  run "$RFUZZ" --help
+  [[ "$output" == *"ill-typed   1  "* ]] # the kinds and their default weights, from the table
+}
+
 @test "rfuzz (fake TVM): a short campaign finds each planted bug, groups it once and reduces it" {
   use_fake_tvm
   export FAKE_TVM_PLANTED='build-segv:nn.softmax;pass-error:FoldConstant>FuseOps;diff:3:nn.relu'

@@ -1,5 +1,6 @@
 /* rfuzz's pieces (campaign/): the features its feedback counts, pass sequences and their
-   mutation, what an oracle answer means, group keys, the check that reproduces a failure. */
+   mutation, the round kinds (their checks, what an oracle answer means), group keys, the check
+   that reproduces a failure. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,8 @@
 #include <cmocka.h>
 
 #include "../../campaign/campaign.h"
+#include "../../program/program.h"
+#include "../../support/fileio.h"
 
 static void collect(void *ctx, const char *key) {
   StrBuf *sb = ctx;
@@ -18,11 +21,28 @@ static void collect(void *ctx, const char *key) {
   sb_putc(sb, '\n');
 }
 
-static char *features(const char *text) {
+static char *tree_features(const AstModule *m, bool typed) {
   StrBuf sb;
   sb_init(&sb);
-  fuzz_features(text, collect, &sb);
-  return sb_take(&sb);
+  fuzz_features(m, typed, collect, &sb);
+  return sb.data ? sb_take(&sb) : xstrdup("");
+}
+
+static AstModule *parse(const char *text) {
+  Diag d;
+  diag_init(&d, "test.relay", text, strlen(text));
+  AstModule *m = ast_parse(text, strlen(text), &d);
+  diag_free(&d);
+  return m;
+}
+
+/* The features of a program's text, as parsed. */
+static char *features(const char *text) {
+  AstModule *m = parse(text);
+  assert_non_null(m);
+  char *f = tree_features(m, false);
+  ast_free(m);
+  return f;
 }
 
 static void test_features_edges_through_bindings(void **state) {
@@ -54,6 +74,115 @@ static void test_features_scope_per_function(void **state) {
   assert_non_null(strstr(f, "edge:tanh>negative\n"));
   assert_null(strstr(f, "edge:sigmoid>negative"));
   free(f);
+}
+
+/* A binding's value is its line's first call: a closure's inner %0 stands for the outer %0 from
+   where it is printed on; a let binds when printed bare, not with a type; a tuple or a projection
+   is no call, so no edge goes through it. */
+static void test_features_lets_tuples_closures(void **state) {
+  (void)state;
+  char *f = features("#[version = \"0.0.5\"]\n"
+                     "def @main(%x: Tensor[(2), float32]) {\n"
+                     "  %0 = tanh(%x);\n"
+                     "  %1 = fn (%p: Tensor[(2), float32]) {\n"
+                     "    %0 = sigmoid(%p);\n"
+                     "    %0\n"
+                     "  };\n"
+                     "  %2 = negative(%0);\n"
+                     "  let %a = exp(%2);\n"
+                     "  let %b: Tensor[(2), float32] = log(%2);\n"
+                     "  %3 = (%a, %b);\n"
+                     "  %4 = %3.0;\n"
+                     "  %5 = add(%a, %b);\n"
+                     "  %6 = abs(%4);\n"
+                     "  %7 = %1(%6);\n"
+                     "  sqrt(%7)\n"
+                     "}\n");
+  assert_non_null(strstr(f, "edge:sigmoid>negative\n")); /* the closure's %0, printed last */
+  assert_null(strstr(f, "edge:tanh>negative"));
+  assert_non_null(strstr(f, "edge:negative>exp\n"));
+  assert_non_null(strstr(f, "edge:exp>add\n"));  /* let %a = exp(...) binds %a */
+  assert_null(strstr(f, "edge:log>add"));         /* let %b: T = log(...) does not */
+  assert_null(strstr(f, "edge:exp>abs"));         /* %4 is a projection of a tuple */
+  assert_null(strstr(f, ">sqrt"));                /* %7 calls a closure: no operator */
+  assert_non_null(strstr(f, "op:sqrt\n"));
+  free(f);
+}
+
+/* Printed with its inferred types (an rmutate mutant), a let's variable carries a ty= comment, so
+   it no longer binds; a comment is not code, however many lines it has. */
+static void test_features_typed_and_comments(void **state) {
+  (void)state;
+  const char *text = "#[version = \"0.0.5\"]\n"
+                     "def @main(%x: Tensor[(2), float32]) {\n"
+                     "  /* a note: relu(%x) =\n"
+                     "     softmax(%x) */\n"
+                     "  let %a = exp(%x);\n"
+                     "  add(%a, %x)\n"
+                     "}\n";
+  Program p;
+  char err[256];
+  assert_true(prog_load(&p, "t.relay", text, false, err, sizeof err));
+  char *plain = tree_features(p.m, false), *typed = tree_features(p.m, true);
+  assert_non_null(strstr(plain, "edge:exp>add\n"));
+  assert_null(strstr(typed, "edge:exp>add"));
+  assert_non_null(strstr(typed, "op:add\n"));
+  assert_null(strstr(plain, "relu"));
+  assert_null(strstr(plain, "softmax"));
+  free(plain);
+  free(typed);
+  prog_free(&p);
+}
+
+static int by_text(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The distinct lines of `lines`, sorted, each followed by a space (in place). */
+static const char *distinct(char *lines) {
+  VEC(char *) keys = {0};
+  for (char *k = strtok(lines, "\n"); k; k = strtok(NULL, "\n")) VEC_PUSH(keys, k);
+  qsort(keys.items, keys.len, sizeof *keys.items, by_text);
+  StrBuf sb;
+  sb_init(&sb);
+  for (size_t i = 0; i < keys.len; i++)
+    if (!i || strcmp(keys.items[i], keys.items[i - 1])) sb_printf(&sb, "%s ", keys.items[i]);
+  free(keys.items);
+  strcpy(lines, sb.data ? sb.data : ""); /* no longer than the lines it came from */
+  sb_free(&sb);
+  return lines;
+}
+
+/* Models of the corpus, with the features the campaign has always counted for them (read off their
+   printing by the lexer features.c replaced): a plain one, one with fused closures, an LSTM. */
+static void test_features_of_models(void **state) {
+  (void)state;
+  static const char *const want[][2] = {
+      {"mlp", "edge:nn.batch_flatten>nn.dense edge:nn.bias_add>nn.relu edge:nn.bias_add>nn.softmax "
+              "edge:nn.dense>nn.bias_add edge:nn.relu>nn.dense op:nn.batch_flatten op:nn.bias_add op:nn.dense "
+              "op:nn.relu op:nn.softmax "},
+      {"resnet-18.fused",
+       "edge:add>expand_dims edge:add>multiply edge:add>nn.relu edge:add>rsqrt edge:divide>add "
+       "edge:expand_dims>add edge:expand_dims>divide edge:expand_dims>multiply edge:expand_dims>squeeze "
+       "edge:multiply>add edge:multiply>expand_dims edge:multiply>multiply edge:negative>multiply "
+       "edge:nn.conv2d>add edge:nn.dense>nn.bias_add edge:nn.max_pool2d>multiply edge:rsqrt>multiply "
+       "edge:squeeze>expand_dims op:add op:divide op:expand_dims op:multiply op:negative "
+       "op:nn.batch_flatten op:nn.bias_add op:nn.conv2d op:nn.dense op:nn.global_avg_pool2d "
+       "op:nn.max_pool2d op:nn.relu op:nn.softmax op:rsqrt op:squeeze "},
+      {"lstm", "edge:multiply>add edge:nn.dense>nn.bias_add edge:tanh>multiply op:add op:multiply "
+               "op:nn.bias_add op:nn.dense op:sigmoid op:split op:tanh op:zeros "},
+  };
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    char path[256];
+    snprintf(path, sizeof path, "../shared/corpus/models/%s.relay", want[i][0]);
+    size_t len;
+    char *text = file_read_text(path, &len);
+    AstModule *m = text ? parse(text) : NULL;
+    assert_non_null(m);
+    char *f = tree_features(m, false);
+    assert_string_equal(distinct(f), want[i][1]);
+    free(f);
+    ast_free(m);
+    free(text);
+  }
 }
 
 static size_t count_passes(const char *seq) {
@@ -118,29 +247,63 @@ static void test_pass_set_parse(void **state) {
 
 static void test_verdicts(void **state) {
   (void)state;
-  assert_int_equal(fuzz_verdict(FUZZ_BUILD, 1, false, ""), FV_PASS);
-  assert_int_equal(fuzz_verdict(FUZZ_BUILD, 0, false, "Check failed: x"), FV_FAIL);
-  assert_int_equal(fuzz_verdict(FUZZ_BUILD, 1, false, "error: parse"), FV_FAIL); /* an earlier stage */
-  assert_int_equal(fuzz_verdict(FUZZ_BUILD, 1, true, ""), FV_FAIL);              /* a hang */
-  assert_int_equal(fuzz_verdict(FUZZ_BUILD, 2, false, "bad arguments: x"), FV_ORACLE_ERROR);
-  assert_int_equal(fuzz_verdict(FUZZ_ILL, 0, false, "error: type mismatch"), FV_ILL_REJECTED);
-  assert_int_equal(fuzz_verdict(FUZZ_ILL, 0, false, "signal SIGSEGV"), FV_FAIL);
-  assert_int_equal(fuzz_verdict(FUZZ_ILL, 0, false, "timeout after 60 s"), FV_FAIL);
-  assert_int_equal(fuzz_verdict(FUZZ_ILL, 1, false, ""), FV_ILL_ACCEPTED);
+  const FuzzKind *build = fuzz_kind("build"), *ill = fuzz_kind("ill-typed");
+  assert_int_equal(fuzz_verdict(build, 1, false, ""), FV_PASS);
+  assert_int_equal(fuzz_verdict(build, 0, false, "Check failed: x"), FV_FAIL);
+  assert_int_equal(fuzz_verdict(build, 1, false, "error: parse"), FV_FAIL); /* an earlier stage */
+  assert_int_equal(fuzz_verdict(build, 1, true, ""), FV_FAIL);              /* a hang */
+  assert_int_equal(fuzz_verdict(build, 2, false, "bad arguments: x"), FV_ORACLE_ERROR);
+  assert_int_equal(fuzz_verdict(ill, 0, false, "error: type mismatch"), FV_REJECTED);
+  assert_int_equal(fuzz_verdict(ill, 0, false, "signal SIGSEGV"), FV_FAIL);
+  assert_int_equal(fuzz_verdict(ill, 0, false, "timeout after 60 s"), FV_FAIL);
+  assert_int_equal(fuzz_verdict(ill, 1, false, ""), FV_ACCEPTED);
+}
+
+static char *check_of(const char *kind, const char *passes, bool coin) {
+  StrBuf sb;
+  sb_init(&sb);
+  fuzz_kind(kind)->check(&sb, passes, coin);
+  return sb_take(&sb);
+}
+
+/* The table: the checks each kind writes, its stages, its pool rule, the plain kind first. */
+static void test_kinds(void **state) {
+  (void)state;
+  assert_string_equal(fuzz_kinds[0].name, "build");
+  assert_null(fuzz_kind("bogus"));
+  const char *want[][4] = {
+      {"build", "", "0", "build\n--opt-level\n3\n"},
+      {"build", "FoldConstant;FuseOps", "1", "pass\n--build\n--opt-level\n3\nFoldConstant\nFuseOps\n"},
+      {"diff", "FuseOps", "0", "diff\n--opt-levels\n0,3\n"},
+      {"diff", "", "1", "diff\n--executors\ngraph,vm\n"},
+      {"ill-typed", "FuseOps", "1", "typecheck\n"},
+  };
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    char *args = check_of(want[i][0], want[i][1], want[i][2][0] == '1');
+    assert_string_equal(args, want[i][3]);
+    free(args);
+  }
+  assert_string_equal(fuzz_kind("build")->stage(0), "build");
+  assert_string_equal(fuzz_kind("build")->stage(1), "frontend");
+  assert_string_equal(fuzz_kind("diff")->stage(1), "diff-run");
+  assert_string_equal(fuzz_kind("ill-typed")->stage(0), "ill-typed");
+  assert_true(fuzz_kind("build")->joins_pool && fuzz_kind("diff")->joins_pool);
+  assert_false(fuzz_kind("ill-typed")->joins_pool); /* mutation starts from well-typed programs only */
+  assert_true(fuzz_kind("ill-typed")->ill_typed && !fuzz_kinds[0].ill_typed);
 }
 
 static void test_group_keys_and_repro_args(void **state) {
   (void)state;
   char *k1, *m1, *k2, *m2, *k3, *m3;
-  fuzz_group_key(FUZZ_BUILD, 0, false, "Check failed: x at 0x7f0012345678, size 12", &k1, &m1);
-  fuzz_group_key(FUZZ_BUILD, 0, false, "Check failed: x at 0x7f00deadbeef, size 7", &k2, &m2);
-  fuzz_group_key(FUZZ_BUILD, 1, false, "Check failed: x at 0x7f00deadbeef, size 7", &k3, &m3);
+  fuzz_group_key("build", false, "Check failed: x at 0x7f0012345678, size 12", &k1, &m1);
+  fuzz_group_key("build", false, "Check failed: x at 0x7f00deadbeef, size 7", &k2, &m2);
+  fuzz_group_key("frontend", false, "Check failed: x at 0x7f00deadbeef, size 7", &k3, &m3);
   assert_string_equal(k1, k2); /* addresses and numbers masked: one group */
   assert_string_equal(k1, "build: Check failed: x at <addr>, size <n>");
   assert_string_equal(k3, "frontend: Check failed: x at <addr>, size <n>");
   assert_non_null(m1);
   free(k1), free(m1), free(k2), free(m2), free(k3), free(m3);
-  fuzz_group_key(FUZZ_DIFF, 0, true, "", &k1, &m1);
+  fuzz_group_key("diff", true, "", &k1, &m1);
   assert_string_equal(k1, "diff: timeout");
   free(k1), free(m1);
 
@@ -159,8 +322,11 @@ static void test_group_keys_and_repro_args(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_features_edges_through_bindings), cmocka_unit_test(test_features_scope_per_function),
+      cmocka_unit_test(test_features_lets_tuples_closures),   cmocka_unit_test(test_features_typed_and_comments),
+      cmocka_unit_test(test_features_of_models),
       cmocka_unit_test(test_pass_sequences),                  cmocka_unit_test(test_pass_set_parse),
-      cmocka_unit_test(test_verdicts),                        cmocka_unit_test(test_group_keys_and_repro_args),
+      cmocka_unit_test(test_verdicts),                        cmocka_unit_test(test_kinds),
+      cmocka_unit_test(test_group_keys_and_repro_args),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -136,16 +136,16 @@ static char *model(const char *name) {
 
 /* What each mutator promises beyond the common contract. */
 static void check(const Mutator *mu, const Outcome *o) {
-  if (mu == &mut_opswap) { /* "opswap A -> B at ...": another op, and the marked node calls it */
+  if (mu == mut_find("opswap")) { /* "opswap A -> B at ...": another op, and the marked node calls it */
     char from[64], to[64];
     assert_int_equal(sscanf(o->what, "opswap %63s -> %63s", from, to), 2);
     assert_string_not_equal(from, to);
     assert_string_equal(o->new_op, to);
     assert_non_null(op_lookup(to));
-  } else if (mu == &mut_attrs) { /* every call keeps its type */
+  } else if (mu == mut_find("attrs")) { /* every call keeps its type */
     assert_non_null(strstr(o->what, "attrs "));
     assert_string_equal(o->types_before, o->types_after);
-  } else if (mu == &mut_shape) { /* an input of @main has another type */
+  } else if (mu == mut_find("shape")) { /* an input of @main has another type */
     assert_non_null(strstr(o->what, "shape "));
     assert_string_not_equal(o->params_before, o->params_after);
   }
@@ -175,13 +175,13 @@ static void test_opswap_changes_the_op(void **state) {
                     "  %2 = exp(%1);\n"
                     "  negative(%2)\n"
                     "}\n";
-  assert_true(applied(&mut_opswap, p, 60) > 30);
+  assert_true(applied(mut_find("opswap"), p, 60) > 30);
 }
 
 /* A program without operator calls: nothing to swap, nothing changed. */
 static void test_opswap_refuses_without_calls(void **state) {
   (void)state;
-  assert_int_equal(applied(&mut_opswap, V "def @main(%x: Tensor[(2), float32]) { (%x, %x) }\n", 10), 0);
+  assert_int_equal(applied(mut_find("opswap"), V "def @main(%x: Tensor[(2), float32]) { (%x, %x) }\n", 10), 0);
 }
 
 /* ------------------------------------------------------------------ attrs */
@@ -194,15 +194,15 @@ static void test_attrs_keep_every_type(void **state) {
                     "  %2 = nn.max_pool2d(%1, pool_size=[2, 2], strides=[2, 2]);\n"
                     "  nn.softmax(%2, axis=1)\n"
                     "}\n";
-  assert_true(applied(&mut_attrs, p, 60) > 30);
+  assert_true(applied(mut_find("attrs"), p, 60) > 30);
 }
 
 /* Values that would change the type are refused (reshape's newshape is pinned by its input); a
    call without attributes offers nothing. */
 static void test_attrs_refuses_type_changes(void **state) {
   (void)state;
-  applied(&mut_attrs, V "def @main(%x: Tensor[(2, 3), float32]) { reshape(%x, newshape=[6]) }\n", 20);
-  assert_int_equal(applied(&mut_attrs, V "def @main(%x: Tensor[(2, 3), float32]) { exp(%x) }\n", 5), 0);
+  applied(mut_find("attrs"), V "def @main(%x: Tensor[(2, 3), float32]) { reshape(%x, newshape=[6]) }\n", 20);
+  assert_int_equal(applied(mut_find("attrs"), V "def @main(%x: Tensor[(2, 3), float32]) { exp(%x) }\n", 5), 0);
 }
 
 /* ------------------------------------------------------------------ shape */
@@ -213,13 +213,13 @@ static void test_shape_changes_an_input(void **state) {
                     "  %0 = add(%x, %y);\n"
                     "  sum(%0, axis=[1])\n"
                     "}\n";
-  assert_true(applied(&mut_shape, p, 40) > 20);
+  assert_true(applied(mut_find("shape"), p, 40) > 20);
 }
 
 /* An integer input whose every size a reshape pins: no choice type-checks, nothing changes. */
 static void test_shape_refuses_pinned_shapes(void **state) {
   (void)state;
-  assert_int_equal(applied(&mut_shape, V "def @main(%x: Tensor[(2, 3), int32]) { reshape(%x, newshape=[6]) }\n", 20), 0);
+  assert_int_equal(applied(mut_find("shape"), V "def @main(%x: Tensor[(2, 3), int32]) { reshape(%x, newshape=[6]) }\n", 20), 0);
 }
 
 /* Sizes the reshape states again (newshape=[2, 3, 1]) change there too, so the program follows. */
@@ -228,9 +228,9 @@ static void test_shape_changes_sizes_the_program_pins(void **state) {
   const char *p = V "def @main(%x: Tensor[(2, 3), int32]) { reshape(%x, newshape=[2, 3, 1]) }\n";
   unsigned pinned = 0;
   for (uint64_t s = 0; s < 20; s++) {
-    Outcome o = run(&mut_shape, p, s);
+    Outcome o = run(mut_find("shape"), p, s);
     if (o.applied) {
-      check(&mut_shape, &o);
+      check(mut_find("shape"), &o);
       assert_non_null(strstr(o.what, "other place"));
       pinned++;
     }
@@ -243,7 +243,7 @@ static void test_shape_changes_sizes_the_program_pins(void **state) {
 
 static void each_seed_on(const char *name, uint64_t seeds, unsigned *ok_counts) {
   char *text = model(name);
-  const Mutator *mus[3] = {&mut_opswap, &mut_attrs, &mut_shape};
+  const Mutator *mus[3] = {mut_find("opswap"), mut_find("attrs"), mut_find("shape")};
   for (int k = 0; k < 3; k++) ok_counts[k] = applied(mus[k], text, seeds);
   free(text);
 }

@@ -106,14 +106,14 @@ static unsigned run_small(const Mutator *mu, unsigned seeds) {
 
 static void test_insert_small(void **state) {
   (void)state;
-  assert_true(run_small(&mut_insert, 40) >= NSMALL * 40 / 2);
+  assert_true(run_small(mut_find("insert"), 40) >= NSMALL * 40 / 2);
 }
 
 static void test_share_small(void **state) {
   (void)state;
-  assert_true(run_small(&mut_share, 40) > 0);
+  assert_true(run_small(mut_find("share"), 40) > 0);
   /* nothing to share in `%x`: the program stays as it was (run checks it) */
-  Outcome o = run(&mut_share, small_programs[NSMALL - 1], 1, NULL, 0);
+  Outcome o = run(mut_find("share"), small_programs[NSMALL - 1], 1, NULL, 0);
   assert_false(o.applied);
   outcome_free(&o);
 }
@@ -126,7 +126,7 @@ static void test_insert_resnet(void **state) {
   bool seen[9] = {0};
   unsigned applied = 0;
   for (uint64_t s = 0; s < 200; s++) {
-    Outcome o = run(&mut_insert, text, s, NULL, 0);
+    Outcome o = run(mut_find("insert"), text, s, NULL, 0);
     if (o.applied) {
       applied++;
       assert_true(!strncmp(o.what, "insert ", 7));
@@ -149,7 +149,7 @@ static void test_share_resnet(void **state) {
   char *text = slurp(MODELS "resnet-18.relay");
   unsigned applied = 0, replaced = 0, duplicated = 0;
   for (uint64_t s = 0; s < 200; s++) {
-    Outcome o = run(&mut_share, text, s, NULL, 0);
+    Outcome o = run(mut_find("share"), text, s, NULL, 0);
     if (o.applied) {
       applied++;
       replaced += strstr(o.what, "for the expression") != NULL;
@@ -165,7 +165,7 @@ static void test_share_resnet(void **state) {
 static void test_crossover_needs_donors(void **state) {
   (void)state;
   for (uint64_t s = 0; s < 10; s++) {
-    Outcome o = run(&mut_crossover, small_programs[0], s, NULL, 0);
+    Outcome o = run(mut_find("crossover"), small_programs[0], s, NULL, 0);
     assert_false(o.applied);
     outcome_free(&o);
   }
@@ -180,7 +180,7 @@ static void test_crossover_small_donor(void **state) {
   MutDonor d = {donor, "dir/donor.relay"};
   unsigned applied = 0;
   for (uint64_t s = 0; s < 40; s++) {
-    Outcome o = run(&mut_crossover, small_programs[0], s, &d, 1);
+    Outcome o = run(mut_find("crossover"), small_programs[0], s, &d, 1);
     if (o.applied) {
       applied++;
       assert_true(!strncmp(o.what, "crossover from donor.relay ", 27));
@@ -201,7 +201,7 @@ static void test_crossover_mobilenet_into_resnet(void **state) {
   assert_null(strstr(seed, "groups="));
   unsigned applied = 0, depthwise = 0;
   for (uint64_t s = 0; s < 100; s++) {
-    Outcome o = run(&mut_crossover, seed, s, &d, 1);
+    Outcome o = run(mut_find("crossover"), seed, s, &d, 1);
     if (o.applied) {
       applied++;
       assert_true(!strncmp(o.what, "crossover from mobilenet.relay ", 31));

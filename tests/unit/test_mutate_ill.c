@@ -151,10 +151,12 @@ static void test_driver_records_the_error(void **state) {
   GenPolicy policy;
   gen_policy_default(&policy);
   MutOptions o = {.seed = 7, .policy = &policy, .fuel = 10, .ill_typed = true, .seed_name = "mlp.relay"};
+  Program seed;
+  char err[256];
+  assert_true(prog_load(&seed, "mlp.relay", text, false, err, sizeof err));
   for (uint64_t k = 0; k < 20; k++) {
     MutResult r;
-    char err[256];
-    if (!mut_make(text, &o, k, 0, &r, err, sizeof err)) fail_msg("mutant %llu: %s", (unsigned long long)k, err);
+    if (!mut_make(&seed, &o, k, 0, &r, err, sizeof err)) fail_msg("mutant %llu: %s", (unsigned long long)k, err);
     assert_int_equal(r.nsteps, 1);
     assert_non_null(r.expected_error);
     assert_non_null(strstr(r.expected_error, "error: "));
@@ -167,6 +169,7 @@ static void test_driver_records_the_error(void **state) {
     prog_free(&l);
     mut_result_free(&r);
   }
+  prog_free(&seed);
   free(text);
 }
 
