@@ -141,7 +141,7 @@ RK_LIB      := $(PREFIX)/lib/relaykit
 PYTHONDIR   ?= $(shell $(PYTHON) -c 'import sys; d = [p for p in sys.path if p.startswith("$(PREFIX)/") and p.endswith("-packages")]; print(d[0] if d else "")' 2>/dev/null)
 PYTHONDIR_  := $(if $(PYTHONDIR),$(PYTHONDIR),$(RK_LIB)/python)
 MANDIR      ?= $(PREFIX)/share/man
-TVM_SCRIPTS := tvm-parse tvm-typecheck tvm-build tvm-pass tvm-diff tvm-roundtrip tvm-check tvm-server server-adapter
+TVM_SCRIPTS := $(sort $(notdir $(wildcard interestingness/tvm-*))) server-adapter
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(RK_LIB)/interestingness $(DESTDIR)$(PYTHONDIR_)/relaykit
 	install -m 755 $(PROGRAMS:%=$(BIN)/%) $(DESTDIR)$(PREFIX)/bin/

@@ -1,5 +1,6 @@
 /* One face for both kinds of interestingness test: a command run per candidate (run.h) or a
-   persistent server answering one line per candidate (server.h).  rreduce only sees this. */
+   persistent server answering one line per candidate (server.h).  rreduce and roracle see only
+   this (rfuzz, whose oracle is always a server, uses server.h itself). */
 #ifndef RELAYKIT_ORACLE_H
 #define RELAYKIT_ORACLE_H
 

@@ -1,7 +1,8 @@
 # The standalone Python repro of one TVM test's check: the candidate's text and the pipeline the
 # options describe, as plain TVM calls (no relaykit), for a bug report (rreduce --report). A
-# script writes it when RELAYKIT_REPRO names a file (relaykit_tvm.run_check). Python 3.6+.
-"""repro_source(args, text, name) -> the source of a Python script reproducing args' check."""
+# script writes it when RELAYKIT_REPRO names a file (relaykit_tvm.write_repro). Python 3.6+.
+"""repro_source(args, text, name, what, steps) -> the source of a Python script reproducing args'
+check."""
 
 import os
 
@@ -135,41 +136,60 @@ def _pass_call(spec):
     return "relay.transform.%s(%s)" % (name, ", ".join(items))
 
 
-def repro_source(args, text, name, user_script_text=None):
-    """The repro of args.check on text (a candidate called name)."""
-    check = args.check
-    what = {"parse": "a parser failure", "typecheck": "a type-checker failure", "build": "a build failure",
-            "pass": "a failure in passes", "diff": "a difference between configurations",
-            "roundtrip": "a print/parse round-trip failure", "check": "a failure of the user's check(mod)"}[check]
-    out = HEADER % {"what": what, "check": check, "name": name, "text": _literal(text)}
-    if check == "parse":
-        return out
-    if check == "check":
-        return out + "\n# the user's check, verbatim\n" + (user_script_text or "") + \
-            "\nif check(mod) is False:\n    raise AssertionError('check(mod) returned False')\n"
-    if check == "roundtrip":
-        if args.infer:
-            out += "mod = relay.transform.InferType()(mod)\n"
-        return out + ("printed = mod.astext(show_meta_data=True)\n"
-                      "mod2 = tvm.relay.parse(printed) if hasattr(tvm.relay, 'parse') else tvm.parser.parse(printed)\n"
-                      "assert tvm.ir.structural_equal(mod, mod2, map_free_vars=True), 'not equal after a round trip'\n")
-    out += "mod = relay.transform.InferType()(mod)\n"
-    if check == "typecheck":
-        return out
-    out += _params(args)
-    if check == "pass":
-        calls = ",\n    ".join(_pass_call(s) for s in args.passes)
-        names = [s[0] for s in args.passes]
-        out += "passes = [\n    %s,\n]\n" % calls
-        out += "with %s:\n    for p in passes:\n        mod = tvm.transform.Sequential([p])(mod)\n" % (
-            CONTEXT % (args.opt_level, _context_extra(args, names)))
-        if args.infer_after:
-            out += "    mod = relay.transform.InferType()(mod)\n"
-        return out + (_build_and_run(args) if args.build else "")
-    if check == "build":
-        return out + _build_and_run(args)
+def repro_source(args, text, name, what, steps):
+    """The repro of args.check (reproducing `what`, "a build failure") on text, a candidate
+    called name: the parse, then the check's own steps(args) (one of the functions below, named
+    by its row of relaykit_tvm.CHECKS)."""
+    out = HEADER % {"what": what, "check": args.check, "name": name, "text": _literal(text)}
+    return out + steps(args)
+
+
+# The steps of each check after the parse.
+INFER = "mod = relay.transform.InferType()(mod)\n"
+
+
+def parse(args):  # pylint: disable=unused-argument
+    return ""
+
+
+def typecheck(args):  # pylint: disable=unused-argument
+    return INFER
+
+
+def build(args):
+    return INFER + _params(args) + _build_and_run(args)
+
+
+def passes(args):
+    calls = ",\n    ".join(_pass_call(s) for s in args.passes)
+    names = [s[0] for s in args.passes]
+    out = INFER + _params(args)
+    out += "passes = [\n    %s,\n]\n" % calls
+    out += "with %s:\n    for p in passes:\n        mod = tvm.transform.Sequential([p])(mod)\n" % (
+        CONTEXT % (args.opt_level, _context_extra(args, names)))
+    if args.infer_after:
+        out += "    mod = relay.transform.InferType()(mod)\n"
+    return out + (_build_and_run(args) if args.build else "")
+
+
+def diff(args):
+    out = INFER + _params(args)
     if getattr(args, "params", None):
         out += "mod['main'] = relay.build_module.bind_params_by_name(mod['main'], params)\n"
     return out + DIFF % {"target": args.target, "seed": args.seed, "positive": bool(args.positive),
                          "configs": [tuple(c) for c in args.configs], "extra": _context_extra(args),
                          "target_expr": _target_expr(args), "rtol": args.rtol, "atol": args.atol}
+
+
+def roundtrip(args):
+    out = INFER if args.infer else ""
+    return out + ("printed = mod.astext(show_meta_data=True)\n"
+                  "mod2 = tvm.relay.parse(printed) if hasattr(tvm.relay, 'parse') else tvm.parser.parse(printed)\n"
+                  "assert tvm.ir.structural_equal(mod, mod2, map_free_vars=True), 'not equal after a round trip'\n")
+
+
+def check(args):
+    with open(args.script) as f:
+        script = f.read()
+    return ("\n# the user's check, verbatim\n" + script +
+            "\nif check(mod) is False:\n    raise AssertionError('check(mod) returned False')\n")

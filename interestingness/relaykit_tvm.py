@@ -6,12 +6,19 @@
 # runs in a forked child, so a crash by signal (SIGSEGV, SIGABRT from LOG(FATAL)...) is an error
 # of the stage the child was in, with the signature "signal SIGSEGV".
 #
+# Every check is one row of the table CHECKS (below the run functions it names): its help text,
+# its stages under test, its own options, the TVM work, its repro. The command line, tvm-server
+# and the repro all read the row, nothing else branches on a check's name. Adding a check is a row,
+# its run function, its repro function (relaykit_repro.py) and a six-line script tvm-NAME (a copy
+# of tvm-build calling main_script("NAME", ...); `make install` takes every interestingness/tvm-*).
+#
 # Written for TVM's Python API from 0.6 to 0.19 (the last release with Relay); see README.md.
 # Keep it Python 3.6 compatible (no walrus, no builtin generics): old TVM releases need old Pythons.
 """Shared code of relaykit's TVM interestingness tests and of tvm-server."""
 
 import argparse
 import ast
+import importlib
 import json
 import os
 import re
@@ -23,44 +30,13 @@ import tempfile
 import textwrap
 import time
 
-CHECKS = ("parse", "typecheck", "build", "pass", "diff", "roundtrip", "check")
+import relaykit_repro
+
 EXECUTORS = ("graph", "vm", "aot")  # what relay.build / relay.vm.compile make; tvm-diff adds debug
 NOT_IMPORTABLE = "TVM is not importable (set TVM_HOME / PYTHONPATH)"
 EXIT_BUG, EXIT_NO_BUG, EXIT_USAGE = 0, 1, 2
 OUTPUT_CAP = 1 << 20  # bytes of the child's output kept for matching and for showing
 SIGNATURE_CAP = 400  # characters of a signature
-
-DESCRIPTIONS = {
-    "parse": "Interesting when TVM's parser rejects (or crashes on) the text.",
-    "typecheck": "Interesting when the text parses but relay.transform.InferType fails or crashes.",
-    "build": "Interesting when the module type-checks but relay.build (or relay.vm.compile) "
-    "raises or crashes, or, with --run, running the built module on inputs does.",
-    "pass": "Interesting when the module type-checks but running the passes (in order, each "
-    "as a one-pass tvm.transform.Sequential) raises or crashes. PASS is a name from "
-    "tvm.relay.transform, optionally with literal arguments: FoldConstant "
-    "'FuseOps(fuse_opt_level=2)' 'AlterOpLayout()'. With --build, building the result "
-    "(and with --run, running it) is under test too.",
-    "diff": "Interesting when configurations (opt levels of one executor, executors at one "
-    "opt level, or any EXECUTOR:LEVEL pairs) give results that differ beyond the tolerance "
-    "on the same random inputs; inputs that feed a variance, a square root, a logarithm or a "
-    "divisor are positive, so that no NaN comes from the inputs. Every configuration must "
-    "run: a crash of one is 'something else' (use tvm-build).",
-    "roundtrip": "Interesting when printing the module (astext) and parsing the text again "
-    "fails or gives a module that is not tvm.ir.structural_equal to the first.",
-    "check": "Interesting when the user's check(mod), a function in the Python file SCRIPT, "
-    "raises or returns False for the parsed module (any other value: no bug). It runs in a "
-    "forked child, so a crash is caught too: an existing Python repro becomes a test.",
-}
-
-UNDER_TEST = {
-    "parse": ("parse",),
-    "typecheck": ("typecheck",),
-    "build": ("build", "run"),
-    "pass": ("pass", "infer-after", "build", "run"),
-    "diff": ("compare",),
-    "roundtrip": ("print", "reparse", "compare"),
-    "check": ("check",),
-}
 
 EPILOG = """exit status: 0 the bug is there (an error in the stage under test, matching --match
   if given); %(other)s something else broke (an earlier stage failed, or a different
@@ -108,12 +84,13 @@ def import_tvm():
         if pydir not in sys.path:
             sys.path.insert(0, pydir)
     try:
-        import tvm  # noqa: F401  pylint: disable=import-outside-toplevel,unused-import
-        from tvm import relay  # noqa: F401  pylint: disable=import-outside-toplevel,unused-import
+        importlib.import_module("tvm.relay")  # tvm, then its relay
     except Exception as e:  # pylint: disable=broad-except  # ImportError, OSError (libtvm.so), ...
         return "%s: %s" % (type(e).__name__, e)
     return None
 
+
+# ----------------------------------------------------------------------------- arguments (no TVM)
 
 def pass_spec(text):
     """'FuseOps(fuse_opt_level=2)' -> ('FuseOps', [], {'fuse_opt_level': 2}); ValueError if bad."""
@@ -180,8 +157,8 @@ def pass_names(text):
     return [n.strip() for n in text.split(",") if n.strip()]
 
 
-def add_compile_options(p, check):
-    """PassContext and relay.build options shared by build, pass (--build) and diff."""
+def add_compile_options(p):
+    """PassContext and relay.build options of every check that builds (Check.compiles)."""
     p.add_argument("--opt-level", type=opt_level, default=3, metavar="N",
                    help="PassContext opt_level, 0 to 4 (default 3)")
     p.add_argument("--config", type=config_item, action="append", default=[], metavar="KEY=VALUE",
@@ -196,8 +173,19 @@ def add_compile_options(p, check):
     p.add_argument("--params", metavar="FILE",
                    help="bound parameters: a .npz file (numpy) or TVM's save_param_dict bytes; "
                    "@main parameters of those names are bound (constants) before building")
-    if check == "diff":
-        return
+
+
+def read_compile_options(args, p):
+    """The compile options as the TVM side wants them; a usage error for a missing --params."""
+    args.disabled_pass = [n for names in args.disabled_pass for n in names]
+    args.required_pass = [n for names in args.required_pass for n in names]
+    args.config = dict(args.config)
+    if args.params is not None and not os.path.isfile(args.params):
+        p.error("--params %s: no such file" % args.params)
+
+
+def add_build_options(p, with_file):  # pylint: disable=unused-argument
+    """How build and pass build the module, and --run: the executor and the inputs."""
     p.add_argument("--executor", choices=EXECUTORS, default="graph",
                    help="graph (relay.build, the default), aot (relay.build with the AOT "
                    "executor) or vm (relay.vm.compile)")
@@ -210,12 +198,87 @@ def add_compile_options(p, check):
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
 
 
+def add_pass_options(p, with_file):
+    add_build_options(p, with_file)
+    p.add_argument("--infer-after", action="store_true",
+                   help="also run InferType after the passes: an ill-typed result is the bug too")
+    p.add_argument("--build", action="store_true",
+                   help="then build the result with relay.build (the options above apply)")
+    p.add_argument("items", nargs="+", metavar="PASS",
+                   help="the passes, then the candidate" if with_file else "the passes")
+
+
+def read_passes(args, p, with_file):
+    """The passes, and the candidate among them on a command line."""
+    items = list(args.items)
+    if with_file:
+        # The candidate is the last argument, or the first if only that one is a file.
+        if len(items) < 2:
+            p.error("give the passes, then the candidate")
+        if os.path.isfile(items[0]) and not os.path.isfile(items[-1]):
+            args.file, items = items[0], items[1:]
+        else:
+            args.file, items = items[-1], items[:-1]
+    try:
+        args.passes = [pass_spec(s) for s in items]
+    except ValueError as e:
+        p.error(str(e))
+    if args.run and not args.build:
+        p.error("--run needs --build")
+
+
+def add_diff_options(p, with_file):  # pylint: disable=unused-argument
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--opt-levels", type=comma_list(opt_level), metavar="A,B[,...]",
+                   help="compare these opt levels of --executor (the default: 0,3)")
+    g.add_argument("--executors", type=comma_list(str), metavar="X,Y[,...]",
+                   help="compare these executors (debug, graph, vm, aot) at --opt-level")
+    g.add_argument("--configs", type=comma_list(run_config), metavar="X:N,Y:M[,...]",
+                   help="compare these executor:opt-level pairs, e.g. vm:0,graph:3,aot:2")
+    p.add_argument("--executor", default="vm", metavar="K",
+                   help="the executor for --opt-levels (default vm)")
+    p.add_argument("--rtol", type=float, default=1e-5, help="relative tolerance (default 1e-5)")
+    p.add_argument("--atol", type=float, default=1e-5, help="absolute tolerance (default 1e-5)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
+    p.add_argument("--positive", action="store_true",
+                   help="make every float input positive, in [1, 2)")
+
+
+def read_configs(args, p):
+    """The configurations to compare, [(executor, opt level)], from whichever option gave them."""
+    if args.executors:
+        args.configs = [(k, args.opt_level) for k in args.executors]
+    elif not args.configs:
+        levels = args.opt_levels or [0, 3]
+        args.configs = [(args.executor, lv) for lv in levels]
+    for kind, _ in args.configs:
+        if kind not in ("debug",) + EXECUTORS:
+            p.error("unknown executor %r (debug, graph, vm, aot)" % kind)
+
+
+def add_roundtrip_options(p, with_file):  # pylint: disable=unused-argument
+    p.add_argument("--infer", action="store_true",
+                   help="run InferType before printing (types appear as /* ty= */ comments)")
+
+
+def add_script_argument(p, with_file):  # pylint: disable=unused-argument
+    p.add_argument("script", metavar="SCRIPT",
+                   help="a Python file defining check(mod): raise or return False = the bug")
+
+
+def read_script(args, p):
+    if not os.path.isfile(args.script):
+        p.error("%s: no such file" % args.script)
+
+
 def make_parser(check, prog, with_file):
+    """The argument parser of a Check: the options every check takes, the compile options, its
+    own, then the candidate (FILE, on a command line)."""
     usage = None
-    if check == "pass":
-        usage = "%(prog)s [options] PASS... " + ("FILE" if with_file else "")
+    if check.usage:
+        usage = check.usage + ("FILE" if with_file else "")
     p = argparse.ArgumentParser(
-        prog=prog, usage=usage, description=textwrap.fill(DESCRIPTIONS[check], 79),
+        prog=prog, usage=usage, description=textwrap.fill(check.description, 79),
         epilog=EPILOG % {"other": "1 (or --other-status)"},
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--match", metavar="REGEX",
@@ -234,49 +297,24 @@ def make_parser(check, prog, with_file):
     else:
         p.add_argument("-v", "--verbose", action="store_true",
                        help="log each candidate's verdict and TVM's output on stderr")
-    if check in ("build", "pass", "diff"):
-        add_compile_options(p, check)
-    if check == "pass":
-        p.add_argument("--infer-after", action="store_true",
-                       help="also run InferType after the passes: an ill-typed result is the bug too")
-        p.add_argument("--build", action="store_true",
-                       help="then build the result with relay.build (the options above apply)")
-    if check == "roundtrip":
-        p.add_argument("--infer", action="store_true",
-                       help="run InferType before printing (types appear as /* ty= */ comments)")
-    if check == "diff":
-        g = p.add_mutually_exclusive_group()
-        g.add_argument("--opt-levels", type=comma_list(opt_level), metavar="A,B[,...]",
-                       help="compare these opt levels of --executor (the default: 0,3)")
-        g.add_argument("--executors", type=comma_list(str), metavar="X,Y[,...]",
-                       help="compare these executors (debug, graph, vm, aot) at --opt-level")
-        g.add_argument("--configs", type=comma_list(run_config), metavar="X:N,Y:M[,...]",
-                       help="compare these executor:opt-level pairs, e.g. vm:0,graph:3,aot:2")
-        p.add_argument("--executor", default="vm", metavar="K",
-                       help="the executor for --opt-levels (default vm)")
-        p.add_argument("--rtol", type=float, default=1e-5, help="relative tolerance (default 1e-5)")
-        p.add_argument("--atol", type=float, default=1e-5, help="absolute tolerance (default 1e-5)")
-        p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
-        p.add_argument("--positive", action="store_true",
-                       help="make every float input positive, in [1, 2)")
-    if check == "check":
-        p.add_argument("script", metavar="SCRIPT",
-                       help="a Python file defining check(mod): raise or return False = the bug")
-    if check == "pass":
-        p.add_argument("items", nargs="+", metavar="PASS",
-                       help="the passes, then the candidate" if with_file else "the passes")
-    elif with_file:
+    if check.compiles:
+        add_compile_options(p)
+    if check.options:
+        check.options(p, with_file)
+    if with_file and not check.read_items:
         p.add_argument("file", metavar="FILE", help="the candidate (rreduce passes it as $1)")
     return p
 
 
-def parse_args(check, prog, argv, with_file):
-    """Parses and validates; exits 2 on a usage error (before TVM is imported)."""
+def parse_args(name, prog, argv, with_file):
+    """Parses and validates the arguments of the check `name`; exits 2 on a usage error (before
+    TVM is imported)."""
+    check = CHECK[name]
     p = make_parser(check, prog, with_file)
     # Options may come between the passes and the candidate (Python 3.7+; 3.6 takes them first).
     parse = getattr(p, "parse_intermixed_args", p.parse_args)
     args = parse(argv)
-    args.check = check
+    args.check = name
     if args.match is not None:
         try:
             args.match_re = Pattern(args.match)
@@ -284,39 +322,13 @@ def parse_args(check, prog, argv, with_file):
             p.error("--match %r: %s" % (args.match, e))
     else:
         args.match_re = None
-    if check == "pass":
-        items = list(args.items)
-        if with_file:
-            # The candidate is the last argument, or the first if only that one is a file.
-            if len(items) < 2:
-                p.error("give the passes, then the candidate")
-            if os.path.isfile(items[0]) and not os.path.isfile(items[-1]):
-                args.file, items = items[0], items[1:]
-            else:
-                args.file, items = items[-1], items[:-1]
-        try:
-            args.passes = [pass_spec(s) for s in items]
-        except ValueError as e:
-            p.error(str(e))
-        if args.run and not args.build:
-            p.error("--run needs --build")
-    if check in ("build", "pass", "diff"):
-        args.disabled_pass = [n for names in args.disabled_pass for n in names]
-        args.required_pass = [n for names in args.required_pass for n in names]
-        args.config = dict(args.config)
-        if args.params is not None and not os.path.isfile(args.params):
-            p.error("--params %s: no such file" % args.params)
-    if check == "diff":
-        if args.executors:
-            args.configs = [(k, args.opt_level) for k in args.executors]
-        elif not args.configs:
-            levels = args.opt_levels or [0, 3]
-            args.configs = [(args.executor, lv) for lv in levels]
-        for kind, _ in args.configs:
-            if kind not in ("debug",) + EXECUTORS:
-                p.error("unknown executor %r (debug, graph, vm, aot)" % kind)
-    if check == "check" and not os.path.isfile(args.script):
-        p.error("%s: no such file" % args.script)
+    # The order of the checks is the order of their messages when several arguments are wrong.
+    if check.read_items:
+        check.read_items(args, p, with_file)
+    if check.compiles:
+        read_compile_options(args, p)
+    if check.read_options:
+        check.read_options(args, p)
     return args
 
 
@@ -665,6 +677,17 @@ def load_user_check(path):
     return fn
 
 
+def load_script(args):
+    """Check.load of `check`: the user's check(mod) into args.user_check; None, or why not."""
+    try:
+        args.user_check = load_user_check(args.script)
+    except Exception as e:  # pylint: disable=broad-except  # SyntaxError, ImportError, UsageError
+        return "cannot load %s: %s: %s" % (args.script, type(e).__name__, e)
+    except SystemExit as e:  # the user's file called sys.exit() at import
+        return "cannot load %s: it called sys.exit(%s)" % (args.script, e.code)
+    return None
+
+
 def write_repro(args, text, name):
     """With RELAYKIT_REPRO set (rreduce --report does), the standalone Python repro of this check
     on this candidate goes to that file (relaykit_repro.py); it never changes the verdict."""
@@ -672,83 +695,109 @@ def write_repro(args, text, name):
     if not out:
         return
     try:
-        import relaykit_repro  # pylint: disable=import-outside-toplevel
-        script = None
-        if args.check == "check":
-            with open(args.script) as f:
-                script = f.read()
+        check = CHECK[args.check]
+        source = relaykit_repro.repro_source(args, text, name, check.failure, check.repro)
         with open(out, "w") as f:
-            f.write(relaykit_repro.repro_source(args, text, name, script))
+            f.write(source)
     except Exception as e:  # pylint: disable=broad-except  # a report helper, not the test
         sys.stderr.write("relaykit: cannot write the repro to %s: %s\n" % (out, e))
 
 
+def check_passes(args):
+    """Check.vet of pass: BadArguments unless each pass is in tvm.relay.transform and takes its
+    arguments."""
+    import inspect  # pylint: disable=import-outside-toplevel
+    from tvm import relay  # pylint: disable=import-outside-toplevel
+    for name, pargs, kwargs in args.passes:
+        factory = getattr(relay.transform, name, None)
+        if factory is None or not callable(factory):
+            raise BadArguments("unknown pass %s (not in tvm.relay.transform)" % name)
+        try:
+            sig = inspect.signature(factory)
+        except (TypeError, ValueError):  # no signature to check against (a builtin)
+            continue
+        try:
+            sig.bind(*pargs, **kwargs)
+        except TypeError as e:
+            raise BadArguments("pass %s: %s" % (name, e))
+
+
+class Job(object):  # pylint: disable=too-few-public-methods
+    """One candidate in the TVM child: what a check's run function works with."""
+
+    def __init__(self, tvm, relay, args, name, stage):
+        self.tvm, self.relay, self.args, self.name = tvm, relay, args, name
+        self.stage = stage  # stage(name) announces each stage
+        self.params = None  # --params, loaded (Check.compiles)
+
+
 def run_check(args, path, stage):
-    """The TVM work of one candidate; stage(name) announces each stage. Raises on an error."""
+    """The TVM work of one candidate: the stages every check has, then its own (Check.run).
+    Returns what "no bug" found; raises on an error."""
     import tvm  # pylint: disable=import-outside-toplevel
     from tvm import relay  # pylint: disable=import-outside-toplevel
 
+    check = CHECK[args.check]
     stage("read")
     with open(path, "rb") as f:
         text = f.read().decode("utf-8")
     name = os.path.basename(path)
-    check = args.check
     write_repro(args, text, name)
     stage("parse")
     mod = parse_module(tvm, relay, text, name, stage)
-    if check == "parse":
-        return "parsed"
-    if check == "check":
-        stage("check")
-        if args.user_check(mod) is False:
-            raise Mismatch("check(mod) returned False")
-        return "check(mod) passed"
-    if check == "roundtrip":
-        if args.infer:
-            stage("typecheck")
-            mod = infer_type(relay, mod)
-        stage("print")
-        printed = mod.astext(show_meta_data=True)
-        stage("reparse")
-        mod2 = parse_module(tvm, relay, printed, name + " (printed)")
-        stage("compare")
-        if not tvm.ir.structural_equal(mod, mod2, map_free_vars=True):
-            raise Mismatch("printed and re-parsed module is not structurally equal to the original")
-        return "round trip is structurally equal"
-    stage("typecheck")
-    mod = infer_type(relay, mod)
-    if check == "typecheck":
-        return "type-checks"
-    params = None
-    if check in ("build", "pass", "diff") and args.params:
+    job = Job(tvm, relay, args, name, stage)
+    if check.typed:
+        stage("typecheck")
+        mod = infer_type(relay, mod)
+    if check.compiles and args.params:
         import numpy as np  # pylint: disable=import-outside-toplevel
         stage("setup")
-        params = load_params(tvm, np, args.params)
-    if check == "pass":
-        stage("setup")
-        passes = [(spec[0], make_pass(relay, spec)) for spec in args.passes]
-        with pass_context(tvm, relay, args.opt_level, [n for n, _ in passes], args):
-            for pname, p in passes:
-                stage("pass " + pname)
-                mod = tvm.transform.Sequential([p])(mod)
-            if args.infer_after:
-                stage("infer-after")
-                mod = infer_type(relay, mod)
-        if not args.build:
-            return "passes run"
-    if check in ("build", "pass"):
-        stage("build")
-        with pass_context(tvm, relay, args.opt_level, (), args):
-            built = build_module(tvm, relay, mod, args, params)
-        if not args.run:
-            return "builds"
-        import numpy as np  # pylint: disable=import-outside-toplevel
-        stage("run")
-        run_built(tvm, relay, np, built, args, mod, params)
-        return "builds and runs"
-    # diff
+        job.params = load_params(tvm, np, args.params)
+    return check.run(job, mod)
+
+
+def run_parse(job, mod):  # pylint: disable=unused-argument
+    return "parsed"
+
+
+def run_typecheck(job, mod):  # pylint: disable=unused-argument
+    return "type-checks"  # Check.typed ran InferType
+
+
+def run_build(job, mod):
+    """relay.build (or relay.vm.compile) of mod, then with --run running it: build and pass --build."""
+    tvm, relay, args = job.tvm, job.relay, job.args
+    job.stage("build")
+    with pass_context(tvm, relay, args.opt_level, (), args):
+        built = build_module(tvm, relay, mod, args, job.params)
+    if not args.run:
+        return "builds"
     import numpy as np  # pylint: disable=import-outside-toplevel
-    stage("inputs")
+    job.stage("run")
+    run_built(tvm, relay, np, built, args, mod, job.params)
+    return "builds and runs"
+
+
+def run_passes(job, mod):
+    tvm, relay, args = job.tvm, job.relay, job.args
+    job.stage("setup")
+    passes = [(spec[0], make_pass(relay, spec)) for spec in args.passes]
+    with pass_context(tvm, relay, args.opt_level, [n for n, _ in passes], args):
+        for pname, p in passes:
+            job.stage("pass " + pname)
+            mod = tvm.transform.Sequential([p])(mod)
+        if args.infer_after:
+            job.stage("infer-after")
+            mod = infer_type(relay, mod)
+    if not args.build:
+        return "passes run"
+    return run_build(job, mod)
+
+
+def run_diff(job, mod):
+    tvm, relay, args, params = job.tvm, job.relay, job.args, job.params
+    import numpy as np  # pylint: disable=import-outside-toplevel
+    job.stage("inputs")
     dev = device_for(tvm, args.target)
     inputs = [v for _, v in make_inputs(tvm, relay, np, mod["main"], dev, args.seed,
                                         skip=params or {}, all_positive=args.positive)]
@@ -757,15 +806,104 @@ def run_check(args, path, stage):
     results = []
     target = make_target(tvm, args.target, args.target_host)
     for kind, level in args.configs:
-        stage("run %s at opt level %d" % (kind, level))
+        job.stage("run %s at opt level %d" % (kind, level))
         with pass_context(tvm, relay, level, (), args):
             func = relay.create_executor(kind, mod, dev, target).evaluate()
             results.append(flatten_result(np, func(*inputs), []))
-    stage("compare")
+    job.stage("compare")
     names = ["%s@%d" % c for c in args.configs]
     for i in range(1, len(results)):
         compare_results(np, results[0], results[i], args.rtol, args.atol, (names[0], names[i]))
     return "results agree across %s" % ", ".join(names)
+
+
+def run_roundtrip(job, mod):
+    tvm, relay = job.tvm, job.relay
+    if job.args.infer:
+        job.stage("typecheck")
+        mod = infer_type(relay, mod)
+    job.stage("print")
+    printed = mod.astext(show_meta_data=True)
+    job.stage("reparse")
+    mod2 = parse_module(tvm, relay, printed, job.name + " (printed)")
+    job.stage("compare")
+    if not tvm.ir.structural_equal(mod, mod2, map_free_vars=True):
+        raise Mismatch("printed and re-parsed module is not structurally equal to the original")
+    return "round trip is structurally equal"
+
+
+def run_user_check(job, mod):
+    job.stage("check")
+    if job.args.user_check(mod) is False:
+        raise Mismatch("check(mod) returned False")
+    return "check(mod) passed"
+
+
+# ----------------------------------------------------------------------------- the checks
+
+class Check(object):  # pylint: disable=too-few-public-methods,too-many-instance-attributes
+    """One TVM check: all that tvm-NAME, `tvm-server NAME` and the repro know of it."""
+
+    def __init__(self, name, description, under_test, run, failure, repro, typed=False,
+                 compiles=False, options=None, usage=None, read_items=None, read_options=None,
+                 load=None, vet=None):
+        self.name = name
+        self.description = description  # --help's description
+        self.under_test = under_test  # the stages whose error is the bug (see verdict)
+        self.run = run  # run(job, mod) in the TVM child, after the stages below: the no-bug text
+        self.failure = failure  # "a build failure": what the repro reproduces
+        self.repro = repro  # repro(args): its steps after the parse, as source (relaykit_repro)
+        self.typed = typed  # InferType runs first (stage typecheck)
+        self.compiles = compiles  # takes the PassContext and build options, and --params
+        self.options = options  # options(parser, with_file): its own arguments, after the shared
+        self.usage = usage  # a usage line of its own (argparse's by default); FILE is appended
+        # read_items(args, parser, with_file): its positional arguments hold the candidate too
+        # (PASS... FILE): out of them come args.file and the rest, before anything else is read
+        self.read_items = read_items
+        self.read_options = read_options  # read_options(args, parser): checks and completes its own
+        self.load = load  # load(args) with TVM imported, once per argument set: None, or why not
+        self.vet = vet  # vet(args) with TVM imported, once per args file of tvm-server: BadArguments
+
+
+CHECKS = (
+    Check("parse", "Interesting when TVM's parser rejects (or crashes on) the text.",
+          ("parse",), run_parse, "a parser failure", relaykit_repro.parse),
+    Check("typecheck", "Interesting when the text parses but relay.transform.InferType fails or "
+          "crashes.",
+          ("typecheck",), run_typecheck, "a type-checker failure", relaykit_repro.typecheck,
+          typed=True),
+    Check("build", "Interesting when the module type-checks but relay.build (or relay.vm.compile) "
+          "raises or crashes, or, with --run, running the built module on inputs does.",
+          ("build", "run"), run_build, "a build failure", relaykit_repro.build,
+          typed=True, compiles=True, options=add_build_options),
+    Check("pass", "Interesting when the module type-checks but running the passes (in order, each "
+          "as a one-pass tvm.transform.Sequential) raises or crashes. PASS is a name from "
+          "tvm.relay.transform, optionally with literal arguments: FoldConstant "
+          "'FuseOps(fuse_opt_level=2)' 'AlterOpLayout()'. With --build, building the result "
+          "(and with --run, running it) is under test too.",
+          ("pass", "infer-after", "build", "run"), run_passes, "a failure in passes",
+          relaykit_repro.passes, typed=True, compiles=True, options=add_pass_options,
+          usage="%(prog)s [options] PASS... ", read_items=read_passes,
+          vet=check_passes),
+    Check("diff", "Interesting when configurations (opt levels of one executor, executors at one "
+          "opt level, or any EXECUTOR:LEVEL pairs) give results that differ beyond the tolerance "
+          "on the same random inputs; inputs that feed a variance, a square root, a logarithm or a "
+          "divisor are positive, so that no NaN comes from the inputs. Every configuration must "
+          "run: a crash of one is 'something else' (use tvm-build).",
+          ("compare",), run_diff, "a difference between configurations", relaykit_repro.diff,
+          typed=True, compiles=True, options=add_diff_options, read_options=read_configs),
+    Check("roundtrip", "Interesting when printing the module (astext) and parsing the text again "
+          "fails or gives a module that is not tvm.ir.structural_equal to the first.",
+          ("print", "reparse", "compare"), run_roundtrip, "a print/parse round-trip failure",
+          relaykit_repro.roundtrip, options=add_roundtrip_options),
+    Check("check", "Interesting when the user's check(mod), a function in the Python file SCRIPT, "
+          "raises or returns False for the parsed module (any other value: no bug). It runs in a "
+          "forked child, so a crash is caught too: an existing Python repro becomes a test.",
+          ("check",), run_user_check, "a failure of the user's check(mod)", relaykit_repro.check,
+          options=add_script_argument, read_options=read_script, load=load_script),
+)
+CHECK = dict((c.name, c) for c in CHECKS)
+CHECK_NAMES = tuple(c.name for c in CHECKS)
 
 
 # ----------------------------------------------------------------------------- the child
@@ -959,7 +1097,7 @@ def verdict(args, outcome):
     sig = signature(outcome, args.match_re)
     if outcome.stage == "read":
         return EXIT_USAGE, sig, "cannot read the candidate: " + sig
-    under_test = outcome.stage.split(" ")[0] in UNDER_TEST[args.check]
+    under_test = outcome.stage.split(" ")[0] in CHECK[args.check].under_test
     if not under_test:
         return args.other_status, sig, "something else broke (in stage %s): %s" % (outcome.stage, sig)
     if args.match_re is not None and not args.match_re.search(outcome.text + "\n" + outcome.output):
@@ -971,17 +1109,10 @@ def verdict(args, outcome):
 # ----------------------------------------------------------------------------- entry points
 
 def load_check(args):
-    """Work done once per argument set, with TVM imported, before any candidate: loading the
-    user's check. Returns None, or why it cannot be loaded."""
-    if args.check != "check":
-        return None
-    try:
-        args.user_check = load_user_check(args.script)
-    except Exception as e:  # pylint: disable=broad-except  # SyntaxError, ImportError, UsageError
-        return "cannot load %s: %s: %s" % (args.script, type(e).__name__, e)
-    except SystemExit as e:  # the user's file called sys.exit() at import
-        return "cannot load %s: it called sys.exit(%s)" % (args.script, e.code)
-    return None
+    """Work done once per argument set, with TVM imported, before any candidate (Check.load:
+    loading the user's check). Returns None, or why it cannot be loaded."""
+    load = CHECK[args.check].load
+    return load(args) if load else None
 
 
 def prepare(args, prog):
@@ -1035,7 +1166,7 @@ are skipped); with --args-from FILE, FILE holds the check of every candidate. CO
 (e.g. --timeout 60 -v) go right after the check's name, for every candidate. Relative paths
 (SCRIPT.py, --params) are from the server's working directory. A missing or bad PATH.args is
 answered "2 bad arguments: REASON" and the server goes on; a bad FILE stops it (exit 2).
-""" % ", ".join(CHECKS)
+""" % ", ".join(CHECK_NAMES)
 
 ARGS_SUFFIX = ".args"  # --args-beside: the check of candidate PATH is in PATH.args
 ARGS_CACHE = 256  # argument sets kept parsed (and user checks loaded) by --args-beside
@@ -1076,8 +1207,8 @@ def server_args(argv):
         raise BadArguments("no check named (an empty argument list)")
     if argv[0] == "--check":
         argv = ["check"] + list(argv[1:])
-    if argv[0] not in CHECKS:
-        raise BadArguments("unknown check %r (%s, or --check SCRIPT.py)" % (argv[0], ", ".join(CHECKS)))
+    if argv[0] not in CHECK:
+        raise BadArguments("unknown check %r (%s, or --check SCRIPT.py)" % (argv[0], ", ".join(CHECK_NAMES)))
     said = io.StringIO()
     try:
         with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
@@ -1112,24 +1243,6 @@ def split_args(data, path):
     return [ln for ln in lines if ln]
 
 
-def check_passes(specs):
-    """BadArguments unless each pass is in tvm.relay.transform and takes its arguments."""
-    import inspect  # pylint: disable=import-outside-toplevel
-    from tvm import relay  # pylint: disable=import-outside-toplevel
-    for name, args, kwargs in specs:
-        factory = getattr(relay.transform, name, None)
-        if factory is None or not callable(factory):
-            raise BadArguments("unknown pass %s (not in tvm.relay.transform)" % name)
-        try:
-            sig = inspect.signature(factory)
-        except (TypeError, ValueError):  # no signature to check against (a builtin)
-            continue
-        try:
-            sig.bind(*args, **kwargs)
-        except TypeError as e:
-            raise BadArguments("pass %s: %s" % (name, e))
-
-
 class ArgSets(object):
     """Argument sets from args files, parsed (and the user's check loaded) once per distinct
     content; a bad one is remembered as its reason."""
@@ -1143,8 +1256,9 @@ class ArgSets(object):
         if not argv:
             raise BadArguments("%s: empty (the first line names the check)" % path)
         args = server_args(argv[:1] + self.common + argv[1:])
-        if args.check == "pass":
-            check_passes(args.passes)
+        vet = CHECK[args.check].vet
+        if vet:
+            vet(args)
         why = load_check(args)
         if why:
             raise BadArguments(why)
@@ -1187,7 +1301,7 @@ def main_server(script):
     else:
         if argv[0] == "--check":  # tvm-server --check mycheck.py: the user's Python check
             argv = ["check"] + argv[1:]
-        if argv[0] not in CHECKS:
+        if argv[0] not in CHECK:
             sys.stderr.write("tvm-server: unknown check %r\n%s" % (argv[0], SERVER_USAGE))
             return EXIT_USAGE
         fixed = _absolute_paths(parse_args(argv[0], "tvm-server " + argv[0], argv[1:], with_file=False))

@@ -350,7 +350,19 @@ static void print_table(const Entries *files, const Group *groups, size_t ngroup
   sb_free(&sb);
 }
 
-int main(int argc, char **argv) {
+/* What the command line asks for. */
+typedef struct Options {
+  RunOptions ro; /* how each test runs: timeout, limits */
+  unsigned jobs;
+  long max_files; /* -1: every file */
+  bool json, recursive, fail_fast;
+  const char *server;     /* --server CMD, or NULL */
+  const char *dir, *test; /* test is NULL with --server */
+} Options;
+
+/* Reads the command line into o, checking DIR and TEST; -1 to go on, else the exit status (0 after
+   --help or --version, 2 after a usage error). */
+static int read_options(int argc, char **argv, Options *o) {
   static const struct option longopts[] = {
       {"jobs", required_argument, NULL, 'j'},        {"timeout", required_argument, NULL, OPT_TIMEOUT},
       {"limit-mem", required_argument, NULL, OPT_MEM}, {"limit-cpu", required_argument, NULL, OPT_CPU},
@@ -360,15 +372,13 @@ int main(int argc, char **argv) {
       {"version", no_argument, NULL, OPT_VERSION},   {"server", required_argument, NULL, OPT_SERVER},
       {NULL, 0, NULL, 0},
   };
-  RunOptions ro;
-  run_options_default(&ro);
-  ro.timeout = 60;
-  ro.keep_temps = true; /* the signature masks the directory's path; roracle removes it after */
-  ro.stop = &stop_flag;
-  long cores = sysconf(_SC_NPROCESSORS_ONLN), v, max_files = -1;
-  unsigned jobs = cores < 1 ? 1 : cores > MAX_JOBS ? MAX_JOBS : (unsigned)cores;
-  bool json = false, recursive = false, fail_fast = false;
-  const char *server = NULL;
+  *o = (Options){.max_files = -1};
+  run_options_default(&o->ro);
+  o->ro.timeout = 60;
+  o->ro.keep_temps = true; /* the signature masks the directory's path; roracle removes it after */
+  o->ro.stop = &stop_flag;
+  long cores = sysconf(_SC_NPROCESSORS_ONLN), v;
+  o->jobs = cores < 1 ? 1 : cores > MAX_JOBS ? MAX_JOBS : (unsigned)cores;
   int c;
   cli_name(argv, "roracle");
   while ((c = getopt_long(argc, argv, "j:rxh", longopts, NULL)) != -1) {
@@ -376,92 +386,111 @@ int main(int argc, char **argv) {
     switch (c) {
     case 'j':
       if (!cli_count_arg("roracle", "-j", optarg, 1, &v)) return 2;
-      jobs = v > MAX_JOBS ? MAX_JOBS : (unsigned)v;
+      o->jobs = v > MAX_JOBS ? MAX_JOBS : (unsigned)v;
       break;
     case OPT_TIMEOUT:
-      ro.timeout = strtod(optarg, &end);
-      if (*end || end == optarg || !(ro.timeout > 0)) return fprintf(stderr, "roracle: --timeout takes seconds\n"), 2;
+      o->ro.timeout = strtod(optarg, &end);
+      if (*end || end == optarg || !(o->ro.timeout > 0))
+        return fprintf(stderr, "roracle: --timeout takes seconds\n"), 2;
       break;
     case OPT_MEM:
       if (!cli_count_arg("roracle", "--limit-mem", optarg, 1, &v)) return 2;
-      ro.limit_mem = (uint64_t)v * 1024 * 1024;
+      o->ro.limit_mem = (uint64_t)v * 1024 * 1024;
       break;
     case OPT_CPU:
       if (!cli_count_arg("roracle", "--limit-cpu", optarg, 1, &v)) return 2;
-      ro.limit_cpu = (uint64_t)v;
+      o->ro.limit_cpu = (uint64_t)v;
       break;
-    case 'r': recursive = true; break;
+    case 'r': o->recursive = true; break;
     case OPT_MAX:
-      if (!cli_count_arg("roracle", "--max-files", optarg, 1, &max_files)) return 2;
+      if (!cli_count_arg("roracle", "--max-files", optarg, 1, &o->max_files)) return 2;
       break;
-    case OPT_KEEP: fail_fast = false; break;
-    case 'x': fail_fast = true; break;
-    case OPT_JSON: json = true; break;
+    case OPT_KEEP: o->fail_fast = false; break;
+    case 'x': o->fail_fast = true; break;
+    case OPT_JSON: o->json = true; break;
     case OPT_VERSION: return cli_version("roracle");
-    case OPT_SERVER: server = optarg; break;
+    case OPT_SERVER: o->server = optarg; break;
     case 'h': fputs(usage, stdout); return 0;
     default: return cli_bad_option("roracle");
     }
   }
-  if (argc - optind != (server ? 1 : 2)) {
-    fputs(server ? "roracle: with --server, expected only DIR\n" : "roracle: expected DIR and TEST\n", stderr);
+  if (argc - optind != (o->server ? 1 : 2)) {
+    fputs(o->server ? "roracle: with --server, expected only DIR\n" : "roracle: expected DIR and TEST\n",
+          stderr);
     fputs(usage, stderr);
     return 2;
   }
-  const char *dir = argv[optind], *test = server ? NULL : argv[optind + 1];
-  if (test && is_dir(test) && cli_executable(dir)) {
-    const char *t = dir;
-    dir = test;
-    test = t;
+  o->dir = argv[optind];
+  o->test = o->server ? NULL : argv[optind + 1];
+  if (o->test && is_dir(o->test) && cli_executable(o->dir)) { /* TEST DIR: the other order */
+    const char *t = o->dir;
+    o->dir = o->test;
+    o->test = t;
   }
-  if (!is_dir(dir)) return fprintf(stderr, "roracle: %s: not a directory\n", dir), 2;
+  if (!is_dir(o->dir)) return fprintf(stderr, "roracle: %s: not a directory\n", o->dir), 2;
   char why[128];
-  if (test && !cli_runnable(test, why, sizeof why)) return fprintf(stderr, "roracle: %s: the test %s\n", test, why), 2;
-  Oracle oracle = {test, server ? server_pool_new(server, jobs, &ro) : NULL, ro};
+  if (o->test && !cli_runnable(o->test, why, sizeof why))
+    return fprintf(stderr, "roracle: %s: the test %s\n", o->test, why), 2;
+  return -1;
+}
 
-  Entries files = {0};
-  int status = 2;
-  if (!list_dir(dir, recursive, &files)) goto done;
-  if (!files.len) {
-    fprintf(stderr, "roracle: no .relay files in %s%s\n", dir, recursive ? "" : " (-r: also in its subdirectories)");
-    goto done;
-  }
-  qsort(files.items, files.len, sizeof *files.items, by_path);
-  size_t n = max_files > 0 && (size_t)max_files < files.len ? (size_t)max_files : files.len;
+/* After an interruption: the files whose test ended, moved to the front in path order (what was
+   tested is reported all the same); returns their count. */
+static size_t keep_done(Entries *files, size_t n) {
+  size_t kept = 0;
+  for (size_t i = 0; i < n; i++)
+    if (files->items[i].done) {
+      Entry e = files->items[kept];
+      files->items[kept++] = files->items[i];
+      files->items[i] = e;
+    }
+  fprintf(stderr, "roracle: interrupted after %zu of %zu files; the groups below are theirs\n", kept, n);
+  return kept;
+}
 
-  cli_on_stop_signals(on_signal);
-  status = run_all(&files, &n, &oracle, jobs, fail_fast);
-  bool interrupted = status == 130;
-  if (interrupted) {
-    /* what was tested is reported all the same: the files whose test ended, in path order */
-    size_t kept = 0;
-    for (size_t i = 0; i < n; i++)
-      if (files.items[i].done) {
-        Entry e = files.items[kept];
-        files.items[kept++] = files.items[i];
-        files.items[i] = e;
-      }
-    fprintf(stderr, "roracle: interrupted after %zu of %zu files; the groups below are theirs\n", kept, n);
-    n = kept;
-    status = 0;
-  }
-  if (status) goto done;
-
-  Groups groups = group(&files, n);
+/* The groups of the first n files and a line of totals (or the JSON list); 1 if any failed, else 0. */
+static int report(const Entries *files, size_t n, const Options *o) {
+  Groups groups = group(files, n);
   size_t failed = 0, timed_out = 0;
   for (size_t i = 0; i < n; i++) {
-    failed += files.items[i].failed;
-    timed_out += files.items[i].timed_out;
+    failed += files->items[i].failed;
+    timed_out += files->items[i].timed_out;
   }
-  if (json) print_json(&files, groups.items, groups.len);
+  if (o->json) print_json(files, groups.items, groups.len);
   else {
-    print_table(&files, groups.items, groups.len, test, ro.timeout);
-    printf("%zu file%s: %zu passed, %zu failed (%zu timed out), %zu group%s\n", n, n == 1 ? "" : "s", n - failed,
-           failed, timed_out, groups.len, groups.len == 1 ? "" : "s");
+    print_table(files, groups.items, groups.len, o->test, o->ro.timeout);
+    printf("%zu file%s: %zu passed, %zu failed (%zu timed out), %zu group%s\n", n, n == 1 ? "" : "s",
+           n - failed, failed, timed_out, groups.len, groups.len == 1 ? "" : "s");
   }
   for (size_t k = 0; k < groups.len; k++) free(groups.items[k].members.items);
   free(groups.items);
-  status = interrupted ? 130 : failed ? 1 : 0;
+  return failed ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+  Options o;
+  int status = read_options(argc, argv, &o);
+  if (status >= 0) return status;
+  Oracle oracle = {o.test, o.server ? server_pool_new(o.server, o.jobs, &o.ro) : NULL, o.ro};
+
+  Entries files = {0};
+  status = 2;
+  if (!list_dir(o.dir, o.recursive, &files)) goto done;
+  if (!files.len) {
+    fprintf(stderr, "roracle: no .relay files in %s%s\n", o.dir,
+            o.recursive ? "" : " (-r: also in its subdirectories)");
+    goto done;
+  }
+  qsort(files.items, files.len, sizeof *files.items, by_path);
+  size_t n = o.max_files > 0 && (size_t)o.max_files < files.len ? (size_t)o.max_files : files.len;
+
+  cli_on_stop_signals(on_signal);
+  status = run_all(&files, &n, &oracle, o.jobs, o.fail_fast);
+  bool interrupted = status == 130;
+  if (interrupted) n = keep_done(&files, n);
+  else if (status) goto done;
+  status = report(&files, n, &o);
+  if (interrupted) status = 130;
 done:
   server_pool_free(oracle.pool);
   for (int i = 0; i < 8 && strays_reap(); i++) {} /* a stray's own strays come to this process next */

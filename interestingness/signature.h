@@ -13,9 +13,9 @@
  * (<tmp>, <file>), addresses 0x... (<addr>), hex runs of 7 or more with a digit (<hex>), numbers
  * (<n>); white space is folded.  Digits inside identifiers (conv2d, int32) stay.
  *
- * With it comes a POSIX extended regular expression (for `rreduce --match`) that matches the
- * output: the first line's (or the longer frame name's) literal parts escaped, each masked part a
- * pattern for what it stood for.
+ * With it comes a pattern for `rreduce --match` (support/pattern.h's PCRE2, written with the
+ * syntax POSIX EREs share) that matches the output, checked against it: the first line's (or the
+ * longer frame name's) literal parts escaped, each masked part a pattern for what it stood for.
  */
 #ifndef RELAYKIT_SIGNATURE_H
 #define RELAYKIT_SIGNATURE_H
@@ -42,7 +42,7 @@ typedef struct RunSignature {
 void run_signature(const char *out, size_t len, const RunSigMasks *m, RunSignature *s);
 void run_signature_free(RunSignature *s);
 
-/* One line, trimmed, masked and folded into norm, and in step into ere as an ERE matching the
+/* One line, trimmed, masked and folded into norm, and in step into ere as a pattern matching the
    line (either may be NULL).  At most RUN_SIG_LINE_MAX bytes of a long line are kept. */
 enum { RUN_SIG_LINE_MAX = 200 };
 void run_signature_line(const char *s, size_t n, const RunSigMasks *m, StrBuf *norm, StrBuf *ere);

@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <git2.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -297,7 +296,7 @@ static bool produce(Run *run, size_t k, const char *tmp, char *err, size_t errle
     }
     if (!got && !(attempt == 0 && tmp)) got = mut_make(run->seed, run->mo, k, attempt, &r, err, errlen);
     if (!got) continue;
-    char h[GIT_OID_HEXSZ + 1];
+    char h[CONTENT_HASH_HEX + 1];
     content_hash(r.text, strlen(r.text), h);
     if (strset_contains(&run->seen, h)) {
       run->retries++;
@@ -660,7 +659,7 @@ static int open_outputs(const Cli *cli, const Inputs *in, Run *run) {
                .out_dir = cli->out_dir, .git = git, .batch = cli->batch,
                .progress = !cli->quiet && isatty(STDERR_FILENO), .seen = run->seen};
   run->start = clock_seconds();
-  char seed_hash[GIT_OID_HEXSZ + 1];
+  char seed_hash[CONTENT_HASH_HEX + 1];
   content_hash(in->seed_text, strlen(in->seed_text), seed_hash);
   strset_add(&run->seen, seed_hash); /* no mutant equals the seed */
   if (cli->out_dir) {
@@ -689,13 +688,11 @@ static void print_summary(const Run *run) {
 /* The mutants, the manifest closed, the summary, --oracle; the exit status. */
 static int mutate_all(const Cli *cli, Run *run) {
   char err[2048];
-  git_libgit2_init();
   cli_on_stop_signals(on_signal);
   ast_parse_cancel_on(&parse_cancel);
   if (run->git) careful++; /* the mutants of the batch in progress get their commit: the loop stops instead */
   bool ok = run_all(run, err, sizeof err);
   careful++; /* the ending: manifest closed, summary, --oracle */
-  git_libgit2_shutdown();
   if (run->manifest && fclose(run->manifest) != 0) {
     if (ok) snprintf(err, sizeof err, "cannot write %.1000s/manifest.jsonl: %s", cli->out_dir, strerror(errno));
     ok = false;

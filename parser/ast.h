@@ -11,9 +11,13 @@
  *   children.c  an expression's sub-expressions, in one order (ast_children)
  *   print.c     AST -> canonical text (TVM's layout)
  *   dump.c      AST -> S-expression without spans (for diffing two ASTs)
+ *   join.c      several modules as one, for rfmt --join (join.h)
  *   rfmt.c      the rfmt command
  *   grammar.js, src/  the tree-sitter grammar and the parser generated from it (src/scanner.c:
  *               nested comments and #[metadata])
+ *   queries/    editors' highlighting, folds, indents and locals; test/corpus/ the grammar's
+ *               tests; bindings/ (with Cargo.toml, binding.gyp, package.json, tree-sitter.json)
+ *               the grammar for Rust and Node
  *
  * The AST keeps what the text says, not what it means: parentheses, graph numbers (`%3`),
  * literal spellings (`1e-05f`) and name spellings survive, so printing a parsed file gives the

@@ -467,6 +467,88 @@ static AstPattern *lower_pattern(Lower *l, TSNode n) {
 
 /* ------------------------------------------------------------------ expressions */
 
+/* A literal, a variable or a name (a leaf): false when n is none of them. */
+static bool lower_atom(Lower *l, AstExpr *e, Sym s, TSNode n) {
+  switch (s) {
+  case S_integer:
+    e->kind = AST_INT;
+    e->text = text_of(l, n);
+    check_int(l, n, e->text);
+    return true;
+  case S_float: {
+    e->kind = AST_FLOAT;
+    e->text = text_of(l, n);
+    double v;
+    int bits;
+    const char *err;
+    if (!lit_float(e->text, &v, &bits, &err)) error_at(l, n, err, e->text);
+    return true;
+  }
+  case S_boolean:
+    e->kind = AST_BOOL;
+    e->text = text_of(l, n);
+    return true;
+  case S_string:
+    e->kind = AST_STRING;
+    e->text = text_of(l, n);
+    return true;
+  case S_local:
+    e->kind = AST_LOCAL;
+    e->text = text_of(l, n) + 1;
+    return true;
+  case S_graph_var:
+    e->kind = AST_GRAPH;
+    e->text = text_of(l, n) + 1;
+    return true;
+  case S_global:
+    e->kind = AST_GLOBAL;
+    e->text = text_of(l, n) + 1;
+    return true;
+  case S_name:
+  case S_identifier:
+    e->kind = AST_NAME;
+    e->text = lower_name_text(l, n);
+    return true;
+  case S_meta_ref:
+    e->kind = AST_META;
+    e->text = text_of(l, n);
+    return true;
+  default: return false;
+  }
+}
+
+/* The index of a projection (e->a, the tuple, is lowered): a non-negative integer. */
+static void lower_index(Lower *l, AstExpr *e, TSNode idx) {
+  e->index_text = text_of(l, idx);
+  int64_t v = 0;
+  int bits;
+  const char *err;
+  if (!lit_int(e->index_text, &v, &bits, &err) || v < 0 || e->index_text[0] == '-')
+    error_at(l, idx, "a tuple index must be a non-negative integer", e->index_text);
+  e->index = (unsigned)v;
+}
+
+/* A call's arguments: the values into items, the attributes (`key=value`) into attrs. */
+static void lower_args(Lower *l, TSNode n, PtrVec *items, PtrVec *attrs) {
+  Kids args = kids_of(n);
+  for (size_t i = 0; i < args.len; i++) {
+    if (!args.items[i].named) continue;
+    if (args.items[i].sym == S_attribute) VEC_PUSH(*attrs, lower_attr(l, args.items[i].node));
+    else VEC_PUSH(*items, lower_expr(l, args.items[i].node));
+  }
+  free(args.items);
+}
+
+/* `pattern => body` of a match. */
+static AstMatchArm *lower_arm(Lower *l, TSNode n) {
+  Kids arm = kids_of(n);
+  AstMatchArm *ma = NEW(l, AstMatchArm);
+  ma->pattern = lower_pattern(l, kid_field(&arm, "pattern")->node);
+  ma->body = lower_expr(l, kid_field(&arm, "body")->node);
+  free(arm.items);
+  return made(l, &ma->node, n);
+}
+
 static AstExpr *lower_expr(Lower *l, TSNode n) {
   AstExpr *e = NEW(l, AstExpr);
   if (!enter(l, n)) {
@@ -478,60 +560,11 @@ static AstExpr *lower_expr(Lower *l, TSNode n) {
   Kids k = {NULL, 0};
   PtrVec items = {0}, attrs = {0};
   switch (s) {
-  case S_integer:
-    e->kind = AST_INT;
-    e->text = text_of(l, n);
-    check_int(l, n, e->text);
-    break;
-  case S_float: {
-    e->kind = AST_FLOAT;
-    e->text = text_of(l, n);
-    double v;
-    int bits;
-    const char *err;
-    if (!lit_float(e->text, &v, &bits, &err)) error_at(l, n, err, e->text);
-    break;
-  }
-  case S_boolean:
-    e->kind = AST_BOOL;
-    e->text = text_of(l, n);
-    break;
-  case S_string:
-    e->kind = AST_STRING;
-    e->text = text_of(l, n);
-    break;
-  case S_local:
-    e->kind = AST_LOCAL;
-    e->text = text_of(l, n) + 1;
-    break;
-  case S_graph_var:
-    e->kind = AST_GRAPH;
-    e->text = text_of(l, n) + 1;
-    break;
-  case S_global:
-    e->kind = AST_GLOBAL;
-    e->text = text_of(l, n) + 1;
-    break;
-  case S_name:
-  case S_identifier:
-    e->kind = AST_NAME;
-    e->text = lower_name_text(l, n);
-    break;
-  case S_meta_ref:
-    e->kind = AST_META;
-    e->text = text_of(l, n);
-    break;
   case S_call: {
     e->kind = AST_CALL;
     k = kids_of(n);
     e->a = lower_expr(l, kid_field(&k, "callee")->node);
-    Kids args = kids_of(kid_field(&k, "arguments")->node);
-    for (size_t i = 0; i < args.len; i++) {
-      if (!args.items[i].named) continue;
-      if (args.items[i].sym == S_attribute) VEC_PUSH(attrs, lower_attr(l, args.items[i].node));
-      else VEC_PUSH(items, lower_expr(l, args.items[i].node));
-    }
-    free(args.items);
+    lower_args(l, kid_field(&k, "arguments")->node, &items, &attrs);
     break;
   }
   case S_binary_expression:
@@ -567,14 +600,7 @@ static AstExpr *lower_expr(Lower *l, TSNode n) {
       error_at(l, n, "invalid number (Relay floats need an 'f' suffix, as in 1.5f)", text_of(l, n));
       break;
     }
-    TSNode idx = kid_field(&k, "index")->node;
-    e->index_text = text_of(l, idx);
-    int64_t v = 0;
-    int bits;
-    const char *err;
-    if (!lit_int(e->index_text, &v, &bits, &err) || v < 0 || e->index_text[0] == '-')
-      error_at(l, idx, "a tuple index must be a non-negative integer", e->index_text);
-    e->index = (unsigned)v;
+    lower_index(l, e, kid_field(&k, "index")->node);
     break;
   }
   case S_function:
@@ -595,15 +621,8 @@ static AstExpr *lower_expr(Lower *l, TSNode n) {
     k = kids_of(n);
     e->text = ts_node_type(kid_field(&k, "keyword")->node); /* "match" or "match?" */
     e->a = lower_expr(l, kid_field(&k, "scrutinee")->node);
-    for (size_t i = 0; i < k.len; i++) {
-      if (k.items[i].sym != S_match_arm) continue;
-      Kids arm = kids_of(k.items[i].node);
-      AstMatchArm *ma = NEW(l, AstMatchArm);
-      ma->pattern = lower_pattern(l, kid_field(&arm, "pattern")->node);
-      ma->body = lower_expr(l, kid_field(&arm, "body")->node);
-      free(arm.items);
-      VEC_PUSH(items, made(l, &ma->node, k.items[i].node));
-    }
+    for (size_t i = 0; i < k.len; i++)
+      if (k.items[i].sym == S_match_arm) VEC_PUSH(items, lower_arm(l, k.items[i].node));
     e->arms = take(l, &items, &e->narms);
     break;
   }
@@ -613,7 +632,7 @@ static AstExpr *lower_expr(Lower *l, TSNode n) {
     lower_sequence(l, e, n);
     break;
   default:
-    error_at(l, n, "unexpected node in an expression", ts_node_type(n));
+    if (!lower_atom(l, e, s, n)) error_at(l, n, "unexpected node in an expression", ts_node_type(n));
     break;
   }
   free(k.items);

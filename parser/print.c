@@ -308,6 +308,58 @@ static void expr_list(Printer *p, AstExpr *const *es, size_t n) {
   }
 }
 
+/* A projection, `t.N`, its tuple in parentheses unless it is atomic. */
+static void proj(Printer *p, const AstExpr *e) {
+  /* Two atoms need parentheses too: an integer before `.N` reads as a malformed float (`1.0`),
+     a name as a longer dotted name (`b.0`).  Floats end in their `f` suffix, booleans in a
+     letter, and `%x.0.1` reads as two projections, so those stay bare: wrapping them would
+     print a different tree than the one parsed (an explicit paren node).  Only code a reducer
+     built without types puts such operands there, but it must still print as the tree it is. */
+  AstExprKind k = e->a->kind;
+  bool wrap = !is_atomic(e->a) || k == AST_INT || k == AST_NAME;
+  if (wrap) put(p, "(");
+  expr(p, e->a);
+  if (wrap) put(p, ")");
+  put(p, ".");
+  if (e->index_text) put(p, e->index_text);
+  else sb_printf(&p->out, "%u", e->index);
+}
+
+static void paren(Printer *p, const AstExpr *e) {
+  put(p, "(");
+  if (e->a->kind == AST_SEQ) {
+    /* TVM's layout for a let chain used as a value: `(`, the chain indented, `)`. */
+    p->indent += 2;
+    newline(p);
+    expr(p, e->a);
+    p->indent -= 2;
+    newline(p);
+  } else {
+    expr(p, e->a);
+  }
+  put(p, ")");
+}
+
+/* A match: `match` or `match?`, the scrutinee, then its arms, one a line. */
+static void match(Printer *p, const AstExpr *e) {
+  put(p, e->text);
+  put(p, " ");
+  expr(p, e->a);
+  put(p, " {");
+  p->indent += 2;
+  for (size_t i = 0; i < e->narms; i++) {
+    newline(p);
+    pattern(p, e->arms[i]->pattern);
+    put(p, " => ");
+    expr(p, e->arms[i]->body);
+    comments(p, &e->arms[i]->node);
+    put(p, ",");
+  }
+  p->indent -= 2;
+  newline(p);
+  put(p, "}");
+}
+
 static void expr(Printer *p, const AstExpr *e) {
   starts(p, &e->node);
   switch (e->kind) {
@@ -356,35 +408,11 @@ static void expr(Printer *p, const AstExpr *e) {
     expr_list(p, e->items, e->nitems);
     put(p, "]");
     break;
-  case AST_PROJ: {
-    /* Two atoms need parentheses too: an integer before `.N` reads as a malformed float (`1.0`),
-       a name as a longer dotted name (`b.0`).  Floats end in their `f` suffix, booleans in a
-       letter, and `%x.0.1` reads as two projections, so those stay bare: wrapping them would
-       print a different tree than the one parsed (an explicit paren node).  Only code a reducer built without types puts such operands there, but it
-       must still print as the tree it is. */
-    AstExprKind k = e->a->kind;
-    bool wrap = !is_atomic(e->a) || k == AST_INT || k == AST_NAME;
-    if (wrap) put(p, "(");
-    expr(p, e->a);
-    if (wrap) put(p, ")");
-    put(p, ".");
-    if (e->index_text) put(p, e->index_text);
-    else sb_printf(&p->out, "%u", e->index);
+  case AST_PROJ:
+    proj(p, e);
     break;
-  }
   case AST_PAREN:
-    put(p, "(");
-    if (e->a->kind == AST_SEQ) {
-      /* TVM's layout for a let chain used as a value: `(`, the chain indented, `)`. */
-      p->indent += 2;
-      newline(p);
-      expr(p, e->a);
-      p->indent -= 2;
-      newline(p);
-    } else {
-      expr(p, e->a);
-    }
-    put(p, ")");
+    paren(p, e);
     break;
   case AST_FN:
     put(p, "fn ");
@@ -399,22 +427,7 @@ static void expr(Printer *p, const AstExpr *e) {
     braced(p, e->else_);
     break;
   case AST_MATCH:
-    put(p, e->text);
-    put(p, " ");
-    expr(p, e->a);
-    put(p, " {");
-    p->indent += 2;
-    for (size_t i = 0; i < e->narms; i++) {
-      newline(p);
-      pattern(p, e->arms[i]->pattern);
-      put(p, " => ");
-      expr(p, e->arms[i]->body);
-      comments(p, &e->arms[i]->node);
-      put(p, ",");
-    }
-    p->indent -= 2;
-    newline(p);
-    put(p, "}");
+    match(p, e);
     break;
   case AST_REF:
   case AST_REF_READ:

@@ -1,4 +1,5 @@
-/* What a tree binds and where a name occurs free: what code that moves must not capture. */
+/* What a tree binds and where a name occurs free: what code that moves must not capture; and fresh
+   names, which nothing in the module uses or binds. */
 #include <stdio.h>
 #include <string.h>
 
@@ -6,13 +7,11 @@
 #include "program.h"
 
 static bool pattern_binds(const AstPattern *p, const char *name) {
-  if (p->kind == AST_PAT_VAR) return !name || !strcmp(p->name, name);
+  if (p->kind == AST_PAT_VAR) return !strcmp(p->name, name);
   for (size_t i = 0; i < p->nitems; i++)
     if (pattern_binds(p->items[i], name)) return true;
   return false;
 }
-
-bool prog_pattern_binds(const AstPattern *p) { return pattern_binds(p, NULL); }
 
 /* Calls f on each name node e itself binds (not its children's); stops when f returns true. */
 typedef bool (*BinderFn)(const char *name, void *ctx);
@@ -96,10 +95,30 @@ static bool free_in(const char *name, void *v) { return prog_occurs_free(v, name
 bool prog_captures(const AstExpr *region, const AstExpr *v) { return any_binder(region, free_in, (void *)v); }
 
 
-/* ------------------------------------------------------------------ many fresh names at once
-   prog_fresh_name walks the module once per number it tries: fine for one name, quadratic for the
-   thousands a chunk of cuts needs.  Here one walk collects every name taken that starts with the
-   stem (uses, binders, parameters), and the names are then the first numbers not among them. */
+/* ------------------------------------------------------------------ fresh names */
+bool prog_name_taken(const AstModule *m, const char *name) {
+  if (prog_uses_in_module(m, AST_LOCAL, name)) return true;
+  for (size_t i = 0; i < m->ndefs; i++) {
+    const AstFunc *f = m->defs[i]->kind == AST_DEF_FN ? m->defs[i]->fn : NULL;
+    if (!f) continue;
+    for (size_t j = 0; j < f->nparams; j++)
+      if (!strcmp(f->params[j]->name, name)) return true;
+    if (prog_binds(f->body, name)) return true;
+  }
+  return false;
+}
+
+const char *prog_fresh_name(AstModule *m, const char *stem) {
+  for (unsigned k = 0;; k++) {
+    const char *name = arena_printf(&m->arena, "%s%u", stem, k);
+    if (!prog_name_taken(m, name)) return name;
+  }
+}
+
+/* Many fresh names at once: prog_fresh_name walks the module once per number it tries, fine for
+   one name, quadratic for the thousands a chunk of cuts needs.  Here one walk collects every name
+   taken that starts with the stem (uses, binders, parameters), and the names are then the first
+   numbers not among them. */
 typedef struct Taken {
   StrSet names;
   const char *stem;

@@ -107,15 +107,3 @@ bool prog_copy(const Program *p, Program *copy) {
 void prog_clone(const Program *p, Program *clone) {
   *clone = (Program){ast_module_clone(p->m), p->types, true, p->comments, p->guard};
 }
-
-bool prog_adopt_if_typed(Program *out, Program *trial) {
-  Program checked;
-  if (!prog_copy(trial, &checked)) {
-    prog_free(trial);
-    return false;
-  }
-  prog_free(trial);
-  prog_free(out);
-  *out = checked;
-  return true;
-}

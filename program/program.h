@@ -6,9 +6,10 @@
  *   program.c      Program: parse + type (one wrapper around check_text), or parse + scope for
  *                  programs that do not type-check; print, copy, clone
  *   walk.c         walks over every sub-expression slot (ast_children's order), uses of a variable,
- *                  substitution, operator-call counts, @main, fresh names
+ *                  substitution, operator-call counts, @main
  *   scoped_walk.c  the walk that knows which variables are in scope at each expression
- *   names.c        what a tree binds and where a name occurs free (moving code without capture)
+ *   names.c        what a tree binds and where a name occurs free (moving code without capture),
+ *                  fresh names
  *   inputs.c       @main's input types: their sizes, resizing them, unknown dims after inference
  */
 #ifndef RELAYKIT_PROGRAM_H
@@ -77,10 +78,6 @@ bool prog_copy(const Program *p, Program *copy);
 /* A deep copy of p's tree that shares p's types (ast_module_clone): no printing, parsing or
    inference.  p must outlive the clone; new types made in the clone go into p's table. */
 void prog_clone(const Program *p, Program *clone);
-/* For a pass that needs the checker's verdict to decide what to propose (see its file): `trial` is
-   a changed copy of `out`; if it type-checks, it replaces `out` (freshly typed) and true is
-   returned; otherwise `out` is left untouched.  Either way trial is consumed. */
-bool prog_adopt_if_typed(Program *out, Program *trial);
 
 /* ------------------------------------------------------------------ walk.c */
 /* The @main definition, or NULL. */
@@ -101,17 +98,8 @@ size_t prog_uses_in_module(const AstModule *m, AstExprKind kind, const char *nam
 /* Replaces every reference to (kind, name) in the tree *slot holds, the slot itself included, by
    `with` (shared, not copied). */
 void prog_substitute(AstExpr **slot, AstExprKind kind, const char *name, AstExpr *with);
-/* Calls whose callee is an operator name, in e. */
-size_t prog_count_calls(const AstExpr *e);
-/* The same over a whole module. */
+/* Calls whose callee is an operator name, in every definition's body of m. */
 size_t prog_count_calls_in_module(const AstModule *m);
-/* Whether a global function of m uses `name` as a local, a parameter or a binder. */
-bool prog_name_taken(const AstModule *m, const char *name);
-/* A fresh local name, `stem` then a number, that m neither uses nor binds (prog_name_taken). */
-const char *prog_fresh_name(AstModule *m, const char *stem);
-/* n fresh names at once, the ones n calls of prog_fresh_name would give were each name used in
-   turn; one walk of m. */
-void prog_fresh_names(AstModule *m, const char *stem, size_t n, const char **out);
 
 /* ------------------------------------------------------------------ scoped_walk.c */
 /* A variable visible at an expression: a parameter, an earlier let or graph binding, an enclosing
@@ -143,12 +131,17 @@ const ScopeVar *prog_scope_find(const ScopedSite *site, AstExprKind kind, const 
 /* ------------------------------------------------------------------ names.c */
 /* Does e bind `name` anywhere (let, free_var, function parameter, pattern variable)? */
 bool prog_binds(const AstExpr *e, const char *name);
-/* Does the pattern bind any variable? */
-bool prog_pattern_binds(const AstPattern *p);
 /* Does the local `name` occur free in e (not under a binder of that name)? */
 bool prog_occurs_free(const AstExpr *e, const char *name);
 /* Does `region` bind a name that occurs free in v (moving v into region could capture it)? */
 bool prog_captures(const AstExpr *region, const AstExpr *v);
+/* Whether a global function of m uses `name` as a local, a parameter or a binder. */
+bool prog_name_taken(const AstModule *m, const char *name);
+/* A fresh local name, `stem` then a number, that m neither uses nor binds (prog_name_taken). */
+const char *prog_fresh_name(AstModule *m, const char *stem);
+/* n fresh names at once, the ones n calls of prog_fresh_name would give were each name used in
+   turn; one walk of m. */
+void prog_fresh_names(AstModule *m, const char *stem, size_t n, const char **out);
 
 /* ------------------------------------------------------------------ inputs.c */
 typedef VEC(long long) ProgSizes;

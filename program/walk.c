@@ -1,5 +1,4 @@
 /* Walks over a program's expressions, and what they answer (see program.h). */
-#include <stdio.h>
 #include <string.h>
 
 #include "program.h"
@@ -67,34 +66,8 @@ static void count_call(AstExpr **slot, void *ctx) {
   if ((*slot)->kind == AST_CALL && (*slot)->a->kind == AST_NAME) ++*(size_t *)ctx;
 }
 
-size_t prog_count_calls(const AstExpr *e) {
-  size_t n = 0;
-  AstExpr *root = (AstExpr *)e;
-  prog_walk(&root, count_call, &n);
-  return n;
-}
-
 size_t prog_count_calls_in_module(const AstModule *m) {
   size_t n = 0;
   prog_walk_module((AstModule *)m, count_call, &n);
   return n;
-}
-
-bool prog_name_taken(const AstModule *m, const char *name) {
-  if (prog_uses_in_module(m, AST_LOCAL, name)) return true;
-  for (size_t i = 0; i < m->ndefs; i++) {
-    const AstFunc *f = m->defs[i]->kind == AST_DEF_FN ? m->defs[i]->fn : NULL;
-    if (!f) continue;
-    for (size_t j = 0; j < f->nparams; j++)
-      if (!strcmp(f->params[j]->name, name)) return true;
-    if (prog_binds(f->body, name)) return true;
-  }
-  return false;
-}
-
-const char *prog_fresh_name(AstModule *m, const char *stem) {
-  for (unsigned k = 0;; k++) {
-    const char *name = arena_printf(&m->arena, "%s%u", stem, k);
-    if (!prog_name_taken(m, name)) return name;
-  }
 }

@@ -11,8 +11,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <git2.h>
-
 #include "../support/fileio.h"
 #include "../support/text_diff.h"
 #include "../support/xalloc.h"
@@ -22,11 +20,6 @@
    this much text between them (a program costs about 90 bytes a byte of text): past it, the
    accepted text is parsed again instead, as memory matters more than time on such inputs. */
 enum { KEEP_TEXT_BUDGET = 16 << 20 };
-
-void red_need_git(Reducer *r) {
-  if (!r->git) git_libgit2_init();
-  r->git = true;
-}
 
 unsigned red_job_count(const RedOptions *o) {
   return o->jobs ? (o->jobs > RED_MAX_JOBS ? RED_MAX_JOBS : o->jobs) : 1;

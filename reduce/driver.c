@@ -13,8 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <git2.h>
-
 #include "../support/clock.h"
 #include "../support/xalloc.h"
 #include "keys.h"
@@ -300,7 +298,6 @@ static int test_input(Reducer *r, OracleJob *job, const Program *input) {
     double until = clock_seconds() + (o->input_load_seconds > 0.02 ? o->input_load_seconds : 0.02);
     while (!oracle_done(job) && !*o->stop && clock_seconds() < until) oracle_wait(&o->oracle, job, 1, 5);
     if (!oracle_done(job) && red_job_count(o) > 1 && input) {
-      red_need_git(r);
       red_start_first_of(r, 0, o->npasses, input, r->current, r->generation);
     }
     while (!oracle_done(job)) {
@@ -359,7 +356,6 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
   int started = can_test ? test_input(&r, &input_test, input) : -1;
   bool ok = started >= 0, progress_made = started > 0;
   if ((st->started = started > 0)) {
-    red_need_git(&r);
     red_visit(&r, *text);
     st->calls_before = r.current_calls = r.best_calls = input ? prog_count_calls_in_module(input->m) : 0;
     r.best = xstrdup(*text);
@@ -394,6 +390,5 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
   free(r.resume);
   free(r.sweep_gen);
   free(r.done_gen);
-  if (r.git) git_libgit2_shutdown();
   return ok;
 }

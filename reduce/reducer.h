@@ -73,14 +73,11 @@ typedef struct Reducer {
   Spec pool[RED_MAX_JOBS];
   size_t npool;
   bool pool_after_pass; /* the pool holds what follows this pass: kept while its sweep goes on */
-  bool git;             /* libgit2 is initialized (content hashes): not before it is needed */
   char *err;
   size_t errlen;
 } Reducer;
 
 /* ------------------------------------------------------------------ candidate.c */
-/* Initializes libgit2 (content hashes) the first time it is needed; driver.c shuts it down. */
-void red_need_git(Reducer *r);
 /* Tests run at once: -j, at least 1, at most RED_MAX_JOBS. */
 unsigned red_job_count(const RedOptions *o);
 /* Builds the candidate that applies `chunk` of `pass` to cur (whose text is cur_text) into c,

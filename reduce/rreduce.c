@@ -24,8 +24,6 @@
 #include "keys.h"
 #include "report.h"
 
-#include <git2.h>
-
 static const char usage[] =
     "usage: rreduce [options] FILE TEST     (or TEST FILE: the executable one is the test)\n"
     "       rreduce [options] --server CMD FILE\n"
@@ -110,14 +108,14 @@ static bool backup(const char *file, const char *text, size_t len) {
   snprintf(orig, n, "%s.orig", file);
   bool ok = true;
   if (access(orig, F_OK) == 0) {
-    char want[GIT_OID_HEXSZ + 2];
+    char want[CONTENT_HASH_HEX + 2];
     size_t hl;
     char *recorded = access(last, F_OK) == 0 ? file_read(last, &hl) : NULL;
     content_hash(text, len, want);
     strcat(want, "\n");
     bool ours = false; /* FILE holds a program some run of rreduce wrote */
     for (const char *l = recorded; l && *l && !ours; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "")
-      ours = !strncmp(l, want, GIT_OID_HEXSZ + 1);
+      ours = !strncmp(l, want, CONTENT_HASH_HEX + 1);
     free(recorded);
     if (ours) goto done; /* continuing an earlier run */
     for (unsigned k = 1;; k++) {
@@ -141,7 +139,7 @@ done:
 
 /* Starts FILE.rreduce-last with the program in FILE (see backup); the driver appends the rest. */
 static void record_last(const char *file, const char *text) {
-  char hash[GIT_OID_HEXSZ + 2];
+  char hash[CONTENT_HASH_HEX + 2];
   content_hash(text, strlen(text), hash);
   strcat(hash, "\n");
   char *last = last_record_path(file);

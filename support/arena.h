@@ -11,7 +11,8 @@ typedef struct Arena {
 
 void arena_init(Arena *a);
 void arena_free(Arena *a);
-/* Zeroed, max-aligned memory; aborts with a message if the system is out of memory. */
+/* Zeroed, max-aligned memory; ends the program with a message if the system is out of memory
+   (xmalloc). */
 void *arena_alloc(Arena *a, size_t size);
 /* A NUL-terminated copy of s[0..n). */
 char *arena_strndup(Arena *a, const char *s, size_t n);

@@ -15,7 +15,7 @@ int cli_bad_option(const char *prog);
 int cli_version(const char *prog);
 
 /* Sets `handler` (or SIG_DFL) for the signals a user stops a long run with: SIGINT, SIGTERM,
-   SIGHUP, SIGQUIT (rreduce, rmutate). */
+   SIGHUP, SIGQUIT (rreduce, rmutate, rfuzz, roracle). */
 void cli_on_stop_signals(void (*handler)(int));
 
 /* A regular file we may execute (a test script). */

@@ -5,14 +5,14 @@
 #include <stddef.h>
 
 /* Reads `path` ("-" is standard input) into a malloc'd, NUL-terminated buffer.  On failure
-   returns NULL and prints `relaykit: PATH: reason` to stderr. */
+   returns NULL and prints `TOOL: PATH: reason` to stderr (TOOL: cli_tool()). */
 char *file_read(const char *path, size_t *len);
-/* Writes `data` to a temporary file beside `path`, then renames it over `path`, keeping the
-   original's permissions.  Returns false (after a message on stderr) and leaves `path` untouched
-   on any failure. */
 /* file_read for a program, which is text: a NUL byte (a binary file) is refused with its line and
    column, since everything after it would silently be lost. */
 char *file_read_text(const char *path, size_t *len);
+/* Writes `data` to a temporary file beside `path`, then renames it over `path`, keeping the
+   original's permissions.  Returns false (after a message on stderr) and leaves `path` untouched
+   on any failure. */
 bool file_replace(const char *path, const char *data, size_t len);
 /* Writes all of data to fd, retrying short writes and EINTR; false on any other failure (errno set). */
 bool fd_write_all(int fd, const char *data, size_t len);

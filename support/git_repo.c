@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "libgit.h"
 #include "xalloc.h"
 
 struct GitRepo {
@@ -22,7 +23,7 @@ static bool fail(char *err, size_t errlen, const char *what) {
 }
 
 GitRepo *git_repo_open(const char *path, const char *author, char *err, size_t errlen) {
-  git_libgit2_init();
+  libgit_ready();
   GitRepo *g = xcalloc(1, sizeof *g);
   g->author = xstrdup(author);
   if (git_repository_open_bare(&g->repo, path) != 0 && git_repository_init(&g->repo, path, 1) != 0) {
@@ -86,5 +87,4 @@ void git_repo_close(GitRepo *g) {
   git_treebuilder_free(g->tb);
   git_repository_free(g->repo);
   free(g);
-  git_libgit2_shutdown();
 }

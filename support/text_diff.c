@@ -3,9 +3,11 @@
 #include <git2.h>
 #include <string.h>
 
+#include "libgit.h"
 #include "xalloc.h"
 
 char *text_diff(const char *before, const char *after, const char *name) {
+  libgit_ready();
   git_patch *patch = NULL;
   git_diff_options opts;
   git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);

@@ -1,14 +1,16 @@
+#define _GNU_SOURCE /* program_invocation_short_name */
 #include "xalloc.h"
 
-#include "cli.h"
-
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static void *check(void *p, size_t n) {
   if (!p && n) {
-    fprintf(stderr, "%s: out of memory (requested %zu bytes)\n", cli_tool(), n);
+    /* the tool's name as cli_tool() gives it, read here: cli.c allocates, so xalloc.c, the leaf,
+       does not call into it */
+    fprintf(stderr, "%s: out of memory (requested %zu bytes)\n", program_invocation_short_name, n);
     exit(2);
   }
   return p;
