@@ -146,7 +146,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(RK_LIB)/interestingness $(DESTDIR)$(PYTHONDIR_)/relaykit
 	install -m 755 $(PROGRAMS:%=$(BIN)/%) $(DESTDIR)$(PREFIX)/bin/
 	install -m 755 $(TVM_SCRIPTS:%=interestingness/%) $(DESTDIR)$(RK_LIB)/interestingness/
-	install -m 644 interestingness/relaykit_tvm.py interestingness/relaykit_repro.py interestingness/README.md interestingness/PROTOCOL.md $(DESTDIR)$(RK_LIB)/interestingness/
+	install -m 644 interestingness/relaykit_tvm.py interestingness/relaykit_repro.py interestingness/relaykit_outcome.py interestingness/README.md interestingness/PROTOCOL.md $(DESTDIR)$(RK_LIB)/interestingness/
 	for s in $(TVM_SCRIPTS); do ln -sf ../lib/relaykit/interestingness/$$s $(DESTDIR)$(PREFIX)/bin/$$s; done
 	install -m 644 python/relaykit/__init__.py $(DESTDIR)$(PYTHONDIR_)/relaykit/
 	install -d $(DESTDIR)$(MANDIR)/man1

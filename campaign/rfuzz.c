@@ -441,7 +441,8 @@ static FuzzGroup *one_round(Fuzzer *f) {
   r.kind->check(&check, r.passes, r.coin);
   char *args = sb_take(&check);
   char err[512] = "";
-  ServerJob *job = server_start_with_args(f->pool, "program.relay", r.text, strlen(r.text), args, err, sizeof err);
+  RunSide side = {{"args"}, {args}, 1}; /* the round's check, beside its program (--args-beside) */
+  ServerJob *job = server_start(f->pool, "program.relay", r.text, strlen(r.text), &side, err, sizeof err);
   FuzzGroup *fresh = NULL;
   RunResult res = {0};
   if (!job) {

@@ -3,11 +3,11 @@
 
 #include <string.h>
 
-bool oracle_start(const Oracle *o, const char *basename, const char *text, size_t len, OracleJob *job, char *err,
-                  size_t errlen) {
+bool oracle_start(const Oracle *o, const char *basename, const char *text, size_t len, const RunSide *side,
+                  OracleJob *job, char *err, size_t errlen) {
   memset(job, 0, sizeof *job);
-  if (o->pool) job->srv = server_start(o->pool, basename, text, len, err, errlen);
-  else job->run = run_start(o->test, basename, text, len, &o->run, err, errlen);
+  if (o->pool) job->srv = server_start(o->pool, basename, text, len, side, err, errlen);
+  else job->run = run_start(o->test, basename, text, len, side, &o->run, err, errlen);
   return oracle_pending(job);
 }
 
@@ -42,7 +42,7 @@ void oracle_finish(const Oracle *o, OracleJob *job, RunResult *r) {
 bool oracle_run(const Oracle *o, const char *basename, const char *text, size_t len, RunResult *r, char *err,
                 size_t errlen) {
   OracleJob job;
-  if (!oracle_start(o, basename, text, len, &job, err, errlen)) return false;
+  if (!oracle_start(o, basename, text, len, NULL, &job, err, errlen)) return false;
   oracle_finish(o, &job, r);
   return true;
 }

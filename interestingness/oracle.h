@@ -19,8 +19,9 @@ typedef struct OracleJob {
   ServerJob *srv;
 } OracleJob;
 
-bool oracle_start(const Oracle *o, const char *basename, const char *text, size_t len, OracleJob *job, char *err,
-                  size_t errlen);
+/* Starts the test on a candidate, with side files beside it (side may be NULL; run.h). */
+bool oracle_start(const Oracle *o, const char *basename, const char *text, size_t len, const RunSide *side,
+                  OracleJob *job, char *err, size_t errlen);
 bool oracle_pending(const OracleJob *job);
 bool oracle_done(const OracleJob *job);
 /* Waits up to `ms` for progress among the jobs. */

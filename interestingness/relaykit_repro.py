@@ -178,7 +178,10 @@ def diff(args):
         out += "mod['main'] = relay.build_module.bind_params_by_name(mod['main'], params)\n"
     return out + DIFF % {"target": args.target, "seed": args.seed, "positive": bool(args.positive),
                          "configs": [tuple(c) for c in args.configs], "extra": _context_extra(args),
-                         "target_expr": _target_expr(args), "rtol": args.rtol, "atol": args.atol}
+                         "target_expr": _target_expr(args),
+                         # tvm-diff's default for float32 where --rtol / --atol do not say
+                         "rtol": 1e-3 if args.rtol is None else args.rtol,
+                         "atol": 1e-3 if args.atol is None else args.atol}
 
 
 def roundtrip(args):

@@ -30,6 +30,7 @@ import tempfile
 import textwrap
 import time
 
+import relaykit_outcome
 import relaykit_repro
 
 EXECUTORS = ("graph", "vm", "aot")  # what relay.build / relay.vm.compile make; tvm-diff adds debug
@@ -53,6 +54,11 @@ class UsageError(Exception):
 
 class Mismatch(Exception):
     """The property under test does not hold (results differ, round trip not equal)."""
+
+
+class Unusable(Exception):
+    """The candidate cannot show the bug, and that is nobody's fault: tvm-diff's reference run
+    traps or is not finite on every input drawn. A no-bug answer, with a note in the outcome."""
 
 
 # ----------------------------------------------------------------------------- start-up
@@ -237,8 +243,11 @@ def add_diff_options(p, with_file):  # pylint: disable=unused-argument
                    help="compare these executor:opt-level pairs, e.g. vm:0,graph:3,aot:2")
     p.add_argument("--executor", default="vm", metavar="K",
                    help="the executor for --opt-levels (default vm)")
-    p.add_argument("--rtol", type=float, default=1e-5, help="relative tolerance (default 1e-5)")
-    p.add_argument("--atol", type=float, default=1e-5, help="absolute tolerance (default 1e-5)")
+    p.add_argument("--rtol", type=float, default=None,
+                   help="relative tolerance (default by dtype: float16 1e-2, float32 1e-3, "
+                   "float64 1e-6)")
+    p.add_argument("--atol", type=float, default=None,
+                   help="absolute tolerance (default by dtype, as --rtol)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
     p.add_argument("--positive", action="store_true",
                    help="make every float input positive, in [1, 2)")
@@ -451,8 +460,24 @@ def parse_module(tvm, relay, text, name, stage=None):
         return fn(text, name)
 
 
-def pass_context(tvm, relay, opt_level, required=(), args=None):
-    """A PassContext with --config, --disabled-pass and --required-pass when args has them."""
+def pass_recorder(tvm, ran):
+    """A pass instrument that tells `ran` the name of every pass TVM runs, or None where TVM has
+    no pass instruments (before 0.8)."""
+    instrument = getattr(tvm, "instrument", None)
+    if ran is None or instrument is None or not hasattr(instrument, "pass_instrument"):
+        return None
+
+    @instrument.pass_instrument
+    class RecordPasses(object):  # pylint: disable=too-few-public-methods
+        def run_before_pass(self, mod, info):  # pylint: disable=unused-argument
+            ran(info.name)
+
+    return RecordPasses()
+
+
+def pass_context(tvm, relay, opt_level, required=(), args=None, ran=None):
+    """A PassContext with --config, --disabled-pass and --required-pass when args has them; with
+    `ran`, every pass run inside it is told to ran(name) (the pipeline rreduce reduces)."""
     config = dict(getattr(args, "config", {}) or {})
     disabled = list(getattr(args, "disabled_pass", []) or [])
     required = list(required) + list(getattr(args, "required_pass", []) or [])
@@ -463,6 +488,9 @@ def pass_context(tvm, relay, opt_level, required=(), args=None):
             kw["disabled_pass"] = disabled
         if config:
             kw["config"] = config
+        recorder = pass_recorder(tvm, ran)
+        if recorder is not None:
+            kw["instruments"] = [recorder]
         return transform.PassContext(**kw)
     return relay.build_config(opt_level=opt_level, required_pass=required,  # TVM <= 0.6
                               disabled_pass=disabled)
@@ -612,7 +640,21 @@ def flatten_result(np, x, out):
     return out
 
 
+# Tolerances of tvm-diff by dtype, where --rtol / --atol do not say: what a change of opt level
+# (fusion, reassociation, fast math) can move a result by without a bug.
+DTYPE_TOLERANCE = {"float16": 1e-2, "bfloat16": 2e-2, "float32": 1e-3, "float64": 1e-6}
+
+
+def tolerance(dtype, rtol, atol):
+    """(rtol, atol) for results of this dtype: the user's, else the dtype's own."""
+    default = DTYPE_TOLERANCE.get(str(dtype), 1e-3)
+    return (default if rtol is None else rtol), (default if atol is None else atol)
+
+
 def compare_results(np, a, b, rtol, atol, names=("the first", "the second")):
+    """Raises Mismatch where a and b differ beyond the tolerance. Positions where either side is
+    NaN or an infinity are not compared: such a value comes from the inputs or from an operator
+    undefined there, and reporting it would be a false alarm, not a bug."""
     between = "between %s and %s" % names
     if len(a) != len(b):
         raise Mismatch("results differ in structure %s: %d vs %d tensors" % (between, len(a), len(b)))
@@ -622,16 +664,19 @@ def compare_results(np, a, b, rtol, atol, names=("the first", "the second")):
         if x.dtype != y.dtype:
             raise Mismatch("results differ %s at output %d: dtype %s vs %s" % (between, i, x.dtype, y.dtype))
         if x.dtype.kind in "fc":
-            ok = np.allclose(x, y, rtol=rtol, atol=atol, equal_nan=True)
+            r, t = tolerance(x.dtype, rtol, atol)
+            both = np.isfinite(x) & np.isfinite(y)
+            xs, ys = x[both], y[both]
+            ok = np.allclose(xs, ys, rtol=r, atol=t)
         else:
+            r, t = 0.0, 0.0
+            xs, ys = x, y
             ok = np.array_equal(x, y)
         if not ok:
             with np.errstate(all="ignore"):
-                diff = np.abs(x.astype("float64") - y.astype("float64"))
-            nans = int(np.sum(np.isnan(x) != np.isnan(y))) if x.dtype.kind in "fc" else 0
-            raise Mismatch("results differ %s at output %d: max abs diff %.3g, %d nan mismatches "
-                           "(rtol=%g, atol=%g)" % (between, i, float(np.nanmax(diff)) if diff.size else 0.0,
-                                                   nans, rtol, atol))
+                diff = np.abs(xs.astype("float64") - ys.astype("float64"))
+            raise Mismatch("results differ %s at output %d: max abs diff %.3g (rtol=%g, atol=%g)"
+                           % (between, i, float(np.max(diff)) if diff.size else 0.0, r, t))
 
 
 def build_module(tvm, relay, mod, args, params):
@@ -725,13 +770,18 @@ def check_passes(args):
 class Job(object):  # pylint: disable=too-few-public-methods
     """One candidate in the TVM child: what a check's run function works with."""
 
-    def __init__(self, tvm, relay, args, name, stage):
+    def __init__(self, tvm, relay, args, name, stage, ran=None):
         self.tvm, self.relay, self.args, self.name = tvm, relay, args, name
         self.stage = stage  # stage(name) announces each stage
+        self.ran = ran  # ran(name) records a pass TVM ran (the outcome's pipeline)
         self.params = None  # --params, loaded (Check.compiles)
+        self.notes = []  # remarks for the outcome (tvm-diff's redrawn inputs)
+
+    def note(self, text):
+        self.notes.append(text)
 
 
-def run_check(args, path, stage):
+def run_check(args, path, stage, ran=None):
     """The TVM work of one candidate: the stages every check has, then its own (Check.run).
     Returns what "no bug" found; raises on an error."""
     import tvm  # pylint: disable=import-outside-toplevel
@@ -745,7 +795,7 @@ def run_check(args, path, stage):
     write_repro(args, text, name)
     stage("parse")
     mod = parse_module(tvm, relay, text, name, stage)
-    job = Job(tvm, relay, args, name, stage)
+    job = Job(tvm, relay, args, name, stage, ran)
     if check.typed:
         stage("typecheck")
         mod = infer_type(relay, mod)
@@ -768,7 +818,7 @@ def run_build(job, mod):
     """relay.build (or relay.vm.compile) of mod, then with --run running it: build and pass --build."""
     tvm, relay, args = job.tvm, job.relay, job.args
     job.stage("build")
-    with pass_context(tvm, relay, args.opt_level, (), args):
+    with pass_context(tvm, relay, args.opt_level, (), args, job.ran):
         built = build_module(tvm, relay, mod, args, job.params)
     if not args.run:
         return "builds"
@@ -782,7 +832,7 @@ def run_passes(job, mod):
     tvm, relay, args = job.tvm, job.relay, job.args
     job.stage("setup")
     passes = [(spec[0], make_pass(relay, spec)) for spec in args.passes]
-    with pass_context(tvm, relay, args.opt_level, [n for n, _ in passes], args):
+    with pass_context(tvm, relay, args.opt_level, [n for n, _ in passes], args, job.ran):
         for pname, p in passes:
             job.stage("pass " + pname)
             mod = tvm.transform.Sequential([p])(mod)
@@ -795,26 +845,117 @@ def run_passes(job, mod):
 
 
 def run_diff(job, mod):
+    """Builds every configuration, runs the first (the reference) on inputs it computes numbers
+    for, then the others on the same inputs, and compares."""
     tvm, relay, args, params = job.tvm, job.relay, job.args, job.params
     import numpy as np  # pylint: disable=import-outside-toplevel
-    job.stage("inputs")
+    # one thread: the reference runs in a forked process, which a thread pool would not survive
+    os.environ["TVM_NUM_THREADS"] = "1"
     dev = device_for(tvm, args.target)
-    inputs = [v for _, v in make_inputs(tvm, relay, np, mod["main"], dev, args.seed,
-                                        skip=params or {}, all_positive=args.positive)]
     if params:
         mod["main"] = relay.build_module.bind_params_by_name(mod["main"], params)
-    results = []
     target = make_target(tvm, args.target, args.target_host)
+    runs = []
     for kind, level in args.configs:
+        job.stage("build %s at opt level %d" % (kind, level))
+        context = pass_context(tvm, relay, level, (), args, job.ran)
+        with context:
+            runs.append((context, relay.create_executor(kind, mod, dev, target).evaluate()))
+    names = ["%s@%d" % c for c in args.configs]
+    inputs, reference = reference_results(job, mod, dev, runs[0], names[0])
+    results = [reference]
+    for (context, func), (kind, level) in zip(runs[1:], args.configs[1:]):
         job.stage("run %s at opt level %d" % (kind, level))
-        with pass_context(tvm, relay, level, (), args):
-            func = relay.create_executor(kind, mod, dev, target).evaluate()
+        with context:
             results.append(flatten_result(np, func(*inputs), []))
     job.stage("compare")
-    names = ["%s@%d" % c for c in args.configs]
     for i in range(1, len(results)):
         compare_results(np, results[0], results[i], args.rtol, args.atol, (names[0], names[i]))
     return "results agree across %s" % ", ".join(names)
+
+
+REFERENCE_TRIES = 4  # inputs drawn for the reference before the candidate is given up as unusable
+
+
+def reference_results(job, mod, dev, run, name):
+    """(inputs, results) of the reference run on inputs it computes finite numbers for: the
+    seeded inputs first, then other seeds, then positive ones, each run in a forked process so
+    that a trap (an integer division by zero on these inputs) only costs a redraw. Neither a trap
+    nor a NaN or an infinity of the reference says anything about TVM; Unusable if every draw
+    gives one."""
+    tvm, relay, args = job.tvm, job.relay, job.args
+    import numpy as np  # pylint: disable=import-outside-toplevel
+    context, func = run
+    why = []
+    for attempt in range(REFERENCE_TRIES):
+        positive = args.positive or attempt >= REFERENCE_TRIES // 2
+        job.stage("inputs")
+        inputs = [v for _, v in make_inputs(tvm, relay, np, mod["main"], dev, args.seed + attempt,
+                                            skip=job.params or {}, all_positive=positive)]
+        job.stage("run %s" % name.replace("@", " at opt level "))
+
+        def reference():
+            with context:
+                return flatten_result(np, func(*inputs), [])
+
+        kind, value = run_forked(np, reference)
+        if kind == "error":  # the reference raised: run it here, for the error to be this run's
+            return inputs, reference()
+        if kind == "signal":
+            why.append("%s on inputs %d" % (value, attempt))
+            continue
+        bad = [i for i, r in enumerate(value) if r.dtype.kind in "fc" and not np.all(np.isfinite(r))]
+        if bad:
+            why.append("NaN or infinity at output %d on inputs %d" % (bad[0], attempt))
+            continue
+        if attempt:
+            job.note("the reference %s: %s; inputs %d used" % (name, "; ".join(why), attempt))
+        return inputs, value
+    raise Unusable("the reference %s gives no finite result on any of %d inputs drawn (%s): nothing to "
+                   "compare" % (name, REFERENCE_TRIES, "; ".join(why)))
+
+
+def run_forked(np, fn):
+    """Runs fn() (a list of arrays) in a forked process: ("ok", arrays), ("signal", "signal NAME")
+    when it died by a signal, or ("error", text) when it raised."""
+    handle, path = tempfile.mkstemp(suffix=".npz")
+    os.close(handle)
+    rfd, wfd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(rfd)
+        try:
+            np.savez(path, *fn())
+            os.write(wfd, b"ok")
+        except BaseException as e:  # pylint: disable=broad-except
+            os.write(wfd, ("error %s: %s" % (type(e).__name__, e)).encode("utf-8", "replace")[:4000])
+        os._exit(0)
+    os.close(wfd)
+    said = b""
+    while True:
+        chunk = os.read(rfd, 65536)
+        if not chunk:
+            break
+        said += chunk
+    os.close(rfd)
+    while True:
+        try:
+            _, status = os.waitpid(pid, 0)
+            break
+        except InterruptedError:
+            continue
+    try:
+        if os.WIFSIGNALED(status):
+            try:
+                return "signal", "signal " + signal.Signals(os.WTERMSIG(status)).name
+            except ValueError:
+                return "signal", "signal %d" % os.WTERMSIG(status)
+        if said != b"ok":
+            return "error", said.decode("utf-8", "replace")
+        with np.load(path) as saved:
+            return "ok", [saved["arr_%d" % i] for i in range(len(saved.files))]
+    finally:
+        os.unlink(path)
 
 
 def run_roundtrip(job, mod):
@@ -908,11 +1049,14 @@ CHECK_NAMES = tuple(c.name for c in CHECKS)
 
 # ----------------------------------------------------------------------------- the child
 
-class Outcome(object):
-    """What happened to one candidate: kind is ok, error or usage; stage the last stage entered."""
+class Outcome(object):  # pylint: disable=too-many-instance-attributes
+    """What happened to one candidate: kind is ok, error or usage; stage the last stage entered;
+    the passes TVM ran; the Python exception's type; whether a property did not hold (mismatch)."""
 
-    def __init__(self, kind, stage, text, headline, output=""):
+    def __init__(self, kind, stage, text, headline, output="", ran=(), exception=None, mismatch=False,
+                 note=None):
         self.kind, self.stage, self.text, self.headline, self.output = kind, stage, text, headline, output
+        self.ran, self.exception, self.mismatch, self.note = list(ran), exception, mismatch, note
 
 
 def _child(args, path, wfd, chdir):
@@ -932,19 +1076,24 @@ def _child(args, path, wfd, chdir):
     def stage(name):
         send({"stage": name})
 
+    def ran(name):
+        send({"ran": name})
+
     result = {"kind": "ok", "text": ""}
     try:
         if chdir:
             path = os.path.abspath(path)
             os.chdir(os.path.dirname(path))
-        result["text"] = run_check(args, path, stage)
+        result["text"] = run_check(args, path, stage, ran)
     except UsageError as e:
         result = {"kind": "usage", "text": str(e), "headline": str(e)}
     except Mismatch as e:
-        result = {"kind": "error", "text": str(e), "headline": str(e)}
+        result = {"kind": "error", "text": str(e), "headline": str(e), "mismatch": True}
+    except Unusable as e:
+        result = {"kind": "ok", "text": str(e), "note": str(e)}
     except BaseException as e:  # pylint: disable=broad-except  # TVMError, DiagnosticError, ...
         text = "%s: %s" % (type(e).__name__, e)
-        result = {"kind": "error", "text": text, "headline": text}
+        result = {"kind": "error", "text": text, "headline": text, "exception": type(e).__name__}
     try:
         sys.stdout.flush()
         sys.stderr.flush()
@@ -994,7 +1143,7 @@ def run_in_child(args, path, chdir=False):
     output = capture.read().decode("utf-8", "replace")
     capture.close()
 
-    stage, result = "start", None
+    stage, result, ran = "start", None, []
     for line in data.decode("utf-8", "replace").splitlines():
         try:
             msg = json.loads(line)
@@ -1002,22 +1151,25 @@ def run_in_child(args, path, chdir=False):
             continue
         if "stage" in msg:
             stage = msg["stage"]
+        elif "ran" in msg:
+            ran.append(msg["ran"])
         elif "kind" in msg:
             result = msg
     if timed_out:
         head = "timeout after %g s" % args.timeout
-        return Outcome("error", stage, head, head, output)
+        return Outcome("error", stage, head, head, output, ran)
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
         try:
             head = "signal " + signal.Signals(sig).name
         except ValueError:
             head = "signal %d" % sig
-        return Outcome("error", stage, head, head, output)
+        return Outcome("error", stage, head, head, output, ran)
     if result is None:
         head = "the TVM child exited with status %d without a verdict" % os.WEXITSTATUS(status)
-        return Outcome("error", stage, head, head, output)
-    return Outcome(result["kind"], stage, result["text"], result.get("headline", ""), output)
+        return Outcome("error", stage, head, head, output, ran)
+    return Outcome(result["kind"], stage, result["text"], result.get("headline", ""), output, ran,
+                   result.get("exception"), result.get("mismatch", False), result.get("note"))
 
 
 # ----------------------------------------------------------------------------- verdicts
@@ -1142,8 +1294,14 @@ def main_script(check, script):
         return _not_importable(prog, why)
     if not prepare(args, prog):
         return EXIT_USAGE
+    try:  # a client reducing the pipeline put the one to run beside the candidate
+        args = relaykit_outcome.with_pipeline(args, relaykit_outcome.read_pipeline(args.file), pass_spec)
+    except relaykit_outcome.BadPipeline as e:
+        sys.stderr.write("%s: bad pipeline: %s\n" % (prog, e))
+        return EXIT_USAGE
     outcome = run_in_child(args, args.file)
-    status, _, explanation = verdict(args, outcome)
+    status, sig, explanation = verdict(args, outcome)
+    relaykit_outcome.write_outcome(args.file, args, outcome, status, sig)
     if outcome.output and not args.quiet:
         sys.stderr.write(outcome.output if outcome.output.endswith("\n") else outcome.output + "\n")
     sys.stdout.write("%s: %s\n" % (prog, explanation))
@@ -1356,8 +1514,17 @@ def main_server(script):
                     sys.stderr.write("tvm-server: %s: %s\n" % (path, sig))
                     sys.stderr.flush()
             if args is not None:
+                try:
+                    args = relaykit_outcome.with_pipeline(args, relaykit_outcome.read_pipeline(path), pass_spec)
+                except relaykit_outcome.BadPipeline as e:
+                    args = None
+                    status, sig = EXIT_USAGE, one_line("bad pipeline: %s" % e)
+                    sys.stderr.write("tvm-server: %s: %s\n" % (path, sig))
+                    sys.stderr.flush()
+            if args is not None:
                 outcome = run_in_child(args, path, chdir=True)
                 status, sig, explanation = verdict(args, outcome)
+                relaykit_outcome.write_outcome(path, args, outcome, status, sig)
                 if args.verbose:
                     sys.stderr.write("%stvm-server: %s: %s\n" % (outcome.output, path, explanation))
                     sys.stderr.flush()

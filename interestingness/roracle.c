@@ -168,7 +168,7 @@ static int run_all(Entries *files, size_t *n, const Oracle *oracle, unsigned job
       Entry *e = &files->items[next];
       size_t len;
       char *text = file_read(e->path, &len);
-      bool started = text && oracle_start(oracle, basename_of(e->path), text, len, &slot[s], err, sizeof err);
+      bool started = text && oracle_start(oracle, basename_of(e->path), text, len, NULL, &slot[s], err, sizeof err);
       free(text);
       if (!started) {
         if (text) fprintf(stderr, "roracle: %s\n", err);

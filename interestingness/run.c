@@ -36,6 +36,7 @@ void run_options_default(RunOptions *o) {
 void run_result_free(RunResult *r) {
   free(r->output);
   free(r->dir);
+  free(r->outcome);
   memset(r, 0, sizeof *r);
 }
 
@@ -60,8 +61,8 @@ static bool write_file(const char *path, const char *text, size_t len) {
   return close(fd) == 0 && ok;
 }
 
-bool run_prepare_dir(const char *basename, const char *text, size_t len, char dir[PATH_MAX], char *file,
-                     size_t filelen, char *err, size_t errlen) {
+bool run_prepare_dir(const char *basename, const char *text, size_t len, const RunSide *side, char dir[PATH_MAX],
+                     char *file, size_t filelen, char *err, size_t errlen) {
   const char *base = getenv("TMPDIR");
   snprintf(dir, PATH_MAX, "%s/relaykit.XXXXXX", base && *base ? base : "/tmp");
   if (!mkdtemp(dir)) {
@@ -80,7 +81,38 @@ bool run_prepare_dir(const char *basename, const char *text, size_t len, char di
     run_remove_tree(dir);
     return false;
   }
+  for (size_t i = 0; side && i < side->n; i++) {
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s.%s", file, side->suffix[i]);
+    if (!write_file(path, side->text[i], strlen(side->text[i]))) {
+      snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+      run_remove_tree(dir);
+      return false;
+    }
+  }
   return true;
+}
+
+enum { OUTCOME_MAX = 4 << 20 };
+
+char *run_read_outcome(const char *file) {
+  char path[PATH_MAX + 16];
+  snprintf(path, sizeof path, "%s.outcome", file);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0) return NULL;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) { /* a FIFO or a directory is no outcome */
+    close(fd);
+    return NULL;
+  }
+  size_t cap = st.st_size < OUTCOME_MAX ? (size_t)st.st_size : OUTCOME_MAX;
+  char *buf = xmalloc(cap + 1);
+  size_t used = 0;
+  ssize_t n;
+  while (used < cap && (n = read(fd, buf + used, cap - used)) > 0) used += (size_t)n;
+  close(fd);
+  buf[used] = '\0';
+  return buf;
 }
 
 /* In the child: its own process group, the limits, the directory, the environment; then exec. */
@@ -109,6 +141,7 @@ static void child(const char *test, const char *file, const char *dir, const cha
   }
   if (chdir(dir) != 0) _exit(127);
   setenv("TMPDIR", tmpdir, 1);
+  setenv(RUN_OUTCOME_ENV, "1", 1); /* BASENAME.outcome is read back (PROTOCOL.md) */
   signal(SIGPIPE, SIG_DFL);
   signal(SIGALRM, SIG_DFL);
   if (o->timeout > 0) {
@@ -136,10 +169,11 @@ struct RunJob {
   bool term_sent, timed_out, exited, cancelled;
   int status;
   char dir[PATH_MAX];
+  char file[2 * PATH_MAX];  /* the candidate */
 };
 
-RunJob *run_start(const char *test, const char *basename, const char *text, size_t len, const RunOptions *o,
-                  char *err, size_t errlen) {
+RunJob *run_start(const char *test, const char *basename, const char *text, size_t len, const RunSide *side,
+                  const RunOptions *o, char *err, size_t errlen) {
   char abs_test[PATH_MAX];
   if (!realpath(test, abs_test)) {
     snprintf(err, errlen, "%s: %s", test, strerror(errno));
@@ -147,9 +181,10 @@ RunJob *run_start(const char *test, const char *basename, const char *text, size
   }
   RunJob *j = xcalloc(1, sizeof *j);
   j->o = *o;
-  char file[2 * PATH_MAX], tmpdir[PATH_MAX + 8];
+  char tmpdir[PATH_MAX + 8];
+  const char *file = j->file;
   int pipefd[2] = {-1, -1};
-  if (!run_prepare_dir(basename, text, len, j->dir, file, sizeof file, err, errlen)) {
+  if (!run_prepare_dir(basename, text, len, side, j->dir, j->file, sizeof j->file, err, errlen)) {
     free(j);
     return NULL;
   }
@@ -271,6 +306,7 @@ void run_finish(RunJob *j, RunResult *r) {
     r->status = -1;
     r->signal = WIFSIGNALED(j->status) ? WTERMSIG(j->status) : 0;
   }
+  r->outcome = run_read_outcome(j->file);
   if (j->o.keep_temps) r->dir = xstrdup(j->dir);
   else run_remove_tree(j->dir);
   free(j);
@@ -279,7 +315,7 @@ void run_finish(RunJob *j, RunResult *r) {
 bool run_candidate(const char *test, const char *basename, const char *text, size_t len, const RunOptions *o,
                    RunResult *r, char *err, size_t errlen) {
   memset(r, 0, sizeof *r);
-  RunJob *j = run_start(test, basename, text, len, o, err, errlen);
+  RunJob *j = run_start(test, basename, text, len, NULL, o, err, errlen);
   if (!j) return false;
   run_finish(j, r);
   return true;

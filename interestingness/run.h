@@ -25,6 +25,19 @@ typedef struct RunOptions {
 
 void run_options_default(RunOptions *o);
 
+/* Files beside the candidate (PROTOCOL.md, "side files"): each written as BASENAME.SUFFIX in the
+   candidate's directory before the test starts (a check per candidate, a pipeline to run).  After
+   the test, BASENAME.outcome, if the test left one, is read back into RunResult.outcome. */
+enum { RUN_SIDE_MAX = 4 };
+typedef struct RunSide {
+  const char *suffix[RUN_SIDE_MAX]; /* "args", "pipeline" */
+  const char *text[RUN_SIDE_MAX];
+  size_t n;
+} RunSide;
+
+/* The environment variable a test finds set to 1 when its client reads BASENAME.outcome back. */
+#define RUN_OUTCOME_ENV "RELAYKIT_ORACLE_OUTCOME"
+
 typedef struct RunResult {
   int status;              /* exit status 0..255, or -1 when killed by a signal or timed out */
   bool timed_out;
@@ -33,6 +46,7 @@ typedef struct RunResult {
   size_t output_len;
   double seconds;          /* from the start until the parent saw the end (later when it was busy) */
   char *dir;               /* the temporary directory when kept (malloc'd), else NULL */
+  char *outcome;           /* BASENAME.outcome as the test left it (malloc'd; at most 4 MB), or NULL */
 } RunResult;
 
 void run_result_free(RunResult *r);
@@ -46,8 +60,8 @@ bool run_candidate(const char *test, const char *basename, const char *text, siz
 /* The same, started in the background: several tests run at once (rreduce -j). */
 typedef struct RunJob RunJob;
 /* Starts the test (NULL with a message when it cannot be started). */
-RunJob *run_start(const char *test, const char *basename, const char *text, size_t len, const RunOptions *o,
-                  char *err, size_t errlen);
+RunJob *run_start(const char *test, const char *basename, const char *text, size_t len, const RunSide *side,
+                  const RunOptions *o, char *err, size_t errlen);
 /* Waits up to `ms` milliseconds for output or an end among the jobs (NULL entries are skipped),
    enforcing their timeouts. */
 void run_wait(RunJob *const *jobs, size_t n, int ms);
@@ -57,10 +71,13 @@ void run_cancel(RunJob *j);
 /* Waits for the job's end, fills r and frees the job (and its directory unless keep_temps). */
 void run_finish(RunJob *j, RunResult *r);
 
-/* A fresh temporary directory (under $TMPDIR or /tmp) holding `text` as `basename` and an empty
-   tmp/ for the test's own TMPDIR; its path in dir, the file's in file. */
-bool run_prepare_dir(const char *basename, const char *text, size_t len, char dir[4096], char *file,
-                     size_t filelen, char *err, size_t errlen);
+/* A fresh temporary directory (under $TMPDIR or /tmp) holding `text` as `basename`, the side files
+   beside it (side may be NULL) and an empty tmp/ for the test's own TMPDIR; its path in dir, the
+   file's in file. */
+bool run_prepare_dir(const char *basename, const char *text, size_t len, const RunSide *side, char dir[4096],
+                     char *file, size_t filelen, char *err, size_t errlen);
+/* FILE.outcome, if a test left one (malloc'd, at most 4 MB), else NULL. */
+char *run_read_outcome(const char *file);
 
 /* Removes a directory tree (the test may have left anything in it). */
 void run_remove_tree(const char *dir);

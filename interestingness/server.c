@@ -96,6 +96,7 @@ static bool server_launch(ServerPool *p, Server *s, char *err, size_t errlen) {
     close(to[0]), close(to[1]), close(from[0]), close(from[1]);
     signal(SIGPIPE, SIG_DFL);
     setenv("RELAYKIT_ORACLE_ECHO", "1", 1); /* ask for the echo extension (PROTOCOL.md) */
+    setenv(RUN_OUTCOME_ENV, "1", 1);        /* and for the outcome beside each candidate */
     execl("/bin/sh", "sh", "-c", p->cmd, (char *)NULL);
     _exit(127);
   }
@@ -275,28 +276,14 @@ static Server *free_server(ServerPool *p) {
   return NULL;
 }
 
-ServerJob *server_start(ServerPool *p, const char *basename, const char *text, size_t len, char *err, size_t errlen) {
-  return server_start_with_args(p, basename, text, len, NULL, err, errlen);
-}
-
-ServerJob *server_start_with_args(ServerPool *p, const char *basename, const char *text, size_t len, const char *args,
-                                  char *err, size_t errlen) {
+ServerJob *server_start(ServerPool *p, const char *basename, const char *text, size_t len, const RunSide *side,
+                        char *err, size_t errlen) {
   Server *s;
   while (!(s = free_server(p))) server_wait(p, NULL, 0, 20);
   ServerJob *j = xcalloc(1, sizeof *j);
-  if (!run_prepare_dir(basename, text, len, j->dir, j->file, sizeof j->file, err, errlen)) {
+  if (!run_prepare_dir(basename, text, len, side, j->dir, j->file, sizeof j->file, err, errlen)) {
     free(j);
     return NULL;
-  }
-  if (args) { /* the candidate's check, beside it (tvm-server --args-beside) */
-    char side[sizeof j->file + 8];
-    snprintf(side, sizeof side, "%s.args", j->file);
-    if (!file_replace(side, args, strlen(args))) {
-      snprintf(err, errlen, "cannot write %s: %s", side, strerror(errno));
-      run_remove_tree(j->dir);
-      free(j);
-      return NULL;
-    }
   }
   unsolicited(p, s);
   if (!s->pid && !server_launch(p, s, err, errlen)) {
@@ -348,6 +335,7 @@ void server_finish(ServerPool *p, ServerJob *j, RunResult *r) {
   r->timed_out = j->timed_out;
   r->output = j->answer ? j->answer : xstrdup("");
   r->output_len = strlen(r->output);
+  if (j->done && !j->dir_handed_over) r->outcome = run_read_outcome(j->file);
   if (p->o.keep_temps) r->dir = xstrdup(j->dir);
   else if (!j->dir_handed_over) run_remove_tree(j->dir);
   free(j);

@@ -27,18 +27,19 @@ unsigned long server_pool_garbage(const ServerPool *p);
 unsigned long server_pool_starts(const ServerPool *p);
 
 /* Sends a candidate to a free server (waiting for one if all are busy).  NULL with a message
-   when no server can be started. */
-ServerJob *server_start(ServerPool *p, const char *basename, const char *text, size_t len, char *err, size_t errlen);
-/* The same with the candidate's own check for a server in per-candidate mode: `args` (one
-   argument a line) is written beside the candidate as BASENAME.args (tvm-server --args-beside). */
-ServerJob *server_start_with_args(ServerPool *p, const char *basename, const char *text, size_t len, const char *args,
-                                  char *err, size_t errlen);
+   when no server can be started.
+   The side files (may be NULL) are written beside the candidate first: a server in per-candidate
+   mode reads its check from BASENAME.args (tvm-server --args-beside), a pipeline-aware one the
+   pipeline to run from BASENAME.pipeline (PROTOCOL.md). */
+ServerJob *server_start(ServerPool *p, const char *basename, const char *text, size_t len, const RunSide *side,
+                        char *err, size_t errlen);
 /* Waits up to `ms` for answers among the jobs (NULL entries skipped). */
 void server_wait(ServerPool *p, ServerJob *const *jobs, size_t n, int ms);
 bool server_done(const ServerJob *j);
 /* The verdict is no longer needed: the server finishes the query and its answer is dropped. */
 void server_cancel(ServerJob *j);
-/* The answer as a RunResult: status, the signature as output, timed_out.  Frees the job. */
+/* The answer as a RunResult: status, the signature as output, timed_out, and the outcome the
+   server left beside the candidate (PROTOCOL.md).  Frees the job. */
 void server_finish(ServerPool *p, ServerJob *j, RunResult *r);
 
 #endif

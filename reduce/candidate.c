@@ -105,7 +105,7 @@ bool red_launch(Reducer *r, Cand *c) {
       r->pool[q] = r->pool[--r->npool];
       return true;
     }
-  return oracle_start(&r->o->oracle, r->o->basename, c->text, strlen(c->text), &c->job, r->err, r->errlen);
+  return oracle_start(&r->o->oracle, r->o->basename, c->text, strlen(c->text), NULL, &c->job, r->err, r->errlen);
 }
 
 static void save_also(Reducer *r, const char *text) {
@@ -247,7 +247,7 @@ static void start_ahead(Reducer *r, Cand *c) {
   content_hash(c->text, strlen(c->text), sp->key);
   char err[256] = "";
   if (cached_verdict(r, sp->key) < 0 &&
-      oracle_start(&r->o->oracle, r->o->basename, c->text, strlen(c->text), &sp->job, err, sizeof err)) {
+      oracle_start(&r->o->oracle, r->o->basename, c->text, strlen(c->text), NULL, &sp->job, err, sizeof err)) {
     sp->text = c->text;
     r->npool++;
   } else {

@@ -335,7 +335,7 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
      content hash of a large input, ...) waits for its verdict: an input refused at once costs
      little more than its test. */
   OracleJob input_test = {NULL, NULL};
-  bool can_test = !o->verify || oracle_start(&o->oracle, o->basename, *text, strlen(*text), &input_test, err, errlen);
+  bool can_test = !o->verify || oracle_start(&o->oracle, o->basename, *text, strlen(*text), NULL, &input_test, err, errlen);
   Reducer r = {.o = o, .st = st, .current = *text, .start = clock_seconds(), .err = err, .errlen = errlen};
   strset_init(&r.cache.interesting);
   strset_init(&r.cache.boring);

@@ -36,6 +36,30 @@ static RunResult run(const char *name, const char *body, double timeout) {
   return r;
 }
 
+/* Side files go beside the candidate before the test starts; the outcome the test leaves beside it
+   comes back (PROTOCOL.md), and the test is told so by the environment. */
+static void test_side_files_and_outcome(void **state) {
+  (void)state;
+  RunOptions o;
+  run_options_default(&o);
+  RunSide side = {{"pipeline", "args"}, {"{\"passes\": []}", "build\n"}, 2};
+  char err[256];
+  RunJob *j = run_start(script("s.sh", "test \"$RELAYKIT_ORACLE_OUTCOME\" = 1 || exit 4\n"
+                                       "test \"$(cat \"$1.args\")\" = build || exit 5\n"
+                                       "{ printf '{\"got\": '; cat \"$1.pipeline\"; printf '}'; } > \"$1.outcome\""),
+                        "bug.relay", "x", 1, &side, &o, err, sizeof err);
+  assert_non_null(j);
+  RunResult r;
+  run_finish(j, &r);
+  assert_int_equal(r.status, 0);
+  assert_non_null(r.outcome);
+  assert_string_equal(r.outcome, "{\"got\": {\"passes\": []}}");
+  run_result_free(&r);
+  RunResult none = run("t.sh", "exit 0", 10); /* no outcome left: none read */
+  assert_null(none.outcome);
+  run_result_free(&none);
+}
+
 static void test_exit_status_and_output(void **state) {
   (void)state;
   RunResult r = run("a.sh", "echo out; echo err >&2; exit 3", 10);
@@ -109,7 +133,7 @@ static RunJob *start(const char *name, const char *body, double timeout) {
   o.timeout = timeout;
   o.grace = 0.2;
   char err[256];
-  RunJob *j = run_start(script(name, body), "bug.relay", "", 0, &o, err, sizeof err);
+  RunJob *j = run_start(script(name, body), "bug.relay", "", 0, NULL, &o, err, sizeof err);
   if (!j) fail_msg("%s", err);
   return j;
 }
@@ -160,6 +184,7 @@ int main(void) {
       cmocka_unit_test(test_leftover_children_are_killed),
       cmocka_unit_test(test_output_is_capped),
       cmocka_unit_test(test_missing_test),
+      cmocka_unit_test(test_side_files_and_outcome),
       cmocka_unit_test(test_a_busy_parent_does_not_change_the_verdict),
   };
   return cmocka_run_group_tests_name("run", tests, setup, teardown);
