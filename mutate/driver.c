@@ -14,7 +14,7 @@
 
 #include "../support/diag.h"
 #include "../support/xalloc.h"
-#include "../typegen/infer.h"
+#include "../typegen/infer/infer.h"
 
 void mut_result_free(MutResult *r) {
   free(r->text);

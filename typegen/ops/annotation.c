@@ -21,7 +21,7 @@
  */
 #include <stdlib.h>
 
-#include "../opgen.h"
+#include "ops.h"
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 

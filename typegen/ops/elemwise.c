@@ -4,7 +4,7 @@
  * attributes (clip, cast, leaky_relu, ...).  Facts from TVM v0.13 src/relay/op/tensor/unary.cc,
  * binary.cc, transform.cc and src/relay/op/type_relations.cc.
  */
-#include "../opgen.h"
+#include "ops.h"
 
 /* IdentityRel: the result has the type of the (only) argument. */
 static const Type *identity_rel(OpCall *c) { return op_tensor_arg(c, 0); }

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../opgen.h"
+#include "ops.h"
 #include "opx.h"
 
 #define ANY ((int64_t)TY_DIM_ANY)

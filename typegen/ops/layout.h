@@ -7,7 +7,7 @@
 #ifndef RELAYKIT_OPS_LAYOUT_H
 #define RELAYKIT_OPS_LAYOUT_H
 
-#include "../op.h"
+#include "ops.h"
 
 /* Axes (an axis may repeat, so more than 52) and characters a layout may have: relaykit's bounds. */
 enum { LAYOUT_MAX = 64, LAYOUT_NAME_MAX = 256 };

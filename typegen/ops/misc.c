@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 
-#include "../opgen.h"
+#include "ops.h"
 
 /* on_device, device_copy, stop_fusion: the value passes through unchanged, whatever its type. */
 static const Type *pass_through_rel(OpCall *c) { return c->args[0]; }

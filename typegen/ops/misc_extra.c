@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../opgen.h"
+#include "ops.h"
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "../../support/xalloc.h"
-#include "../opgen.h"
+#include "ops.h"
 #include "nn_common.h"
 
 #define ANY ((int64_t)TY_DIM_ANY)
@@ -952,7 +952,7 @@ static const Type *qnn_conv2d_rel(OpCall *c) {
 /* ================================================================== generators */
 
 /*
- * The RFC's generators (typegen/opgen.h): a recognizer (can the op produce type T?), a solver
+ * The RFC's generators (ops/ops.h): a recognizer (can the op produce type T?), a solver
  * (argument types and attributes that produce exactly T) and a sampler (a random result type the
  * recognizer accepts, then solved).
  *

@@ -7,7 +7,7 @@
 #ifndef RELAYKIT_OPS_NN_COMMON_H
 #define RELAYKIT_OPS_NN_COMMON_H
 
-#include "../opgen.h"
+#include "ops.h"
 #include "layout.h"
 #include "opx.h"
 

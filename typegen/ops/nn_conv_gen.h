@@ -2,7 +2,7 @@
 #ifndef RELAYKIT_OPS_NN_CONV_GEN_H
 #define RELAYKIT_OPS_NN_CONV_GEN_H
 
-#include "../opgen.h"
+#include "ops.h"
 
 #define NNCONV_GEN_DECL(name)                                                    \
   bool nnconv_##name##_recognize(const OpDef *op, const Type *t);                \

@@ -2,7 +2,7 @@
 #ifndef RELAYKIT_OPS_NN_GRAD_GEN_H
 #define RELAYKIT_OPS_NN_GRAD_GEN_H
 
-#include "../opgen.h"
+#include "ops.h"
 
 bool nngrad_rank4_recognize(const OpDef *op, const Type *t);
 bool nngrad_pool_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out);

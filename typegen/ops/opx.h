@@ -7,7 +7,7 @@
 #ifndef RELAYKIT_OPX_H
 #define RELAYKIT_OPX_H
 
-#include "../opgen.h"
+#include "ops.h"
 
 #define OPX_ANY ((int64_t)TY_DIM_ANY)
 

@@ -5,7 +5,7 @@
 #ifndef RELAYKIT_OPS_QNN_H
 #define RELAYKIT_OPS_QNN_H
 
-#include "../opgen.h"
+#include "ops.h"
 
 #define QOP_NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -11,7 +11,7 @@
  */
 #include <stdlib.h>
 
-#include "../opgen.h"
+#include "ops.h"
 #include "../../support/xalloc.h"
 
 /* Which axes of the input a call reduces (GetReduceAxes), or false after failing with a message.

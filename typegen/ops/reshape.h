@@ -5,7 +5,7 @@
 #ifndef RELAYKIT_OPS_RESHAPE_H
 #define RELAYKIT_OPS_RESHAPE_H
 
-#include "../op.h"
+#include "ops.h"
 
 /* The shape `newshape` (ns[0..nn), with reshape's special codes 0, -1, -2, -3, -4 and allowzero)
    gives for `data`, as a malloc'd array *out of *nout dimensions.  False after op_fail. */

@@ -7,7 +7,7 @@
 #ifndef RELAYKIT_OPS_SPATIAL_UTIL_H
 #define RELAYKIT_OPS_SPATIAL_UTIL_H
 
-#include "../opgen.h"
+#include "ops.h"
 #include "layout.h"
 
 #define SU_ANY ((int64_t)TY_DIM_ANY)

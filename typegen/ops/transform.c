@@ -16,9 +16,9 @@
  * the call with a message naming the problem instead.
  *
  * Below the relations, the RFC's generators for every entry (recognizer, solver, sampler; see
- * typegen/opgen.h), checked by tests/unit/test_opgen.c.
+ * ops/ops.h), checked by tests/unit/test_opgen.c.
  */
-#include "../opgen.h"
+#include "ops.h"
 #include "layout.h"
 
 #include <stdio.h>
@@ -1269,7 +1269,7 @@ static const Type *argsort_rel(OpCall *c) {
 
 /* ------------------------------------------------------------------ generators */
 
-/* The RFC's recognizers, solvers and samplers (typegen/opgen.h).  A solver builds the argument
+/* The RFC's recognizers, solvers and samplers (ops/ops.h).  A solver builds the argument
    types and attributes backwards from the wanted result; every choice is drawn from g->rng so that
    solving one type twice gives different calls.  Recognizers accept only what their solvers can
    produce exactly, which for most ops here means static shapes with every dimension at least 1

@@ -1,23 +1,28 @@
 /*
  * The type-directed generator (the RFC's core): build programs by following the typing rules in
  * reverse.  Given a type and the variables in scope, pick a construct that can produce that type,
- * solve for the types of its parts, and recurse, with fuel that forces base cases.
+ * solve for the types of its parts, and recurse, with fuel that forces base cases.  Sits on the
+ * operator registry's generators (typegen/ops/) and typegen/types/; its files include this
+ * header, ../ops/ops.h, parser/ and support/.
  *
- *   gen.c        expressions: operator calls (through recognizers and solvers), lets, graph
- *                bindings that reuse earlier values, if, tuples and projections, closures, calls
- *                of helper globals (recursive and polymorphic ones too), ADT constructors and
- *                match, refs; gen_smallest; the module generator
- *   gen_forward.c  the forward policy's leaves: an earlier value adapted to the type wanted
- *                (cast, reshape, strided_slice, tile, ...) instead of a constant
- *   gen_stats.c  operator histogram, GenCoG's vertex and edge diversity, input dependence
- *   policy.c     the policy: weights, op allow/deny lists, type limits, budgets (flags or JSON)
+ * The files, each using only those above it (no two need each other):
+ *   policy.c   the policy: constructs and their weights, op allow/deny lists, type limits,
+ *              budgets (defaults, flags, JSON)
+ *   forward.c  the forward policy's leaves, planned: which earlier value to adapt to the type
+ *              wanted, and the chain of adapter calls (cast, reshape, strided_slice, tile, ...)
+ *   gen.c      expressions: operator calls (through recognizers and solvers), lets, graph
+ *              bindings that reuse earlier values, if, tuples and projections, closures, calls
+ *              of helper globals (recursive and polymorphic ones too), ADT constructors and
+ *              match, refs; gen_smallest (and the forward leaves it binds); the module generator
+ *   stats.c    operator histogram, GenCoG's vertex and edge diversity, input dependence
+ *   rgen.c     the rgen program
  */
 #ifndef RELAYKIT_GEN_H
 #define RELAYKIT_GEN_H
 
-#include "../parser/ast.h"
-#include "../support/xalloc.h"
-#include "opgen.h"
+#include "../../parser/ast.h"
+#include "../../support/xalloc.h"
+#include "../ops/ops.h"
 
 /* The constructs the generator chooses between, each with a weight in the policy. */
 typedef enum GenConstruct {
@@ -36,8 +41,6 @@ typedef enum GenConstruct {
   GEN_NCONSTRUCTS
 } GenConstruct;
 
-extern const char *const gen_construct_names[GEN_NCONSTRUCTS];
-
 typedef struct GenPolicy {
   OpGenPolicy types;                  /* shapes, dtypes, element budget */
   unsigned fuel;                      /* operator calls per program, roughly */
@@ -52,13 +55,24 @@ typedef struct GenPolicy {
   int64_t flops_budget;               /* estimated FLOPs per program (0 = unlimited) */
   bool forward;                       /* GenCoG-style: tensor leaves derive from earlier values
                                          (@main's inputs first), not from zeros(...) or literals,
-                                         which TVM folds away before codegen (gen_forward.c) */
+                                         which TVM folds away before codegen (forward.c) */
 } GenPolicy;
 
 /* The default policy: every construct, every operator, small tensors. */
 void gen_policy_default(GenPolicy *p);
 /* Whether the policy lets the generator use `op` (it must also have generators). */
 bool gen_policy_allows(const GenPolicy *p, const OpDef *op);
+/* Overrides p's fields with those a JSON file sets:
+   {"fuel": 32, "weights": {"op": 60, "if": 3, ...}, "allow_ops": [...], "deny_ops": [...],
+    "max_rank": 4, "max_dim": 8, "max_elements": 4096, "flops_budget": 0,
+    "float_dtypes": ["float32"], "int_dtypes": ["int32"], "main_params_max": 3,
+    "min_rank": 0, "float_only": false, "forward": false}
+   Strings live in `arena`.  False with a message (FILE:LINE:COL for JSON errors). */
+bool gen_policy_load(GenPolicy *p, const char *path, Arena *arena, char *err, size_t errlen);
+/* Sets the weight of a construct by name ("op", "if", ...); false for an unknown name. */
+bool gen_policy_set_weight(GenPolicy *p, const char *construct, long long w);
+/* Checks limits and operator names. */
+bool gen_policy_check(const GenPolicy *p, char *err, size_t errlen);
 
 /* One generated call, for statistics. */
 typedef struct GenCallRecord {
@@ -74,7 +88,7 @@ typedef void (*GenCallHook)(void *ctx, const GenCallRecord *rec);
    the call sets (malloc'd).  Exact shapes are left out: they would make every call distinct. */
 char *gen_call_signature(const OpDef *op, const OpPlan *plan);
 
-/* Statistics over a generated set (gen_stats.c). */
+/* Statistics over a generated set (stats.c). */
 typedef struct GenStats GenStats;
 GenStats *gen_stats_new(const GenPolicy *policy);
 void gen_stats_free(GenStats *s);
@@ -138,18 +152,25 @@ void gen_free(Gen *g);
 AstExpr *gen_expr(Gen *g, const Type *t, unsigned fuel);
 /* A smallest expression of type t: a variable of that type in scope, a literal, zeros(...), a
    tuple of smallest parts, a base constructor, a trivial closure.  Under policy->forward a tensor
-   is instead an earlier value adapted to t (gen_forward_leaf) whenever one can be. */
+   is instead an earlier value adapted to t (gen_forward_plan) whenever one can be. */
 AstExpr *gen_smallest(Gen *g, const Type *t);
-/* The forward policy's leaf (gen_forward.c): a value of tensor type t derived from one of the most
-   recent tensor variables in scope (in @main, its parameters until something is bound) by a chain
-   of graph-bound adapter calls, each checked with the op's relation; NULL when no variable can be
-   adapted (none in scope, t not a static tensor, the adapter ops denied, no block to bind into). */
-AstExpr *gen_forward_leaf(Gen *g, const Type *t);
-/* A reference to a variable in scope: %N for a graph binding, %name for the others. */
-AstExpr *gen_var_ref(Gen *g, const GenVar *v);
-/* `%N = value;` appended to *g->block, the value reusable later as a variable of type t made by
-   `producer` (NULL for none).  Returns the %N atom. */
-AstExpr *gen_bind_graph(Gen *g, AstExpr *value, const Type *t, const OpDef *producer);
+/* The forward policy's leaf, planned (forward.c): the adapter from one of the most recent tensor
+   variables in scope (in @main, its parameters until something is bound) to tensor type t, a
+   chain of calls each checked with the op's relation.  False when no variable can be adapted
+   (none in scope, t not a static tensor, the adapter ops denied, no block to bind into).
+   gen_smallest binds the chain's calls. */
+enum { GEN_ADAPTER_STEPS = 8 };
+typedef struct GenAdapterStep {
+  const OpDef *op;
+  OpPlan plan;
+} GenAdapterStep;
+typedef struct GenAdapter {
+  const GenVar *from;       /* the variable adapted */
+  const Type *cur;          /* the type reached so far (t, once planned) */
+  size_t n;
+  GenAdapterStep steps[GEN_ADAPTER_STEPS];
+} GenAdapter;
+bool gen_forward_plan(Gen *g, const Type *t, GenAdapter *out);
 /* Whether gen_smallest (without policy->forward) builds an expression of exactly type t from
    constants alone: static tensors of a scalar dtype and tuples of them; unless values_only, also
    () and closures whose parameters are tensors or tuples of them.  (The reducer replaces any such expression; the mutator's `if`

@@ -5,10 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../support/cli.h"
-#include "../support/fileio.h"
+#include "../../support/cli.h"
+#include "../../support/fileio.h"
 #include "infer.h"
-#include "op.h"
 
 static const char usage[] =
     "usage: rcheck [options] FILE...\n"

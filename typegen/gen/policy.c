@@ -1,10 +1,39 @@
-/* Generator policies from JSON files (rgen --policy FILE); flags override what a file sets. */
+/* Generator policies: the constructs, the defaults, and policies from JSON files (rgen --policy FILE;
+   flags override what a file sets). */
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "gen.h"
-#include "policy.h"
+
+/* The constructs' names in policies and flags ("op", "if", ...). */
+static const char *const construct_names[GEN_NCONSTRUCTS] = {
+    [GEN_OP] = "op", [GEN_REUSE] = "reuse", [GEN_LET] = "let", [GEN_IF] = "if", [GEN_TUPLE] = "tuple",
+    [GEN_CLOSURE] = "closure", [GEN_GLOBAL] = "global", [GEN_RECURSION] = "recursion", [GEN_POLY] = "poly",
+    [GEN_ADT] = "adt", [GEN_REF] = "ref", [GEN_SIDE_OP] = "side_op",
+};
+
+void gen_policy_default(GenPolicy *p) {
+  memset(p, 0, sizeof *p);
+  p->types = opgen_default_policy;
+  p->fuel = 32;
+  static const unsigned w[GEN_NCONSTRUCTS] = {
+      [GEN_OP] = 60, [GEN_REUSE] = 12, [GEN_LET] = 4, [GEN_IF] = 3, [GEN_TUPLE] = 4, [GEN_CLOSURE] = 3,
+      [GEN_GLOBAL] = 2, [GEN_RECURSION] = 1, [GEN_POLY] = 1, [GEN_ADT] = 2, [GEN_REF] = 1, [GEN_SIDE_OP] = 8,
+  };
+  memcpy(p->weights, w, sizeof w);
+  p->main_params_max = 3;
+}
+
+bool gen_policy_allows(const GenPolicy *p, const OpDef *op) {
+  if (!op->sample) return false;
+  for (size_t i = 0; i < p->ndeny; i++)
+    if (!strcmp(p->deny_ops[i], op->name)) return false;
+  if (p->nallow == 0) return true;
+  for (size_t i = 0; i < p->nallow; i++)
+    if (!strcmp(p->allow_ops[i], op->name)) return true;
+  return false;
+}
 
 static const char **strings(json_t *arr, Arena *arena, size_t *n) {
   *n = json_array_size(arr);
@@ -87,7 +116,7 @@ out:
 bool gen_policy_set_weight(GenPolicy *p, const char *construct, long long w) {
   if (w < 0 || w > 1000000) return false;
   for (int i = 0; i < GEN_NCONSTRUCTS; i++)
-    if (!strcmp(gen_construct_names[i], construct)) {
+    if (!strcmp(construct_names[i], construct)) {
       p->weights[i] = (unsigned)w;
       return true;
     }

@@ -6,10 +6,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../support/cli.h"
-#include "../support/fileio.h"
+#include "../../support/cli.h"
+#include "../../support/fileio.h"
 #include "gen.h"
-#include "policy.h"
 
 static const char usage[] =
     "usage: rgen [options]\n"

@@ -19,8 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metadata.h"
-#include "op.h"
+#include "infer.h"
 
 enum { OBJECT_DEPTH_MAX = 64 }; /* attribute values are lists of lists at most; a cycle stops here */
 

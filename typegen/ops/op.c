@@ -1,13 +1,13 @@
 /* The operator registry: lookup, attribute values, and helpers shared by the relations. */
-#include "op.h"
+#include "ops.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parser/literal.h"
-#include "../support/xalloc.h"
+#include "../../parser/literal.h"
+#include "../../support/xalloc.h"
 
 /* ------------------------------------------------------------------ the registry */
 

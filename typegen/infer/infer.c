@@ -12,14 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parser/literal.h"
-#include "../support/xalloc.h"
-#include "exhaust.h"
-#include "metadata.h"
-#include "op.h"
-#include "../support/scoped_names.h"
-#include "type_ast.h"
-#include "unify.h"
+#include "../../parser/literal.h"
+#include "../../support/xalloc.h"
+#include "../../support/scoped_names.h"
 
 /* ------------------------------------------------------------------ state */
 
@@ -38,7 +33,7 @@ typedef struct UseResult {
 
 typedef struct Infer {
   TyTable *types;
-  Subst subst;
+  TySubst subst;
   Diag *diag;
   AstModule *m;
   Arena *arena;
@@ -71,7 +66,7 @@ static bool error_at(Infer *in, const AstNode *n, const char *fmt, ...) {
 }
 
 /* A type as the user should read it: solved unknowns filled in. */
-static char *show(Infer *in, const Type *t) { return ty_str(subst_resolve(&in->subst, t)); }
+static char *show(Infer *in, const Type *t) { return ty_str(ty_subst_resolve(&in->subst, t)); }
 
 static const Type *typed(Infer *in, AstNode *n, const Type *t) {
   if (!t) return NULL;
@@ -87,7 +82,7 @@ static void record(Infer *in, const Type **slot, const Type *t) {
 }
 
 static bool expect(Infer *in, const AstNode *n, const Type *want, const Type *got, const char *what) {
-  if (unify(&in->subst, want, got)) return true;
+  if (ty_unify(&in->subst, want, got)) return true;
   char *w = show(in, want), *g = show(in, got);
   error_at(in, n, "type mismatch in %s: expected %s, found %s", what, w, g);
   free(w);
@@ -99,8 +94,8 @@ static bool expect(Infer *in, const AstNode *n, const Type *want, const Type *go
    was unified takes that type (e.g. a body returned at an annotated `Tensor[(?, ?), float32]`). */
 static void widen_to(Infer *in, AstExpr *e, const Type *want) {
   while (e->kind == AST_PAREN || e->kind == AST_BLOCK || e->kind == AST_SEQ) e = e->a;
-  want = subst_resolve(&in->subst, want);
-  const Type *got = e->node.type ? subst_resolve(&in->subst, e->node.type) : NULL;
+  want = ty_subst_resolve(&in->subst, want);
+  const Type *got = e->node.type ? ty_subst_resolve(&in->subst, e->node.type) : NULL;
   if (!got || got->kind != TY_TENSOR || want->kind != TY_TENSOR || got->ndims != want->ndims || got == want) return;
   int64_t dims[64];
   bool changed = false;
@@ -187,9 +182,9 @@ static bool settle_use_results(Infer *in) {
   bool any = false;
   for (size_t i = 0; i < in->use_results.len; i++) {
     const Type *use = in->use_results.items[i].use, *inferred = in->use_results.items[i].inferred;
-    if (subst_resolve(&in->subst, use)->kind != TY_INCOMPLETE) continue;
-    if (subst_resolve(&in->subst, inferred)->kind == TY_INCOMPLETE) continue; /* its body is not checked yet */
-    any |= unify(&in->subst, use, inferred);
+    if (ty_subst_resolve(&in->subst, use)->kind != TY_INCOMPLETE) continue;
+    if (ty_subst_resolve(&in->subst, inferred)->kind == TY_INCOMPLETE) continue; /* its body is not checked yet */
+    any |= ty_unify(&in->subst, use, inferred);
   }
   return any;
 }
@@ -279,7 +274,7 @@ static bool solved(const Type *t) {
 static bool check_opaque(Infer *in) {
   for (size_t i = 0; i < in->opaque.len; i++) {
     AstExpr *e = in->opaque.items[i];
-    const Type *t = e->node.type ? subst_resolve(&in->subst, e->node.type) : NULL;
+    const Type *t = e->node.type ? ty_subst_resolve(&in->subst, e->node.type) : NULL;
     if (!solved(t))
       return error_at(in, &e->a->node,
                       "unknown operator or constructor '%s': nothing gives its result type (add the "
@@ -325,8 +320,8 @@ static const Type *op_call(Infer *in, AstExpr *call, const OpDef *op, AstExpr *c
   for (size_t i = 0; i < nargs; i++) {
     const Type *t = expr(in, args[i]);
     if (!t) goto out;
-    types[i] = subst_resolve(&in->subst, t);
-    if (ty_has_incomplete(types[i]) && settle_use_results(in)) types[i] = subst_resolve(&in->subst, t);
+    types[i] = ty_subst_resolve(&in->subst, t);
+    if (ty_has_incomplete(types[i]) && settle_use_results(in)) types[i] = ty_subst_resolve(&in->subst, t);
     bool ties_unknowns = lowered && (i == 1 || (i == 0 && types[0]->kind == TY_FUNC)); /* the function, its argument tuple */
     if (ty_has_incomplete(types[i]) && !ties_unknowns) {
       const AstExpr *a = args[i];
@@ -356,14 +351,14 @@ out:
 /* A call of a function value, a global or a constructor: unify parameters with arguments. */
 static const Type *apply(Infer *in, AstExpr *call, const Type *ftype, AstExpr *const *args, size_t nargs,
                          const char *what) {
-  ftype = subst_resolve(&in->subst, ftype);
+  ftype = ty_subst_resolve(&in->subst, ftype);
   if (ftype->kind == TY_INCOMPLETE) {
     /* An unannotated function-typed value: its type is whatever this call needs. */
     const Type **params = xmalloc((nargs ? nargs : 1) * sizeof *params);
     for (size_t i = 0; i < nargs; i++) params[i] = ty_incomplete(in->types);
     const Type *f = ty_func(in->types, params, nargs, ty_incomplete(in->types), NULL, 0);
     free(params);
-    unify(&in->subst, ftype, f);
+    ty_unify(&in->subst, ftype, f);
     ftype = f;
   }
   if (ftype->kind != TY_FUNC) {
@@ -528,7 +523,7 @@ static const Type *match(Infer *in, AstExpr *e) {
   if (!strcmp(e->text, "match")) {
     char missing[256];
     AdtInfo adts = {adt_ctors, in};
-    if (!match_is_exhaustive(e->arms, e->narms, subst_resolve(&in->subst, scrut), &adts, missing, sizeof missing))
+    if (!match_is_exhaustive(e->arms, e->narms, ty_subst_resolve(&in->subst, scrut), &adts, missing, sizeof missing))
       return error_at(in, &e->node, "match is not exhaustive: %s is not matched (use match? for a partial match)",
                       missing),
              NULL;
@@ -626,7 +621,7 @@ static const Type *expr(Infer *in, AstExpr *e) {
   case AST_PROJ: {
     const Type *tt = expr(in, e->a);
     if (!tt) return NULL;
-    tt = subst_resolve(&in->subst, tt);
+    tt = ty_subst_resolve(&in->subst, tt);
     if (tt->kind != TY_TUPLE) {
       char *s = show(in, tt);
       error_at(in, &e->node, "cannot project field %u: the value has type %s, not a tuple", e->index, s);
@@ -646,9 +641,9 @@ static const Type *expr(Infer *in, AstExpr *e) {
   case AST_IF: {
     const Type *c = expr(in, e->a);
     if (!c) return NULL;
-    const Type *cr = subst_resolve(&in->subst, c);
+    const Type *cr = ty_subst_resolve(&in->subst, c);
     if (!(cr->kind == TY_TENSOR && cr->ndims == 0 && dtype_is_bool(cr->dtype)) &&
-        !unify(&in->subst, cr, ty_scalar(in->types, dt_bool))) {
+        !ty_unify(&in->subst, cr, ty_scalar(in->types, dt_bool))) {
       char *s = show(in, cr);
       error_at(in, &e->a->node, "the condition of an if must be a bool scalar, found %s", s);
       free(s);
@@ -788,7 +783,7 @@ static bool declare_globals(Infer *in) {
 static bool check_all_inferred(Infer *in, size_t ntyped) {
   for (size_t i = 0; i < ntyped; i++) {
     AstNode *n = in->typed.items[i];
-    if (n->type && subst_resolve(&in->subst, n->type)->kind == TY_INCOMPLETE)
+    if (n->type && ty_subst_resolve(&in->subst, n->type)->kind == TY_INCOMPLETE)
       return error_at(in, n, "cannot infer a type for this: nothing in its definition fixes it, and TVM rejects "
                              "it too; annotate it, or the parameter or global function result it comes from");
   }
@@ -797,7 +792,7 @@ static bool check_all_inferred(Infer *in, size_t ntyped) {
 
 bool infer_module(AstModule *m, TyTable *types, Diag *diag) {
   Infer in = {.types = types, .diag = diag, .m = m, .arena = &m->arena};
-  subst_init(&in.subst, types);
+  ty_subst_init(&in.subst, types);
   char err[256];
   size_t where = 0;
   bool ok = meta_table_init(&in.meta, m->metadata, err, sizeof err, &where);
@@ -823,8 +818,8 @@ bool infer_module(AstModule *m, TyTable *types, Diag *diag) {
   /* Definitions only: TVM reads a text without them as one expression and does not type it. */
   ok = ok && check_all_inferred(&in, typed_in_defs);
   /* Types as TVM prints them: with every solved unknown filled in. */
-  for (size_t i = 0; i < in.typed.len; i++) in.typed.items[i]->type = subst_resolve(&in.subst, in.typed.items[i]->type);
-  for (size_t i = 0; i < in.slots.len; i++) *in.slots.items[i] = subst_resolve(&in.subst, *in.slots.items[i]);
+  for (size_t i = 0; i < in.typed.len; i++) in.typed.items[i]->type = ty_subst_resolve(&in.subst, in.typed.items[i]->type);
+  for (size_t i = 0; i < in.slots.len; i++) *in.slots.items[i] = ty_subst_resolve(&in.subst, *in.slots.items[i]);
   free(in.slots.items);
   free(in.opaque.items);
   names_free(&in.locals);
@@ -836,6 +831,6 @@ bool infer_module(AstModule *m, TyTable *types, Diag *diag) {
   free(in.adts.items);
   free(in.typed.items);
   meta_table_free(&in.meta);
-  subst_free(&in.subst);
+  ty_subst_free(&in.subst);
   return ok;
 }

@@ -9,10 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../support/xalloc.h"
+#include "../../support/xalloc.h"
 #include "infer.h"
-#include "metadata.h"
-#include "op.h"
 
 typedef struct Scope {
   Diag *diag;

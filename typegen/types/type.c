@@ -1,12 +1,12 @@
 /* Types: dtypes, hash-consed construction, TVM's printed spelling. */
-#include "type.h"
+#include "types.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../support/arena.h"
-#include "../support/xalloc.h"
+#include "../../support/arena.h"
+#include "../../support/xalloc.h"
 
 const DType dt_bool = {DT_UINT, 1, 1}, dt_int32 = {DT_INT, 32, 1}, dt_int64 = {DT_INT, 64, 1},
             dt_float32 = {DT_FLOAT, 32, 1}, dt_void = {DT_VOID, 0, 0};

@@ -3,16 +3,16 @@
  * "relay.Constant" lists the constant nodes; each constant's "data" attribute indexes
  * "b64ndarrays", base64 strings of serialized NDArrays whose header holds the dtype and shape.
  */
-#include "metadata.h"
+#include "infer.h"
 
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parser/ast.h"
-#include "../support/diag.h"
-#include "../support/xalloc.h"
+#include "../../parser/ast.h"
+#include "../../support/diag.h"
+#include "../../support/xalloc.h"
 
 /* NDArray serialization (TVM's runtime/ndarray.h SaveDLTensor): the fields we need, in order. */
 enum { NDARRAY_MAGIC_LO = 0x96B4A13F, HEADER_BYTES = 8 + 8 + 8 + 4 + 4 };

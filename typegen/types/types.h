@@ -1,18 +1,25 @@
 /*
- * Relay types, interned: two types are equal exactly when they are the same pointer.
+ * The type system's values: Relay types, interned, and what is done with them without a program.
+ * The lowest layer of typegen/ (the operator registry, inference and the generator build on it);
+ * its files include this header, support/ and parser/ only.
  *
- *   type.c   dtypes, construction (hash-consing), printing in TVM's spelling
+ *   type.c      dtypes; construction (hash-consing: two types are equal exactly when they are the
+ *               same pointer); printing in TVM's spelling
+ *   unify.c     incomplete types (unknowns) and their solutions, found by unification;
+ *               substitution of type variables
+ *   type_ast.c  types written in a program (AstType) to interned types and back
  *
  * A TyTable owns every type made through it; types from different tables must not be mixed.
  */
-#ifndef RELAYKIT_TYPE_H
-#define RELAYKIT_TYPE_H
+#ifndef RELAYKIT_TYPES_H
+#define RELAYKIT_TYPES_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../support/strbuf.h"
+#include "../../parser/ast.h"
+#include "../../support/strbuf.h"
 
 /* ------------------------------------------------------------------ dtypes */
 typedef enum DTypeCode { DT_INT, DT_UINT, DT_FLOAT, DT_BFLOAT, DT_VOID } DTypeCode;
@@ -90,5 +97,43 @@ char *ty_str(const Type *ty);
 bool ty_is_readable(const Type *t);
 /* Number of elements of a static tensor type; -1 if a dimension is `?` or the product overflows int64. */
 int64_t ty_num_elements(const Type *ty);
+
+/* ------------------------------------------------------------------ unification (unify.c) */
+typedef struct TySubst {
+  TyTable *types;
+  const Type **solution; /* indexed by an incomplete type's id; NULL while unknown */
+  size_t cap;
+} TySubst;
+
+void ty_subst_init(TySubst *s, TyTable *types);
+void ty_subst_free(TySubst *s);
+/* The type with every solved unknown replaced by its solution, recursively. */
+const Type *ty_subst_resolve(TySubst *s, const Type *t);
+/* Makes a and b equal, solving unknowns; false if they cannot be (a `?` dimension matches any). */
+bool ty_unify(TySubst *s, const Type *a, const Type *b);
+/* Whether a (resolved) type still contains an unknown. */
+bool ty_has_incomplete(const Type *t);
+/* t rebuilt with each child type mapped by f (t itself when none changes). */
+typedef const Type *(*TyMapFn)(void *ctx, const Type *t);
+const Type *ty_map_children(TyTable *types, const Type *t, TyMapFn f, void *ctx);
+/* Replaces the type variables `vars` in t by `with` (instantiation of a polymorphic type). */
+const Type *ty_substitute_vars(TyTable *types, const Type *t, const Type *const *vars, const Type *const *with,
+                               size_t n);
+
+/* ------------------------------------------------------------------ annotations (type_ast.c) */
+/* The type names in scope: type parameters of the enclosing functions (innermost last). */
+typedef struct TyScope {
+  const char *const *names;
+  size_t len;
+  const struct TyScope *outer;
+} TyScope;
+
+/* Converts an annotation.  Identifiers starting with int/uint/float/bool are dtypes (as in TVM),
+   names in `scope` are type variables, any other name is an ADT.  `_` gives a fresh incomplete
+   type.  On failure returns NULL with a message in err and the offending node in *bad. */
+const Type *ty_from_ast(TyTable *t, const AstType *a, const TyScope *scope, char *err, size_t errlen,
+                        const AstType **bad);
+/* The annotation TVM would print for t: `Tensor[(1, 3), float32]`, `float32`, `(A, B)`, `List[A]`. */
+AstType *ty_to_ast(AstModule *m, const Type *t);
 
 #endif

@@ -11,38 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parser/literal.h"
-#include "../support/xalloc.h"
-#include "to_ast.h"
-#include "type_ast.h"
-
-const char *const gen_construct_names[GEN_NCONSTRUCTS] = {
-    [GEN_OP] = "op", [GEN_REUSE] = "reuse", [GEN_LET] = "let", [GEN_IF] = "if", [GEN_TUPLE] = "tuple",
-    [GEN_CLOSURE] = "closure", [GEN_GLOBAL] = "global", [GEN_RECURSION] = "recursion", [GEN_POLY] = "poly",
-    [GEN_ADT] = "adt", [GEN_REF] = "ref", [GEN_SIDE_OP] = "side_op",
-};
-
-void gen_policy_default(GenPolicy *p) {
-  memset(p, 0, sizeof *p);
-  p->types = opgen_default_policy;
-  p->fuel = 32;
-  static const unsigned w[GEN_NCONSTRUCTS] = {
-      [GEN_OP] = 60, [GEN_REUSE] = 12, [GEN_LET] = 4, [GEN_IF] = 3, [GEN_TUPLE] = 4, [GEN_CLOSURE] = 3,
-      [GEN_GLOBAL] = 2, [GEN_RECURSION] = 1, [GEN_POLY] = 1, [GEN_ADT] = 2, [GEN_REF] = 1, [GEN_SIDE_OP] = 8,
-  };
-  memcpy(p->weights, w, sizeof w);
-  p->main_params_max = 3;
-}
-
-bool gen_policy_allows(const GenPolicy *p, const OpDef *op) {
-  if (!op->sample) return false;
-  for (size_t i = 0; i < p->ndeny; i++)
-    if (!strcmp(p->deny_ops[i], op->name)) return false;
-  if (p->nallow == 0) return true;
-  for (size_t i = 0; i < p->nallow; i++)
-    if (!strcmp(p->allow_ops[i], op->name)) return true;
-  return false;
-}
+#include "../../parser/literal.h"
+#include "../../support/strbuf.h"
+#include "../../support/xalloc.h"
 
 void gen_init(Gen *g, const GenPolicy *policy, AstModule *m, TyTable *types, Rng rng) {
   memset(g, 0, sizeof *g);
@@ -78,7 +49,8 @@ static const GenVar *var_named(Gen *g, const char *name) {
   return NULL;
 }
 
-AstExpr *gen_var_ref(Gen *g, const GenVar *v) {
+/* A reference to a variable in scope: %N for a graph binding, %name for the others. */
+static AstExpr *var_ref(Gen *g, const GenVar *v) {
   bool graph = v->name[0] >= '0' && v->name[0] <= '9';
   return ast_new_atom(g->m, graph ? AST_GRAPH : AST_LOCAL, v->name);
 }
@@ -92,8 +64,9 @@ static const OpDef *producer_of(Gen *g, const AstExpr *e) {
   return NULL;
 }
 
-/* `%N = value;`: a reusable value of type t (it binds no variables). */
-AstExpr *gen_bind_graph(Gen *g, AstExpr *value, const Type *t, const OpDef *producer) {
+/* `%N = value;` appended to *g->block: a value reusable later as a variable of type t made by
+   `producer` (NULL for none; it binds no variables).  Returns the %N atom. */
+static AstExpr *bind_graph(Gen *g, AstExpr *value, const Type *t, const OpDef *producer) {
   unsigned n = g->next_graph++;
   VEC_PUSH(*g->block, ast_new_graph(g->m, n, value));
   const char *name = arena_printf(&g->m->arena, "%u", n);
@@ -209,13 +182,27 @@ static AstFunc *make_func(Gen *g, const Type *ftype, BlockBody body, void *ctx, 
   return f;
 }
 
+/* The forward policy's leaf: the adapter forward.c plans, its calls bound one after the other;
+   NULL when there is none. */
+static AstExpr *forward_leaf(Gen *g, const Type *t) {
+  GenAdapter a;
+  if (!gen_forward_plan(g, t, &a)) return NULL;
+  AstExpr *cur = var_ref(g, a.from);
+  for (size_t i = 0; i < a.n; i++) {
+    AstExpr *arg = cur;
+    const GenAdapterStep *s = &a.steps[i];
+    cur = bind_graph(g, gen_plan_call(g, s->op, &s->plan, &arg, 0), s->plan.result, s->op);
+  }
+  return cur;
+}
+
 AstExpr *gen_smallest(Gen *g, const Type *t) {
   const GenVar *v = find_var(g, t, false);
-  if (v) return gen_var_ref(g, v);
+  if (v) return var_ref(g, v);
   switch (t->kind) {
   case TY_TENSOR: {
-    if (g->policy->forward) { /* derived from an earlier value (gen_forward.c), not a constant */
-      AstExpr *e = gen_forward_leaf(g, t);
+    if (g->policy->forward) { /* derived from an earlier value (forward.c), not a constant */
+      AstExpr *e = forward_leaf(g, t);
       if (e) return e;
     }
     if (is_scalar(t)) {
@@ -279,6 +266,41 @@ static int64_t estimate_flops(const OpDef *op, const OpPlan *plan) {
   return flops;
 }
 
+/* A vertex type's spelling of a type: rank, dtype and `?`s, not the extents (gen.h). */
+static void abstract_type(const Type *t, StrBuf *out) {
+  char buf[32];
+  if (t->kind == TY_TENSOR) {
+    sb_printf(out, "r%u:%s", t->ndims, dtype_str(t->dtype, buf));
+    for (uint32_t i = 0; i < t->ndims; i++)
+      if (t->dims[i] == TY_DIM_ANY) sb_puts(out, "?");
+    return;
+  }
+  sb_putc(out, '(');
+  for (uint32_t i = 0; i < t->nargs; i++) {
+    if (i) sb_putc(out, ',');
+    abstract_type(t->args[i], out);
+  }
+  sb_putc(out, ')');
+}
+
+char *gen_call_signature(const OpDef *op, const OpPlan *plan) {
+  StrBuf sig;
+  sb_init(&sig);
+  for (size_t i = 0; i < plan->nargs; i++) {
+    abstract_type(plan->args[i], &sig);
+    sb_putc(&sig, ';');
+  }
+  AstModule *tmp = ast_module_new(false);
+  AstAttr *attrs[64];
+  size_t na = attrs_to_ast(tmp, op, plan->attrs, attrs);
+  tmp->body = ast_new_call(tmp, ast_new_atom(tmp, AST_NAME, "f"), NULL, 0, attrs, na);
+  char *text = ast_print(tmp, NULL);
+  sb_puts(&sig, text);
+  free(text);
+  ast_free(tmp);
+  return sb_take(&sig);
+}
+
 size_t gen_ops_for(Gen *g, const Type *t, const OpDef **out, size_t max) {
   size_t n, k = 0;
   const OpDef *const *ops = op_all(&n);
@@ -324,7 +346,7 @@ static AstExpr *gen_atom(Gen *g, const Type *t, unsigned fuel) {
   case AST_NAME:
     return e;
   default:
-    return gen_bind_graph(g, e, t, NULL);
+    return bind_graph(g, e, t, NULL);
   }
 }
 
@@ -361,7 +383,7 @@ static AstExpr *gen_op(Gen *g, const Type *t, unsigned fuel) {
     if (g->policy->forward && plan.nargs == 0) continue; /* zeros(), arange(): constants, folded away */
     int64_t cost = estimate_flops(op, &plan);
     if (g->policy->flops_budget && g->flops + cost > g->policy->flops_budget) continue;
-    return gen_bind_graph(g, gen_plan_call(g, op, &plan, NULL, fuel > 0 ? fuel - 1 : 0), t, op);
+    return bind_graph(g, gen_plan_call(g, op, &plan, NULL, fuel > 0 ? fuel - 1 : 0), t, op);
   }
   return NULL;
 }
@@ -411,7 +433,7 @@ static AstExpr *gen_tuple(Gen *g, const Type *t, unsigned fuel) {
       items[i] = gen_atom(g, t->args[i], fuel / (t->nargs + 1));
       fields[i] = producer_of(g, items[i]);
     }
-    AstExpr *e = gen_bind_graph(g, ast_new_tuple(g->m, items, t->nargs), t, NULL);
+    AstExpr *e = bind_graph(g, ast_new_tuple(g->m, items, t->nargs), t, NULL);
     GenVar *v = &g->scope.items[g->scope.len - 1];
     v->fields = fields;
     v->nfields = t->nargs;
@@ -439,7 +461,7 @@ static AstExpr *gen_tuple(Gen *g, const Type *t, unsigned fuel) {
     AstExpr *tuple = gen_op(g, tt, fuel);
     if (tuple) {
       AstExpr *proj = ast_new_proj(g->m, tuple, 0);
-      return gen_bind_graph(g, proj, t, producer_of(g, proj));
+      return bind_graph(g, proj, t, producer_of(g, proj));
     }
   }
   size_t n = (size_t)rng_range(&g->rng, 1, 3), at = rng_index(&g->rng, n);
@@ -451,10 +473,10 @@ static AstExpr *gen_tuple(Gen *g, const Type *t, unsigned fuel) {
   if (!tuple) {
     AstExpr *items[3];
     for (size_t i = 0; i < n; i++) items[i] = gen_atom(g, fields[i], fuel / (unsigned)(n + 1));
-    tuple = gen_bind_graph(g, ast_new_tuple(g->m, items, n), tt, NULL);
+    tuple = bind_graph(g, ast_new_tuple(g->m, items, n), tt, NULL);
   }
   AstExpr *proj = ast_new_proj(g->m, tuple, (unsigned)at);
-  return gen_bind_graph(g, proj, t, producer_of(g, proj)); /* the field comes from the tuple's producer */
+  return bind_graph(g, proj, t, producer_of(g, proj)); /* the field comes from the tuple's producer */
 }
 
 static AstExpr *fn_body(Gen *g, void *ctx) {
@@ -470,7 +492,7 @@ static AstExpr *gen_closure(Gen *g, const Type *t, unsigned fuel) {
   AstExpr *f = ast_new_fn(g->m, make_func(g, ft, fn_body, &fc, "p", NULL));
   AstExpr *fv = rng_chance(&g->rng, 1, 2) ? bind_let(g, f, ft, NULL) : bind_graph_once(g, f);
   AstExpr *arg = gen_atom(g, p, fuel / 2);
-  return gen_bind_graph(g, ast_new_call(g->m, fv, &arg, 1, NULL, 0), t, NULL);
+  return bind_graph(g, ast_new_call(g->m, fv, &arg, 1, NULL, 0), t, NULL);
 }
 
 /* A helper global of type fn(P) -> t; its body sees only its parameters. */
@@ -495,7 +517,7 @@ static AstExpr *gen_global_call(Gen *g, const Type *t, unsigned fuel) {
     VEC_PUSH(g->helpers, ((GenHelper){name, ft, GEN_GLOBAL}));
   }
   AstExpr *arg = gen_atom(g, p, fuel / 2);
-  return gen_bind_graph(g, ast_new_call(g->m, ast_new_atom(g->m, AST_GLOBAL, name), &arg, 1, NULL, 0), t, NULL);
+  return bind_graph(g, ast_new_call(g->m, ast_new_atom(g->m, AST_GLOBAL, name), &arg, 1, NULL, 0), t, NULL);
 }
 
 /* A counted loop: @loopK(%n: int32, %acc: t) -> t, recursing until %n reaches 0. */
@@ -511,7 +533,7 @@ static AstExpr *loop_step(Gen *g, void *ctx) {
   const char *n = c->fn.params[0];
   const Type *i32 = ty_scalar(g->types, dt_int32);
   AstExpr *args[2] = {ast_new_atom(g->m, AST_LOCAL, n), ast_new_atom(g->m, AST_INT, "1")};
-  AstExpr *next = gen_bind_graph(g, ast_new_call(g->m, ast_new_atom(g->m, AST_NAME, "subtract"), args, 2, NULL, 0), i32,
+  AstExpr *next = bind_graph(g, ast_new_call(g->m, ast_new_atom(g->m, AST_NAME, "subtract"), args, 2, NULL, 0), i32,
                                  op_lookup("subtract"));
   AstExpr *acc = gen_atom(g, c->t, c->fuel);
   AstExpr *rec_args[2] = {next, acc};
@@ -528,7 +550,7 @@ static AstExpr *loop_body(Gen *g, void *ctx) {
   const Type *i32 = ty_scalar(g->types, dt_int32);
   AstExpr *args[2] = {ast_new_atom(g->m, AST_LOCAL, c->fn.params[0]), ast_new_atom(g->m, AST_INT, "0")};
   (void)i32;
-  AstExpr *stop = gen_bind_graph(g, ast_new_call(g->m, ast_new_atom(g->m, AST_NAME, "less_equal"), args, 2, NULL, 0),
+  AstExpr *stop = bind_graph(g, ast_new_call(g->m, ast_new_atom(g->m, AST_NAME, "less_equal"), args, 2, NULL, 0),
                                  ty_scalar(g->types, dt_bool), op_lookup("less_equal"));
   return ast_new_if(g->m, stop, in_block(g, loop_done, c), in_block(g, loop_step, c));
 }
@@ -552,7 +574,7 @@ static AstExpr *gen_recursion(Gen *g, const Type *t, unsigned fuel) {
   char count[8];
   snprintf(count, sizeof count, "%d", (int)rng_range(&g->rng, 1, 3));
   AstExpr *args[2] = {ast_new_atom(g->m, AST_INT, count), gen_atom(g, t, fuel / 2)};
-  return gen_bind_graph(g, ast_new_call(g->m, ast_new_atom(g->m, AST_GLOBAL, name), args, 2, NULL, 0), t, NULL);
+  return bind_graph(g, ast_new_call(g->m, ast_new_atom(g->m, AST_GLOBAL, name), args, 2, NULL, 0), t, NULL);
 }
 
 /* The identity at every type: def @identity[A](%x: A) -> A { %x }. */
@@ -571,7 +593,7 @@ static AstExpr *gen_poly(Gen *g, const Type *t, unsigned fuel) {
     VEC_PUSH(g->helpers, ((GenHelper){name, NULL, GEN_POLY}));
   }
   AstExpr *arg = gen_atom(g, t, fuel);
-  return gen_bind_graph(g, ast_new_call(g->m, ast_new_atom(g->m, AST_GLOBAL, name), &arg, 1, NULL, 0), t, NULL);
+  return bind_graph(g, ast_new_call(g->m, ast_new_atom(g->m, AST_GLOBAL, name), &arg, 1, NULL, 0), t, NULL);
 }
 
 /* type GList[A] { GCons(A, GList[A]), GNil } */
@@ -629,7 +651,7 @@ static AstExpr *gen_adt(Gen *g, const Type *t, unsigned fuel) {
   define_adt(g);
   const Type *lt = ty_call(g->types, adt_name, &t, 1);
   AstExpr *args[2] = {gen_atom(g, t, fuel / 2), ast_new_atom(g->m, AST_NAME, adt_nil)};
-  AstExpr *list = gen_bind_graph(g, ast_new_call(g->m, ast_new_atom(g->m, AST_NAME, adt_cons), args, 2, NULL, 0), lt, NULL);
+  AstExpr *list = bind_graph(g, ast_new_call(g->m, ast_new_atom(g->m, AST_NAME, adt_cons), args, 2, NULL, 0), lt, NULL);
   const char *head = fresh_local(g, "h");
   AstPattern *hv = ast_new_pattern(g->m, AST_PAT_VAR, head, NULL, 0);
   hv->type = ty_to_ast(g->m, t);
@@ -651,7 +673,7 @@ static AstExpr *gen_adt(Gen *g, const Type *t, unsigned fuel) {
 static AstExpr *gen_ref(Gen *g, const Type *t, unsigned fuel) {
   AstExpr *r = bind_let(g, ast_new_unary(g->m, AST_REF, gen_atom(g, t, fuel / 2)), ty_ref(g->types, t), NULL);
   bind_let(g, ast_new_ref_write(g->m, r, gen_atom(g, t, fuel / 2)), ty_unit(g->types), NULL);
-  return gen_bind_graph(g, ast_new_unary(g->m, AST_REF_READ, r), t, NULL);
+  return bind_graph(g, ast_new_unary(g->m, AST_REF_READ, r), t, NULL);
 }
 
 /* ------------------------------------------------------------------ the choice */
@@ -664,7 +686,7 @@ AstExpr *gen_expr(Gen *g, const Type *t, unsigned fuel) {
     /* functions, refs, ADTs: base cases and reuse only; tuples: build one */
     if (t->kind == TY_TUPLE) return gen_tuple(g, t, fuel);
     const GenVar *v = find_var(g, t, true);
-    return v ? gen_var_ref(g, v) : gen_smallest(g, t);
+    return v ? var_ref(g, v) : gen_smallest(g, t);
   }
   if (!find_var(g, t, false)) w[GEN_REUSE] = 0;
   /* The counted loop calls less_equal and subtract: only where the policy allows them. */
@@ -681,7 +703,7 @@ AstExpr *gen_expr(Gen *g, const Type *t, unsigned fuel) {
     case GEN_OP: e = gen_op(g, t, fuel); break;
     case GEN_REUSE: {
       const GenVar *v = find_var(g, t, true);
-      e = v ? gen_var_ref(g, v) : NULL;
+      e = v ? var_ref(g, v) : NULL;
       break;
     }
     case GEN_LET: {

@@ -4,14 +4,14 @@
  * Rows are vectors of patterns (NULL is a wildcard); columns carry the types that say which
  * constructors a column can hold.
  */
-#include "exhaust.h"
+#include "infer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../support/strbuf.h"
-#include "../support/xalloc.h"
+#include "../../support/strbuf.h"
+#include "../../support/xalloc.h"
 
 typedef struct Matrix {
   AstPattern ***rows; /* rows[r][c] */

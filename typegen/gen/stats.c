@@ -13,10 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../support/strbuf.h"
-#include "../support/strset.h"
+#include "../../support/strbuf.h"
+#include "../../support/strset.h"
 #include "gen.h"
-#include "to_ast.h"
 
 typedef struct OpStat {
   const OpDef *op;
@@ -36,40 +35,6 @@ struct GenStats {
 
 void gen_stats_limit(GenStats *s, unsigned long long calls) { s->limit = calls; }
 bool gen_stats_full(const GenStats *s) { return s->limit && s->calls >= s->limit; }
-
-static void abstract_type(const Type *t, StrBuf *out) {
-  char buf[32];
-  if (t->kind == TY_TENSOR) {
-    sb_printf(out, "r%u:%s", t->ndims, dtype_str(t->dtype, buf));
-    for (uint32_t i = 0; i < t->ndims; i++)
-      if (t->dims[i] == TY_DIM_ANY) sb_puts(out, "?");
-    return;
-  }
-  sb_putc(out, '(');
-  for (uint32_t i = 0; i < t->nargs; i++) {
-    if (i) sb_putc(out, ',');
-    abstract_type(t->args[i], out);
-  }
-  sb_putc(out, ')');
-}
-
-char *gen_call_signature(const OpDef *op, const OpPlan *plan) {
-  StrBuf sig;
-  sb_init(&sig);
-  for (size_t i = 0; i < plan->nargs; i++) {
-    abstract_type(plan->args[i], &sig);
-    sb_putc(&sig, ';');
-  }
-  AstModule *tmp = ast_module_new(false);
-  AstAttr *attrs[64];
-  size_t na = attrs_to_ast(tmp, op, plan->attrs, attrs);
-  tmp->body = ast_new_call(tmp, ast_new_atom(tmp, AST_NAME, "f"), NULL, 0, attrs, na);
-  char *text = ast_print(tmp, NULL);
-  sb_puts(&sig, text);
-  free(text);
-  ast_free(tmp);
-  return sb_take(&sig);
-}
 
 GenStats *gen_stats_new(const GenPolicy *policy) {
   GenStats *s = xcalloc(1, sizeof *s);

@@ -1,24 +1,37 @@
 /*
- * The operator registry: one OpDef per Relay operator, holding its attribute schema (names, kinds,
- * defaults as TVM declares them) and its forward type relation (what TVM's XxxRel computes).
+ * The operator registry: one OpDef per Relay operator, the single source of truth for its
+ * attribute schema (names, kinds, defaults as TVM declares them), its forward type relation (what
+ * TVM's XxxRel computes) and the RFC's generators (recognizer, solver, sampler).  Sits on
+ * typegen/types/; inference (typegen/infer/) and the generator (typegen/gen/) sit on it.
  *
- *   op.c            lookup, attribute values (parsed from the AST, defaults filled in), helpers
- *                   the relations share (argument checks, broadcasting, messages)
- *   ops/<family>.c  the entries, one family a file (the list is registry_init's in op.c)
- *   ops/<family>.c  the entries: elemwise.c, reduce.c, nn.c, transform.c, misc.c, vision.c, image.c,
- *                   dyn.c, random.c (the last four share ops/spatial_util.c)
+ * The registry (these files include this header, types/, parser/ and support/ only):
+ *   op.c        the list of families, lookup, attribute values (parsed from the AST, defaults
+ *               filled in), the helpers every relation uses (argument checks, broadcasting)
+ *   opgen.c     the generators' side: plans, random types within a policy, attribute setters,
+ *               the generic generators whole families share (unary, broadcasting, comparison)
+ *   required.c  what TVM v0.13's text parser demands beyond the schemas: required attributes,
+ *               attrs_type_key, boxed scalars
+ *   attr_ast.c  attribute values back to AST, for the calls relaykit writes
  *
- * Each OpDef also holds the RFC's recognizer / solver / sampler beside `relation` (opgen.h).
+ * TVM's operator set, one family a file (ops/<family>.c; the list is registry_init's in op.c).
+ * A family file includes the helpers it shares with the others (the ops/ headers), which include this
+ * header; nothing outside ops/ includes them.
+ *
+ * The generators' invariants, tested for every op over many seeds (tests/unit/test_opgen.c):
+ *
+ *   sample() = plan   =>  relation(plan.args, plan.attrs) == plan.result  and  recognize(plan.result)
+ *   recognize(T)      =>  solve(T) = plan  with  relation(plan.args, plan.attrs) == T
  */
-#ifndef RELAYKIT_OP_H
-#define RELAYKIT_OP_H
+#ifndef RELAYKIT_OPS_H
+#define RELAYKIT_OPS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../parser/ast.h"
-#include "type.h"
+#include "../../parser/ast.h"
+#include "../../support/rng.h"
+#include "../types/types.h"
 
 /* ------------------------------------------------------------------ attribute values */
 typedef enum AttrKind {
@@ -89,7 +102,7 @@ struct OpDef {
   const OpAttrSpec *attrs;   /* schema, in TVM's declaration order */
   size_t nattrs;
   OpRelation relation;
-  /* The RFC's generators (typegen/opgen.h); NULL where the op is not generated yet. */
+  /* The RFC's generators (opgen.c); NULL where the op is not generated yet. */
   int gen_dtypes;            /* OpDtypes: the dtypes the generators use */
   bool (*recognize)(const OpDef *op, const Type *t);
   bool (*solve)(struct OpGen *g, const OpDef *op, const Type *t, struct OpPlan *out);
@@ -160,6 +173,13 @@ const Type *op_broadcast(OpCall *c, const Type *a, const Type *b, DType out);
 /* Normalises a possibly negative axis against rank; false if out of range. */
 bool op_axis(int64_t axis, size_t rank, size_t *out);
 
+/* ------------------------------------------------------------------ back to AST (attr_ast.c) */
+/* An attribute value as Relay text writes it: 3, 0.5f, True, "NCHW", None, [1, 2]. */
+AstExpr *attr_to_ast(AstModule *m, const AttrVal *v);
+/* The attributes of a call, leaving out those at their default (as TVM's printer does), and the
+   attrs_type_key some ops always carry (op_attrs_key); `out` has room for nattrs + 1. */
+size_t attrs_to_ast(AstModule *m, const OpDef *op, const AttrVal *vals, AstAttr **out);
+
 /* ------------------------------------------------------------------ families */
 #define OP_FAMILY(name) extern const OpDef op_family_##name[]; extern const size_t op_family_##name##_len
 OP_FAMILY(elemwise);
@@ -183,5 +203,75 @@ OP_FAMILY(algorithm);
 OP_FAMILY(transform_extra);
 OP_FAMILY(transform_index);
 OP_FAMILY(nn_extra);
+
+/* ================================================================== generators (opgen.c) */
+
+/* What generated types may look like (the generator's policy narrows these further). */
+typedef struct OpGenPolicy {
+  unsigned max_rank;        /* tensors have rank 0..max_rank */
+  int64_t max_dim;          /* every dimension in 1..max_dim */
+  int64_t max_elements;     /* a bound on any tensor's element count */
+  const DType *float_dtypes; /* the float dtypes to draw from */
+  size_t nfloat_dtypes;
+  const DType *int_dtypes;   /* the integer dtypes to draw from */
+  size_t nint_dtypes;
+} OpGenPolicy;
+
+extern const OpGenPolicy opgen_default_policy;
+
+typedef struct OpGen {
+  TyTable *types;
+  Rng *rng;
+  Arena *arena;              /* owns attribute values of plans */
+  const OpGenPolicy *policy;
+} OpGen;
+
+enum { OP_MAX_ARGS = 8 };
+
+/* A call the solver or sampler proposes: argument types, attribute values, and the result. */
+typedef struct OpPlan {
+  const Type *args[OP_MAX_ARGS];
+  size_t nargs;
+  AttrVal *attrs;     /* one per schema entry, defaults where the plan chose nothing */
+  const Type *result;
+} OpPlan;
+
+/* Which dtypes an op's generators use: what TVM's compute accepts, beyond what the relation checks. */
+typedef enum OpDtypes { OPDT_ANY, OPDT_FLOAT, OPDT_NUMERIC, OPDT_INT, OPDT_BOOL } OpDtypes;
+
+/* ------------------------------------------------------------------ plans */
+/* A plan for `op` with every attribute at its default and no arguments. */
+void opgen_plan_init(OpGen *g, const OpDef *op, OpPlan *plan);
+void opgen_set_int(OpGen *g, const OpDef *op, OpPlan *plan, const char *name, int64_t v);
+void opgen_set_float(OpGen *g, const OpDef *op, OpPlan *plan, const char *name, double v);
+void opgen_set_bool(OpGen *g, const OpDef *op, OpPlan *plan, const char *name, bool v);
+void opgen_set_str(OpGen *g, const OpDef *op, OpPlan *plan, const char *name, const char *v);
+void opgen_set_ints(OpGen *g, const OpDef *op, OpPlan *plan, const char *name, const int64_t *v, size_t n);
+/* Runs the op's relation on a plan; the result type, or NULL (c->err says why). */
+const Type *opgen_run(OpGen *g, const OpDef *op, const OpPlan *plan, OpCall *c);
+
+/* ------------------------------------------------------------------ random types */
+/* Whether d belongs to a dtype class (recognizers use this; the policy narrows only generation). */
+bool opgen_dtype_in_class(OpDtypes cls, DType d);
+DType opgen_dtype(OpGen *g, OpDtypes cls);
+/* A random tensor type of the given dtype with rank in [min_rank, max_rank] within the policy. */
+const Type *opgen_tensor(OpGen *g, DType dtype, unsigned min_rank, unsigned max_rank);
+/* The same shape with another dtype. */
+const Type *opgen_with_dtype(OpGen *g, const Type *t, DType dtype);
+
+/* ------------------------------------------------------------------ shared generators */
+/* One tensor argument, result of the same type (IdentityRel ops): dtype class in op->gen_dtypes. */
+bool opgen_unary_recognize(const OpDef *op, const Type *t);
+bool opgen_unary_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out);
+bool opgen_unary_sample(OpGen *g, const OpDef *op, OpPlan *out);
+/* Two tensors broadcasting to the result (BroadcastRel ops). */
+bool opgen_binary_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out);
+bool opgen_binary_sample(OpGen *g, const OpDef *op, OpPlan *out);
+/* Two tensors of one numeric dtype broadcasting to a bool result (BroadcastCompRel ops). */
+bool opgen_compare_recognize(const OpDef *op, const Type *t);
+bool opgen_compare_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out);
+bool opgen_compare_sample(OpGen *g, const OpDef *op, OpPlan *out);
+/* Any sampler built from a solver: draws a type the recognizer accepts, then solves it. */
+bool opgen_sample_by_solving(OpGen *g, const OpDef *op, OpPlan *out);
 
 #endif

@@ -8,7 +8,8 @@
  *   %v: Tensor[S, d]  --cast--> dtype e  --reshape / strided_slice / tile / broadcast_to-->  T
  *
  * Each adapter step is a plan whose result the op's own relation computes (opgen_run), so the
- * chain is well-typed by construction; a step the relation refuses drops the candidate.
+ * chain is well-typed by construction; a step the relation refuses drops the candidate.  This file
+ * only plans the chain; gen.c binds its calls (gen_smallest), so the two do not need each other.
  */
 #include <string.h>
 
@@ -16,19 +17,8 @@
 
 /* Recent values first: the graph grows from what was just computed, and while nothing is bound
    yet the candidates are the function's parameters (in @main, its inputs). */
-enum { FWD_RECENT = 4, FWD_MAX_STEPS = 8 };
+enum { FWD_RECENT = 4 };
 
-typedef struct FwdStep {
-  const OpDef *op;
-  OpPlan plan;
-} FwdStep;
-
-/* An adapter being planned: the type reached so far and the calls that reach it. */
-typedef struct FwdChain {
-  const Type *cur;
-  size_t n;
-  FwdStep steps[FWD_MAX_STEPS];
-} FwdChain;
 
 /* Adapters are plumbing, not what a policy's allow_ops is about (policy-gencog.json lists neither
    cast nor tile): they are used even when allow_ops leaves them out, but never when deny_ops names
@@ -70,21 +60,21 @@ static bool same_shape(const Type *a, const Type *b) {
 }
 
 /* Appends op(cur) with the plan's attributes, if the op's relation accepts it. */
-static bool step(Gen *g, FwdChain *c, const OpDef *op, OpPlan *plan) {
-  if (c->n == FWD_MAX_STEPS) return false;
+static bool step(Gen *g, GenAdapter *c, const OpDef *op, OpPlan *plan) {
+  if (c->n == GEN_ADAPTER_STEPS) return false;
   plan->args[0] = c->cur;
   plan->nargs = 1;
   OpCall call;
   const Type *r = opgen_run(&g->og, op, plan, &call);
   if (!r) return false;
   plan->result = r;
-  c->steps[c->n++] = (FwdStep){op, *plan};
+  c->steps[c->n++] = (GenAdapterStep){op, *plan};
   c->cur = r;
   return true;
 }
 
 /* op(cur, NAME=[v...]) */
-static bool step_ints(Gen *g, FwdChain *c, const char *op_name, const char *attr, const int64_t *v, size_t n) {
+static bool step_ints(Gen *g, GenAdapter *c, const char *op_name, const char *attr, const int64_t *v, size_t n) {
   const OpDef *op = plumbing(g, op_name);
   if (!op) return false;
   OpPlan p;
@@ -93,7 +83,7 @@ static bool step_ints(Gen *g, FwdChain *c, const char *op_name, const char *attr
   return step(g, c, op, &p);
 }
 
-static bool cast_to(Gen *g, FwdChain *c, DType d) {
+static bool cast_to(Gen *g, GenAdapter *c, DType d) {
   const OpDef *op = plumbing(g, "cast");
   if (!op) return false;
   OpPlan p;
@@ -104,7 +94,7 @@ static bool cast_to(Gen *g, FwdChain *c, DType d) {
 }
 
 /* strided_slice(cur, begin=[0, ...], end=END, strides=[1, ...]): the leading block of that size. */
-static bool slice_to(Gen *g, FwdChain *c, const int64_t *end, size_t n) {
+static bool slice_to(Gen *g, GenAdapter *c, const int64_t *end, size_t n) {
   const OpDef *op = plumbing(g, "strided_slice");
   if (!op) return false;
   int64_t zeros[8] = {0}, ones[8] = {1, 1, 1, 1, 1, 1, 1, 1};
@@ -118,7 +108,7 @@ static bool slice_to(Gen *g, FwdChain *c, const int64_t *end, size_t n) {
 }
 
 /* A 1-D tensor of n elements repeated k times: tile, else repeat along axis 0. */
-static bool grow_flat(Gen *g, FwdChain *c, int64_t k) {
+static bool grow_flat(Gen *g, GenAdapter *c, int64_t k) {
   if (step_ints(g, c, "tile", "reps", &k, 1)) return true;
   const OpDef *op = plumbing(g, "repeat");
   if (!op) return false;
@@ -142,7 +132,7 @@ static bool broadcasts(const Type *s, const Type *t) {
 /* Changes cur's shape to t's.  One call where one does (broadcast_to, a slice or a tile of the
    same rank, a reshape to as many elements), else: flatten, take the first M elements or tile
    until there are enough, reshape. */
-static bool shape_to(Gen *g, FwdChain *c, const Type *t) {
+static bool shape_to(Gen *g, GenAdapter *c, const Type *t) {
   const Type *s = c->cur;
   if (same_shape(s, t)) return true;
   if (broadcasts(s, t) && step_ints(g, c, "broadcast_to", "shape", t->dims, t->ndims)) return true;
@@ -172,7 +162,7 @@ static bool shape_to(Gen *g, FwdChain *c, const Type *t) {
 }
 
 /* Plans the adapter from a value of type s to type t; false when there is none. */
-static bool plan_adapter(Gen *g, const Type *s, const Type *t, FwdChain *c) {
+static bool plan_adapter(Gen *g, const Type *s, const Type *t, GenAdapter *c) {
   c->cur = s;
   c->n = 0;
   bool recast = !dtype_eq(s->dtype, t->dtype);
@@ -184,32 +174,25 @@ static bool plan_adapter(Gen *g, const Type *s, const Type *t, FwdChain *c) {
 }
 
 /* Shorter adapters are likelier (weight 1/steps^2): plumbing is not what the program is for. */
-static int64_t weight(const FwdChain *c) {
+static int64_t weight(const GenAdapter *c) {
   int64_t n = c->n ? (int64_t)c->n : 1;
   return 3600 / (n * n);
 }
 
-AstExpr *gen_forward_leaf(Gen *g, const Type *t) {
-  if (!g->block || !adaptable(t)) return NULL;
-  FwdChain chains[FWD_RECENT];
-  const GenVar *from[FWD_RECENT];
+bool gen_forward_plan(Gen *g, const Type *t, GenAdapter *out) {
+  if (!g->block || !adaptable(t)) return false;
+  GenAdapter chains[FWD_RECENT];
   size_t n = 0;
   for (size_t k = g->scope.len; k > 0 && n < FWD_RECENT; k--) {
     const GenVar *v = &g->scope.items[k - 1];
-    if (adaptable(v->type) && plan_adapter(g, v->type, t, &chains[n])) from[n++] = v;
+    if (adaptable(v->type) && plan_adapter(g, v->type, t, &chains[n])) chains[n++].from = v;
   }
-  if (n == 0) return NULL;
+  if (n == 0) return false;
   int64_t w[FWD_RECENT], total = 0;
   for (size_t i = 0; i < n; i++) total += w[i] = weight(&chains[i]);
   int64_t r = rng_range(&g->rng, 0, total - 1);
   size_t pick = 0;
   while (r >= w[pick]) r -= w[pick++];
-  const FwdChain *c = &chains[pick];
-  AstExpr *cur = gen_var_ref(g, from[pick]);
-  for (size_t i = 0; i < c->n; i++) {
-    AstExpr *arg = cur;
-    const FwdStep *s = &c->steps[i];
-    cur = gen_bind_graph(g, gen_plan_call(g, s->op, &s->plan, &arg, 0), s->plan.result, s->op);
-  }
-  return cur;
+  *out = chains[pick];
+  return true;
 }

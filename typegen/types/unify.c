@@ -1,27 +1,27 @@
-#include "unify.h"
+#include "types.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "../support/xalloc.h"
+#include "../../support/xalloc.h"
 
-void subst_init(Subst *s, TyTable *types) {
+void ty_subst_init(TySubst *s, TyTable *types) {
   s->types = types;
   s->solution = NULL;
   s->cap = 0;
 }
 
-void subst_free(Subst *s) {
+void ty_subst_free(TySubst *s) {
   free(s->solution);
   s->solution = NULL;
   s->cap = 0;
 }
 
-static const Type *solution_of(const Subst *s, const Type *t) {
+static const Type *solution_of(const TySubst *s, const Type *t) {
   return t->id < s->cap ? s->solution[t->id] : NULL;
 }
 
-static void solve(Subst *s, const Type *unknown, const Type *t) {
+static void solve(TySubst *s, const Type *unknown, const Type *t) {
   if (unknown->id >= s->cap) {
     size_t cap = s->cap ? s->cap : 64;
     while (cap <= unknown->id) cap *= 2;
@@ -57,9 +57,9 @@ const Type *ty_map_children(TyTable *types, const Type *t, TyMapFn f, void *ctx)
   return out;
 }
 
-static const Type *resolve_one(void *ctx, const Type *t) { return subst_resolve(ctx, t); }
+static const Type *resolve_one(void *ctx, const Type *t) { return ty_subst_resolve(ctx, t); }
 
-const Type *subst_resolve(Subst *s, const Type *t) {
+const Type *ty_subst_resolve(TySubst *s, const Type *t) {
   while (t->kind == TY_INCOMPLETE) {
     const Type *sol = solution_of(s, t);
     if (!sol) return t;
@@ -75,15 +75,15 @@ bool ty_has_incomplete(const Type *t) {
   return t->ret && ty_has_incomplete(t->ret);
 }
 
-static bool occurs(Subst *s, const Type *unknown, const Type *t) {
-  t = subst_resolve(s, t);
+static bool occurs(TySubst *s, const Type *unknown, const Type *t) {
+  t = ty_subst_resolve(s, t);
   if (t == unknown) return true;
   for (uint32_t i = 0; i < t->nargs; i++)
     if (occurs(s, unknown, t->args[i])) return true;
   return t->ret && occurs(s, unknown, t->ret);
 }
 
-bool unify(Subst *s, const Type *a, const Type *b) {
+bool ty_unify(TySubst *s, const Type *a, const Type *b) {
   while (a->kind == TY_INCOMPLETE && solution_of(s, a)) a = solution_of(s, a);
   while (b->kind == TY_INCOMPLETE && solution_of(s, b)) b = solution_of(s, b);
   if (a == b) return true;
@@ -92,7 +92,7 @@ bool unify(Subst *s, const Type *a, const Type *b) {
     solve(s, a, b);
     return true;
   }
-  if (b->kind == TY_INCOMPLETE) return unify(s, b, a);
+  if (b->kind == TY_INCOMPLETE) return ty_unify(s, b, a);
   /* A polymorphic function is used at a monomorphic type: instantiate its type parameters. */
   if (a->kind == TY_FUNC && b->kind == TY_FUNC && (a->ntparams == 0) != (b->ntparams == 0)) {
     const Type *poly = a->ntparams ? a : b, *mono = a->ntparams ? b : a;
@@ -100,7 +100,7 @@ bool unify(Subst *s, const Type *a, const Type *b) {
     size_t n = poly->ntparams < 16 ? poly->ntparams : 16;
     for (size_t i = 0; i < n; i++) fresh[i] = ty_incomplete(s->types);
     const Type *bare = ty_func(s->types, poly->args, poly->nargs, poly->ret, NULL, 0);
-    return unify(s, ty_substitute_vars(s->types, bare, poly->tparams, fresh, n), mono);
+    return ty_unify(s, ty_substitute_vars(s->types, bare, poly->tparams, fresh, n), mono);
   }
   if (a->kind != b->kind) return false;
   switch (a->kind) {
@@ -118,8 +118,8 @@ bool unify(Subst *s, const Type *a, const Type *b) {
   case TY_FUNC:
     if (a->nargs != b->nargs || a->ntparams != b->ntparams) return false;
     for (uint32_t i = 0; i < a->nargs; i++)
-      if (!unify(s, a->args[i], b->args[i])) return false;
-    return !a->ret || unify(s, a->ret, b->ret);
+      if (!ty_unify(s, a->args[i], b->args[i])) return false;
+    return !a->ret || ty_unify(s, a->ret, b->ret);
   default: return false;
   }
 }

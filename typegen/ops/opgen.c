@@ -1,10 +1,10 @@
-/* Plans, random types and the generators that whole op families share (see opgen.h). */
-#include "opgen.h"
+/* Plans, random types and the generators that whole op families share (see ops.h). */
+#include "ops.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "../support/xalloc.h"
+#include "../../support/xalloc.h"
 
 static const DType default_floats[] = {{DT_FLOAT, 32, 1}, {DT_FLOAT, 16, 1}, {DT_FLOAT, 64, 1}};
 static const DType default_ints[] = {{DT_INT, 32, 1}, {DT_INT, 64, 1}, {DT_INT, 8, 1}, {DT_UINT, 8, 1}};

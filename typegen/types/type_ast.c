@@ -1,11 +1,12 @@
-#include "type_ast.h"
+/* Types written in a program (AstType) to interned types, and back (see types.h). */
+#include "types.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parser/literal.h"
-#include "../support/xalloc.h"
+#include "../../parser/literal.h"
+#include "../../support/xalloc.h"
 
 static bool in_scope(const TyScope *s, const char *name) {
   for (; s; s = s->outer)
@@ -95,4 +96,49 @@ const Type *ty_from_ast(TyTable *t, const AstType *a, const TyScope *scope, char
 out:
   if (args != stack_args) free(args);
   return result;
+}
+
+AstType *ty_to_ast(AstModule *m, const Type *t) {
+  char buf[32];
+  switch (t->kind) {
+  case TY_TENSOR: {
+    if (t->ndims == 0 && t->dtype.code != DT_VOID) return ast_new_type(m, AST_TY_NAME, dtype_str(t->dtype, buf), NULL, 0);
+    const char **dims = xmalloc((t->ndims ? t->ndims : 1) * sizeof *dims);
+    char (*text)[24] = xmalloc((t->ndims ? t->ndims : 1) * sizeof *text);
+    for (uint32_t i = 0; i < t->ndims; i++) {
+      if (t->dims[i] == TY_DIM_ANY) snprintf(text[i], sizeof text[i], "?");
+      else snprintf(text[i], sizeof text[i], "%lld", (long long)t->dims[i]);
+      dims[i] = text[i];
+    }
+    AstType *a = ast_new_tensor_type(m, dtype_str(t->dtype, buf), dims, t->ndims);
+    free(dims);
+    free(text);
+    return a;
+  }
+  case TY_VAR: return ast_new_type(m, AST_TY_NAME, t->name, NULL, 0);
+  case TY_INCOMPLETE: return ast_new_type(m, AST_TY_INCOMPLETE, "_", NULL, 0);
+  default: break;
+  }
+  AstType **args = xmalloc((t->nargs ? t->nargs : 1) * sizeof *args);
+  for (uint32_t i = 0; i < t->nargs; i++) args[i] = ty_to_ast(m, t->args[i]);
+  AstType *a = NULL;
+  switch (t->kind) {
+  case TY_TUPLE: a = ast_new_type(m, AST_TY_TUPLE, NULL, args, t->nargs); break;
+  case TY_REF: a = ast_new_type(m, AST_TY_REF, NULL, args, 1); break;
+  case TY_CALL: a = ast_new_type(m, AST_TY_CALL, t->name, args, t->nargs); break;
+  case TY_FUNC: {
+    a = ast_new_type(m, AST_TY_FUNC, NULL, args, t->nargs);
+    a->ret = ty_to_ast(m, t->ret);
+    if (t->ntparams) {
+      const char **tp = arena_alloc(&m->arena, t->ntparams * sizeof *tp);
+      for (uint32_t i = 0; i < t->ntparams; i++) tp[i] = arena_strdup(&m->arena, t->tparams[i]->name);
+      a->type_params = tp;
+      a->ntype_params = t->ntparams;
+    }
+    break;
+  }
+  default: break;
+  }
+  free(args);
+  return a;
 }
