@@ -43,37 +43,37 @@ static AttrVal parse_default(const OpDef *op, const OpAttrSpec *spec) {
   return v;
 }
 
+/* Every family file, as Lua's linit.c lists its libraries: naming a family here is what makes a
+   static library link its file, whose rows then reach the registry through the relaykit_ops
+   section (ops.h).  Adding a family is a file and a line here. */
+#define FAMILIES(X)                                                                                     \
+  X(elemwise) X(reduce) X(nn) X(nn_conv) X(nn_extra) X(nn_grad) X(nn_sparse) X(qnn) X(qnn_elemwise)     \
+  X(transform) X(transform_extra) X(transform_index) X(algorithm) X(image) X(vision) X(dyn) X(random)   \
+  X(annotation) X(misc) X(misc_extra) X(ethosu)
+#define DECLARE(fam) extern const OpFamily op_family_##fam;
+FAMILIES(DECLARE)
+#define ADDRESS(fam) &op_family_##fam,
+static const OpFamily *const families[] = {FAMILIES(ADDRESS)};
+enum { NFAMILIES = sizeof families / sizeof families[0] };
+
+/* The section's bounds, which the linker defines. */
+extern const OpRows *const __start_relaykit_ops[], *const __stop_relaykit_ops[];
+
 static void registry_init(void) {
   if (reg.ready) return;
-  static const struct {
-    const OpDef *defs;
-    const size_t *len;
-  } families[] = {
-      {op_family_elemwise, &op_family_elemwise_len}, {op_family_reduce, &op_family_reduce_len},
-      {op_family_nn, &op_family_nn_len},             {op_family_transform, &op_family_transform_len},
-      {op_family_misc, &op_family_misc_len},
-      {op_family_qnn, &op_family_qnn_len},
-      {op_family_qnn_elemwise, &op_family_qnn_elemwise_len},
-      {op_family_annotation, &op_family_annotation_len},
-      {op_family_misc_extra, &op_family_misc_extra_len},
-      {op_family_ethosu, &op_family_ethosu_len},
-      {op_family_nn_conv, &op_family_nn_conv_len},
-      {op_family_nn_sparse, &op_family_nn_sparse_len},
-      {op_family_nn_grad, &op_family_nn_grad_len},
-      {op_family_vision, &op_family_vision_len},
-      {op_family_image, &op_family_image_len},
-      {op_family_dyn, &op_family_dyn_len},
-      {op_family_random, &op_family_random_len},
-      {op_family_algorithm, &op_family_algorithm_len},
-      {op_family_transform_extra, &op_family_transform_extra_len},
-      {op_family_transform_index, &op_family_transform_index_len},
-      {op_family_nn_extra, &op_family_nn_extra_len},
-  };
   size_t total = 0;
-  for (size_t f = 0; f < sizeof families / sizeof families[0]; f++) total += *families[f].len;
-  reg.ops = xmalloc(total * sizeof *reg.ops);
-  for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
-    for (size_t i = 0; i < *families[f].len; i++) reg.ops[reg.len++] = &families[f].defs[i];
+  for (const OpRows *const *r = __start_relaykit_ops; r < __stop_relaykit_ops; r++) {
+    size_t f = 0;
+    while (f < NFAMILIES && families[f] != *(*r)->family) f++;
+    if (f == NFAMILIES) {
+      fprintf(stderr, "relaykit: operator family %s is missing from op.c's list\n", (*(*r)->family)->name);
+      abort();
+    }
+    total += (*r)->n;
+  }
+  reg.ops = xmalloc((total ? total : 1) * sizeof *reg.ops);
+  for (const OpRows *const *r = __start_relaykit_ops; r < __stop_relaykit_ops; r++)
+    for (size_t i = 0; i < (*r)->n; i++) reg.ops[reg.len++] = &(*r)->rows[i];
   qsort(reg.ops, reg.len, sizeof *reg.ops, by_name);
   for (size_t i = 1; i < reg.len; i++)
     if (!strcmp(reg.ops[i - 1]->name, reg.ops[i]->name)) {
@@ -89,6 +89,13 @@ static void registry_init(void) {
     reg.defs[i] = vals;
   }
   reg.ready = true;
+}
+
+size_t op_family_size(const char *name) {
+  size_t n = 0;
+  for (const OpRows *const *r = __start_relaykit_ops; r < __stop_relaykit_ops; r++)
+    if (!strcmp((*(*r)->family)->name, name)) n += (*r)->n;
+  return n;
 }
 
 const OpDef *const *op_all(size_t *count) {

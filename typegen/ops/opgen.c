@@ -29,6 +29,8 @@ static AttrVal *slot(const OpDef *op, OpPlan *plan, const char *name) {
   abort(); /* a generator names an attribute its own schema lacks: a bug in the table */
 }
 
+void opgen_set_attr(const OpDef *op, OpPlan *plan, const char *name, AttrVal v) { *slot(op, plan, name) = v; }
+
 void opgen_set_int(OpGen *g, const OpDef *op, OpPlan *plan, const char *name, int64_t v) {
   (void)g;
   *slot(op, plan, name) = (AttrVal){.kind = ATTR_INT, .i = v, .f = (double)v};
@@ -104,16 +106,22 @@ const Type *opgen_tensor(OpGen *g, DType dtype, unsigned min_rank, unsigned max_
   if (max_rank > p->max_rank) max_rank = p->max_rank;
   if (min_rank > max_rank) min_rank = max_rank;
   size_t rank = (size_t)rng_range(g->rng, min_rank, max_rank);
-  int64_t dims[16], elements = 1;
-  for (size_t i = 0; i < rank && i < 16; i++) {
-    /* Keep the element budget: each dimension takes at most what the rest of the budget allows. */
-    int64_t cap = p->max_elements / elements;
-    if (cap > p->max_dim) cap = p->max_dim;
+  int64_t dims[16];
+  if (rank > 16) rank = 16;
+  opgen_dims(g, rank, p->max_elements, dims);
+  return ty_tensor(g->types, dtype, dims, rank);
+}
+
+void opgen_dims(OpGen *g, size_t n, int64_t budget, int64_t *dims) {
+  int64_t el = 1;
+  for (size_t i = 0; i < n; i++) {
+    /* Keep the budget: each dimension takes at most what the rest of it allows. */
+    int64_t cap = budget / el;
+    if (cap > g->policy->max_dim) cap = g->policy->max_dim;
     if (cap < 1) cap = 1;
     dims[i] = rng_range(g->rng, 1, cap);
-    elements *= dims[i];
+    el *= dims[i];
   }
-  return ty_tensor(g->types, dtype, dims, rank < 16 ? rank : 16);
 }
 
 const Type *opgen_with_dtype(OpGen *g, const Type *t, DType dtype) {
@@ -148,9 +156,7 @@ bool opgen_unary_sample(OpGen *g, const OpDef *op, OpPlan *out) { return opgen_s
 
 /* ------------------------------------------------------------------ broadcasting */
 
-/* A shape that broadcasts with `t` to exactly `t`: some dimensions turned to 1, maybe some
-   leading dimensions dropped. */
-static const Type *broadcast_partner(OpGen *g, const Type *t, DType dtype) {
+const Type *opgen_partner(OpGen *g, const Type *t, DType dtype) {
   int64_t dims[16];
   size_t drop = t->ndims && rng_chance(g->rng, 1, 3) ? (size_t)rng_range(g->rng, 0, t->ndims) : 0;
   size_t n = 0;
@@ -160,7 +166,7 @@ static const Type *broadcast_partner(OpGen *g, const Type *t, DType dtype) {
 
 /* Either argument may be the full one; the other broadcasts to it. */
 static void broadcast_pair(OpGen *g, const Type *full, DType dtype, OpPlan *out) {
-  const Type *a = opgen_with_dtype(g, full, dtype), *b = broadcast_partner(g, full, dtype);
+  const Type *a = opgen_with_dtype(g, full, dtype), *b = opgen_partner(g, full, dtype);
   bool swap = rng_chance(g->rng, 1, 2);
   out->args[0] = swap ? b : a;
   out->args[1] = swap ? a : b;

@@ -5,17 +5,37 @@
  * typegen/types/; inference (typegen/infer/) and the generator (typegen/gen/) sit on it.
  *
  * The registry (these files include this header, types/, parser/ and support/ only):
- *   op.c        the list of families, lookup, attribute values (parsed from the AST, defaults
- *               filled in), the helpers every relation uses (argument checks, broadcasting)
+ *   op.c        the list of families, the registry (filled from the relaykit_ops section at
+ *               start-up), lookup, attribute values (parsed from the AST, defaults filled in), the
+ *               helpers every relation uses (argument checks, broadcasting)
  *   opgen.c     the generators' side: plans, random types within a policy, attribute setters,
  *               the generic generators whole families share (unary, broadcasting, comparison)
  *   required.c  what TVM v0.13's text parser demands beyond the schemas: required attributes,
  *               attrs_type_key, boxed scalars
  *   attr_ast.c  attribute values back to AST, for the calls relaykit writes
  *
- * TVM's operator set, one family a file (ops/<family>.c; the list is registry_init's in op.c).
- * A family file includes the helpers it shares with the others (the ops/ headers), which include this
- * header; nothing outside ops/ includes them.
+ * The kit (kit.h is its map; kit*.c): the helpers the families share, prefix kit_.
+ *
+ * TVM's operator set, one family a file, each including kit.h only and never another family:
+ *   elemwise.c   unary, binary and comparison ops, clip, cast, leaky_relu, fixed_point_multiply
+ *   reduce.c     sum, mean, max, min, prod, all, any, argmax, argmin, variance
+ *   nn.c         dense, matmul, pools, normalisations, softmax, bias_add, pad, dropout, upsampling,
+ *                image.resize2d, qnn.quantize / dequantize / requantize
+ *   nn_conv.c    the convolutions (qnn.conv2d too), Winograd, GEMM, bitserial, correlation
+ *   nn_extra.c   depth_to_space, space_to_batch_nd, mirror_pad, dilate, fifo_buffer, the losses
+ *   nn_grad.c    the pooling gradients, conv2d_backward_weight
+ *   nn_sparse.c  sparse_dense, sparse_transpose, sparse_add, sparse_conv2d
+ *   qnn.c        qnn.dense, batch_matmul, conv2d_transpose, avg_pool2d, concatenate
+ *   qnn_elemwise.c  the quantized elementwise and broadcasting ops
+ *   transform.c  reshape, transpose, concatenate, split, slicing, take, gather, tile, where, full,
+ *                arange, one_hot, layout_transform, shape_of, topk, sort
+ *   transform_extra.c  collapse_sum_to, einsum, meshgrid, sliding_window, trilu, ...
+ *   transform_index.c  adv_index, scatter, unravel_index, the sparse index ops
+ *   algorithm.c  cumsum, cumprod, unique, searchsorted, dft, stft
+ *   image.c, vision.c, random.c, dyn.c, annotation.c, misc.c, misc_extra.c, ethosu.c
+ * A family file holds its helpers first, then one block per op (or per group of ops sharing a
+ * relation): relation, generators, schema (unless the kit's, for a struct several families use)
+ * and its rows, registered with OP_REGISTER (below).  Adding an op to a family is one block.
  *
  * The generators' invariants, tested for every op over many seeds (tests/unit/test_opgen.c):
  *
@@ -180,29 +200,41 @@ AstExpr *attr_to_ast(AstModule *m, const AttrVal *v);
    attrs_type_key some ops always carry (op_attrs_key); `out` has room for nattrs + 1. */
 size_t attrs_to_ast(AstModule *m, const OpDef *op, const AttrVal *vals, AstAttr **out);
 
-/* ------------------------------------------------------------------ families */
-#define OP_FAMILY(name) extern const OpDef op_family_##name[]; extern const size_t op_family_##name##_len
-OP_FAMILY(elemwise);
-OP_FAMILY(reduce);
-OP_FAMILY(nn);
-OP_FAMILY(transform);
-OP_FAMILY(misc);
-OP_FAMILY(qnn);
-OP_FAMILY(qnn_elemwise);
-OP_FAMILY(annotation);
-OP_FAMILY(misc_extra);
-OP_FAMILY(ethosu);
-OP_FAMILY(nn_conv);
-OP_FAMILY(nn_sparse);
-OP_FAMILY(nn_grad);
-OP_FAMILY(vision);
-OP_FAMILY(image);
-OP_FAMILY(dyn);
-OP_FAMILY(random);
-OP_FAMILY(algorithm);
-OP_FAMILY(transform_extra);
-OP_FAMILY(transform_index);
-OP_FAMILY(nn_extra);
+/* ------------------------------------------------------------------ registration */
+/* A family file opens with OP_FAMILY(name), which defines op_family_<name>; op.c lists every
+   family, as Lua's linit.c lists its libraries.  Each block of ops in the file ends with its rows
+   and OP_REGISTER(rows): the registration goes to the linker section relaykit_ops, which the
+   registry walks at start-up (__start_relaykit_ops .. __stop_relaykit_ops), so that an op's row
+   sits with its relation and generators and adding an op is one place.  The list in op.c is what
+   makes a static library link every family file (nothing else refers to one); the registry sorts
+   the ops by name, so the order of files, blocks and rows does not matter.  Why a linker section:
+   standard C cannot collect definitions spread over a file, and its alternatives (a list of each
+   file's blocks at its end, or in op.c) put back the table far from the functions; GCC and Clang
+   on ELF, which relaykit builds with, define __start_/__stop_ for a section named like a C
+   identifier.  registry_init aborts on rows of a family op.c does not list. */
+typedef struct OpFamily {
+  const char *name; /* "nn": the file ops/nn.c */
+} OpFamily;
+
+typedef struct OpRows {
+  const OpDef *rows;
+  size_t n;
+  const OpFamily *const *family;
+} OpRows;
+
+#define OP_FAMILY(fam)                                                                                  \
+  extern const OpFamily op_family_##fam;                                                                \
+  const OpFamily op_family_##fam = {#fam};                                                              \
+  static const OpFamily *const op_family_here = &op_family_##fam
+/* Pointers, not the OpRows themselves, go to the section: they pack without gaps whatever the
+   compiler's alignment of larger objects or a sanitizer's red zones around them. */
+#define OP_REGISTER(rows)                                                                               \
+  static const OpRows rows##_entry = {rows, sizeof rows / sizeof rows[0], &op_family_here};             \
+  static const OpRows *const rows##_registered __attribute__((used, section("relaykit_ops"))) =        \
+      &rows##_entry
+
+/* The number of ops family `name` registers (tests). */
+size_t op_family_size(const char *name);
 
 /* ================================================================== generators (opgen.c) */
 
@@ -247,6 +279,8 @@ void opgen_set_float(OpGen *g, const OpDef *op, OpPlan *plan, const char *name, 
 void opgen_set_bool(OpGen *g, const OpDef *op, OpPlan *plan, const char *name, bool v);
 void opgen_set_str(OpGen *g, const OpDef *op, OpPlan *plan, const char *name, const char *v);
 void opgen_set_ints(OpGen *g, const OpDef *op, OpPlan *plan, const char *name, const int64_t *v, size_t n);
+/* Any value (nested lists, lists of floats). */
+void opgen_set_attr(const OpDef *op, OpPlan *plan, const char *name, AttrVal v);
 /* Runs the op's relation on a plan; the result type, or NULL (c->err says why). */
 const Type *opgen_run(OpGen *g, const OpDef *op, const OpPlan *plan, OpCall *c);
 
@@ -256,8 +290,14 @@ bool opgen_dtype_in_class(OpDtypes cls, DType d);
 DType opgen_dtype(OpGen *g, OpDtypes cls);
 /* A random tensor type of the given dtype with rank in [min_rank, max_rank] within the policy. */
 const Type *opgen_tensor(OpGen *g, DType dtype, unsigned min_rank, unsigned max_rank);
+/* n random dimensions in [1, max_dim] whose product stays within `budget` elements (each takes at
+   most what the rest of the budget allows). */
+void opgen_dims(OpGen *g, size_t n, int64_t budget, int64_t *dims);
 /* The same shape with another dtype. */
 const Type *opgen_with_dtype(OpGen *g, const Type *t, DType dtype);
+/* A shape that broadcasts with t to exactly t: maybe some leading dimensions dropped, some others
+   turned to 1. */
+const Type *opgen_partner(OpGen *g, const Type *t, DType dtype);
 
 /* ------------------------------------------------------------------ shared generators */
 /* One tensor argument, result of the same type (IdentityRel ops): dtype class in op->gen_dtypes. */
