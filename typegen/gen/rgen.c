@@ -67,7 +67,76 @@ static int die_usage(const char *msg, const char *arg) {
   return 2;
 }
 
-int main(int argc, char **argv) {
+/* What the command line asks for. */
+typedef struct RgenOptions {
+  GenPolicy policy;
+  Arena arena; /* the policy's strings */
+  unsigned long long n, seed, calls;
+  const char *out_dir, *type;
+  bool list, stats, json;
+} RgenOptions;
+
+/* Applies option c (getopt_long's) with its argument; -1 to go on, else the exit status. */
+static int apply_option(RgenOptions *o, int c, const char *arg) {
+  unsigned long long v;
+  switch (c) {
+  case 'n':
+    if (!parse_u64(arg, &o->n) || o->n > 100000000) return die_usage("-n takes a count", arg);
+    break;
+  case 'o': o->out_dir = arg; break;
+  case OPT_SEED:
+    if (!parse_u64(arg, &o->seed)) return die_usage("--seed takes a non-negative integer", arg);
+    break;
+  case OPT_TYPE: o->type = arg; break;
+  case OPT_POLICY: break; /* read first */
+  case OPT_FUEL:
+    if (!parse_u64(arg, &v) || v > 100000) return die_usage("--fuel takes a count", arg);
+    o->policy.fuel = (unsigned)v;
+    break;
+  case OPT_OPS: o->policy.allow_ops = split_list(arg, &o->arena, &o->policy.nallow); break;
+  case OPT_DENY: o->policy.deny_ops = split_list(arg, &o->arena, &o->policy.ndeny); break;
+  case OPT_MAX_RANK:
+    if (!parse_u64(arg, &v)) return die_usage("--max-rank takes a count", arg);
+    o->policy.types.max_rank = (unsigned)v;
+    break;
+  case OPT_MAX_DIM:
+    if (!parse_u64(arg, &v)) return die_usage("--max-dim takes a count", arg);
+    o->policy.types.max_dim = (int64_t)v;
+    break;
+  case OPT_MAX_ELEMENTS:
+    if (!parse_u64(arg, &v)) return die_usage("--max-elements takes a count", arg);
+    o->policy.types.max_elements = (int64_t)v;
+    break;
+  case OPT_FLOPS:
+    if (!parse_u64(arg, &v)) return die_usage("--flops-budget takes a count", arg);
+    o->policy.flops_budget = (int64_t)v;
+    break;
+  case OPT_WEIGHT: {
+    const char *eq = strchr(arg, '=');
+    char name[32];
+    if (!eq || (size_t)(eq - arg) >= sizeof name || !parse_u64(eq + 1, &v)) return die_usage("--weight takes NAME=W", arg);
+    memcpy(name, arg, (size_t)(eq - arg));
+    name[eq - arg] = '\0';
+    if (!gen_policy_set_weight(&o->policy, name, (long long)v)) return die_usage("unknown construct", name);
+    break;
+  }
+  case OPT_FORWARD: o->policy.forward = true; break;
+  case OPT_LIST: o->list = true; break;
+  case OPT_STATS: o->stats = true; break;
+  case OPT_JSON: o->json = true; break;
+  case OPT_CALLS:
+    if (!parse_u64(arg, &o->calls) || o->calls == 0) return die_usage("--calls takes a count", arg);
+    break;
+  case OPT_VERSION: return cli_version("rgen");
+  case 'h': fputs(usage, stdout); return 0;
+  default: return cli_bad_option("rgen");
+  }
+  return -1;
+}
+
+/* Reads the command line into o (a policy file first, so that flags given anywhere override it);
+   -1 to go on, else the exit status (help, version, a usage error). */
+static int parse_options(int argc, char **argv, RgenOptions *o) {
   static const struct option longopts[] = {
       {"seed", required_argument, NULL, OPT_SEED},       {"type", required_argument, NULL, OPT_TYPE},
       {"policy", required_argument, NULL, OPT_POLICY},   {"fuel", required_argument, NULL, OPT_FUEL},
@@ -81,104 +150,49 @@ int main(int argc, char **argv) {
       {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, OPT_VERSION},
       {NULL, 0, NULL, 0},
   };
-  GenPolicy policy;
-  gen_policy_default(&policy);
-  Arena arena;
-  arena_init(&arena);
-  unsigned long long n = 1, seed = 0, v, calls = 0;
-  const char *out_dir = NULL, *type = NULL;
-  bool list = false, stats = false, json = false;
   char err[512];
-  int status = 0;
-  /* A policy file first, so that flags given anywhere override it. */
   for (int i = 1; i < argc - 1; i++)
-    if (!strcmp(argv[i], "--policy") && !gen_policy_load(&policy, argv[i + 1], &arena, err, sizeof err)) {
+    if (!strcmp(argv[i], "--policy") && !gen_policy_load(&o->policy, argv[i + 1], &o->arena, err, sizeof err)) {
       fprintf(stderr, "rgen: %s\n", err);
-      arena_free(&arena);
       return 2;
     }
-  int c;
+  int c, status;
   cli_name(argv, "rgen");
-  while ((c = getopt_long(argc, argv, "n:o:h", longopts, NULL)) != -1) {
-    switch (c) {
-    case 'n':
-      if (!parse_u64(optarg, &n) || n > 100000000) return die_usage("-n takes a count", optarg);
-      break;
-    case 'o': out_dir = optarg; break;
-    case OPT_SEED:
-      if (!parse_u64(optarg, &seed)) return die_usage("--seed takes a non-negative integer", optarg);
-      break;
-    case OPT_TYPE: type = optarg; break;
-    case OPT_POLICY: break; /* read above */
-    case OPT_FUEL:
-      if (!parse_u64(optarg, &v) || v > 100000) return die_usage("--fuel takes a count", optarg);
-      policy.fuel = (unsigned)v;
-      break;
-    case OPT_OPS: policy.allow_ops = split_list(optarg, &arena, &policy.nallow); break;
-    case OPT_DENY: policy.deny_ops = split_list(optarg, &arena, &policy.ndeny); break;
-    case OPT_MAX_RANK:
-      if (!parse_u64(optarg, &v)) return die_usage("--max-rank takes a count", optarg);
-      policy.types.max_rank = (unsigned)v;
-      break;
-    case OPT_MAX_DIM:
-      if (!parse_u64(optarg, &v)) return die_usage("--max-dim takes a count", optarg);
-      policy.types.max_dim = (int64_t)v;
-      break;
-    case OPT_MAX_ELEMENTS:
-      if (!parse_u64(optarg, &v)) return die_usage("--max-elements takes a count", optarg);
-      policy.types.max_elements = (int64_t)v;
-      break;
-    case OPT_FLOPS:
-      if (!parse_u64(optarg, &v)) return die_usage("--flops-budget takes a count", optarg);
-      policy.flops_budget = (int64_t)v;
-      break;
-    case OPT_WEIGHT: {
-      const char *eq = strchr(optarg, '=');
-      char name[32];
-      if (!eq || (size_t)(eq - optarg) >= sizeof name || !parse_u64(eq + 1, &v))
-        return die_usage("--weight takes NAME=W", optarg);
-      memcpy(name, optarg, (size_t)(eq - optarg));
-      name[eq - optarg] = '\0';
-      if (!gen_policy_set_weight(&policy, name, (long long)v)) return die_usage("unknown construct", name);
-      break;
-    }
-    case OPT_FORWARD: policy.forward = true; break;
-    case OPT_LIST: list = true; break;
-    case OPT_STATS: stats = true; break;
-    case OPT_JSON: json = true; break;
-    case OPT_CALLS:
-      if (!parse_u64(optarg, &calls) || calls == 0) return die_usage("--calls takes a count", optarg);
-      break;
-    case OPT_VERSION: return cli_version("rgen");
-    case 'h': fputs(usage, stdout); return 0;
-    default: return cli_bad_option("rgen");
-    }
-  }
+  while ((c = getopt_long(argc, argv, "n:o:h", longopts, NULL)) != -1)
+    if ((status = apply_option(o, c, optarg)) >= 0) return status;
   if (optind < argc) return die_usage("unexpected argument", argv[optind]);
-  if (!gen_policy_check(&policy, err, sizeof err)) return die_usage(err, NULL);
+  if (!gen_policy_check(&o->policy, err, sizeof err)) return die_usage(err, NULL);
+  return -1;
+}
 
-  if (list) {
-    size_t count;
-    const OpDef *const *ops = op_all(&count);
-    for (size_t i = 0; i < count; i++)
-      if (gen_policy_allows(&policy, ops[i])) puts(ops[i]->name);
-    arena_free(&arena);
-    return 0;
-  }
-  if (out_dir && mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
-    fprintf(stderr, "rgen: %s: %s\n", out_dir, strerror(errno));
+/* --list-ops: the operators the policy lets the generator use. */
+static int list_ops(const GenPolicy *policy) {
+  size_t count;
+  const OpDef *const *ops = op_all(&count);
+  for (size_t i = 0; i < count; i++)
+    if (gen_policy_allows(policy, ops[i])) puts(ops[i]->name);
+  return 0;
+}
+
+/* Programs 0..n-1 of the run (with --calls, until that many calls were made), to standard output
+   or -o's directory, then the statistics --stats asks for. */
+static int generate(RgenOptions *o) {
+  if (o->out_dir && mkdir(o->out_dir, 0777) != 0 && errno != EEXIST) {
+    fprintf(stderr, "rgen: %s: %s\n", o->out_dir, strerror(errno));
     return 2;
   }
-  if (calls && !stats) return die_usage("--calls goes with --stats", NULL);
-  GenStats *st = stats ? gen_stats_new(&policy) : NULL;
-  if (calls) {
-    gen_stats_limit(st, calls);
+  if (o->calls && !o->stats) return die_usage("--calls goes with --stats", NULL);
+  unsigned long long n = o->n;
+  GenStats *st = o->stats ? gen_stats_new(&o->policy) : NULL;
+  if (o->calls) {
+    gen_stats_limit(st, o->calls);
     n = 100000000; /* until the calls are made */
   }
-  int width = 5;
+  int width = 5, status = 0;
   for (unsigned long long m = n; m >= 100000; m /= 10) width++;
-  for (unsigned long long k = 0; k < n && status == 0 && !(calls && gen_stats_full(st)); k++) {
-    AstModule *m = gen_module(&policy, seed, k, type, st ? gen_stats_hook : NULL, st, err, sizeof err);
+  char err[512];
+  for (unsigned long long k = 0; k < n && status == 0 && !(o->calls && gen_stats_full(st)); k++) {
+    AstModule *m = gen_module(&o->policy, o->seed, k, o->type, st ? gen_stats_hook : NULL, st, err, sizeof err);
     if (!m) {
       fprintf(stderr, "rgen: %s\n", err);
       status = 2;
@@ -186,10 +200,10 @@ int main(int argc, char **argv) {
     }
     if (st) gen_stats_module(st, m);
     char *text = ast_print(m, NULL);
-    if (out_dir) {
-      char *path = arena_printf(&arena, "%s/%0*llu.relay", out_dir, width, k);
+    if (o->out_dir) {
+      char *path = arena_printf(&o->arena, "%s/%0*llu.relay", o->out_dir, width, k);
       if (!file_replace(path, text, strlen(text))) status = 2;
-    } else if (!stats || n == 1) {
+    } else if (!o->stats || n == 1) {
       fputs(text, stdout);
       if (k + 1 < n) fputc('\n', stdout);
     }
@@ -197,11 +211,20 @@ int main(int argc, char **argv) {
     ast_free(m);
   }
   if (st && status == 0) {
-    char *report = gen_stats_report(st, 2000, json);
+    char *report = gen_stats_report(st, 2000, o->json);
     fputs(report, stdout);
     free(report);
   }
   gen_stats_free(st);
-  arena_free(&arena);
+  return status;
+}
+
+int main(int argc, char **argv) {
+  RgenOptions o = {.n = 1};
+  gen_policy_default(&o.policy);
+  arena_init(&o.arena);
+  int status = parse_options(argc, argv, &o);
+  if (status < 0) status = o.list ? list_ops(&o.policy) : generate(&o);
+  arena_free(&o.arena);
   return status;
 }

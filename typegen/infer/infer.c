@@ -572,6 +572,41 @@ static const Type *bind_pattern(Infer *in, AstPattern *p, const Type *t) {
   return NULL;
 }
 
+/* e.N: field N of a tuple. */
+static const Type *proj(Infer *in, AstExpr *e) {
+  const Type *tt = expr(in, e->a);
+  if (!tt) return NULL;
+  tt = ty_subst_resolve(&in->subst, tt);
+  if (tt->kind != TY_TUPLE) {
+    char *s = show(in, tt);
+    error_at(in, &e->node, "cannot project field %u: the value has type %s, not a tuple", e->index, s);
+    free(s);
+    return NULL;
+  }
+  if (e->index >= tt->nargs)
+    return error_at(in, &e->node, "tuple index %u out of range: the tuple has %u field%s", e->index, tt->nargs,
+                    tt->nargs == 1 ? "" : "s"),
+           NULL;
+  return tt->args[e->index];
+}
+
+/* if (c) { a } else { b }: c a bool scalar, a and b of one type. */
+static const Type *if_expr(Infer *in, AstExpr *e) {
+  const Type *c = expr(in, e->a);
+  if (!c) return NULL;
+  const Type *cr = ty_subst_resolve(&in->subst, c);
+  if (!(cr->kind == TY_TENSOR && cr->ndims == 0 && dtype_is_bool(cr->dtype)) &&
+      !ty_unify(&in->subst, cr, ty_scalar(in->types, dt_bool))) {
+    char *s = show(in, cr);
+    error_at(in, &e->a->node, "the condition of an if must be a bool scalar, found %s", s);
+    free(s);
+    return NULL;
+  }
+  const Type *a = expr(in, e->then_), *b = a ? expr(in, e->else_) : NULL;
+  if (!b || !expect(in, &e->else_->node, a, b, "the else branch (both branches must have one type)")) return NULL;
+  return a;
+}
+
 static const Type *expr(Infer *in, AstExpr *e) {
   const Type *t = NULL;
   switch (e->kind) {
@@ -618,41 +653,14 @@ static const Type *expr(Infer *in, AstExpr *e) {
     free(fields);
     break;
   }
-  case AST_PROJ: {
-    const Type *tt = expr(in, e->a);
-    if (!tt) return NULL;
-    tt = ty_subst_resolve(&in->subst, tt);
-    if (tt->kind != TY_TUPLE) {
-      char *s = show(in, tt);
-      error_at(in, &e->node, "cannot project field %u: the value has type %s, not a tuple", e->index, s);
-      free(s);
-      return NULL;
-    }
-    if (e->index >= tt->nargs)
-      return error_at(in, &e->node, "tuple index %u out of range: the tuple has %u field%s", e->index, tt->nargs,
-                      tt->nargs == 1 ? "" : "s"),
-             NULL;
-    t = tt->args[e->index];
+  case AST_PROJ:
+    t = proj(in, e);
+    if (!t) return NULL;
     break;
-  }
   case AST_PAREN:
   case AST_BLOCK: return expr(in, e->a);
   case AST_FN: t = func(in, e->fn, NULL); break;
-  case AST_IF: {
-    const Type *c = expr(in, e->a);
-    if (!c) return NULL;
-    const Type *cr = ty_subst_resolve(&in->subst, c);
-    if (!(cr->kind == TY_TENSOR && cr->ndims == 0 && dtype_is_bool(cr->dtype)) &&
-        !ty_unify(&in->subst, cr, ty_scalar(in->types, dt_bool))) {
-      char *s = show(in, cr);
-      error_at(in, &e->a->node, "the condition of an if must be a bool scalar, found %s", s);
-      free(s);
-      return NULL;
-    }
-    const Type *a = expr(in, e->then_), *b = a ? expr(in, e->else_) : NULL;
-    if (!b || !expect(in, &e->else_->node, a, b, "the else branch (both branches must have one type)")) return NULL;
-    return a; /* If has no type comment */
-  }
+  case AST_IF: return if_expr(in, e); /* If has no type comment */
   case AST_MATCH: return match(in, e);
   case AST_REF: {
     const Type *v = expr(in, e->a);

@@ -128,26 +128,36 @@ static int check_file(const char *path, bool annotate, json_t *report) {
   return status;
 }
 
-int main(int argc, char **argv) {
+/* What the command line asks for. */
+typedef struct RcheckOptions {
+  bool annotate, json;
+} RcheckOptions;
+
+/* --list-ops: every operator of the registry, sorted by name. */
+static int list_ops(void) {
+  size_t n;
+  const OpDef *const *ops = op_all(&n);
+  for (size_t k = 0; k < n; k++) puts(ops[k]->name);
+  return 0;
+}
+
+/* Reads the options (leaving optind at the first file); -1 to go on, else the exit status (help,
+   version, --list-ops, a usage error). */
+static int parse_options(int argc, char **argv, RcheckOptions *o) {
   static const struct option longopts[] = {
       {"annotate", no_argument, NULL, OPT_ANNOTATE}, {"json", no_argument, NULL, OPT_JSON},
-      {"list-ops", no_argument, NULL, OPT_LIST_OPS}, {"tvm-strict", no_argument, NULL, OPT_STRICT}, {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, OPT_VERSION},
+      {"list-ops", no_argument, NULL, OPT_LIST_OPS}, {"tvm-strict", no_argument, NULL, OPT_STRICT},
+      {"help", no_argument, NULL, 'h'},              {"version", no_argument, NULL, OPT_VERSION},
       {NULL, 0, NULL, 0},
   };
-  bool annotate = false, json = false;
   int c;
   cli_name(argv, "rcheck");
   while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
     switch (c) {
-    case OPT_ANNOTATE: annotate = true; break;
+    case OPT_ANNOTATE: o->annotate = true; break;
     case OPT_STRICT: op_require_written(true); break;
-    case OPT_JSON: json = true; break;
-    case OPT_LIST_OPS: {
-      size_t n;
-      const OpDef *const *ops = op_all(&n); /* sorted by name */
-      for (size_t k = 0; k < n; k++) puts(ops[k]->name);
-      return 0;
-    }
+    case OPT_JSON: o->json = true; break;
+    case OPT_LIST_OPS: return list_ops();
     case OPT_VERSION: return cli_version("rcheck");
     case 'h': fputs(usage, stdout); return 0;
     default: return cli_bad_option("rcheck");
@@ -158,14 +168,19 @@ int main(int argc, char **argv) {
     fputs(usage, stderr);
     return 2;
   }
-  if (annotate && json) {
+  if (o->annotate && o->json) {
     fputs("rcheck: --annotate and --json cannot be combined\n", stderr);
     return 2;
   }
-  json_t *report = json ? json_array() : NULL;
+  return -1;
+}
+
+/* Checks every file, then prints the --json report; the worst status of them. */
+static int check_files(char *const *files, int n, const RcheckOptions *o) {
+  json_t *report = o->json ? json_array() : NULL;
   int status = 0;
-  for (int i = optind; i < argc; i++) {
-    int s = check_file(argv[i], annotate, report);
+  for (int i = 0; i < n; i++) {
+    int s = check_file(files[i], o->annotate, report);
     if (s > status) status = s;
   }
   if (report) {
@@ -174,4 +189,10 @@ int main(int argc, char **argv) {
     json_decref(report);
   }
   return status;
+}
+
+int main(int argc, char **argv) {
+  RcheckOptions o = {0};
+  int status = parse_options(argc, argv, &o);
+  return status >= 0 ? status : check_files(argv + optind, argc - optind, &o);
 }

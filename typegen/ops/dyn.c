@@ -178,16 +178,7 @@ static const Type *expand_dims_rel(OpCall *c) {
   if (axis->ndims != 0) {
     /* TVM prints the shape as an Array: [1, ?] */
     char buf[256];
-    size_t len = (size_t)snprintf(buf, sizeof buf, "[");
-    for (uint32_t i = 0; i < axis->ndims && len < sizeof buf; i++) {
-      if (axis->dims[i] == KIT_ANY)
-        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s?", i ? ", " : "");
-      else
-        len +=
-            (size_t)snprintf(buf + len, sizeof buf - len, "%s%lld", i ? ", " : "", (long long)axis->dims[i]);
-    }
-    if (len < sizeof buf) snprintf(buf + len, sizeof buf - len, "]");
-    return op_fail(c, 1, "Axis should be a scalar got shape %s", buf);
+    return op_fail(c, 1, "Axis should be a scalar got shape %s", kit_dims_str(axis->dims, axis->ndims, buf, sizeof buf));
   }
   return kit_all_any(c, data->dtype, data->ndims + (size_t)k);
 }

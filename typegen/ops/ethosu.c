@@ -329,12 +329,8 @@ static const Type *identity_rel(OpCall *c) {
   if (!ifm || !check_dtype(c, ifm->dtype, q, 2, "ethosu_identity", "ifm", "")) return NULL;
   if (ifm->ndims > 4) {
     char buf[160];
-    size_t len = (size_t)snprintf(buf, sizeof buf, "[");
-    for (uint32_t i = 0; i < ifm->ndims && len < sizeof buf; i++)
-      len += (size_t)snprintf(buf + len, sizeof buf - len, ifm->dims[i] == KIT_ANY ? "%s?" : "%s%lld", i ? ", " : "",
-                              (long long)ifm->dims[i]);
-    if (len < sizeof buf) snprintf(buf + len, sizeof buf - len, "]");
-    return op_fail(c, 0, "Invalid operator: Input Feature Map should be at most 4 dimensional, but was %s", buf);
+    return op_fail(c, 0, "Invalid operator: Input Feature Map should be at most 4 dimensional, but was %s",
+                   kit_dims_str(ifm->dims, ifm->ndims, buf, sizeof buf));
   }
   return ifm;
 }

@@ -235,8 +235,6 @@ bool kit_all_any_ok(const Type *t, OpDtypes cls, unsigned lo, unsigned hi);
 bool kit_static_in(const Type *t, const DType *set, size_t n);
 
 /* ------------------------------------------------------------------ random shapes */
-/* The number of elements of a static tensor (of a tuple's fields, summed). */
-int64_t kit_elements(const Type *t);
 /* The elements a solver may spend on one input: the policy's budget, or the result's size when
    that is bigger (an input is rarely smaller than the result it makes). */
 int64_t kit_budget(OpGen *g, const Type *result);

@@ -61,11 +61,12 @@ bool kit_static_in(const Type *t, const DType *set, size_t n) {
 
 /* ------------------------------------------------------------------ random shapes */
 
-int64_t kit_elements(const Type *t) {
+/* The number of elements of a static tensor (of a tuple's fields, summed). */
+static int64_t elements(const Type *t) {
   if (t->kind == TY_TUPLE) {
     int64_t n = 0;
     for (uint32_t i = 0; i < t->nargs; i++)
-      n += kit_elements(t->args[i]);
+      n += elements(t->args[i]);
     return n;
   }
   if (t->kind != TY_TENSOR) return 1;
@@ -76,7 +77,7 @@ int64_t kit_elements(const Type *t) {
 }
 
 int64_t kit_budget(OpGen *g, const Type *result) {
-  int64_t n = kit_elements(result);
+  int64_t n = elements(result);
   return n > g->policy->max_elements ? n : g->policy->max_elements;
 }
 

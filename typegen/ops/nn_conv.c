@@ -438,19 +438,18 @@ static const ConvGen conv2d_nchwc_gen = {2, false, true, false, {{"NCHW", "OIHW"
 
 static const ConvGen qnn_conv2d_gen = {2, false, false, true, {{"NCHW", "OIHW"}, {"NHWC", "HWIO"}}};
 
-static bool conv_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out, const ConvGen *cg) {
-  const size_t nd = cg->nd, rank = nd + 2;
-  if (!op->recognize(op, t) || t->ndims != (cg->packed ? 5 : rank)) return false;
-  int li = cg->layouts[1][0] && rng_chance(g->rng, 1, 3) ? 1 : 0;
-  const char *dcanon = cg->layouts[0][0], *kcanon = cg->layouts[0][1];
-  const char *dlayout = cg->layouts[li][0], *klayout = cg->layouts[li][1];
-  /* The result in the canonical layout (N, C, spatial...); packed, its C is chunks x block. */
-  int64_t oc[5] = {0};
-  if (cg->packed) {
-    oc[0] = t->dims[0], oc[1] = t->dims[1] * t->dims[4], oc[2] = t->dims[2], oc[3] = t->dims[3];
-  } else {
-    kit_permute(dlayout, t->dims, dcanon, oc);
-  }
+/* What conv_solve draws for a result of canonical shape oc (N, C, spatial...): the window, the
+   groups, the input channels and, packed, the input's channel block. */
+typedef struct ConvChoice {
+  KitWindow w;
+  int64_t groups, cin, ic_bn;
+} ConvChoice;
+
+/* Random windows and channels until the input and the kernel stay within the derived budget; from
+   the eighth attempt the identity window and one input channel, which always fit.  `li` is the
+   layout pair drawn (1: channels last). */
+static void conv_choose(OpGen *g, const ConvGen *cg, int li, const int64_t *oc, ConvChoice *ch) {
+  const size_t nd = cg->nd;
   const int64_t n = oc[0], cout = oc[1], budget = kit_derived_budget(g);
   KitWindow w;
   int64_t groups = 1, cin = 1, ic_bn = 1;
@@ -465,7 +464,7 @@ static bool conv_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out, co
     }
     /* Grouped convolutions only for 2-D NCHW, where topi has depthwise and group kernels (its 1-D,
        3-D, channels-last and quantised paths take groups == 1; grouped transposed convolutions
-       need both channels and kernel_size, below). */
+       need both channels and kernel_size, which conv_solve then writes). */
     if (!minimal && nd == 2 && !cg->packed && !cg->qnn && li == 0 && cout > 1 && rng_chance(g->rng, 1, 3)) {
       int64_t d = kit_divisor_from(g, cout, 2);
       if (!cg->transposed && rng_chance(g->rng, 1, 2)) {
@@ -476,11 +475,32 @@ static bool conv_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out, co
       }
     }
     if (!kit_window_solve(g, cg->transposed ? KIT_WIN_CONV_T : KIT_WIN_CONV, nd, oc + 2, minimal, false,
-                      nd == 1 && !cg->transposed /* Conv1DRel adds padding[0] and padding[1] */, &w))
+                          nd == 1 && !cg->transposed /* Conv1DRel adds padding[0] and padding[1] */, &w))
       continue;
     int64_t in_elems = n * cin * kit_prod(w.in, nd), k_elems = cout * (cin / groups) * kit_prod(w.k, nd);
     if (minimal || (in_elems <= budget && k_elems <= budget)) break;
   }
+  *ch = (ConvChoice){w, groups, cin, ic_bn};
+}
+
+static bool conv_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out, const ConvGen *cg) {
+  const size_t nd = cg->nd, rank = nd + 2;
+  if (!op->recognize(op, t) || t->ndims != (cg->packed ? 5 : rank)) return false;
+  int li = cg->layouts[1][0] && rng_chance(g->rng, 1, 3) ? 1 : 0;
+  const char *dcanon = cg->layouts[0][0], *kcanon = cg->layouts[0][1];
+  const char *dlayout = cg->layouts[li][0], *klayout = cg->layouts[li][1];
+  /* The result in the canonical layout (N, C, spatial...); packed, its C is chunks x block. */
+  int64_t oc[5] = {0};
+  if (cg->packed) {
+    oc[0] = t->dims[0], oc[1] = t->dims[1] * t->dims[4], oc[2] = t->dims[2], oc[3] = t->dims[3];
+  } else {
+    kit_permute(dlayout, t->dims, dcanon, oc);
+  }
+  const int64_t n = oc[0], cout = oc[1];
+  ConvChoice ch;
+  conv_choose(g, cg, li, oc, &ch);
+  const KitWindow w = ch.w;
+  const int64_t groups = ch.groups, cin = ch.cin, ic_bn = ch.ic_bn;
 
   DType ddt = t->dtype, wdt = t->dtype;
   if (cg->qnn) {
