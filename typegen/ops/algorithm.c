@@ -72,9 +72,9 @@ static const OpAttrSpec scan_attrs[] = {
 static const OpDef scan_ops[] = {
     /* the scans add or multiply numbers */
     KIT_OP("cumsum", 1, scan_attrs, scan_rel,
-       KIT_GEN(OPDT_NUMERIC, kit_static_ranked, scan_solve, opgen_sample_by_solving)),
+           KIT_GEN(OPDT_NUMERIC, kit_static_ranked, scan_solve, opgen_sample_by_solving)),
     KIT_OP("cumprod", 1, scan_attrs, scan_rel,
-       KIT_GEN(OPDT_NUMERIC, kit_static_ranked, scan_solve, opgen_sample_by_solving)),
+           KIT_GEN(OPDT_NUMERIC, kit_static_ranked, scan_solve, opgen_sample_by_solving)),
 };
 OP_REGISTER(scan_ops);
 
@@ -127,7 +127,7 @@ static const OpAttrSpec unique_attrs[] = {{"sorted", AT_BOOL, "True"}, {"return_
 
 static const OpDef unique_ops[] = {
     KIT_OP("unique", 1, unique_attrs, unique_rel,
-       KIT_GEN(OPDT_NUMERIC, unique_recognize, unique_solve, unique_sample)),
+           KIT_GEN(OPDT_NUMERIC, unique_recognize, unique_solve, unique_sample)),
 };
 OP_REGISTER(unique_ops);
 
@@ -187,7 +187,7 @@ static const OpAttrSpec searchsorted_attrs[] = {{"right", AT_BOOL, "False"},
 
 static const OpDef searchsorted_ops[] = {
     KIT_OP("searchsorted", 2, searchsorted_attrs, searchsorted_rel,
-       KIT_GEN(OPDT_INT, searchsorted_recognize, searchsorted_solve, searchsorted_sample)),
+           KIT_GEN(OPDT_INT, searchsorted_recognize, searchsorted_solve, searchsorted_sample)),
 };
 OP_REGISTER(searchsorted_ops);
 

@@ -26,11 +26,9 @@
 
 OP_FAMILY(annotation);
 
-/* ------------------------------------------------------------------ annotation.bitpack_start, annotation.bitpack_end, annotation.cast_hint, ... */
+/* ---------------------- annotation.bitpack_start, bitpack_end, cast_hint, checkpoint, compiler_begin, ... */
 
-/* IdentityRel: the argument's type, whatever it is. */
-static const Type *identity_any_rel(OpCall *c) { return c->args[0]; }
-
+/* Generated as the value passed through, with a string or dtype attribute set to some value. */
 static bool pass_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   if (!opgen_unary_solve(g, op, t, out)) return false;
   if (op->nattrs && op->attrs[0].type == AT_STR) opgen_set_str(g, op, out, op->attrs[0].name, "default");
@@ -52,10 +50,10 @@ static const OpAttrSpec debug_attrs[] = {{"debug_func", AT_ANY, "None"}};
 
 #define PASS_GEN KIT_GEN(OPDT_ANY, opgen_unary_recognize, pass_solve, opgen_sample_by_solving)
 
-#define PASS(n) {.name = (n), .min_args = 1, .max_args = 1, .relation = identity_any_rel, PASS_GEN}
+#define PASS(n) {.name = (n), .min_args = 1, .max_args = 1, .relation = kit_pass_through_rel, PASS_GEN}
 
 #define PASS_ATTRS(n, a) \
-  {.name = (n), .min_args = 1, .max_args = 1, .attrs = (a), .nattrs = KIT_NELEMS(a), .relation = identity_any_rel, PASS_GEN}
+  {.name = (n), .min_args = 1, .max_args = 1, .attrs = (a), .nattrs = KIT_NELEMS(a), .relation = kit_pass_through_rel, PASS_GEN}
 
 static const OpDef pass_through_ops[] = {
     PASS("annotation.bitpack_start"),
@@ -64,7 +62,7 @@ static const OpDef pass_through_ops[] = {
     PASS("annotation.checkpoint"),
     PASS_ATTRS("annotation.compiler_begin", compiler_attrs),
     PASS_ATTRS("annotation.compiler_end", compiler_attrs),
-    OP_ENTRY("debug", 1, 1, debug_attrs, KIT_NELEMS(debug_attrs), identity_any_rel),
+    OP_ENTRY("debug", 1, 1, debug_attrs, KIT_NELEMS(debug_attrs), kit_pass_through_rel),
 };
 OP_REGISTER(pass_through_ops);
 
@@ -77,11 +75,12 @@ static const Type *with_funcid_rel(OpCall *c) {
 static const OpAttrSpec with_funcid_attrs[] = {{"fid", AT_INT, "-1"}};
 
 static const OpDef with_funcid_ops[] = {
-    OP_ENTRY("annotation.with_funcid", 1, 1, with_funcid_attrs, KIT_NELEMS(with_funcid_attrs), with_funcid_rel),
+    OP_ENTRY("annotation.with_funcid", 1, 1, with_funcid_attrs, KIT_NELEMS(with_funcid_attrs),
+             with_funcid_rel),
 };
 OP_REGISTER(with_funcid_ops);
 
-/* ------------------------------------------------------------------ relay.op.annotation.simulated_quantize */
+/* ----------------------------------------------------------------- relay.op.annotation.simulated_quantize */
 
 /* SimulatedQuantizeRel (quantize.cc): a tensor of rank >= 1; dom_scale, clip_min and clip_max are
    assigned float32 scalars; the result has the data's type. */

@@ -202,7 +202,7 @@ static const OpAttrSpec dyn_expand_dims_attrs[] = {{"num_newaxis", AT_INT, "1"},
 static const OpDef dyn_expand_dims_ops[] = {
     /* dyn/tensor/transform.cc */
     KIT_OP("dyn.expand_dims", 2, dyn_expand_dims_attrs, expand_dims_rel,
-       KIT_GEN(OPDT_ANY, any_recognize, expand_dims_solve, any_sample)),
+           KIT_GEN(OPDT_ANY, any_recognize, expand_dims_solve, any_sample)),
 };
 OP_REGISTER(dyn_expand_dims_ops);
 
@@ -232,7 +232,8 @@ static bool full_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
 }
 
 static const OpDef dyn_full_ops[] = {
-    KIT_OP("dyn.full", 2, kit_init_op_attrs, full_rel, KIT_GEN(OPDT_ANY, any_recognize, full_solve, any_sample)),
+    KIT_OP("dyn.full", 2, kit_init_op_attrs, full_rel,
+           KIT_GEN(OPDT_ANY, any_recognize, full_solve, any_sample)),
 };
 OP_REGISTER(dyn_full_ops);
 
@@ -254,8 +255,10 @@ static bool init_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
 }
 
 static const OpDef dyn_init_ops[] = {
-    KIT_OP("dyn.zeros", 1, kit_init_op_attrs, init_rel, KIT_GEN(OPDT_ANY, any_recognize, init_solve, any_sample)),
-    KIT_OP("dyn.ones", 1, kit_init_op_attrs, init_rel, KIT_GEN(OPDT_ANY, any_recognize, init_solve, any_sample)),
+    KIT_OP("dyn.zeros", 1, kit_init_op_attrs, init_rel,
+           KIT_GEN(OPDT_ANY, any_recognize, init_solve, any_sample)),
+    KIT_OP("dyn.ones", 1, kit_init_op_attrs, init_rel,
+           KIT_GEN(OPDT_ANY, any_recognize, init_solve, any_sample)),
 };
 OP_REGISTER(dyn_init_ops);
 
@@ -311,7 +314,7 @@ static bool one_hot_sample(OpGen *g, const OpDef *op, OpPlan *out) {
 
 static const OpDef dyn_one_hot_ops[] = {
     KIT_OP("dyn.one_hot", 4, kit_one_hot_attrs, one_hot_rel,
-       KIT_GEN(OPDT_NUMERIC, one_hot_recognize, one_hot_solve, one_hot_sample)),
+           KIT_GEN(OPDT_NUMERIC, one_hot_recognize, one_hot_solve, one_hot_sample)),
 };
 OP_REGISTER(dyn_one_hot_ops);
 
@@ -388,7 +391,7 @@ static bool squeeze_recognize(const OpDef *op, const Type *t) {
 
 static const OpDef dyn_squeeze_ops[] = {
     KIT_OP("dyn.squeeze", 2, kit_squeeze_attrs, squeeze_rel,
-       KIT_GEN(OPDT_ANY, squeeze_recognize, squeeze_solve, any_sample)),
+           KIT_GEN(OPDT_ANY, squeeze_recognize, squeeze_solve, any_sample)),
 };
 OP_REGISTER(dyn_squeeze_ops);
 
@@ -515,7 +518,8 @@ static bool topk_sample(OpGen *g, const OpDef *op, OpPlan *out) {
 
 static const OpDef dyn_topk_ops[] = {
     /* dyn/algorithm/topk.cc: sorting compares numbers */
-    KIT_OP("dyn.topk", 2, kit_topk_attrs, topk_rel, KIT_GEN(OPDT_NUMERIC, topk_recognize, topk_solve, topk_sample)),
+    KIT_OP("dyn.topk", 2, kit_topk_attrs, topk_rel,
+           KIT_GEN(OPDT_NUMERIC, topk_recognize, topk_solve, topk_sample)),
 };
 OP_REGISTER(dyn_topk_ops);
 
@@ -546,11 +550,12 @@ static bool pad_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
 
 static const OpDef dyn_nn_pad_ops[] = {
     /* dyn/nn/pad.cc, dyn/nn/upsampling.cc, dyn/image/resize.cc */
-    KIT_OP("dyn.nn.pad", 3, kit_pad_attrs, pad_rel, KIT_GEN(OPDT_NUMERIC, any_recognize, pad_solve, any_sample)),
+    KIT_OP("dyn.nn.pad", 3, kit_pad_attrs, pad_rel,
+           KIT_GEN(OPDT_NUMERIC, any_recognize, pad_solve, any_sample)),
 };
 OP_REGISTER(dyn_nn_pad_ops);
 
-/* ------------------------------------------------------------------ dyn.nn.upsampling, dyn.nn.upsampling3d */
+/* ----------------------------------------------------------------- dyn.nn.upsampling, dyn.nn.upsampling3d */
 
 static const Type *upsampling_rel(OpCall *c) {
   const Type *data = op_tensor_arg(c, 0), *h = data ? op_tensor_arg(c, 1) : NULL,
@@ -596,9 +601,9 @@ static bool upsampling_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *o
 
 static const OpDef dyn_upsampling_ops[] = {
     KIT_OP("dyn.nn.upsampling", 3, kit_dyn_upsampling_attrs, upsampling_rel,
-       KIT_GEN(OPDT_FLOAT, spatial4_recognize, upsampling_solve, spatial4_sample)),
+           KIT_GEN(OPDT_FLOAT, spatial4_recognize, upsampling_solve, spatial4_sample)),
     KIT_OP("dyn.nn.upsampling3d", 4, kit_dyn_upsampling3d_attrs, upsampling3d_rel,
-       KIT_GEN(OPDT_FLOAT, spatial5_recognize, upsampling_solve, spatial5_sample)),
+           KIT_GEN(OPDT_FLOAT, spatial5_recognize, upsampling_solve, spatial5_sample)),
 };
 OP_REGISTER(dyn_upsampling_ops);
 
@@ -629,6 +634,6 @@ static bool resize2d_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out
 
 static const OpDef dyn_image_resize2d_ops[] = {
     KIT_OP("dyn.image.resize2d", 3, kit_resize2d_attrs, resize2d_rel,
-       KIT_GEN(OPDT_FLOAT, spatial4_recognize, resize2d_solve, spatial4_sample)),
+           KIT_GEN(OPDT_FLOAT, spatial4_recognize, resize2d_solve, spatial4_sample)),
 };
 OP_REGISTER(dyn_image_resize2d_ops);

@@ -9,11 +9,6 @@
 
 OP_FAMILY(elemwise);
 
-/* ================================================================== helpers the blocks below share */
-
-/* IdentityRel: the result has the type of the (only) argument. */
-static const Type *identity_rel(OpCall *c) { return op_tensor_arg(c, 0); }
-
 /* BroadcastRel: both operands have one dtype; the result has that dtype and the broadcast shape. */
 static const Type *broadcast_rel(OpCall *c) {
   const Type *a = op_tensor_arg(c, 0), *b = a ? op_tensor_arg(c, 1) : NULL;
@@ -30,7 +25,7 @@ static const Type *broadcast_rel(OpCall *c) {
 
 #define UNARY_GEN(cls) KIT_GEN(cls, opgen_unary_recognize, opgen_unary_solve, opgen_unary_sample)
 
-#define UNARY(n, cls) {.name = n, .min_args = 1, .max_args = 1, .relation = identity_rel, UNARY_GEN(cls)}
+#define UNARY(n, cls) {.name = n, .min_args = 1, .max_args = 1, .relation = kit_identity_rel, UNARY_GEN(cls)}
 
 static const OpDef unary_ops[] = {
     /* unary math (unary.cc): float ops, as TVM's compute defines them */
@@ -153,12 +148,8 @@ static const Type *broadcast_comp_rel(OpCall *c) {
 
 static const OpDef compare_ops[] = {
     /* comparisons: bool result */
-    COMPARE("equal"),
-    COMPARE("not_equal"),
-    COMPARE("less"),
-    COMPARE("less_equal"),
-    COMPARE("greater"),
-    COMPARE("greater_equal"),
+    COMPARE("equal"),      COMPARE("not_equal"), COMPARE("less"),
+    COMPARE("less_equal"), COMPARE("greater"),   COMPARE("greater_equal"),
 };
 OP_REGISTER(compare_ops);
 
@@ -177,7 +168,8 @@ static const OpAttrSpec clip_attrs[] = {{"a_min", AT_FLOAT, "0f"}, {"a_max", AT_
 
 static const OpDef clip_ops[] = {
     /* elementwise with attributes */
-    KIT_OP("clip", 1, clip_attrs, identity_rel, KIT_GEN(OPDT_NUMERIC, opgen_unary_recognize, clip_solve, opgen_sample_by_solving)),
+    KIT_OP("clip", 1, clip_attrs, kit_identity_rel,
+           KIT_GEN(OPDT_NUMERIC, opgen_unary_recognize, clip_solve, opgen_sample_by_solving)),
 };
 OP_REGISTER(clip_ops);
 
@@ -201,7 +193,8 @@ static bool cast_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
 }
 
 static const OpDef cast_ops[] = {
-    KIT_OP("cast", 1, kit_cast_attrs, cast_rel, KIT_GEN(OPDT_ANY, opgen_unary_recognize, cast_solve, opgen_sample_by_solving)),
+    KIT_OP("cast", 1, kit_cast_attrs, cast_rel,
+           KIT_GEN(OPDT_ANY, opgen_unary_recognize, cast_solve, opgen_sample_by_solving)),
 };
 OP_REGISTER(cast_ops);
 
@@ -224,7 +217,10 @@ static bool cast_like_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *ou
 }
 
 static const OpDef cast_like_ops[] = {
-    {.name = "cast_like", .min_args = 2, .max_args = 2, .relation = cast_like_rel,
+    {.name = "cast_like",
+     .min_args = 2,
+     .max_args = 2,
+     .relation = cast_like_rel,
      KIT_GEN(OPDT_ANY, opgen_unary_recognize, cast_like_solve, opgen_sample_by_solving)},
 };
 OP_REGISTER(cast_like_ops);
@@ -239,8 +235,8 @@ static bool leaky_relu_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *o
 }
 
 static const OpDef leaky_relu_ops[] = {
-    KIT_OP("nn.leaky_relu", 1, kit_leaky_relu_attrs, identity_rel,
-               KIT_GEN(OPDT_FLOAT, opgen_unary_recognize, leaky_relu_solve, opgen_sample_by_solving)),
+    KIT_OP("nn.leaky_relu", 1, kit_leaky_relu_attrs, kit_identity_rel,
+           KIT_GEN(OPDT_FLOAT, opgen_unary_recognize, leaky_relu_solve, opgen_sample_by_solving)),
 };
 OP_REGISTER(leaky_relu_ops);
 
@@ -266,7 +262,7 @@ static bool fixed_point_sample(OpGen *g, const OpDef *op, OpPlan *out) {
 static const OpAttrSpec fixed_point_multiply_attrs[] = {{"multiplier", AT_INT, "0"}, {"shift", AT_INT, "0"}};
 
 static const OpDef fixed_point_multiply_ops[] = {
-    KIT_OP("fixed_point_multiply", 1, fixed_point_multiply_attrs, identity_rel,
-               KIT_GEN(OPDT_INT, fixed_point_recognize, fixed_point_solve, fixed_point_sample)),
+    KIT_OP("fixed_point_multiply", 1, fixed_point_multiply_attrs, kit_identity_rel,
+           KIT_GEN(OPDT_INT, fixed_point_recognize, fixed_point_solve, fixed_point_sample)),
 };
 OP_REGISTER(fixed_point_multiply_ops);

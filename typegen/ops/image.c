@@ -127,9 +127,9 @@ static const OpAttrSpec resize3d_attrs[] = {RESIZE_ATTRS("\"NCDHW\"")};
 static const OpDef resize_ops[] = {
     /* resize.cc */
     KIT_OP("image.resize1d", 1, resize1d_attrs, resize1d_rel,
-       KIT_GEN(OPDT_FLOAT, kit_rank3, resize1d_solve, rank3_sample)),
+           KIT_GEN(OPDT_FLOAT, kit_rank3, resize1d_solve, rank3_sample)),
     KIT_OP("image.resize3d", 1, resize3d_attrs, resize3d_rel,
-       KIT_GEN(OPDT_FLOAT, kit_rank5, resize3d_solve, rank5_sample)),
+           KIT_GEN(OPDT_FLOAT, kit_rank5, resize3d_solve, rank5_sample)),
 };
 OP_REGISTER(resize_ops);
 
@@ -188,7 +188,7 @@ static const OpAttrSpec crop_and_resize_attrs[] = {{"crop_size", AT_INTS, "None"
 
 static const OpDef crop_and_resize_ops[] = {
     KIT_OP("image.crop_and_resize", 3, crop_and_resize_attrs, crop_and_resize_rel,
-       KIT_GEN(OPDT_FLOAT, kit_rank4, crop_and_resize_solve, rank4_sample)),
+           KIT_GEN(OPDT_FLOAT, kit_rank4, crop_and_resize_solve, rank4_sample)),
 };
 OP_REGISTER(crop_and_resize_ops);
 
@@ -316,7 +316,7 @@ static const OpAttrSpec dilation2d_attrs[] = {
 static const OpDef dilation2d_ops[] = {
     /* dilation2d.cc */
     KIT_OP("image.dilation2d", 2, dilation2d_attrs, dilation2d_rel,
-       KIT_GEN(OPDT_FLOAT, kit_rank4, dilation2d_solve, rank4_sample)),
+           KIT_GEN(OPDT_FLOAT, kit_rank4, dilation2d_solve, rank4_sample)),
 };
 OP_REGISTER(dilation2d_ops);
 
@@ -364,7 +364,7 @@ static const OpAttrSpec affine_grid_attrs[] = {{"target_shape", AT_INTS, "None"}
 static const OpDef affine_grid_ops[] = {
     /* grid_sample.cc */
     KIT_OP("image.affine_grid", 1, affine_grid_attrs, affine_grid_rel,
-       KIT_GEN(OPDT_FLOAT, affine_grid_recognize, affine_grid_solve, affine_grid_sample)),
+           KIT_GEN(OPDT_FLOAT, affine_grid_recognize, affine_grid_solve, affine_grid_sample)),
 };
 OP_REGISTER(affine_grid_ops);
 
@@ -435,6 +435,6 @@ static const OpAttrSpec grid_sample_attrs[] = {{"method", AT_STR, "\"bilinear\""
 
 static const OpDef grid_sample_ops[] = {
     KIT_OP("image.grid_sample", 2, grid_sample_attrs, grid_sample_rel,
-       KIT_GEN(OPDT_FLOAT, grid_sample_recognize, grid_sample_solve, grid_sample_sample)),
+           KIT_GEN(OPDT_FLOAT, grid_sample_recognize, grid_sample_solve, grid_sample_sample)),
 };
 OP_REGISTER(grid_sample_ops);

@@ -1,11 +1,11 @@
 /* The kit's relation helpers (see kit.h). */
 #include "kit.h"
 
+#include "../../support/xalloc.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "../../support/xalloc.h"
 
 /* ------------------------------------------------------------------ attributes */
 
@@ -71,7 +71,8 @@ bool kit_ints_need(OpCall *c, const char *name, size_t need, int64_t *out, size_
   long n = kit_const_ints(c, name, out, max);
   if (n < 0) return false;
   if ((size_t)n < need) {
-    op_fail(c, -1, "%s: attribute '%s' needs %zu value%s, got %ld", c->op->name, name, need, need == 1 ? "" : "s", n);
+    op_fail(c, -1, "%s: attribute '%s' needs %zu value%s, got %ld", c->op->name, name, need,
+            need == 1 ? "" : "s", n);
     return false;
   }
   return true;
@@ -128,7 +129,8 @@ bool kit_int_attr(OpCall *c, const char *name, int64_t *out) {
 bool kit_all_positive(OpCall *c, const char *name, const int64_t *v, size_t n) {
   for (size_t i = 0; i < n; i++)
     if (v[i] <= 0) {
-      op_fail(c, -1, "%s: attribute '%s' must hold positive integers, got %lld", c->op->name, name, (long long)v[i]);
+      op_fail(c, -1, "%s: attribute '%s' must hold positive integers, got %lld", c->op->name, name,
+              (long long)v[i]);
       return false;
     }
   return true;
@@ -146,7 +148,8 @@ bool kit_keyed_attrs(OpCall *c, const char *key, bool reads_attrs) {
     return false;
   }
   for (size_t i = 0; i < c->op->nattrs; i++)
-    if (strcmp(c->op->attrs[i].name, "attrs_type_key") != 0 && !op_attr_equals_default(c->op, i, &c->attrs[i])) {
+    if (strcmp(c->op->attrs[i].name, "attrs_type_key") != 0 &&
+        !op_attr_equals_default(c->op, i, &c->attrs[i])) {
       op_fail(
           c, -1,
           "%s: unable to determine the 'attrs_type_key' with which to represent the call attributes for this "
@@ -211,12 +214,14 @@ bool kit_assign_as(OpCall *c, size_t i, DType dtype, const int64_t *dims, size_t
   if (ok) return true;
   char *got = ty_str(t), *want = ty_str(ty_tensor(c->types, dtype, dims, n));
   if (bad != (size_t)-1 && !(how & KIT_ASSIGN_BRIEF))
-    op_fail(c, (int)i,
-            "%s: argument %zu has type %s, but the relation requires %s (dimension %zu conflicts: %lld does not "
-            "match %lld)",
-            c->op->name, i + 1, got, want, bad, (long long)t->dims[bad], (long long)dims[bad]);
+    op_fail(
+        c, (int)i,
+        "%s: argument %zu has type %s, but the relation requires %s (dimension %zu conflicts: %lld does not "
+        "match %lld)",
+        c->op->name, i + 1, got, want, bad, (long long)t->dims[bad], (long long)dims[bad]);
   else
-    op_fail(c, (int)i, "%s: argument %zu has type %s, but the relation requires %s", c->op->name, i + 1, got, want);
+    op_fail(c, (int)i, "%s: argument %zu has type %s, but the relation requires %s", c->op->name, i + 1, got,
+            want);
   free(got);
   free(want);
   return false;
@@ -249,7 +254,8 @@ const Type *kit_tensor_free(OpCall *c, DType dtype, int64_t *dims, size_t n) {
 
 const Type *kit_all_any(OpCall *c, DType dt, size_t rank) {
   if (rank > OP_RANK_LIMIT)
-    return op_fail(c, -1, "%s: the result would have rank %zu (the limit is %d)", c->op->name, rank, OP_RANK_LIMIT);
+    return op_fail(c, -1, "%s: the result would have rank %zu (the limit is %d)", c->op->name, rank,
+                   OP_RANK_LIMIT);
   int64_t *dims = xmalloc((rank ? rank : 1) * sizeof *dims);
   for (size_t i = 0; i < rank; i++)
     dims[i] = KIT_ANY;
@@ -257,6 +263,10 @@ const Type *kit_all_any(OpCall *c, DType dt, size_t rank) {
   free(dims);
   return t;
 }
+
+const Type *kit_identity_rel(OpCall *c) { return op_tensor_arg(c, 0); }
+
+const Type *kit_pass_through_rel(OpCall *c) { return c->args[0]; }
 
 const Type *kit_delegate(OpCall *c, const char *target, const size_t *which, size_t n) {
   const OpDef *t = op_lookup(target);
@@ -269,8 +279,10 @@ const Type *kit_delegate(OpCall *c, const char *target, const size_t *which, siz
   AttrVal vals[16];
   const Type *args[OP_MAX_ARGS];
   if (t->nattrs > 16 || n > OP_MAX_ARGS) abort();
-  for (size_t k = 0; k < t->nattrs; k++) vals[k] = *op_attr(c, t->attrs[k].name); /* aborts on a schema mismatch */
-  for (size_t i = 0; i < n; i++) args[i] = c->args[which[i]];
+  for (size_t k = 0; k < t->nattrs; k++)
+    vals[k] = *op_attr(c, t->attrs[k].name); /* aborts on a schema mismatch */
+  for (size_t i = 0; i < n; i++)
+    args[i] = c->args[which[i]];
   OpCall s = {.types = c->types, .op = &sub, .args = args, .nargs = n, .attrs = vals, .bad_arg = -1};
   const Type *r = t->relation(&s);
   if (!r) {
@@ -304,7 +316,8 @@ bool kit_mul_exact(int64_t a, int64_t b, int64_t *out) {
     *out = 0;
     return true;
   }
-  bool over = a > 0 ? (b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a) : (b > 0 ? a < INT64_MIN / b : b < INT64_MAX / a);
+  bool over = a > 0 ? (b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a)
+                    : (b > 0 ? a < INT64_MIN / b : b < INT64_MAX / a);
   if (over) return false;
   *out = a * b;
   return true;
@@ -319,7 +332,8 @@ int64_t kit_dim_mul_folded(int64_t a, int64_t b) {
 bool kit_nonneg(OpCall *c, const int64_t *dims, size_t n) {
   for (size_t i = 0; i < n; i++)
     if (dims[i] < 0) {
-      op_fail(c, -1, "%s: the result shape would have a negative dimension (%lld)", c->op->name, (long long)dims[i]);
+      op_fail(c, -1, "%s: the result shape would have a negative dimension (%lld)", c->op->name,
+              (long long)dims[i]);
       return false;
     }
   return true;
@@ -345,7 +359,8 @@ bool kit_qnn_data_dtype(OpCall *c, size_t i, const DType *set, size_t n, const c
   if (!t) return false;
   if (kit_dtype_in(t->dtype, set, n)) return true;
   char b[16];
-  op_fail(c, (int)i, "%s: Expected %s for %s but was %s", c->op->name, what, role, kit_dtype_name(t->dtype, b));
+  op_fail(c, (int)i, "%s: Expected %s for %s but was %s", c->op->name, what, role,
+          kit_dtype_name(t->dtype, b));
   return false;
 }
 
@@ -383,8 +398,8 @@ bool kit_qnn_assign(OpCall *c, size_t i, DType dtype, int64_t len) {
   if (t->ndims == 0) return true;
   if (t->ndims == 1 && (t->dims[0] == len || t->dims[0] == KIT_ANY || len == KIT_ANY)) return true;
   char *got = ty_str(t), *want = ty_str(ty_tensor(c->types, dtype, &len, 1));
-  op_fail(c, (int)i, "%s: argument %zu has type %s, but the relation requires a scalar or %s", c->op->name, i + 1, got,
-          want);
+  op_fail(c, (int)i, "%s: argument %zu has type %s, but the relation requires a scalar or %s", c->op->name,
+          i + 1, got, want);
   free(got);
   free(want);
   return false;

@@ -34,12 +34,12 @@ enum { KIT_RANK_MAX = 16 };
 #define KIT_GEN(cls, rec, sol, sam) .gen_dtypes = (cls), .recognize = (rec), .solve = (sol), .sample = (sam)
 /* A sampler that draws a type the recognizer accepts and solves it. */
 #define KIT_SOLVED(cls, rec, sol) KIT_GEN(cls, rec, sol, opgen_sample_by_solving)
-#define KIT_OP(n, nargs, a, rel, ...)                                                                            \
-  {                                                                                                              \
-    .name = (n), .min_args = (nargs), .max_args = (nargs), .attrs = (a), .nattrs = KIT_NELEMS(a),                \
-    .relation = (rel), __VA_ARGS__                                                                               \
+#define KIT_OP(n, nargs, a, rel, ...)                                                                        \
+  {                                                                                                          \
+    .name = (n), .min_args = (nargs), .max_args = (nargs), .attrs = (a), .nattrs = KIT_NELEMS(a),            \
+    .relation = (rel), __VA_ARGS__                                                                           \
   }
-#define KIT_OP_NOATTRS(n, nargs, rel, ...)                                                                       \
+#define KIT_OP_NOATTRS(n, nargs, rel, ...)                                                                   \
   { .name = (n), .min_args = (nargs), .max_args = (nargs), .relation = (rel), __VA_ARGS__ }
 
 /* ================================================================== relations (kit.c) */
@@ -108,6 +108,10 @@ int64_t *kit_dims_dup(const Type *t);
 const Type *kit_tensor_free(OpCall *c, DType dtype, int64_t *dims, size_t n);
 /* A tensor of `rank` unknown dimensions. */
 const Type *kit_all_any(OpCall *c, DType dt, size_t rank);
+/* IdentityRel: argument 0, a tensor, is the result (unary math, lrn, ...); kit_pass_through_rel
+   lets a value of any type through (annotations, device copies). */
+const Type *kit_identity_rel(OpCall *c);
+const Type *kit_pass_through_rel(OpCall *c);
 /* Runs the relation of op `target` (whose attribute schema this op's includes) on the arguments
    `which` of this call, with this call's attributes (matched by name) and this op's name in
    messages; a failure's argument index is mapped back to this call's. */
@@ -117,7 +121,9 @@ const Type *kit_delegate(OpCall *c, const char *target, const size_t *which, siz
 /* Whether two dimensions can be the same (a `?` matches anything). */
 static inline bool kit_dim_match(int64_t a, int64_t b) { return a == b || a == KIT_ANY || b == KIT_ANY; }
 /* a * b on dimensions, `?` absorbing (TVM builds a non-constant expression there). */
-static inline int64_t kit_dim_mul(int64_t a, int64_t b) { return a == KIT_ANY || b == KIT_ANY ? KIT_ANY : a * b; }
+static inline int64_t kit_dim_mul(int64_t a, int64_t b) {
+  return a == KIT_ANY || b == KIT_ANY ? KIT_ANY : a * b;
+}
 /* A dimension times / plus a constant k (any integer, -1 included), `?` staying `?`. */
 static inline int64_t kit_dim_times(int64_t d, int64_t k) { return d == KIT_ANY ? KIT_ANY : d * k; }
 static inline int64_t kit_dim_plus(int64_t d, int64_t k) { return d == KIT_ANY ? KIT_ANY : d + k; }
@@ -183,8 +189,8 @@ bool kit_layout_convertible(const KitLayout *a, const KitLayout *b);
    full extent is its dimension times its sub-axis's factor in src, floor-divided by its sub-axis's
    factor in dst; a sub-axis's dimension is its factor; `?` stays `?`.  `arg` names the argument
    whose shape it is, for messages (-1 for a computed shape). */
-bool kit_layout_convert(OpCall *c, int arg, const KitLayout *src, const int64_t *shape, size_t n, const KitLayout *dst,
-                        int64_t *out);
+bool kit_layout_convert(OpCall *c, int arg, const KitLayout *src, const int64_t *shape, size_t n,
+                        const KitLayout *dst, int64_t *out);
 /* Two ways relations check a layout attribute against the canonical layout they compute in:
    kit_layout_to_canon parses s (attribute `attr`) and fails with fmt (two %s: the canonical
    layout's name, then s) when it does not convert to `canon`; kit_layout_to reads `attr` itself,
@@ -192,7 +198,8 @@ bool kit_layout_convert(OpCall *c, int arg, const KitLayout *src, const int64_t 
    TVM's message for an undefined BijectiveLayout. */
 bool kit_layout_to_canon(OpCall *c, const char *attr, const char *s, const KitLayout *canon, KitLayout *l,
                          const char *fmt);
-bool kit_layout_to(OpCall *c, const char *attr, const char *canon, const char *fmt, KitLayout *l, KitLayout *cl);
+bool kit_layout_to(OpCall *c, const char *attr, const char *canon, const char *fmt, KitLayout *l,
+                   KitLayout *cl);
 /* The total padding per spatial axis (before + after), as GetPaddingWidth / GetPaddingHeightWidth /
    GetPaddingDepthHeightWidth and the pool relations read the padding attribute: one value pads
    every side, `nd` values pad both sides of each axis, 2*nd values are all befores then all
@@ -204,8 +211,8 @@ bool kit_pad_totals(OpCall *c, size_t nd, int64_t *pad);
 /* TVM's InferNewShape (src/relay/op/tensor/transform.cc): the shape `newshape` (ns[0..nn), with
    reshape's special codes 0, -1, -2, -3, -4 and allowzero) gives for `data`, as a malloc'd array
    *out of *nout dimensions.  False after op_fail. */
-bool kit_reshape_infer(OpCall *c, const Type *data, const int64_t *ns, size_t nn, bool allowzero, int64_t **out,
-                       size_t *nout);
+bool kit_reshape_infer(OpCall *c, const Type *data, const int64_t *ns, size_t nn, bool allowzero,
+                       int64_t **out, size_t *nout);
 
 /* ================================================================== generators (kit_gen.c) */
 
@@ -268,7 +275,9 @@ const char *kit_pick_str(OpGen *g, const char *const *items, size_t n);
 double kit_pick_float(OpGen *g, const double *v, size_t n);
 DType kit_pick_dtype(OpGen *g, const DType *set, size_t n);
 /* An axis attribute for position a of a rank-nd range, sometimes spelled from the end. */
-static inline int64_t kit_gen_axis(OpGen *g, int64_t a, int64_t nd) { return rng_chance(g->rng, 1, 3) ? a - nd : a; }
+static inline int64_t kit_gen_axis(OpGen *g, int64_t a, int64_t nd) {
+  return rng_chance(g->rng, 1, 3) ? a - nd : a;
+}
 
 /* ------------------------------------------------------------------ samplers */
 /* Draws result types until the op's recognizer accepts one that its solver solves (64 tries):
@@ -278,7 +287,8 @@ static inline int64_t kit_gen_axis(OpGen *g, int64_t a, int64_t nd) { return rng
    kit_sample_in: rank in [lo, hi] within the policy, dtype in `set`. */
 bool kit_sample_rank(OpGen *g, const OpDef *op, OpPlan *out, size_t rank);
 bool kit_sample_ranked(OpGen *g, const OpDef *op, OpPlan *out, unsigned lo, unsigned hi, DType fixed);
-bool kit_sample_in(OpGen *g, const OpDef *op, OpPlan *out, const DType *set, size_t n, unsigned lo, unsigned hi);
+bool kit_sample_in(OpGen *g, const OpDef *op, OpPlan *out, const DType *set, size_t n, unsigned lo,
+                   unsigned hi);
 
 /* ------------------------------------------------------------------ plans */
 /* Appends an argument. */
@@ -287,7 +297,8 @@ static inline void kit_arg(OpPlan *p, const Type *t) { p->args[p->nargs++] = t; 
    of pairs. */
 void kit_set_dtype(OpGen *g, const OpDef *op, OpPlan *p, const char *name, DType d);
 void kit_set_floats(OpGen *g, const OpDef *op, OpPlan *p, const char *name, const double *v, size_t n);
-void kit_set_pairs(OpGen *g, const OpDef *op, OpPlan *p, const char *name, const int64_t (*pairs)[2], size_t n);
+void kit_set_pairs(OpGen *g, const OpDef *op, OpPlan *p, const char *name, const int64_t (*pairs)[2],
+                   size_t n);
 /* out_dtype: the relations fall back to the data's dtype for "", so naming that dtype gives the
    same result; sometimes (1 in 4) it is named, so both spellings get generated. */
 void kit_maybe_out_dtype(OpGen *g, const OpDef *op, OpPlan *plan, DType d);
@@ -312,8 +323,8 @@ typedef struct KitWindow {
    relation's formula inverted); false when the random choice needs an input of extent < 1 (the
    caller tries again).  `minimal` picks the identity window, which always works; `ceil_mode` is
    a pool's; `full_pad` spells the padding in full. */
-bool kit_window_solve(OpGen *g, int kind, size_t nd, const int64_t *o, bool minimal, bool ceil_mode, bool full_pad,
-                      KitWindow *w);
+bool kit_window_solve(OpGen *g, int kind, size_t nd, const int64_t *o, bool minimal, bool ceil_mode,
+                      bool full_pad, KitWindow *w);
 /* strides, dilation and padding as the window chose them. */
 void kit_set_window(OpGen *g, const OpDef *op, OpPlan *out, const KitWindow *w);
 
@@ -324,23 +335,28 @@ void kit_set_window(OpGen *g, const OpDef *op, OpPlan *out, const KitWindow *w);
 
 /* Conv1DAttrs, Conv2DAttrs, Conv3DAttrs and (after tile_size) Conv2DWinogradAttrs,
    Conv3DWinogradAttrs (attrs/nn.h), in declaration order: channels and kernel_size default to null. */
-#define KIT_CONV_ATTRS(strides, padding, dilation, data_layout, kernel_layout)                                     \
-  {"strides", AT_INTS, strides}, {"padding", AT_INTS, padding}, {"dilation", AT_INTS, dilation},                   \
-      {"groups", AT_INT, "1"}, {"channels", AT_INT, "None"}, {"kernel_size", AT_INTS, "None"},                     \
-      {"data_layout", AT_STR, data_layout}, {"kernel_layout", AT_STR, kernel_layout}, {"out_layout", AT_STR, "\"\""}, \
-      {"out_dtype", AT_DTYPE, "\"\""}
+#define KIT_CONV_ATTRS(strides, padding, dilation, data_layout, kernel_layout)                               \
+  {"strides", AT_INTS, strides}, {"padding", AT_INTS, padding}, {"dilation", AT_INTS, dilation},             \
+      {"groups", AT_INT, "1"}, {"channels", AT_INT, "None"}, {"kernel_size", AT_INTS, "None"},               \
+      {"data_layout", AT_STR, data_layout}, {"kernel_layout", AT_STR, kernel_layout},                        \
+      {"out_layout", AT_STR, "\"\""}, {                                                                      \
+    "out_dtype", AT_DTYPE, "\"\""                                                                            \
+  }
 /* Conv1DTransposeAttrs, Conv2DTransposeAttrs: channels and kernel_size first, output_padding before
    padding. */
-#define KIT_CONV_T_ATTRS(strides, outpad, padding, dilation, data_layout, kernel_layout)                            \
-  {"channels", AT_INT, "None"}, {"kernel_size", AT_INTS, "None"}, {"strides", AT_INTS, strides},                  \
-      {"output_padding", AT_INTS, outpad}, {"padding", AT_INTS, padding}, {"dilation", AT_INTS, dilation},        \
-      {"groups", AT_INT, "1"}, {"data_layout", AT_STR, data_layout}, {"kernel_layout", AT_STR, kernel_layout},   \
-      {"out_layout", AT_STR, "\"\""}, {"out_dtype", AT_DTYPE, "\"\""}
+#define KIT_CONV_T_ATTRS(strides, outpad, padding, dilation, data_layout, kernel_layout)                     \
+  {"channels", AT_INT, "None"}, {"kernel_size", AT_INTS, "None"}, {"strides", AT_INTS, strides},             \
+      {"output_padding", AT_INTS, outpad}, {"padding", AT_INTS, padding}, {"dilation", AT_INTS, dilation},   \
+      {"groups", AT_INT, "1"}, {"data_layout", AT_STR, data_layout},                                         \
+      {"kernel_layout", AT_STR, kernel_layout}, {"out_layout", AT_STR, "\"\""}, {                            \
+    "out_dtype", AT_DTYPE, "\"\""                                                                            \
+  }
 /* MaxPool*Attrs / AvgPool*Attrs: pool_size is required; dilation is declared before padding. */
-#define KIT_POOL_ATTRS(ones, zeros, layout)                                                                 \
-  {"pool_size", AT_INTS, "None"}, {"strides", AT_INTS, ones}, {"dilation", AT_INTS, ones},                 \
-      {"padding", AT_INTS, zeros}, {"layout", AT_STR, layout}, {"out_layout", AT_STR, "\"\""},             \
-      {"ceil_mode", AT_BOOL, "False"}
+#define KIT_POOL_ATTRS(ones, zeros, layout)                                                                  \
+  {"pool_size", AT_INTS, "None"}, {"strides", AT_INTS, ones}, {"dilation", AT_INTS, ones},                   \
+      {"padding", AT_INTS, zeros}, {"layout", AT_STR, layout}, {"out_layout", AT_STR, "\"\""}, {             \
+    "ceil_mode", AT_BOOL, "False"                                                                            \
+  }
 
 extern const OpAttrSpec kit_conv2d_attrs[10];           /* Conv2DAttrs */
 extern const OpAttrSpec kit_conv2d_transpose_attrs[11]; /* Conv2DTransposeAttrs */

@@ -30,13 +30,16 @@ const OpAttrSpec kit_pad_attrs[] = {{"pad_width", AT_ANY, "None"}, {"pad_mode", 
    dyn.nn.upsampling takes its scales as arguments: TVM's MakeUpSampling leaves the fields at
    make_object's zero, which its printer writes as scale_h=0f, so that is the default there (and
    None, which TVM's parser cannot set a double to, would be refused). */
-#define UPSAMPLING_ATTRS(scale)                                                                            \
-  {"scale_h", AT_FLOAT, scale}, {"scale_w", AT_FLOAT, scale}, {"layout", AT_STR, "\"NCHW\""},              \
-      {"method", AT_STR, "\"nearest_neighbor\""}, {"align_corners", AT_BOOL, "False"}
-#define UPSAMPLING3D_ATTRS(scale)                                                                          \
-  {"scale_d", AT_FLOAT, scale}, {"scale_h", AT_FLOAT, scale}, {"scale_w", AT_FLOAT, scale},                \
-      {"layout", AT_STR, "\"NCDHW\""}, {"method", AT_STR, "\"nearest_neighbor\""},                         \
-      {"coordinate_transformation_mode", AT_STR, "\"half_pixel\""}
+#define UPSAMPLING_ATTRS(scale)                                                                              \
+  {"scale_h", AT_FLOAT, scale}, {"scale_w", AT_FLOAT, scale}, {"layout", AT_STR, "\"NCHW\""},                \
+      {"method", AT_STR, "\"nearest_neighbor\""}, {                                                          \
+    "align_corners", AT_BOOL, "False"                                                                        \
+  }
+#define UPSAMPLING3D_ATTRS(scale)                                                                            \
+  {"scale_d", AT_FLOAT, scale}, {"scale_h", AT_FLOAT, scale}, {"scale_w", AT_FLOAT, scale},                  \
+      {"layout", AT_STR, "\"NCDHW\""}, {"method", AT_STR, "\"nearest_neighbor\""}, {                         \
+    "coordinate_transformation_mode", AT_STR, "\"half_pixel\""                                               \
+  }
 const OpAttrSpec kit_upsampling_attrs[] = {UPSAMPLING_ATTRS("None")};
 const OpAttrSpec kit_dyn_upsampling_attrs[] = {UPSAMPLING_ATTRS("0f")};
 const OpAttrSpec kit_upsampling3d_attrs[] = {UPSAMPLING3D_ATTRS("None")};
@@ -61,7 +64,8 @@ const OpAttrSpec kit_init_op_attrs[] = {{"shape", AT_INTS, "None"}, {"dtype", AT
 const OpAttrSpec kit_reshape_attrs[] = {{"newshape", AT_INTS, "None"}, {"allowzero", AT_BOOL, "False"}};
 const OpAttrSpec kit_squeeze_attrs[] = {{"axis", AT_INTS, "None"}};
 const OpAttrSpec kit_tile_attrs[] = {{"reps", AT_INTS, "None"}};
-const OpAttrSpec kit_one_hot_attrs[] = {{"depth", AT_INT, "1"}, {"axis", AT_INT, "-1"}, {"dtype", AT_DTYPE, "\"\""}};
+const OpAttrSpec kit_one_hot_attrs[] = {
+    {"depth", AT_INT, "1"}, {"axis", AT_INT, "-1"}, {"dtype", AT_DTYPE, "\"\""}};
 /* ShapeOfAttrs: TVM's default is the void dtype (NullValue<DataType>), which shape_of keeps.
    vm.shape_of's default here has always been int32, though it is the same struct in TVM (whose
    ShapeOf helper writes int64): a departure from TVM, kept so that nothing changes here. */

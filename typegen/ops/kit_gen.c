@@ -7,7 +7,8 @@
 /* ------------------------------------------------------------------ recognizing */
 
 /* The test behind kit_gen_ok and kit_gen_ok_dims: `bounded` adds the rank and element bounds. */
-static bool static_tensor(const Type *t, OpDtypes cls, unsigned lo, unsigned hi, int64_t min_dim, bool bounded) {
+static bool static_tensor(const Type *t, OpDtypes cls, unsigned lo, unsigned hi, int64_t min_dim,
+                          bool bounded) {
   if (t->kind != TY_TENSOR || t->ndims < lo || t->ndims > hi || (bounded && t->ndims > KIT_RANK_MAX) ||
       !opgen_dtype_in_class(cls, t->dtype))
     return false;
@@ -22,13 +23,17 @@ static bool static_tensor(const Type *t, OpDtypes cls, unsigned lo, unsigned hi,
   return true;
 }
 
-bool kit_gen_ok(const Type *t, OpDtypes cls, unsigned lo, unsigned hi) { return static_tensor(t, cls, lo, hi, 1, true); }
+bool kit_gen_ok(const Type *t, OpDtypes cls, unsigned lo, unsigned hi) {
+  return static_tensor(t, cls, lo, hi, 1, true);
+}
 
 bool kit_gen_ok_dims(const OpDef *op, const Type *t, unsigned lo, unsigned hi, int64_t min_dim) {
   return static_tensor(t, (OpDtypes)op->gen_dtypes, lo, hi, min_dim, false);
 }
 
-bool kit_static_any(const OpDef *op, const Type *t) { return kit_gen_ok(t, (OpDtypes)op->gen_dtypes, 0, KIT_RANK_MAX); }
+bool kit_static_any(const OpDef *op, const Type *t) {
+  return kit_gen_ok(t, (OpDtypes)op->gen_dtypes, 0, KIT_RANK_MAX);
+}
 bool kit_static_ranked(const OpDef *op, const Type *t) {
   return kit_gen_ok(t, (OpDtypes)op->gen_dtypes, 1, KIT_RANK_MAX);
 }
@@ -90,7 +95,9 @@ const Type *kit_rand_tensor(OpGen *g, DType dt, size_t rank, int64_t budget) {
   return ty_tensor(g->types, dt, dims, rank);
 }
 
-const Type *kit_tensor(OpGen *g, DType dt, const int64_t *dims, size_t n) { return ty_tensor(g->types, dt, dims, n); }
+const Type *kit_tensor(OpGen *g, DType dt, const int64_t *dims, size_t n) {
+  return ty_tensor(g->types, dt, dims, n);
+}
 
 const Type *kit_scalar(OpGen *g, DType dt) { return ty_scalar(g->types, dt); }
 
@@ -141,12 +148,14 @@ int64_t kit_divisor_from(OpGen *g, int64_t n, int64_t lo) {
 
 int64_t kit_prod(const int64_t *v, size_t n) {
   int64_t p = 1;
-  for (size_t i = 0; i < n; i++) p *= v[i];
+  for (size_t i = 0; i < n; i++)
+    p *= v[i];
   return p;
 }
 
 void kit_permute(const char *from, const int64_t *src, const char *to, int64_t *dst) {
-  for (size_t j = 0; to[j]; j++) dst[j] = src[strchr(from, to[j]) - from];
+  for (size_t j = 0; to[j]; j++)
+    dst[j] = src[strchr(from, to[j]) - from];
 }
 
 /* ------------------------------------------------------------------ random choices */
@@ -163,7 +172,8 @@ DType kit_pick_dtype(OpGen *g, const DType *set, size_t n) { return set[rng_inde
 
 bool kit_sample_rank(OpGen *g, const OpDef *op, OpPlan *out, size_t rank) {
   for (int tries = 0; tries < 64; tries++) {
-    const Type *t = kit_rand_tensor(g, opgen_dtype(g, (OpDtypes)op->gen_dtypes), rank, g->policy->max_elements);
+    const Type *t =
+        kit_rand_tensor(g, opgen_dtype(g, (OpDtypes)op->gen_dtypes), rank, g->policy->max_elements);
     if (op->recognize(op, t) && op->solve(g, op, t, out)) return true;
   }
   return false;
@@ -183,7 +193,8 @@ bool kit_sample_ranked(OpGen *g, const OpDef *op, OpPlan *out, unsigned lo, unsi
 
 static const Type *tensor_of_rank(OpGen *g, DType d, unsigned rank) { return opgen_tensor(g, d, rank, rank); }
 
-bool kit_sample_in(OpGen *g, const OpDef *op, OpPlan *out, const DType *set, size_t n, unsigned lo, unsigned hi) {
+bool kit_sample_in(OpGen *g, const OpDef *op, OpPlan *out, const DType *set, size_t n, unsigned lo,
+                   unsigned hi) {
   if (hi > g->policy->max_rank) hi = g->policy->max_rank;
   for (int tries = 0; tries < 64; tries++) {
     /* both arguments draw random numbers: kept in one call, as they have always been drawn */
@@ -207,7 +218,8 @@ void kit_set_floats(OpGen *g, const OpDef *op, OpPlan *p, const char *name, cons
   opgen_set_attr(op, p, name, (AttrVal){.kind = ATTR_LIST, .items = items, .n = n});
 }
 
-void kit_set_pairs(OpGen *g, const OpDef *op, OpPlan *p, const char *name, const int64_t (*pairs)[2], size_t n) {
+void kit_set_pairs(OpGen *g, const OpDef *op, OpPlan *p, const char *name, const int64_t (*pairs)[2],
+                   size_t n) {
   AttrVal *items = arena_alloc(g->arena, (n ? n : 1) * sizeof *items);
   for (size_t i = 0; i < n; i++) {
     AttrVal *two = arena_alloc(g->arena, 2 * sizeof *two);
@@ -236,8 +248,8 @@ void kit_copy_attrs(const OpDef *src, const OpPlan *from, const OpDef *dst, OpPl
 
 /* ------------------------------------------------------------------ sliding windows */
 
-bool kit_window_solve(OpGen *g, int kind, size_t nd, const int64_t *o, bool minimal, bool ceil_mode, bool full_pad,
-                      KitWindow *w) {
+bool kit_window_solve(OpGen *g, int kind, size_t nd, const int64_t *o, bool minimal, bool ceil_mode,
+                      bool full_pad, KitWindow *w) {
   memset(w, 0, sizeof *w);
   w->nd = nd;
   w->pad_form = full_pad ? KIT_PAD_FULL : (int)rng_range(g->rng, KIT_PAD_ONE, KIT_PAD_FULL);
@@ -258,8 +270,12 @@ bool kit_window_solve(OpGen *g, int kind, size_t nd, const int64_t *o, bool mini
   int64_t p = rng_range(g->rng, 0, common);
   for (size_t i = 0; i < nd; i++) {
     switch (w->pad_form) {
-    case KIT_PAD_ONE: w->pb[i] = w->pa[i] = p; break;
-    case KIT_PAD_PER_AXIS: w->pb[i] = w->pa[i] = rng_range(g->rng, 0, bound[i]); break;
+    case KIT_PAD_ONE:
+      w->pb[i] = w->pa[i] = p;
+      break;
+    case KIT_PAD_PER_AXIS:
+      w->pb[i] = w->pa[i] = rng_range(g->rng, 0, bound[i]);
+      break;
     default:
       w->pb[i] = rng_range(g->rng, 0, bound[i]);
       w->pa[i] = rng_range(g->rng, 0, bound[i]);
@@ -289,9 +305,11 @@ void kit_set_window(OpGen *g, const OpDef *op, OpPlan *out, const KitWindow *w) 
   if (w->pad_form == KIT_PAD_ONE) {
     pad[n++] = w->pb[0];
   } else {
-    for (size_t i = 0; i < nd; i++) pad[n++] = w->pb[i];
+    for (size_t i = 0; i < nd; i++)
+      pad[n++] = w->pb[i];
     if (w->pad_form == KIT_PAD_FULL)
-      for (size_t i = 0; i < nd; i++) pad[n++] = w->pa[i];
+      for (size_t i = 0; i < nd; i++)
+        pad[n++] = w->pa[i];
   }
   opgen_set_ints(g, op, out, "padding", pad, n);
 }

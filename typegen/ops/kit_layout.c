@@ -83,27 +83,29 @@ bool kit_layout_convertible(const KitLayout *a, const KitLayout *b) {
       na++;
       if (kit_layout_index(b, a->axis[i]) < 0) return false;
     }
-  for (size_t i = 0; i < b->ndim; i++) nb += !b->factor[i];
+  for (size_t i = 0; i < b->ndim; i++)
+    nb += !b->factor[i];
   return na == nb;
 }
 
-bool kit_layout_convert(OpCall *c, int arg, const KitLayout *src, const int64_t *shape, size_t n, const KitLayout *dst,
-                    int64_t *out) {
+bool kit_layout_convert(OpCall *c, int arg, const KitLayout *src, const int64_t *shape, size_t n,
+                        const KitLayout *dst, int64_t *out) {
   if (n != src->ndim) {
     if (arg >= 0)
       op_fail(c, arg,
-              "%s: argument %d has rank %zu, but its layout %s has %zu dimensions (TVM: Input shape size %zu mismatch "
+              "%s: argument %d has rank %zu, but its layout %s has %zu dimensions (TVM: Input shape size %zu "
+              "mismatch "
               "with the expected shape size %zu)",
               c->op->name, arg + 1, n, src->name, src->ndim, n, src->ndim);
     else
-      op_fail(c, -1, "%s: Input shape size %zu mismatch with the expected shape size %zu (layout %s)", c->op->name, n,
-              src->ndim, src->name);
+      op_fail(c, -1, "%s: Input shape size %zu mismatch with the expected shape size %zu (layout %s)",
+              c->op->name, n, src->ndim, src->name);
     return false;
   }
   for (size_t i = 0; i < n; i++)
     if (src->factor[i] && shape[i] != TY_DIM_ANY && shape[i] != src->factor[i]) {
-      op_fail(c, arg, "%s: Input shape mismatch at index %zu. Expected %lld, get %lld (layout %s)", c->op->name, i,
-              (long long)src->factor[i], (long long)shape[i], src->name);
+      op_fail(c, arg, "%s: Input shape mismatch at index %zu. Expected %lld, get %lld (layout %s)",
+              c->op->name, i, (long long)src->factor[i], (long long)shape[i], src->name);
       return false;
     }
   for (size_t j = 0; j < dst->ndim; j++) {
@@ -136,12 +138,14 @@ bool kit_layout_to_canon(OpCall *c, const char *attr, const char *s, const KitLa
   return false;
 }
 
-bool kit_layout_to(OpCall *c, const char *attr, const char *canon, const char *fmt, KitLayout *l, KitLayout *cl) {
+bool kit_layout_to(OpCall *c, const char *attr, const char *canon, const char *fmt, KitLayout *l,
+                   KitLayout *cl) {
   kit_layout_parse(c, "", canon, cl);
   if (!kit_layout_parse(c, attr, op_str(c, attr), l)) return false;
   if (kit_layout_convertible(l, cl)) return true;
   if (!fmt) {
-    op_fail(c, -1, "%s: Cannot operate on an undefined bijective layout (%s to %s)", c->op->name, l->name, canon);
+    op_fail(c, -1, "%s: Cannot operate on an undefined bijective layout (%s to %s)", c->op->name, l->name,
+            canon);
     return false;
   }
   char msg[256];
@@ -156,11 +160,14 @@ bool kit_pad_totals(OpCall *c, size_t nd, int64_t *pad) {
   if (n < 0) return false;
   bool overflow = false;
   if (n == 1) {
-    for (size_t i = 0; i < nd; i++) overflow |= __builtin_add_overflow(p[0], p[0], &pad[i]);
+    for (size_t i = 0; i < nd; i++)
+      overflow |= __builtin_add_overflow(p[0], p[0], &pad[i]);
   } else if ((size_t)n == nd) {
-    for (size_t i = 0; i < nd; i++) overflow |= __builtin_add_overflow(p[i], p[i], &pad[i]);
+    for (size_t i = 0; i < nd; i++)
+      overflow |= __builtin_add_overflow(p[i], p[i], &pad[i]);
   } else if ((size_t)n == 2 * nd) {
-    for (size_t i = 0; i < nd; i++) overflow |= __builtin_add_overflow(p[i], p[i + nd], &pad[i]);
+    for (size_t i = 0; i < nd; i++)
+      overflow |= __builtin_add_overflow(p[i], p[i + nd], &pad[i]);
   } else {
     static const char *const counts[] = {"", "1 or 2", "1, 2 or 4", "1, 3 or 6"};
     op_fail(c, -1, "%s: Padding size should be %s, but got %ld", c->op->name, counts[nd], n);

@@ -1,10 +1,9 @@
 /* TVM's InferNewShape, which reshape (ops/transform.c) and contrib_reverse_reshape
    (ops/transform_extra.c) both type with (see kit.h). */
+#include "../../support/xalloc.h"
 #include "kit.h"
 
 #include <stdlib.h>
-
-#include "../../support/xalloc.h"
 
 typedef VEC(int64_t) ShapeVec;
 
@@ -153,8 +152,8 @@ done:
   return ok;
 }
 
-bool kit_reshape_infer(OpCall *c, const Type *data, const int64_t *ns, size_t nn, bool allowzero, int64_t **out,
-                       size_t *nout) {
+bool kit_reshape_infer(OpCall *c, const Type *data, const int64_t *ns, size_t nn, bool allowzero,
+                       int64_t **out, size_t *nout) {
   ShapeVec o = {0};
   bool ok = infer_new_shape(c, data, ns, nn, allowzero, &o);
   if (!ok) free(o.items);

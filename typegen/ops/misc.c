@@ -10,18 +10,13 @@
 
 OP_FAMILY(misc);
 
-/* ================================================================== helpers the blocks below share */
+/* --------------------- on_device, device_copy, annotation.stop_fusion: the value passes through unchanged */
 
 /* Generated: annotations that leave a value unchanged.  Not generated: device copies, memory and
    VM primitives and lowered calls, which lowering passes introduce; a program that holds them
    before those passes is outside what users reduce or fuzz. */
 #define PASS_THROUGH_GEN \
   .gen_dtypes = OPDT_ANY, .recognize = opgen_unary_recognize, .solve = opgen_unary_solve, .sample = opgen_unary_sample
-
-/* ------------------------------------------------------------------ on_device, device_copy, annotation.stop_fusion */
-
-/* on_device, device_copy, stop_fusion: the value passes through unchanged, whatever its type. */
-static const Type *pass_through_rel(OpCall *c) { return c->args[0]; }
 
 static const OpAttrSpec on_device_attrs[] = {
     {"virtual_device", AT_ANY, "None"}, {"constrain_result", AT_BOOL, "False"}, {"constrain_body", AT_BOOL, "True"}};
@@ -30,11 +25,19 @@ static const OpAttrSpec device_copy_attrs[] = {{"src_virtual_device", AT_ANY, "N
                                                {"dst_virtual_device", AT_ANY, "None"}};
 
 static const OpDef pass_through_ops[] = {
-    {.name = "on_device", .min_args = 1, .max_args = 1, .attrs = on_device_attrs,
+    {.name = "on_device",
+     .min_args = 1,
+     .max_args = 1,
+     .attrs = on_device_attrs,
      .nattrs = KIT_NELEMS(on_device_attrs),
-     .relation = pass_through_rel, PASS_THROUGH_GEN},
-    OP_ENTRY("device_copy", 1, 1, device_copy_attrs, KIT_NELEMS(device_copy_attrs), pass_through_rel),
-    {.name = "annotation.stop_fusion", .min_args = 1, .max_args = 1, .relation = pass_through_rel, PASS_THROUGH_GEN},
+     .relation = kit_pass_through_rel,
+     PASS_THROUGH_GEN},
+    OP_ENTRY("device_copy", 1, 1, device_copy_attrs, KIT_NELEMS(device_copy_attrs), kit_pass_through_rel),
+    {.name = "annotation.stop_fusion",
+     .min_args = 1,
+     .max_args = 1,
+     .relation = kit_pass_through_rel,
+     PASS_THROUGH_GEN},
 };
 OP_REGISTER(pass_through_ops);
 
@@ -56,7 +59,8 @@ static const Type *alloc_storage_rel(OpCall *c) { return ty_call(c->types, "Stor
 static const OpAttrSpec alloc_storage_attrs[] = {{"virtual_device", AT_ANY, "None"}, {"dtype_hint", AT_DTYPE, "\"float32\""}};
 
 static const OpDef memory_alloc_storage_ops[] = {
-    OP_ENTRY("memory.alloc_storage", 2, 2, alloc_storage_attrs, KIT_NELEMS(alloc_storage_attrs), alloc_storage_rel),
+    OP_ENTRY("memory.alloc_storage", 2, 2, alloc_storage_attrs, KIT_NELEMS(alloc_storage_attrs),
+             alloc_storage_rel),
 };
 OP_REGISTER(memory_alloc_storage_ops);
 
@@ -77,7 +81,8 @@ static const OpAttrSpec alloc_tensor_attrs[] = {{"dtype", AT_DTYPE, "\"float32\"
                                                 {"assert_shape", AT_INTS, "None"}};
 
 static const OpDef memory_alloc_tensor_ops[] = {
-    OP_ENTRY("memory.alloc_tensor", 2, 3, alloc_tensor_attrs, KIT_NELEMS(alloc_tensor_attrs), alloc_tensor_rel),
+    OP_ENTRY("memory.alloc_tensor", 2, 3, alloc_tensor_attrs, KIT_NELEMS(alloc_tensor_attrs),
+             alloc_tensor_rel),
 };
 OP_REGISTER(memory_alloc_tensor_ops);
 
@@ -111,7 +116,8 @@ static const Type *vm_reshape_tensor_rel(OpCall *c) {
 static const OpAttrSpec reshape_tensor_attrs[] = {{"newshape", AT_INTS, "[]"}};
 
 static const OpDef vm_reshape_tensor_ops[] = {
-    OP_ENTRY("vm.reshape_tensor", 2, 2, reshape_tensor_attrs, KIT_NELEMS(reshape_tensor_attrs), vm_reshape_tensor_rel),
+    OP_ENTRY("vm.reshape_tensor", 2, 2, reshape_tensor_attrs, KIT_NELEMS(reshape_tensor_attrs),
+             vm_reshape_tensor_rel),
 };
 OP_REGISTER(vm_reshape_tensor_ops);
 

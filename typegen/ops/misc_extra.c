@@ -63,7 +63,7 @@ static const OpAttrSpec ndarray_size_attrs[] = {{"dtype", AT_DTYPE, "\"\""}};
 
 static const OpDef ndarray_size_ops[] = {
     KIT_OP("ndarray_size", 1, ndarray_size_attrs, ndarray_size_rel,
-       KIT_GEN(OPDT_INT, ndarray_size_recognize, ndarray_size_solve, ndarray_size_sample)),
+           KIT_GEN(OPDT_INT, ndarray_size_recognize, ndarray_size_solve, ndarray_size_sample)),
 };
 OP_REGISTER(ndarray_size_ops);
 
@@ -111,7 +111,7 @@ static bool reinterpret_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *
 
 static const OpDef reinterpret_ops[] = {
     KIT_OP("reinterpret", 1, kit_cast_attrs, reinterpret_rel,
-       KIT_GEN(OPDT_NUMERIC, reinterpret_recognize, reinterpret_solve, opgen_sample_by_solving)),
+           KIT_GEN(OPDT_NUMERIC, reinterpret_recognize, reinterpret_solve, opgen_sample_by_solving)),
 };
 OP_REGISTER(reinterpret_ops);
 
@@ -186,7 +186,7 @@ static const OpAttrSpec ast_attrs[] = {{"src_layout", AT_STR, "None"}, {"dst_lay
 
 static const OpDef auto_scheduler_layout_transform_ops[] = {
     KIT_OP("auto_scheduler_layout_transform", 1, ast_attrs, auto_scheduler_layout_transform_rel,
-       KIT_GEN(OPDT_ANY, ast_recognize, ast_solve, opgen_sample_by_solving)),
+           KIT_GEN(OPDT_ANY, ast_recognize, ast_solve, opgen_sample_by_solving)),
 };
 OP_REGISTER(auto_scheduler_layout_transform_ops);
 
@@ -250,6 +250,6 @@ static const OpAttrSpec fpm_attrs[] = {
 
 static const OpDef fixed_point_multiply_per_axis_ops[] = {
     KIT_OP("fixed_point_multiply_per_axis", 4, fpm_attrs, fixed_point_multiply_per_axis_rel,
-       KIT_GEN(OPDT_INT, fpm_recognize, fpm_solve, fpm_sample)),
+           KIT_GEN(OPDT_INT, fpm_recognize, fpm_solve, fpm_sample)),
 };
 OP_REGISTER(fixed_point_multiply_per_axis_ops);

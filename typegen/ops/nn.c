@@ -217,8 +217,10 @@ static const OpAttrSpec matmul_attrs[] = {{"units", AT_INT, "None"},
 
 static const OpDef dense_ops[] = {
     /* nn.cc */
-    KIT_OP("nn.dense", 2, kit_dense_attrs, dense_rel, KIT_GEN(OPDT_FLOAT, matrix_recognize, dense_solve, matrix_sample)),
-    KIT_OP("nn.matmul", 2, matmul_attrs, matmul_rel, KIT_GEN(OPDT_FLOAT, matrix_recognize, matmul_solve, matrix_sample)),
+    KIT_OP("nn.dense", 2, kit_dense_attrs, dense_rel,
+           KIT_GEN(OPDT_FLOAT, matrix_recognize, dense_solve, matrix_sample)),
+    KIT_OP("nn.matmul", 2, matmul_attrs, matmul_rel,
+           KIT_GEN(OPDT_FLOAT, matrix_recognize, matmul_solve, matrix_sample)),
 };
 OP_REGISTER(dense_ops);
 
@@ -280,11 +282,12 @@ static bool batch_matmul_sample(OpGen *g, const OpDef *op, OpPlan *out) {
 }
 
 static const OpDef batch_matmul_ops[] = {
-    KIT_OP("nn.batch_matmul", 2, kit_batch_matmul_attrs, batch_matmul_rel, KIT_GEN(OPDT_FLOAT, batch_matmul_recognize, batch_matmul_solve, batch_matmul_sample)),
+    KIT_OP("nn.batch_matmul", 2, kit_batch_matmul_attrs, batch_matmul_rel,
+           KIT_GEN(OPDT_FLOAT, batch_matmul_recognize, batch_matmul_solve, batch_matmul_sample)),
 };
 OP_REGISTER(batch_matmul_ops);
 
-/* ------------------------------------------------------------------ nn.max_pool1d, nn.max_pool2d, nn.max_pool3d, ... */
+/* ------------------------------------------------------- nn.max_pool1d, nn.max_pool2d, nn.max_pool3d, ... */
 
 /* calculate_pool_dimension (pooling_common.h): TVM divides with `/` on PrimExpr, which truncates. */
 static int64_t pool_dim(int64_t in, int64_t pad, int64_t k, int64_t dil, int64_t stride, bool ceil_mode) {
@@ -387,16 +390,22 @@ static const OpAttrSpec avg_pool3d_attrs[] = {KIT_POOL_ATTRS("[1, 1, 1]", "[0, 0
 
 static const OpDef pool_ops[] = {
     /* pooling.cc */
-    KIT_OP("nn.max_pool1d", 1, max_pool1d_attrs, pool1d_rel, KIT_GEN(OPDT_FLOAT, kit_nn_rank3, max_pool1d_solve, max_pool1d_sample)),
-    KIT_OP("nn.max_pool2d", 1, kit_max_pool2d_attrs, pool2d_rel, KIT_GEN(OPDT_FLOAT, kit_nn_rank4, max_pool2d_solve, max_pool2d_sample)),
-    KIT_OP("nn.max_pool3d", 1, max_pool3d_attrs, pool3d_rel, KIT_GEN(OPDT_FLOAT, kit_nn_rank5, max_pool3d_solve, max_pool3d_sample)),
-    KIT_OP("nn.avg_pool1d", 1, avg_pool1d_attrs, pool1d_rel, KIT_GEN(OPDT_FLOAT, kit_nn_rank3, avg_pool1d_solve, avg_pool1d_sample)),
-    KIT_OP("nn.avg_pool2d", 1, kit_avg_pool2d_attrs, pool2d_rel, KIT_GEN(OPDT_FLOAT, kit_nn_rank4, avg_pool2d_solve, avg_pool2d_sample)),
-    KIT_OP("nn.avg_pool3d", 1, avg_pool3d_attrs, pool3d_rel, KIT_GEN(OPDT_FLOAT, kit_nn_rank5, avg_pool3d_solve, avg_pool3d_sample)),
+    KIT_OP("nn.max_pool1d", 1, max_pool1d_attrs, pool1d_rel,
+           KIT_GEN(OPDT_FLOAT, kit_nn_rank3, max_pool1d_solve, max_pool1d_sample)),
+    KIT_OP("nn.max_pool2d", 1, kit_max_pool2d_attrs, pool2d_rel,
+           KIT_GEN(OPDT_FLOAT, kit_nn_rank4, max_pool2d_solve, max_pool2d_sample)),
+    KIT_OP("nn.max_pool3d", 1, max_pool3d_attrs, pool3d_rel,
+           KIT_GEN(OPDT_FLOAT, kit_nn_rank5, max_pool3d_solve, max_pool3d_sample)),
+    KIT_OP("nn.avg_pool1d", 1, avg_pool1d_attrs, pool1d_rel,
+           KIT_GEN(OPDT_FLOAT, kit_nn_rank3, avg_pool1d_solve, avg_pool1d_sample)),
+    KIT_OP("nn.avg_pool2d", 1, kit_avg_pool2d_attrs, pool2d_rel,
+           KIT_GEN(OPDT_FLOAT, kit_nn_rank4, avg_pool2d_solve, avg_pool2d_sample)),
+    KIT_OP("nn.avg_pool3d", 1, avg_pool3d_attrs, pool3d_rel,
+           KIT_GEN(OPDT_FLOAT, kit_nn_rank5, avg_pool3d_solve, avg_pool3d_sample)),
 };
 OP_REGISTER(pool_ops);
 
-/* ------------------------------------------------------------------ nn.global_avg_pool2d, nn.global_max_pool2d */
+/* ------------------------------------------------------------- nn.global_avg_pool2d, nn.global_max_pool2d */
 
 /* GlobalPool2DRel (pooling.cc): H and W become 1. */
 static const Type *global_pool2d_rel(OpCall *c) {
@@ -451,13 +460,13 @@ static const OpAttrSpec global_pool2d_attrs[] = {{"layout", AT_STR, "\"NCHW\""},
 
 static const OpDef global_pool_ops[] = {
     KIT_OP("nn.global_avg_pool2d", 1, global_pool2d_attrs, global_pool2d_rel,
-       KIT_GEN(OPDT_FLOAT, global_pool_recognize, global_pool_solve, global_pool_sample)),
+           KIT_GEN(OPDT_FLOAT, global_pool_recognize, global_pool_solve, global_pool_sample)),
     KIT_OP("nn.global_max_pool2d", 1, global_pool2d_attrs, global_pool2d_rel,
-       KIT_GEN(OPDT_FLOAT, global_pool_recognize, global_pool_solve, global_pool_sample)),
+           KIT_GEN(OPDT_FLOAT, global_pool_recognize, global_pool_solve, global_pool_sample)),
 };
 OP_REGISTER(global_pool_ops);
 
-/* ------------------------------------------------------------------ nn.adaptive_avg_pool1d, nn.adaptive_avg_pool2d, nn.adaptive_avg_pool3d, ... */
+/* ---------------------------- nn.adaptive_avg_pool1d, nn.adaptive_avg_pool2d, nn.adaptive_avg_pool3d, ... */
 
 /* AdaptivePool1DRel / 2D / 3D (pooling.cc): the pooled axes become output_size (all of them one
    value when it has one; unchanged when it is empty). */
@@ -537,21 +546,21 @@ static const OpAttrSpec adaptive_pool3d_attrs[] = {
 
 static const OpDef adaptive_pool_ops[] = {
     KIT_OP("nn.adaptive_avg_pool1d", 1, adaptive_pool1d_attrs, adaptive_pool1d_rel,
-       KIT_GEN(OPDT_FLOAT, kit_nn_rank3, adaptive_pool1d_solve, adaptive_pool1d_sample)),
+           KIT_GEN(OPDT_FLOAT, kit_nn_rank3, adaptive_pool1d_solve, adaptive_pool1d_sample)),
     KIT_OP("nn.adaptive_avg_pool2d", 1, adaptive_pool2d_attrs, adaptive_pool2d_rel,
-       KIT_GEN(OPDT_FLOAT, kit_nn_rank4, adaptive_pool2d_solve, adaptive_pool2d_sample)),
+           KIT_GEN(OPDT_FLOAT, kit_nn_rank4, adaptive_pool2d_solve, adaptive_pool2d_sample)),
     KIT_OP("nn.adaptive_avg_pool3d", 1, adaptive_pool3d_attrs, adaptive_pool3d_rel,
-       KIT_GEN(OPDT_FLOAT, kit_nn_rank5, adaptive_pool3d_solve, adaptive_pool3d_sample)),
+           KIT_GEN(OPDT_FLOAT, kit_nn_rank5, adaptive_pool3d_solve, adaptive_pool3d_sample)),
     KIT_OP("nn.adaptive_max_pool1d", 1, adaptive_pool1d_attrs, adaptive_pool1d_rel,
-       KIT_GEN(OPDT_FLOAT, kit_nn_rank3, adaptive_pool1d_solve, adaptive_pool1d_sample)),
+           KIT_GEN(OPDT_FLOAT, kit_nn_rank3, adaptive_pool1d_solve, adaptive_pool1d_sample)),
     KIT_OP("nn.adaptive_max_pool2d", 1, adaptive_pool2d_attrs, adaptive_pool2d_rel,
-       KIT_GEN(OPDT_FLOAT, kit_nn_rank4, adaptive_pool2d_solve, adaptive_pool2d_sample)),
+           KIT_GEN(OPDT_FLOAT, kit_nn_rank4, adaptive_pool2d_solve, adaptive_pool2d_sample)),
     KIT_OP("nn.adaptive_max_pool3d", 1, adaptive_pool3d_attrs, adaptive_pool3d_rel,
-       KIT_GEN(OPDT_FLOAT, kit_nn_rank5, adaptive_pool3d_solve, adaptive_pool3d_sample)),
+           KIT_GEN(OPDT_FLOAT, kit_nn_rank5, adaptive_pool3d_solve, adaptive_pool3d_sample)),
 };
 OP_REGISTER(adaptive_pool_ops);
 
-/* ------------------------------------------------------------------ nn.batch_norm, nn.layer_norm, nn.group_norm, nn.instance_norm */
+/* ------------------------------------------ nn.batch_norm, nn.layer_norm, nn.group_norm, nn.instance_norm */
 
 /* BatchNormRel (nn.cc): gamma, beta, moving_mean and moving_var are vectors of the channel axis's
    length; the result is (normalised data, new mean, new variance).  The axis may be -1 but no
@@ -702,13 +711,14 @@ static const OpAttrSpec group_norm_attrs[] = {{"num_groups", AT_INT, "0"}, NORM_
 
 static const OpDef norm_ops[] = {
     /* nn.cc: normalisation and friends */
-    KIT_OP("nn.batch_norm", 5, batch_norm_attrs, batch_norm_rel, KIT_GEN(OPDT_FLOAT, batch_norm_recognize, batch_norm_solve, batch_norm_sample)),
+    KIT_OP("nn.batch_norm", 5, batch_norm_attrs, batch_norm_rel,
+           KIT_GEN(OPDT_FLOAT, batch_norm_recognize, batch_norm_solve, batch_norm_sample)),
     KIT_OP("nn.layer_norm", 3, layer_norm_attrs, norm_rel,
-       KIT_GEN(OPDT_FLOAT, layer_norm_recognize, layer_norm_solve, rank1_sample)),
+           KIT_GEN(OPDT_FLOAT, layer_norm_recognize, layer_norm_solve, rank1_sample)),
     KIT_OP("nn.group_norm", 3, group_norm_attrs, norm_rel,
-       KIT_GEN(OPDT_FLOAT, group_norm_recognize, group_norm_solve, rank2_plus_sample)),
+           KIT_GEN(OPDT_FLOAT, group_norm_recognize, group_norm_solve, rank2_plus_sample)),
     KIT_OP("nn.instance_norm", 3, instance_norm_attrs, instance_norm_rel,
-       KIT_GEN(OPDT_FLOAT, instance_norm_recognize, instance_norm_solve, rank3_plus_sample)),
+           KIT_GEN(OPDT_FLOAT, instance_norm_recognize, instance_norm_solve, rank3_plus_sample)),
 };
 OP_REGISTER(norm_ops);
 
@@ -734,8 +744,10 @@ static bool softmax_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out)
 }
 
 static const OpDef softmax_ops[] = {
-    KIT_OP("nn.softmax", 1, kit_softmax_attrs, softmax_rel, KIT_GEN(OPDT_FLOAT, rank1_recognize, softmax_solve, rank1_sample)),
-    KIT_OP("nn.log_softmax", 1, kit_softmax_attrs, softmax_rel, KIT_GEN(OPDT_FLOAT, rank1_recognize, softmax_solve, rank1_sample)),
+    KIT_OP("nn.softmax", 1, kit_softmax_attrs, softmax_rel,
+           KIT_GEN(OPDT_FLOAT, rank1_recognize, softmax_solve, rank1_sample)),
+    KIT_OP("nn.log_softmax", 1, kit_softmax_attrs, softmax_rel,
+           KIT_GEN(OPDT_FLOAT, rank1_recognize, softmax_solve, rank1_sample)),
 };
 OP_REGISTER(softmax_ops);
 
@@ -793,8 +805,10 @@ static const OpAttrSpec bias_add_attrs[] = {{"axis", AT_INT, "1"}};
 static const OpAttrSpec prelu_attrs[] = {{"axis", AT_INT, "1"}};
 
 static const OpDef vector_along_axis_ops[] = {
-    KIT_OP("nn.bias_add", 2, bias_add_attrs, bias_add_rel, KIT_GEN(OPDT_FLOAT, rank1_recognize, bias_add_solve, rank1_sample)),
-    KIT_OP("nn.prelu", 2, prelu_attrs, prelu_rel, KIT_GEN(OPDT_FLOAT, rank1_recognize, prelu_solve, rank1_sample)),
+    KIT_OP("nn.bias_add", 2, bias_add_attrs, bias_add_rel,
+           KIT_GEN(OPDT_FLOAT, rank1_recognize, bias_add_solve, rank1_sample)),
+    KIT_OP("nn.prelu", 2, prelu_attrs, prelu_rel,
+           KIT_GEN(OPDT_FLOAT, rank1_recognize, prelu_solve, rank1_sample)),
 };
 OP_REGISTER(vector_along_axis_ops);
 
@@ -834,14 +848,12 @@ static bool dropout_sample(OpGen *g, const OpDef *op, OpPlan *out) {
 static const OpAttrSpec dropout_attrs[] = {{"rate", AT_FLOAT, "0.5f"}};
 
 static const OpDef dropout_ops[] = {
-    KIT_OP("nn.dropout", 1, dropout_attrs, dropout_rel, KIT_GEN(OPDT_FLOAT, dropout_recognize, dropout_solve, dropout_sample)),
+    KIT_OP("nn.dropout", 1, dropout_attrs, dropout_rel,
+           KIT_GEN(OPDT_FLOAT, dropout_recognize, dropout_solve, dropout_sample)),
 };
 OP_REGISTER(dropout_ops);
 
-/* ------------------------------------------------------------------ nn.lrn */
-
-/* IdentityRel, as nn.lrn registers it. */
-static const Type *identity_rel(OpCall *c) { return op_tensor_arg(c, 0); }
+/* ------------------------------------------------------------------ nn.lrn (IdentityRel) */
 
 /* lrn: topi's lrn is 4-D only, over axis 1 (NCHW) or 3 (NHWC), with an odd window. */
 static bool lrn_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
@@ -863,7 +875,7 @@ static const OpAttrSpec lrn_attrs[] = {{"size", AT_INT, "5"},
                                        {"beta", AT_FLOAT, "0.75f"}};
 
 static const OpDef lrn_ops[] = {
-    KIT_OP("nn.lrn", 1, lrn_attrs, identity_rel, KIT_GEN(OPDT_FLOAT, kit_nn_rank4, lrn_solve, rank4_sample)),
+    KIT_OP("nn.lrn", 1, lrn_attrs, kit_identity_rel, KIT_GEN(OPDT_FLOAT, kit_nn_rank4, lrn_solve, rank4_sample)),
 };
 OP_REGISTER(lrn_ops);
 
@@ -895,7 +907,7 @@ static const OpAttrSpec l2_normalize_attrs[] = {{"eps", AT_FLOAT, "None"}, {"axi
 
 static const OpDef l2_normalize_ops[] = {
     KIT_OP("nn.l2_normalize", 1, l2_normalize_attrs, l2_normalize_rel,
-       KIT_GEN(OPDT_FLOAT, rank1_recognize, l2_normalize_solve, rank1_sample)),
+           KIT_GEN(OPDT_FLOAT, rank1_recognize, l2_normalize_solve, rank1_sample)),
 };
 OP_REGISTER(l2_normalize_ops);
 
@@ -944,7 +956,10 @@ static bool batch_flatten_sample(OpGen *g, const OpDef *op, OpPlan *out) {
 
 static const OpDef batch_flatten_ops[] = {
     /* a reshape: any dtype */
-    {.name = "nn.batch_flatten", .min_args = 1, .max_args = 1, .relation = batch_flatten_rel,
+    {.name = "nn.batch_flatten",
+     .min_args = 1,
+     .max_args = 1,
+     .relation = batch_flatten_rel,
      KIT_GEN(OPDT_ANY, batch_flatten_recognize, batch_flatten_solve, batch_flatten_sample)},
 };
 OP_REGISTER(batch_flatten_ops);
@@ -1031,7 +1046,8 @@ static bool pad_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
 
 static const OpDef pad_ops[] = {
     /* pad.cc, upsampling.cc, image/resize.cc */
-    KIT_OP("nn.pad", 2, kit_pad_attrs, pad_rel, KIT_GEN(OPDT_NUMERIC, pad_recognize, pad_solve, opgen_sample_by_solving)),
+    KIT_OP("nn.pad", 2, kit_pad_attrs, pad_rel,
+           KIT_GEN(OPDT_NUMERIC, pad_recognize, pad_solve, opgen_sample_by_solving)),
 };
 OP_REGISTER(pad_ops);
 
@@ -1137,9 +1153,9 @@ static bool upsampling3d_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan 
 
 static const OpDef upsampling_ops[] = {
     KIT_OP("nn.upsampling", 1, kit_upsampling_attrs, upsampling_rel,
-       KIT_GEN(OPDT_FLOAT, kit_nn_rank4, upsampling_solve, rank4_sample)),
+           KIT_GEN(OPDT_FLOAT, kit_nn_rank4, upsampling_solve, rank4_sample)),
     KIT_OP("nn.upsampling3d", 1, kit_upsampling3d_attrs, upsampling3d_rel,
-       KIT_GEN(OPDT_FLOAT, kit_nn_rank5, upsampling3d_solve, rank5_sample)),
+           KIT_GEN(OPDT_FLOAT, kit_nn_rank5, upsampling3d_solve, rank5_sample)),
 };
 OP_REGISTER(upsampling_ops);
 
@@ -1203,11 +1219,12 @@ static bool resize2d_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out
 }
 
 static const OpDef resize2d_ops[] = {
-    KIT_OP("image.resize2d", 1, kit_resize2d_attrs, resize2d_rel, KIT_GEN(OPDT_FLOAT, kit_nn_rank4, resize2d_solve, rank4_sample)),
+    KIT_OP("image.resize2d", 1, kit_resize2d_attrs, resize2d_rel,
+           KIT_GEN(OPDT_FLOAT, kit_nn_rank4, resize2d_solve, rank4_sample)),
 };
 OP_REGISTER(resize2d_ops);
 
-/* ------------------------------------------------------------------ qnn.quantize, qnn.dequantize, qnn.requantize */
+/* ----------------------------------------------------------- qnn.quantize, qnn.dequantize, qnn.requantize */
 
 static bool is_dtype(DType d, DTypeCode code, int bits) { return d.code == code && d.bits == bits && d.lanes == 1; }
 
@@ -1387,8 +1404,11 @@ static const OpAttrSpec requantize_attrs[] = {{"axis", AT_INT, "-1"},
                                               {"out_dtype", AT_DTYPE, "\"\""}};
 
 static const OpDef quantize_ops[] = {
-    KIT_OP("qnn.quantize", 3, quantize_attrs, quantize_rel, KIT_GEN(OPDT_INT, quantize_recognize, quantize_solve, quantize_sample)),
-    KIT_OP("qnn.dequantize", 3, dequantize_attrs, dequantize_rel, KIT_GEN(OPDT_FLOAT, dequantize_recognize, dequantize_solve, dequantize_sample)),
-    KIT_OP("qnn.requantize", 5, requantize_attrs, requantize_rel, KIT_GEN(OPDT_INT, requantize_recognize, requantize_solve, requantize_sample)),
+    KIT_OP("qnn.quantize", 3, quantize_attrs, quantize_rel,
+           KIT_GEN(OPDT_INT, quantize_recognize, quantize_solve, quantize_sample)),
+    KIT_OP("qnn.dequantize", 3, dequantize_attrs, dequantize_rel,
+           KIT_GEN(OPDT_FLOAT, dequantize_recognize, dequantize_solve, dequantize_sample)),
+    KIT_OP("qnn.requantize", 5, requantize_attrs, requantize_rel,
+           KIT_GEN(OPDT_INT, requantize_recognize, requantize_solve, requantize_sample)),
 };
 OP_REGISTER(quantize_ops);

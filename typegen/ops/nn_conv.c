@@ -154,7 +154,7 @@ static void fwd_window(OpGen *g, size_t nd, const int64_t *o, int64_t other, boo
   }
 }
 
-/* ------------------------------------------------------------------ the convolutions (convolution.cc): conv1d/2d/3d, transposed, NCHWc, qnn.conv2d */
+/* ------------------------- the convolutions (convolution.cc): conv1d/2d/3d, transposed, NCHWc, qnn.conv2d */
 
 static const Type *conv2d_nchwc_rel(OpCall *c) { return winograd_rel(c, 2); }
 
@@ -638,20 +638,26 @@ static bool depthwise_nchwc_sample(OpGen *g, const OpDef *op, OpPlan *out) {
 
 static const OpDef conv_ops[] = {
     /* convolution.cc */
-    KIT_OP("nn.conv1d", 2, conv1d_attrs, conv1d_rel, KIT_GEN(OPDT_FLOAT, kit_nn_rank3, conv1d_solve, conv1d_sample)),
-    KIT_OP("nn.conv2d", 2, kit_conv2d_attrs, conv2d_rel, KIT_GEN(OPDT_FLOAT, kit_nn_rank4, conv2d_solve, conv2d_sample)),
+    KIT_OP("nn.conv1d", 2, conv1d_attrs, conv1d_rel,
+           KIT_GEN(OPDT_FLOAT, kit_nn_rank3, conv1d_solve, conv1d_sample)),
+    KIT_OP("nn.conv2d", 2, kit_conv2d_attrs, conv2d_rel,
+           KIT_GEN(OPDT_FLOAT, kit_nn_rank4, conv2d_solve, conv2d_sample)),
     /* Conv2D on packed layouts (NCHW4c data, OIHW4i4o kernel): TVM registers Conv2DWinogradRel for
        it (ops/nn_conv.c), which needs channels and kernel_size and does not check the weight. */
-    KIT_OP("nn.contrib_conv2d_NCHWc", 2, kit_conv2d_attrs, conv2d_nchwc_rel, KIT_GEN(OPDT_FLOAT, kit_nn_rank5, conv2d_nchwc_solve, conv2d_nchwc_sample)),
-    KIT_OP("nn.conv3d", 2, conv3d_attrs, conv3d_rel, KIT_GEN(OPDT_FLOAT, kit_nn_rank5, conv3d_solve, conv3d_sample)),
+    KIT_OP("nn.contrib_conv2d_NCHWc", 2, kit_conv2d_attrs, conv2d_nchwc_rel,
+           KIT_GEN(OPDT_FLOAT, kit_nn_rank5, conv2d_nchwc_solve, conv2d_nchwc_sample)),
+    KIT_OP("nn.conv3d", 2, conv3d_attrs, conv3d_rel,
+           KIT_GEN(OPDT_FLOAT, kit_nn_rank5, conv3d_solve, conv3d_sample)),
     KIT_OP("nn.conv1d_transpose", 2, conv1d_transpose_attrs, conv1d_transpose_rel,
-       KIT_GEN(OPDT_FLOAT, kit_nn_rank3, conv1d_transpose_solve, conv1d_transpose_sample)),
+           KIT_GEN(OPDT_FLOAT, kit_nn_rank3, conv1d_transpose_solve, conv1d_transpose_sample)),
     KIT_OP("nn.conv2d_transpose", 2, kit_conv2d_transpose_attrs, conv2d_transpose_rel,
-       KIT_GEN(OPDT_FLOAT, kit_nn_rank4, conv2d_transpose_solve, conv2d_transpose_sample)),
+           KIT_GEN(OPDT_FLOAT, kit_nn_rank4, conv2d_transpose_solve, conv2d_transpose_sample)),
     /* src/relay/qnn/op */
-    KIT_OP("qnn.conv2d", 6, qnn_conv2d_attrs, qnn_conv2d_rel, KIT_GEN(OPDT_INT, qnn_conv2d_recognize, qnn_conv2d_solve, qnn_conv2d_sample)),
+    KIT_OP("qnn.conv2d", 6, qnn_conv2d_attrs, qnn_conv2d_rel,
+           KIT_GEN(OPDT_INT, qnn_conv2d_recognize, qnn_conv2d_solve, qnn_conv2d_sample)),
     /* registered with Conv2DRel, like nn.conv2d */
-    KIT_OP("nn.contrib_depthwise_conv2d_NCHWc", 2, kit_conv2d_attrs, conv2d_rel, KIT_GEN(OPDT_FLOAT, depthwise_nchwc_recognize, depthwise_nchwc_solve, depthwise_nchwc_sample)),
+    KIT_OP("nn.contrib_depthwise_conv2d_NCHWc", 2, kit_conv2d_attrs, conv2d_rel,
+           KIT_GEN(OPDT_FLOAT, depthwise_nchwc_recognize, depthwise_nchwc_solve, depthwise_nchwc_sample)),
 };
 OP_REGISTER(conv_ops);
 
@@ -761,11 +767,12 @@ static bool conv3d_transpose_sample(OpGen *g, const OpDef *op, OpPlan *out) {
 
 static const OpDef conv3d_transpose_ops[] = {
     /* convolution.cc */
-    KIT_OP("nn.conv3d_transpose", 2, conv3d_transpose_attrs, conv3d_transpose_rel, KIT_GEN(OPDT_FLOAT, conv3d_transpose_recognize, conv3d_transpose_solve, conv3d_transpose_sample)),
+    KIT_OP("nn.conv3d_transpose", 2, conv3d_transpose_attrs, conv3d_transpose_rel,
+           KIT_GEN(OPDT_FLOAT, conv3d_transpose_recognize, conv3d_transpose_solve, conv3d_transpose_sample)),
 };
 OP_REGISTER(conv3d_transpose_ops);
 
-/* ------------------------------------------------------------------ nn.contrib_conv2d_winograd_without_weight_transform, nn.contrib_conv3d_winograd_without_weight_transform */
+/* ----------------------------------------------- nn.contrib_conv2d_winograd_without_weight_transform, ... */
 
 static const Type *winograd2d_rel(OpCall *c) { return kit_required(c, "tile_size") ? winograd_rel(c, 2) : NULL; }
 
@@ -826,12 +833,14 @@ static bool winograd2d_sample(OpGen *g, const OpDef *op, OpPlan *out) { return k
 static bool winograd3d_sample(OpGen *g, const OpDef *op, OpPlan *out) { return kit_sample_ranked(g, op, out, 5, 5, dt_void); }
 
 static const OpDef winograd_ops[] = {
-    KIT_OP("nn.contrib_conv2d_winograd_without_weight_transform", 2, winograd2d_attrs, winograd2d_rel, KIT_GEN(OPDT_FLOAT, winograd2d_recognize, winograd2d_solve, winograd2d_sample)),
-    KIT_OP("nn.contrib_conv3d_winograd_without_weight_transform", 2, winograd3d_attrs, winograd3d_rel, KIT_GEN(OPDT_FLOAT, winograd3d_recognize, winograd3d_solve, winograd3d_sample)),
+    KIT_OP("nn.contrib_conv2d_winograd_without_weight_transform", 2, winograd2d_attrs, winograd2d_rel,
+           KIT_GEN(OPDT_FLOAT, winograd2d_recognize, winograd2d_solve, winograd2d_sample)),
+    KIT_OP("nn.contrib_conv3d_winograd_without_weight_transform", 2, winograd3d_attrs, winograd3d_rel,
+           KIT_GEN(OPDT_FLOAT, winograd3d_recognize, winograd3d_solve, winograd3d_sample)),
 };
 OP_REGISTER(winograd_ops);
 
-/* ------------------------------------------------------------------ nn.contrib_conv2d_winograd_weight_transform, nn.contrib_conv3d_winograd_weight_transform */
+/* --------------- nn.contrib_conv2d_winograd_weight_transform, nn.contrib_conv3d_winograd_weight_transform */
 
 /* Conv2DWinogradWeightTransformRel: (tile + kh - 1, tile + kw - 1, O, I). */
 static const Type *winograd_wt2d_rel(OpCall *c) {
@@ -934,12 +943,14 @@ static bool winograd_wt3d_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan
 static bool winograd_wt3d_sample(OpGen *g, const OpDef *op, OpPlan *out) { return kit_sample_ranked(g, op, out, 5, 5, dt_void); }
 
 static const OpDef winograd_weight_transform_ops[] = {
-    KIT_OP("nn.contrib_conv2d_winograd_weight_transform", 1, winograd_wt_attrs, winograd_wt2d_rel, KIT_GEN(OPDT_FLOAT, winograd_wt2d_recognize, winograd_wt2d_solve, winograd_wt2d_sample)),
-    KIT_OP("nn.contrib_conv3d_winograd_weight_transform", 1, winograd_wt_attrs, winograd_wt3d_rel, KIT_GEN(OPDT_FLOAT, winograd_wt3d_recognize, winograd_wt3d_solve, winograd_wt3d_sample)),
+    KIT_OP("nn.contrib_conv2d_winograd_weight_transform", 1, winograd_wt_attrs, winograd_wt2d_rel,
+           KIT_GEN(OPDT_FLOAT, winograd_wt2d_recognize, winograd_wt2d_solve, winograd_wt2d_sample)),
+    KIT_OP("nn.contrib_conv3d_winograd_weight_transform", 1, winograd_wt_attrs, winograd_wt3d_rel,
+           KIT_GEN(OPDT_FLOAT, winograd_wt3d_recognize, winograd_wt3d_solve, winograd_wt3d_sample)),
 };
 OP_REGISTER(winograd_weight_transform_ops);
 
-/* ------------------------------------------------------------------ nn.contrib_conv2d_winograd_nnpack_weight_transform */
+/* ----------------------------------------------------- nn.contrib_conv2d_winograd_nnpack_weight_transform */
 
 /* Conv2DWinogradNNPACKWeightTransformRel: (O, I, 8, 8). */
 static const Type *nnpack_wt_rel(OpCall *c) {
@@ -975,11 +986,12 @@ static bool nnpack_wt_sample(OpGen *g, const OpDef *op, OpPlan *out) {
 }
 
 static const OpDef nnpack_weight_transform_ops[] = {
-    KIT_OP("nn.contrib_conv2d_winograd_nnpack_weight_transform", 1, nnpack_wt_attrs, nnpack_wt_rel, KIT_GEN(OPDT_FLOAT, nnpack_wt_recognize, nnpack_wt_solve, nnpack_wt_sample)),
+    KIT_OP("nn.contrib_conv2d_winograd_nnpack_weight_transform", 1, nnpack_wt_attrs, nnpack_wt_rel,
+           KIT_GEN(OPDT_FLOAT, nnpack_wt_recognize, nnpack_wt_solve, nnpack_wt_sample)),
 };
 OP_REGISTER(nnpack_weight_transform_ops);
 
-/* ------------------------------------------------------------------ nn.contrib_conv2d_gemm_without_weight_transform */
+/* -------------------------------------------------------- nn.contrib_conv2d_gemm_without_weight_transform */
 
 /* Conv2DGemmRel: NHWC / HWIO, channels and kernel_size required, the weight not checked. */
 static const Type *gemm_rel(OpCall *c) {
@@ -1037,11 +1049,12 @@ static bool gemm_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
 static bool gemm_sample(OpGen *g, const OpDef *op, OpPlan *out) { return kit_sample_ranked(g, op, out, 4, 4, dt_void); }
 
 static const OpDef gemm_ops[] = {
-    KIT_OP("nn.contrib_conv2d_gemm_without_weight_transform", 2, kit_conv2d_attrs, gemm_rel, KIT_GEN(OPDT_FLOAT, gemm_recognize, gemm_solve, gemm_sample)),
+    KIT_OP("nn.contrib_conv2d_gemm_without_weight_transform", 2, kit_conv2d_attrs, gemm_rel,
+           KIT_GEN(OPDT_FLOAT, gemm_recognize, gemm_solve, gemm_sample)),
 };
 OP_REGISTER(gemm_ops);
 
-/* ------------------------------------------------------------------ nn.contrib_conv2d_gemm_weight_transform */
+/* ---------------------------------------------------------------- nn.contrib_conv2d_gemm_weight_transform */
 
 /* Conv2DGemmWeightTransformRel: an HWIO weight as (N, K) = (O, H*W*I) tiles, each padded up to a
    multiple of its tile: (ceil(N / tile_rows), ceil(K / tile_cols), tile_rows, tile_cols). */
@@ -1081,7 +1094,8 @@ static bool gemm_wt_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out)
 static bool gemm_wt_sample(OpGen *g, const OpDef *op, OpPlan *out) { return kit_sample_ranked(g, op, out, 4, 4, dt_void); }
 
 static const OpDef gemm_weight_transform_ops[] = {
-    KIT_OP("nn.contrib_conv2d_gemm_weight_transform", 1, gemm_wt_attrs, gemm_wt_rel, KIT_GEN(OPDT_NUMERIC, gemm_wt_recognize, gemm_wt_solve, gemm_wt_sample)),
+    KIT_OP("nn.contrib_conv2d_gemm_weight_transform", 1, gemm_wt_attrs, gemm_wt_rel,
+           KIT_GEN(OPDT_NUMERIC, gemm_wt_recognize, gemm_wt_solve, gemm_wt_sample)),
 };
 OP_REGISTER(gemm_weight_transform_ops);
 
@@ -1190,7 +1204,8 @@ static bool deformable_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *o
 static bool deformable_sample(OpGen *g, const OpDef *op, OpPlan *out) { return kit_sample_ranked(g, op, out, 4, 4, dt_void); }
 
 static const OpDef deformable_conv2d_ops[] = {
-    KIT_OP("nn.deformable_conv2d", 3, deformable_conv2d_attrs, deformable_conv2d_rel, KIT_GEN(OPDT_FLOAT, deformable_recognize, deformable_solve, deformable_sample)),
+    KIT_OP("nn.deformable_conv2d", 3, deformable_conv2d_attrs, deformable_conv2d_rel,
+           KIT_GEN(OPDT_FLOAT, deformable_recognize, deformable_solve, deformable_sample)),
 };
 OP_REGISTER(deformable_conv2d_ops);
 
@@ -1266,7 +1281,8 @@ static bool bitpack_sample(OpGen *g, const OpDef *op, OpPlan *out) {
 
 static const OpDef bitpack_ops[] = {
     /* bitserial.cc */
-    KIT_OP("nn.bitpack", 1, bitpack_attrs, bitpack_rel, KIT_GEN(OPDT_INT, bitpack_recognize, bitpack_solve, bitpack_sample)),
+    KIT_OP("nn.bitpack", 1, bitpack_attrs, bitpack_rel,
+           KIT_GEN(OPDT_INT, bitpack_recognize, bitpack_solve, bitpack_sample)),
 };
 OP_REGISTER(bitpack_ops);
 
@@ -1356,7 +1372,8 @@ static bool bitserial_conv2d_sample(OpGen *g, const OpDef *op, OpPlan *out) {
 }
 
 static const OpDef bitserial_conv2d_ops[] = {
-    KIT_OP("nn.bitserial_conv2d", 2, bitserial_conv2d_attrs, bitserial_conv2d_rel, KIT_GEN(OPDT_INT, bitserial_conv2d_recognize, bitserial_conv2d_solve, bitserial_conv2d_sample)),
+    KIT_OP("nn.bitserial_conv2d", 2, bitserial_conv2d_attrs, bitserial_conv2d_rel,
+           KIT_GEN(OPDT_INT, bitserial_conv2d_recognize, bitserial_conv2d_solve, bitserial_conv2d_sample)),
 };
 OP_REGISTER(bitserial_conv2d_ops);
 
@@ -1399,7 +1416,8 @@ static bool bitserial_dense_solve(OpGen *g, const OpDef *op, const Type *t, OpPl
 static bool bitserial_dense_sample(OpGen *g, const OpDef *op, OpPlan *out) { return kit_sample_ranked(g, op, out, 2, 2, dt_void); }
 
 static const OpDef bitserial_dense_ops[] = {
-    KIT_OP("nn.bitserial_dense", 2, bitserial_dense_attrs, bitserial_dense_rel, KIT_GEN(OPDT_INT, bitserial_dense_recognize, bitserial_dense_solve, bitserial_dense_sample)),
+    KIT_OP("nn.bitserial_dense", 2, bitserial_dense_attrs, bitserial_dense_rel,
+           KIT_GEN(OPDT_INT, bitserial_dense_recognize, bitserial_dense_solve, bitserial_dense_sample)),
 };
 OP_REGISTER(bitserial_dense_ops);
 
@@ -1495,6 +1513,7 @@ static bool correlation_sample(OpGen *g, const OpDef *op, OpPlan *out) {
 
 static const OpDef correlation_ops[] = {
     /* correlation.cc */
-    KIT_OP("nn.correlation", 2, correlation_attrs, correlation_rel, KIT_GEN(OPDT_FLOAT, correlation_recognize, correlation_solve, correlation_sample)),
+    KIT_OP("nn.correlation", 2, correlation_attrs, correlation_rel,
+           KIT_GEN(OPDT_FLOAT, correlation_recognize, correlation_solve, correlation_sample)),
 };
 OP_REGISTER(correlation_ops);

@@ -159,9 +159,9 @@ static const OpAttrSpec subpixel_attrs[] = {
 
 static const OpDef subpixel_ops[] = {
     KIT_OP("nn.depth_to_space", 1, subpixel_attrs, depth_to_space_rel,
-       KIT_SOLVED(OPDT_NUMERIC, kit_rank4, depth_to_space_solve)),
+           KIT_SOLVED(OPDT_NUMERIC, kit_rank4, depth_to_space_solve)),
     KIT_OP("nn.space_to_depth", 1, subpixel_attrs, space_to_depth_rel,
-       KIT_SOLVED(OPDT_NUMERIC, kit_rank4, space_to_depth_solve)),
+           KIT_SOLVED(OPDT_NUMERIC, kit_rank4, space_to_depth_solve)),
 };
 OP_REGISTER(subpixel_ops);
 
@@ -232,7 +232,7 @@ static const OpAttrSpec space_to_batch_nd_attrs[] = {
 
 static const OpDef space_to_batch_nd_ops[] = {
     KIT_OP("nn.space_to_batch_nd", 1, space_to_batch_nd_attrs, space_to_batch_nd_rel,
-       KIT_SOLVED(OPDT_NUMERIC, kit_static_matrix, space_to_batch_nd_solve)),
+           KIT_SOLVED(OPDT_NUMERIC, kit_static_matrix, space_to_batch_nd_solve)),
 };
 OP_REGISTER(space_to_batch_nd_ops);
 
@@ -297,7 +297,7 @@ static const OpAttrSpec batch_to_space_nd_attrs[] = {{"block_shape", AT_INTS, "[
 
 static const OpDef batch_to_space_nd_ops[] = {
     KIT_OP("nn.batch_to_space_nd", 1, batch_to_space_nd_attrs, batch_to_space_nd_rel,
-       KIT_SOLVED(OPDT_NUMERIC, kit_static_matrix, batch_to_space_nd_solve)),
+           KIT_SOLVED(OPDT_NUMERIC, kit_static_matrix, batch_to_space_nd_solve)),
 };
 OP_REGISTER(batch_to_space_nd_ops);
 
@@ -356,7 +356,7 @@ static const OpAttrSpec mirror_pad_attrs[] = {{"mode", AT_STR, "\"SYMMETRIC\""},
 
 static const OpDef mirror_pad_ops[] = {
     KIT_OP("nn.mirror_pad", 1, mirror_pad_attrs, mirror_pad_rel,
-       KIT_SOLVED(OPDT_NUMERIC, kit_static_ranked, mirror_pad_solve)),
+           KIT_SOLVED(OPDT_NUMERIC, kit_static_ranked, mirror_pad_solve)),
 };
 OP_REGISTER(mirror_pad_ops);
 
@@ -441,7 +441,7 @@ static const OpAttrSpec fifo_buffer_attrs[] = {{"axis", AT_INT, "0"}};
 
 static const OpDef fifo_buffer_ops[] = {
     KIT_OP("nn.fifo_buffer", 2, fifo_buffer_attrs, fifo_buffer_rel,
-       KIT_SOLVED(OPDT_NUMERIC, kit_static_ranked, fifo_buffer_solve)),
+           KIT_SOLVED(OPDT_NUMERIC, kit_static_ranked, fifo_buffer_solve)),
 };
 OP_REGISTER(fifo_buffer_ops);
 
@@ -471,11 +471,11 @@ static bool fast_softmax_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan 
 static const OpDef fast_softmax_ops[] = {
     /* softmax and the losses take exponents and logarithms: floats */
     KIT_OP("nn.fast_softmax", 1, kit_softmax_attrs, softmax_rel,
-       KIT_SOLVED(OPDT_FLOAT, kit_static_ranked, fast_softmax_solve)),
+           KIT_SOLVED(OPDT_FLOAT, kit_static_ranked, fast_softmax_solve)),
 };
 OP_REGISTER(fast_softmax_ops);
 
-/* ------------------------------------------------------------------ nn.cross_entropy, nn.cross_entropy_with_logits */
+/* --------------------------------------------------------- nn.cross_entropy, nn.cross_entropy_with_logits */
 
 /* CrossEntropyRel: two matrices of one shape (`?` matches); a scalar of x's dtype. */
 static const Type *cross_entropy_rel(OpCall *c) {
@@ -510,9 +510,9 @@ static bool cross_entropy_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan
 
 static const OpDef cross_entropy_ops[] = {
     KIT_OP_NOATTRS("nn.cross_entropy", 2, cross_entropy_rel,
-               KIT_SOLVED(OPDT_FLOAT, scalar_recognize, cross_entropy_solve)),
+                   KIT_SOLVED(OPDT_FLOAT, scalar_recognize, cross_entropy_solve)),
     KIT_OP_NOATTRS("nn.cross_entropy_with_logits", 2, cross_entropy_rel,
-               KIT_SOLVED(OPDT_FLOAT, scalar_recognize, cross_entropy_solve)),
+                   KIT_SOLVED(OPDT_FLOAT, scalar_recognize, cross_entropy_solve)),
 };
 OP_REGISTER(cross_entropy_ops);
 
@@ -591,6 +591,6 @@ static const OpAttrSpec nll_loss_attrs[] = {{"reduction", AT_STR, "\"mean\""},
 
 static const OpDef nll_loss_ops[] = {
     KIT_OP("nn.nll_loss", 3, nll_loss_attrs, nll_loss_rel,
-       KIT_SOLVED(OPDT_FLOAT, nll_loss_recognize, nll_loss_solve)),
+           KIT_SOLVED(OPDT_FLOAT, nll_loss_recognize, nll_loss_solve)),
 };
 OP_REGISTER(nll_loss_ops);

@@ -37,7 +37,7 @@ OP_FAMILY(nn_grad);
 
 static bool rank4_sample(OpGen *g, const OpDef *op, OpPlan *out) { return kit_sample_ranked(g, op, out, 4, 4, dt_void); }
 
-/* ------------------------------------------------------------------ nn.max_pool2d_grad, nn.avg_pool2d_grad */
+/* ----------------------------------------------------------------- nn.max_pool2d_grad, nn.avg_pool2d_grad */
 
 /* Pool2DGradRel: the gradient with respect to the data has the data's type (argument 2; argument
    1, the output gradient, is not looked at).  pool_size is required by the attributes. */
@@ -78,8 +78,10 @@ static bool pool_grad_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *ou
 }
 
 static const OpDef pool2d_grad_ops[] = {
-    KIT_OP("nn.max_pool2d_grad", 2, kit_max_pool2d_attrs, pool2d_grad_rel, KIT_GEN(OPDT_FLOAT, kit_nn_rank4, pool_grad_solve, rank4_sample)),
-    KIT_OP("nn.avg_pool2d_grad", 2, kit_avg_pool2d_attrs, pool2d_grad_rel, KIT_GEN(OPDT_FLOAT, kit_nn_rank4, pool_grad_solve, rank4_sample)),
+    KIT_OP("nn.max_pool2d_grad", 2, kit_max_pool2d_attrs, pool2d_grad_rel,
+           KIT_GEN(OPDT_FLOAT, kit_nn_rank4, pool_grad_solve, rank4_sample)),
+    KIT_OP("nn.avg_pool2d_grad", 2, kit_avg_pool2d_attrs, pool2d_grad_rel,
+           KIT_GEN(OPDT_FLOAT, kit_nn_rank4, pool_grad_solve, rank4_sample)),
 };
 OP_REGISTER(pool2d_grad_ops);
 
@@ -167,6 +169,7 @@ static bool conv_grad_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *ou
 }
 
 static const OpDef conv2d_backward_weight_ops[] = {
-    KIT_OP("nn.conv2d_backward_weight", 2, kit_conv2d_attrs, conv2d_backward_weight_rel, KIT_GEN(OPDT_FLOAT, kit_nn_rank4, conv_grad_solve, rank4_sample)),
+    KIT_OP("nn.conv2d_backward_weight", 2, kit_conv2d_attrs, conv2d_backward_weight_rel,
+           KIT_GEN(OPDT_FLOAT, kit_nn_rank4, conv_grad_solve, rank4_sample)),
 };
 OP_REGISTER(conv2d_backward_weight_ops);

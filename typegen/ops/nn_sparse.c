@@ -56,7 +56,7 @@ static const Type *checked(OpCall *c, DType dtype, const int64_t *o, size_t n) {
   return ty_tensor(c->types, dtype, o, n);
 }
 
-/* ------------------------------------------------------------------ nn.sparse_dense, nn.internal.sparse_dense_padded */
+/* ------------------------------------------------------- nn.sparse_dense, nn.internal.sparse_dense_padded */
 
 /* SparseDenseRel: dense (M, K) x sparse (N, K)^T -> (M, N); with sparse_lhs, sparse (M, K) x
    dense (N, K)^T -> (M, N) in the dense argument's dtype.  Arguments: dense, sparse data, sparse

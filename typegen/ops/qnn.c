@@ -283,7 +283,8 @@ static bool conv2d_transpose_sample(OpGen *g, const OpDef *op, OpPlan *out) {
 }
 
 static const OpDef conv2d_transpose_ops[] = {
-    KIT_OP("qnn.conv2d_transpose", 6, kit_conv2d_transpose_attrs, qnn_conv2d_transpose_rel, GENS(conv2d_transpose)),
+    KIT_OP("qnn.conv2d_transpose", 6, kit_conv2d_transpose_attrs, qnn_conv2d_transpose_rel,
+           GENS(conv2d_transpose)),
 };
 OP_REGISTER(conv2d_transpose_ops);
 

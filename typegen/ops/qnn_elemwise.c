@@ -69,20 +69,13 @@ static bool unary_sample(OpGen *g, const OpDef *op, OpPlan *out) {
 /* QnnElementwiseUnaryFuncRel: int8/uint8 data. */
 static const Type *qnn_unary_rel(OpCall *c) { return unary_common(c, kit_q8, 2, "quantized type(int8, uint8)"); }
 
-#define UNARY(n) \
+#define QNN_UNARY(n) \
   {.name = (n), .min_args = 5, .max_args = 5, .relation = qnn_unary_rel, KIT_GEN(OPDT_INT, unary_recognize, unary_solve, unary_sample)}
 
 static const OpDef unary_ops[] = {
     /* unary_elementwise_op.cc */
-    UNARY("qnn.abs"),
-    UNARY("qnn.erf"),
-    UNARY("qnn.exp"),
-    UNARY("qnn.hardswish"),
-    UNARY("qnn.log"),
-    UNARY("qnn.rsqrt"),
-    UNARY("qnn.sigmoid"),
-    UNARY("qnn.sqrt"),
-    UNARY("qnn.tanh"),
+    QNN_UNARY("qnn.abs"),   QNN_UNARY("qnn.erf"),     QNN_UNARY("qnn.exp"),  QNN_UNARY("qnn.hardswish"), QNN_UNARY("qnn.log"),
+    QNN_UNARY("qnn.rsqrt"), QNN_UNARY("qnn.sigmoid"), QNN_UNARY("qnn.sqrt"), QNN_UNARY("qnn.tanh"),
 };
 OP_REGISTER(unary_ops);
 
@@ -100,8 +93,12 @@ static bool leaky_relu_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *o
 
 static const OpDef leaky_relu_ops[] = {
     /* leaky_relu.cc, softmax.cc */
-    {.name = "qnn.leaky_relu", .min_args = 5, .max_args = 5, .attrs = kit_leaky_relu_attrs,
-     .nattrs = KIT_NELEMS(kit_leaky_relu_attrs), .relation = qnn_leaky_relu_rel,
+    {.name = "qnn.leaky_relu",
+     .min_args = 5,
+     .max_args = 5,
+     .attrs = kit_leaky_relu_attrs,
+     .nattrs = KIT_NELEMS(kit_leaky_relu_attrs),
+     .relation = qnn_leaky_relu_rel,
      KIT_GEN(OPDT_INT, unary_recognize, leaky_relu_solve, unary_sample)},
 };
 OP_REGISTER(leaky_relu_ops);
@@ -129,8 +126,13 @@ static bool softmax_sample(OpGen *g, const OpDef *op, OpPlan *out) {
 }
 
 static const OpDef softmax_ops[] = {
-    {.name = "qnn.softmax", .min_args = 5, .max_args = 5, .attrs = kit_softmax_attrs, .nattrs = KIT_NELEMS(kit_softmax_attrs),
-     .relation = qnn_softmax_rel, KIT_GEN(OPDT_INT, softmax_recognize, softmax_solve, softmax_sample)},
+    {.name = "qnn.softmax",
+     .min_args = 5,
+     .max_args = 5,
+     .attrs = kit_softmax_attrs,
+     .nattrs = KIT_NELEMS(kit_softmax_attrs),
+     .relation = qnn_softmax_rel,
+     KIT_GEN(OPDT_INT, softmax_recognize, softmax_solve, softmax_sample)},
 };
 OP_REGISTER(softmax_ops);
 
@@ -214,19 +216,19 @@ static bool binary_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) 
 /* BroadcastAttrs (qnn/attrs.h). */
 static const OpAttrSpec broadcast_attrs[] = {{"lhs_axis", AT_INT, "-1"}, {"rhs_axis", AT_INT, "-1"}};
 
-#define BINARY(n)                                                                                               \
+#define QNN_BINARY(n)                                                                                               \
   {.name = (n), .min_args = 8, .max_args = 8, .attrs = broadcast_attrs, .nattrs = KIT_NELEMS(broadcast_attrs),      \
    .relation = qnn_binary_rel, KIT_GEN(OPDT_INT, unary_recognize, binary_solve, unary_sample)}
 
 static const OpDef binary_ops[] = {
     /* add.cc, mul.cc, subtract.cc */
-    BINARY("qnn.add"),
-    BINARY("qnn.mul"),
-    BINARY("qnn.subtract"),
+    QNN_BINARY("qnn.add"),
+    QNN_BINARY("qnn.mul"),
+    QNN_BINARY("qnn.subtract"),
 };
 OP_REGISTER(binary_ops);
 
-/* ------------------------------------------------------------------ qnn.simulated_quantize, qnn.simulated_dequantize */
+/* ------------------------------------------------------- qnn.simulated_quantize, qnn.simulated_dequantize */
 
 /* SimulatedQuantizeRel / SimulatedDequantizeRel: data and the dtype code are tensors; the result
    has the data's type.  The scale and zero point are not checked. */
@@ -268,13 +270,13 @@ static bool simulated_sample(OpGen *g, const OpDef *op, OpPlan *out) {
 /* SimulatedQuantizeAttrs, DequantizeAttrs (qnn/attrs.h): the axis. */
 static const OpAttrSpec axis_attrs[] = {{"axis", AT_INT, "-1"}};
 
-#define SIMULATED(n)                                                                                  \
+#define QNN_SIMULATED(n)                                                                                  \
   {.name = (n), .min_args = 4, .max_args = 4, .attrs = axis_attrs, .nattrs = KIT_NELEMS(axis_attrs),      \
    .relation = qnn_simulated_rel, KIT_GEN(OPDT_FLOAT, simulated_recognize, simulated_solve, simulated_sample)}
 
 static const OpDef simulated_ops[] = {
     /* simulated_quantize.cc, simulated_dequantize.cc */
-    SIMULATED("qnn.simulated_quantize"),
-    SIMULATED("qnn.simulated_dequantize"),
+    QNN_SIMULATED("qnn.simulated_quantize"),
+    QNN_SIMULATED("qnn.simulated_dequantize"),
 };
 OP_REGISTER(simulated_ops);

@@ -97,7 +97,7 @@ static const OpAttrSpec threefry_generate_attrs[] = {{"out_shape", AT_INTS, "Non
 
 static const OpDef threefry_generate_ops[] = {
     KIT_OP("random.threefry_generate", 1, threefry_generate_attrs, threefry_generate_rel,
-       KIT_GEN(OPDT_INT, threefry_generate_recognize, threefry_generate_solve, threefry_generate_sample)),
+           KIT_GEN(OPDT_INT, threefry_generate_recognize, threefry_generate_solve, threefry_generate_sample)),
 };
 OP_REGISTER(threefry_generate_ops);
 
@@ -185,9 +185,9 @@ static const OpAttrSpec distribution_attrs[] = {{"out_shape", AT_INTS, "None"},
 
 static const OpDef distribution_ops[] = {
     KIT_OP("random.uniform", 3, distribution_attrs, uniform_rel,
-       KIT_GEN(OPDT_FLOAT, distribution_recognize, distribution_solve, distribution_sample)),
+           KIT_GEN(OPDT_FLOAT, distribution_recognize, distribution_solve, distribution_sample)),
     KIT_OP("random.normal", 3, distribution_attrs, normal_rel,
-       KIT_GEN(OPDT_FLOAT, distribution_recognize, distribution_solve, distribution_sample)),
+           KIT_GEN(OPDT_FLOAT, distribution_recognize, distribution_solve, distribution_sample)),
 };
 OP_REGISTER(distribution_ops);
 
@@ -245,6 +245,6 @@ static const OpAttrSpec multinomial_attrs[] = {{"num_samples", AT_INT, "1"}};
 
 static const OpDef multinomial_ops[] = {
     KIT_OP("random.multinomial", 2, multinomial_attrs, multinomial_rel,
-       KIT_GEN(OPDT_INT, multinomial_recognize, multinomial_solve, multinomial_sample)),
+           KIT_GEN(OPDT_INT, multinomial_recognize, multinomial_solve, multinomial_sample)),
 };
 OP_REGISTER(multinomial_ops);

@@ -363,7 +363,8 @@ static const OpAttrSpec reshape_like_attrs[] = {{"lhs_begin", AT_INT, "0"},
                                                 {"rhs_end", AT_INT, "None"}};
 
 static const OpDef reshape_like_ops[] = {
-    KIT_OP("reshape_like", 2, reshape_like_attrs, reshape_like_rel, KIT_SOLVED(OPDT_ANY, kit_static_any, reshape_like_solve)),
+    KIT_OP("reshape_like", 2, reshape_like_attrs, reshape_like_rel,
+           KIT_SOLVED(OPDT_ANY, kit_static_any, reshape_like_solve)),
 };
 OP_REGISTER(reshape_like_ops);
 
@@ -416,9 +417,9 @@ static bool dyn_shape_sample(OpGen *g, const OpDef *op, OpPlan *out) {
 
 static const OpDef dyn_shape_ops[] = {
     KIT_OP("dyn.reshape", 2, kit_reshape_attrs, dyn_reshape_rel,
-       KIT_GEN(OPDT_ANY, dyn_shape_recognize, dyn_shape_solve, dyn_shape_sample)),
+           KIT_GEN(OPDT_ANY, dyn_shape_recognize, dyn_shape_solve, dyn_shape_sample)),
     KIT_OP("dyn.broadcast_to", 2, kit_init_op_attrs, dyn_reshape_rel,
-       KIT_GEN(OPDT_ANY, dyn_shape_recognize, dyn_shape_solve, dyn_shape_sample)),
+           KIT_GEN(OPDT_ANY, dyn_shape_recognize, dyn_shape_solve, dyn_shape_sample)),
 };
 OP_REGISTER(dyn_shape_ops);
 
@@ -499,7 +500,8 @@ static bool transpose_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *ou
 static const OpAttrSpec transpose_attrs[] = {{"axes", AT_INTS, "None"}};
 
 static const OpDef transpose_ops[] = {
-    KIT_OP("transpose", 1, transpose_attrs, transpose_rel, KIT_SOLVED(OPDT_ANY, kit_static_any, transpose_solve)),
+    KIT_OP("transpose", 1, transpose_attrs, transpose_rel,
+           KIT_SOLVED(OPDT_ANY, kit_static_any, transpose_solve)),
 };
 OP_REGISTER(transpose_ops);
 
@@ -670,7 +672,7 @@ static const OpAttrSpec expand_dims_attrs[] = {{"axis", AT_INT, "None"}, {"num_n
 
 static const OpDef expand_dims_ops[] = {
     KIT_OP("expand_dims", 1, expand_dims_attrs, expand_dims_rel,
-       KIT_GEN(OPDT_ANY, kit_static_any, expand_dims_solve, expand_dims_sample)),
+           KIT_GEN(OPDT_ANY, kit_static_any, expand_dims_solve, expand_dims_sample)),
 };
 OP_REGISTER(expand_dims_ops);
 
@@ -849,9 +851,10 @@ static bool stack_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
 static const OpAttrSpec stack_attrs[] = {{"axis", AT_INT, "0"}};
 
 static const OpDef concatenate_ops[] = {
-    KIT_OP("concatenate", 1, kit_concatenate_attrs, concatenate_rel, KIT_SOLVED(OPDT_ANY, kit_static_ranked, concatenate_solve)),
+    KIT_OP("concatenate", 1, kit_concatenate_attrs, concatenate_rel,
+           KIT_SOLVED(OPDT_ANY, kit_static_ranked, concatenate_solve)),
     KIT_OP("stack", 1, stack_attrs, stack_rel,
-       KIT_GEN(OPDT_ANY, stack_recognize, stack_solve, opgen_sample_by_solving)),
+           KIT_GEN(OPDT_ANY, stack_recognize, stack_solve, opgen_sample_by_solving)),
 };
 OP_REGISTER(concatenate_ops);
 
@@ -1272,9 +1275,10 @@ static const OpAttrSpec strided_slice_attrs[] = {{"begin", AT_INTS, "None"},
                                                  {"axes", AT_INTS, "None"}};
 
 static const OpDef strided_slice_ops[] = {
-    KIT_OP("strided_slice", 1, strided_slice_attrs, strided_slice_rel, KIT_SOLVED(OPDT_ANY, kit_static_any, strided_slice_solve)),
+    KIT_OP("strided_slice", 1, strided_slice_attrs, strided_slice_rel,
+           KIT_SOLVED(OPDT_ANY, kit_static_any, strided_slice_solve)),
     KIT_OP("dyn.strided_slice", 4, strided_slice_attrs, dyn_strided_slice_rel,
-       KIT_GEN(OPDT_ANY, dyn_strided_slice_recognize, dyn_strided_slice_solve, dyn_strided_slice_sample)),
+           KIT_GEN(OPDT_ANY, dyn_strided_slice_recognize, dyn_strided_slice_solve, dyn_strided_slice_sample)),
 };
 OP_REGISTER(strided_slice_ops);
 
@@ -1385,7 +1389,8 @@ static bool slice_like_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *o
 static const OpAttrSpec slice_like_attrs[] = {{"axes", AT_INTS, "None"}};
 
 static const OpDef slice_like_ops[] = {
-    KIT_OP("slice_like", 2, slice_like_attrs, slice_like_rel, KIT_SOLVED(OPDT_ANY, kit_static_any, slice_like_solve)),
+    KIT_OP("slice_like", 2, slice_like_attrs, slice_like_rel,
+           KIT_SOLVED(OPDT_ANY, kit_static_any, slice_like_solve)),
 };
 OP_REGISTER(slice_like_ops);
 
@@ -1587,7 +1592,8 @@ static bool gather_nd_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *ou
 static const OpAttrSpec gather_nd_attrs[] = {{"batch_dims", AT_INT, "0"}, {"index_rank", AT_INT, "None"}};
 
 static const OpDef gather_nd_ops[] = {
-    KIT_OP("gather_nd", 2, gather_nd_attrs, gather_nd_rel, KIT_SOLVED(OPDT_ANY, kit_static_any, gather_nd_solve)),
+    KIT_OP("gather_nd", 2, gather_nd_attrs, gather_nd_rel,
+           KIT_SOLVED(OPDT_ANY, kit_static_any, gather_nd_solve)),
 };
 OP_REGISTER(gather_nd_ops);
 
@@ -1737,7 +1743,7 @@ static const OpDef reverse_ops[] = {
 };
 OP_REGISTER(reverse_ops);
 
-/* ------------------------------------------------------------------ broadcast_to, broadcast_to_like, collapse_sum_like */
+/* ----------------------------------------------------- broadcast_to, broadcast_to_like, collapse_sum_like */
 
 /* BroadcastRel asked to produce `want` (TVM assigns the target type first, then unifies it with
    the broadcast of a and b): the broadcast must exist and match `want` (a `?` matches anything). */
@@ -1821,10 +1827,13 @@ static bool collapse_sum_like_solve(OpGen *g, const OpDef *op, const Type *t, Op
 }
 
 static const OpDef broadcast_ops[] = {
-    KIT_OP("broadcast_to", 1, kit_init_op_attrs, broadcast_to_rel, KIT_SOLVED(OPDT_ANY, kit_static_any, broadcast_to_solve)),
-    KIT_OP_NOATTRS("broadcast_to_like", 2, broadcast_to_like_rel, KIT_SOLVED(OPDT_ANY, kit_static_any, broadcast_to_like_solve)),
+    KIT_OP("broadcast_to", 1, kit_init_op_attrs, broadcast_to_rel,
+           KIT_SOLVED(OPDT_ANY, kit_static_any, broadcast_to_solve)),
+    KIT_OP_NOATTRS("broadcast_to_like", 2, broadcast_to_like_rel,
+                   KIT_SOLVED(OPDT_ANY, kit_static_any, broadcast_to_like_solve)),
     /* a sum: numbers only */
-    KIT_OP_NOATTRS("collapse_sum_like", 2, collapse_sum_like_rel, KIT_SOLVED(OPDT_NUMERIC, kit_static_any, collapse_sum_like_solve)),
+    KIT_OP_NOATTRS("collapse_sum_like", 2, collapse_sum_like_rel,
+                   KIT_SOLVED(OPDT_NUMERIC, kit_static_any, collapse_sum_like_solve)),
 };
 OP_REGISTER(broadcast_ops);
 
@@ -1990,7 +1999,7 @@ static const OpAttrSpec arange_attrs[] = {{"start", AT_ANY, "None"},
 
 static const OpDef arange_ops[] = {
     KIT_OP("arange", 3, arange_attrs, arange_rel,
-       KIT_GEN(OPDT_NUMERIC, arange_recognize, arange_solve, arange_sample)),
+           KIT_GEN(OPDT_NUMERIC, arange_recognize, arange_solve, arange_sample)),
 };
 OP_REGISTER(arange_ops);
 
@@ -2033,7 +2042,8 @@ static bool one_hot_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out)
 }
 
 static const OpDef one_hot_ops[] = {
-    KIT_OP("one_hot", 3, kit_one_hot_attrs, one_hot_rel, KIT_SOLVED(OPDT_NUMERIC, kit_static_ranked, one_hot_solve)),
+    KIT_OP("one_hot", 3, kit_one_hot_attrs, one_hot_rel,
+           KIT_SOLVED(OPDT_NUMERIC, kit_static_ranked, one_hot_solve)),
 };
 OP_REGISTER(one_hot_ops);
 
@@ -2069,7 +2079,7 @@ static bool shape_of_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out
 static const OpDef shape_of_ops[] = {
     /* shape_of and argwhere produce indices */
     KIT_OP("shape_of", 1, kit_shape_of_attrs, shape_of_rel,
-       KIT_GEN(OPDT_INT, shape_of_recognize, shape_of_solve, opgen_sample_by_solving)),
+           KIT_GEN(OPDT_INT, shape_of_recognize, shape_of_solve, opgen_sample_by_solving)),
 };
 OP_REGISTER(shape_of_ops);
 
@@ -2108,7 +2118,7 @@ static bool argwhere_sample(OpGen *g, const OpDef *op, OpPlan *out) {
 
 static const OpDef argwhere_ops[] = {
     KIT_OP_NOATTRS("argwhere", 1, argwhere_rel,
-               KIT_GEN(OPDT_INT, argwhere_recognize, argwhere_solve, argwhere_sample)),
+                   KIT_GEN(OPDT_INT, argwhere_recognize, argwhere_solve, argwhere_sample)),
 };
 OP_REGISTER(argwhere_ops);
 
@@ -2226,7 +2236,7 @@ static const OpAttrSpec layout_transform_attrs[] = {{"src_layout", AT_STR, "None
 
 static const OpDef layout_transform_ops[] = {
     KIT_OP("layout_transform", 1, layout_transform_attrs, layout_transform_rel,
-       KIT_GEN(OPDT_ANY, layout_transform_recognize, layout_transform_solve, opgen_sample_by_solving)),
+           KIT_GEN(OPDT_ANY, layout_transform_recognize, layout_transform_solve, opgen_sample_by_solving)),
 };
 OP_REGISTER(layout_transform_ops);
 
@@ -2310,7 +2320,8 @@ static bool topk_sample(OpGen *g, const OpDef *op, OpPlan *out) {
 
 static const OpDef topk_ops[] = {
     /* sorting compares numbers; argsort's result is its indices */
-    KIT_OP("topk", 1, kit_topk_attrs, topk_rel, KIT_GEN(OPDT_NUMERIC, topk_recognize, topk_solve, topk_sample)),
+    KIT_OP("topk", 1, kit_topk_attrs, topk_rel,
+           KIT_GEN(OPDT_NUMERIC, topk_recognize, topk_solve, topk_sample)),
 };
 OP_REGISTER(topk_ops);
 

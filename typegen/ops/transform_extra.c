@@ -89,7 +89,7 @@ static bool collapse_sum_to_solve(OpGen *g, const OpDef *op, const Type *t, OpPl
 static const OpDef collapse_sum_to_ops[] = {
     /* a sum: numbers only */
     KIT_OP("collapse_sum_to", 2, kit_init_op_attrs, collapse_sum_to_rel,
-       KIT_SOLVED(OPDT_NUMERIC, kit_static_any, collapse_sum_to_solve)),
+           KIT_SOLVED(OPDT_NUMERIC, kit_static_any, collapse_sum_to_solve)),
 };
 OP_REGISTER(collapse_sum_to_ops);
 
@@ -182,7 +182,7 @@ static bool reverse_reshape_solve(OpGen *g, const OpDef *op, const Type *t, OpPl
 
 static const OpDef contrib_reverse_reshape_ops[] = {
     KIT_OP("contrib_reverse_reshape", 1, kit_reshape_attrs, reverse_reshape_rel,
-       KIT_SOLVED(OPDT_ANY, kit_static_any, reverse_reshape_solve)),
+           KIT_SOLVED(OPDT_ANY, kit_static_any, reverse_reshape_solve)),
 };
 OP_REGISTER(contrib_reverse_reshape_ops);
 
@@ -496,10 +496,7 @@ static const OpDef einsum_ops[] = {
 };
 OP_REGISTER(einsum_ops);
 
-/* ------------------------------------------------------------------ invert_permutation */
-
-/* IdentityRel, as invert_permutation registers it. */
-static const Type *identity_rel(OpCall *c) { return op_tensor_arg(c, 0); }
+/* ------------------------------------------------------------------ invert_permutation (IdentityRel) */
 
 /* invert_permutation: a permutation vector of int32 or int64. */
 static bool invert_permutation_recognize(const OpDef *op, const Type *t) {
@@ -520,7 +517,7 @@ static bool invert_permutation_sample(OpGen *g, const OpDef *op, OpPlan *out) {
 
 static const OpDef invert_permutation_ops[] = {
     KIT_OP_NOATTRS(
-        "invert_permutation", 1, identity_rel,
+        "invert_permutation", 1, kit_identity_rel,
         KIT_GEN(OPDT_INT, invert_permutation_recognize, invert_permutation_solve, invert_permutation_sample)),
 };
 OP_REGISTER(invert_permutation_ops);
@@ -586,7 +583,7 @@ static const OpAttrSpec matrix_set_diag_attrs[] = {{"k1", AT_INT, "0"},
 
 static const OpDef matrix_set_diag_ops[] = {
     KIT_OP("matrix_set_diag", 2, matrix_set_diag_attrs, matrix_set_diag_rel,
-       KIT_SOLVED(OPDT_NUMERIC, kit_static_matrix, matrix_set_diag_solve)),
+           KIT_SOLVED(OPDT_NUMERIC, kit_static_matrix, matrix_set_diag_solve)),
 };
 OP_REGISTER(matrix_set_diag_ops);
 
@@ -677,7 +674,7 @@ static const OpAttrSpec meshgrid_attrs[] = {{"indexing", AT_STR, "\"ij\""}};
 
 static const OpDef meshgrid_ops[] = {
     KIT_OP("meshgrid", 1, meshgrid_attrs, meshgrid_rel,
-       KIT_GEN(OPDT_ANY, meshgrid_recognize, meshgrid_solve, meshgrid_sample)),
+           KIT_GEN(OPDT_ANY, meshgrid_recognize, meshgrid_solve, meshgrid_sample)),
 };
 OP_REGISTER(meshgrid_ops);
 
@@ -730,7 +727,7 @@ static const OpAttrSpec reverse_sequence_attrs[] = {{"seq_axis", AT_INT, "1"}, {
 
 static const OpDef reverse_sequence_ops[] = {
     KIT_OP("reverse_sequence", 2, reverse_sequence_attrs, reverse_sequence_rel,
-       KIT_SOLVED(OPDT_ANY, kit_static_matrix, reverse_sequence_solve)),
+           KIT_SOLVED(OPDT_ANY, kit_static_matrix, reverse_sequence_solve)),
 };
 OP_REGISTER(reverse_sequence_ops);
 
@@ -768,7 +765,7 @@ static const OpAttrSpec sequence_mask_attrs[] = {{"mask_value", AT_FLOAT, "0f"},
 static const OpDef sequence_mask_ops[] = {
     /* the mask value is a float */
     KIT_OP("sequence_mask", 2, sequence_mask_attrs, sequence_mask_rel,
-       KIT_SOLVED(OPDT_FLOAT, kit_static_matrix, sequence_mask_solve)),
+           KIT_SOLVED(OPDT_FLOAT, kit_static_matrix, sequence_mask_solve)),
 };
 OP_REGISTER(sequence_mask_ops);
 
@@ -839,7 +836,7 @@ static const OpAttrSpec sliding_window_attrs[] = {
 
 static const OpDef sliding_window_ops[] = {
     KIT_OP("sliding_window", 1, sliding_window_attrs, sliding_window_rel,
-       KIT_SOLVED(OPDT_ANY, kit_static_matrix, sliding_window_solve)),
+           KIT_SOLVED(OPDT_ANY, kit_static_matrix, sliding_window_solve)),
 };
 OP_REGISTER(sliding_window_ops);
 
@@ -864,7 +861,8 @@ static bool strided_set_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *
 }
 
 static const OpDef strided_set_ops[] = {
-    KIT_OP_NOATTRS("strided_set", 5, strided_set_rel, KIT_SOLVED(OPDT_ANY, kit_static_ranked, strided_set_solve)),
+    KIT_OP_NOATTRS("strided_set", 5, strided_set_rel,
+                   KIT_SOLVED(OPDT_ANY, kit_static_ranked, strided_set_solve)),
 };
 OP_REGISTER(strided_set_ops);
 

@@ -88,11 +88,11 @@ static bool adv_index_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *ou
 
 static const OpDef adv_index_ops[] = {
     KIT_OP_NOATTRS("adv_index", 1, adv_index_rel,
-               KIT_GEN(OPDT_ANY, kit_static_ranked, adv_index_solve, opgen_sample_by_solving)),
+                   KIT_GEN(OPDT_ANY, kit_static_ranked, adv_index_solve, opgen_sample_by_solving)),
 };
 OP_REGISTER(adv_index_ops);
 
-/* ------------------------------------------------------------------ scatter_elements, scatter_nd, unravel_index */
+/* ------------------------------------------------------------ scatter_elements, scatter_nd, unravel_index */
 
 static bool is_int_or_uint(DType d) { return d.code == DT_INT || d.code == DT_UINT; }
 
@@ -209,11 +209,11 @@ static const OpAttrSpec scatter_nd_attrs[] = {{"mode", AT_STR, "\"update\""}};
 static const OpDef scatter_elements_ops[] = {
     /* the reductions (add, mul, mean, ...) need numbers */
     KIT_OP("scatter_elements", 3, scatter_elements_attrs, scatter_elements_rel,
-       KIT_GEN(OPDT_NUMERIC, kit_static_ranked, scatter_elements_solve, opgen_sample_by_solving)),
+           KIT_GEN(OPDT_NUMERIC, kit_static_ranked, scatter_elements_solve, opgen_sample_by_solving)),
     KIT_OP("scatter_nd", 3, scatter_nd_attrs, scatter_nd_rel,
-       KIT_GEN(OPDT_NUMERIC, kit_static_ranked, scatter_nd_solve, opgen_sample_by_solving)),
+           KIT_GEN(OPDT_NUMERIC, kit_static_ranked, scatter_nd_solve, opgen_sample_by_solving)),
     KIT_OP_NOATTRS("unravel_index", 2, unravel_index_rel,
-               KIT_GEN(OPDT_INT, unravel_index_recognize, unravel_index_solve, unravel_index_sample)),
+                   KIT_GEN(OPDT_INT, unravel_index_recognize, unravel_index_solve, unravel_index_sample)),
 };
 OP_REGISTER(scatter_elements_ops);
 
@@ -263,7 +263,7 @@ static bool fill_rows_sample(OpGen *g, const OpDef *op, OpPlan *out) {
 
 static const OpDef sparse_fill_empty_rows_ops[] = {
     KIT_OP_NOATTRS("sparse_fill_empty_rows", 4, sparse_fill_empty_rows_rel,
-               KIT_GEN(OPDT_INT, fill_rows_recognize, fill_rows_solve, fill_rows_sample)),
+                   KIT_GEN(OPDT_INT, fill_rows_recognize, fill_rows_solve, fill_rows_sample)),
 };
 OP_REGISTER(sparse_fill_empty_rows_ops);
 
@@ -314,7 +314,7 @@ static bool sparse_reshape_sample(OpGen *g, const OpDef *op, OpPlan *out) {
 
 static const OpDef sparse_reshape_ops[] = {
     KIT_OP_NOATTRS("sparse_reshape", 3, sparse_reshape_rel,
-               KIT_GEN(OPDT_INT, sparse_reshape_recognize, sparse_reshape_solve, sparse_reshape_sample)),
+                   KIT_GEN(OPDT_INT, sparse_reshape_recognize, sparse_reshape_solve, sparse_reshape_sample)),
 };
 OP_REGISTER(sparse_reshape_ops);
 
@@ -354,6 +354,6 @@ static const OpAttrSpec sparse_to_dense_attrs[] = {{"output_shape", AT_INTS, "No
 
 static const OpDef sparse_to_dense_ops[] = {
     KIT_OP("sparse_to_dense", 3, sparse_to_dense_attrs, sparse_to_dense_rel,
-       KIT_GEN(OPDT_NUMERIC, kit_static_ranked, sparse_to_dense_solve, opgen_sample_by_solving)),
+           KIT_GEN(OPDT_NUMERIC, kit_static_ranked, sparse_to_dense_solve, opgen_sample_by_solving)),
 };
 OP_REGISTER(sparse_to_dense_ops);

@@ -122,7 +122,7 @@ static const OpAttrSpec multibox_prior_attrs[] = {{"sizes", AT_ANY, "[1f]"},
 static const OpDef multibox_prior_ops[] = {
     /* multibox_op.cc */
     KIT_OP("vision.multibox_prior", 1, multibox_prior_attrs, multibox_prior_rel,
-       KIT_GEN(OPDT_FLOAT, multibox_prior_recognize, multibox_prior_solve, multibox_prior_sample)),
+           KIT_GEN(OPDT_FLOAT, multibox_prior_recognize, multibox_prior_solve, multibox_prior_sample)),
 };
 OP_REGISTER(multibox_prior_ops);
 
@@ -196,7 +196,7 @@ static const OpAttrSpec multibox_transform_loc_attrs[] = {{"clip", AT_BOOL, "Tru
 
 static const OpDef multibox_transform_loc_ops[] = {
     KIT_OP("vision.multibox_transform_loc", 3, multibox_transform_loc_attrs, multibox_transform_loc_rel,
-       KIT_GEN(OPDT_FLOAT, mtl_recognize, mtl_solve, mtl_sample)),
+           KIT_GEN(OPDT_FLOAT, mtl_recognize, mtl_solve, mtl_sample)),
 };
 OP_REGISTER(multibox_transform_loc_ops);
 
@@ -256,7 +256,7 @@ static const OpAttrSpec get_valid_counts_attrs[] = {{"score_threshold", AT_FLOAT
 static const OpDef get_valid_counts_ops[] = {
     /* nms.cc */
     KIT_OP("vision.get_valid_counts", 2, get_valid_counts_attrs, get_valid_counts_rel,
-       KIT_GEN(OPDT_FLOAT, gvc_recognize, gvc_solve, gvc_sample)),
+           KIT_GEN(OPDT_FLOAT, gvc_recognize, gvc_solve, gvc_sample)),
 };
 OP_REGISTER(get_valid_counts_ops);
 
@@ -336,7 +336,7 @@ static const OpAttrSpec nms_attrs[] = {{"force_suppress", AT_BOOL, "False"},
 
 static const OpDef non_max_suppression_ops[] = {
     KIT_OP("vision.non_max_suppression", 5, nms_attrs, nms_rel,
-       KIT_GEN(OPDT_FLOAT, nms_recognize, nms_solve, nms_sample)),
+           KIT_GEN(OPDT_FLOAT, nms_recognize, nms_solve, nms_sample)),
 };
 OP_REGISTER(non_max_suppression_ops);
 
@@ -427,7 +427,7 @@ static const OpAttrSpec all_class_nms_attrs[] = {{"output_format", AT_STR, "\"on
 
 static const OpDef all_class_non_max_suppression_ops[] = {
     KIT_OP("vision.all_class_non_max_suppression", 5, all_class_nms_attrs, all_class_nms_rel,
-       KIT_GEN(OPDT_FLOAT, acnms_recognize, acnms_solve, acnms_sample)),
+           KIT_GEN(OPDT_FLOAT, acnms_recognize, acnms_solve, acnms_sample)),
 };
 OP_REGISTER(all_class_non_max_suppression_ops);
 
@@ -514,9 +514,9 @@ static const OpAttrSpec roi_pool_attrs[] = {{"pooled_size", AT_INTS, "None"},
 static const OpDef roi_ops[] = {
     /* rcnn_op.cc */
     KIT_OP("vision.roi_align", 2, roi_align_attrs, roi_align_rel,
-       KIT_GEN(OPDT_FLOAT, kit_rank4, roi_align_solve, rank4_sample)),
+           KIT_GEN(OPDT_FLOAT, kit_rank4, roi_align_solve, rank4_sample)),
     KIT_OP("vision.roi_pool", 2, roi_pool_attrs, roi_pool_rel,
-       KIT_GEN(OPDT_FLOAT, kit_rank4, roi_pool_solve, rank4_sample)),
+           KIT_GEN(OPDT_FLOAT, kit_rank4, roi_pool_solve, rank4_sample)),
 };
 OP_REGISTER(roi_ops);
 
@@ -601,7 +601,7 @@ static const OpAttrSpec proposal_attrs[] = {
 
 static const OpDef proposal_ops[] = {
     KIT_OP("vision.proposal", 3, proposal_attrs, proposal_rel,
-       KIT_GEN(OPDT_FLOAT, proposal_recognize, proposal_solve, proposal_sample)),
+           KIT_GEN(OPDT_FLOAT, proposal_recognize, proposal_solve, proposal_sample)),
 };
 OP_REGISTER(proposal_ops);
 
@@ -643,6 +643,6 @@ static const OpAttrSpec yolo_reorg_attrs[] = {{"stride", AT_INT, "1"}};
 static const OpDef yolo_reorg_ops[] = {
     /* yolo.cc: a reshuffle, any number type */
     KIT_OP("vision.yolo_reorg", 1, yolo_reorg_attrs, yolo_reorg_rel,
-       KIT_GEN(OPDT_NUMERIC, kit_rank4, yolo_reorg_solve, rank4_sample)),
+           KIT_GEN(OPDT_NUMERIC, kit_rank4, yolo_reorg_solve, rank4_sample)),
 };
 OP_REGISTER(yolo_reorg_ops);
