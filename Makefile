@@ -32,7 +32,8 @@ LDFLAGS_ALL := $(OPT) $(LDFLAGS)
 SUPPORT_SRC := $(wildcard support/*.c)
 PARSER_SRC  := parser/parse.c parser/lower.c parser/comments.c parser/print.c parser/dump.c parser/literal.c parser/build.c parser/clone.c parser/children.c parser/join.c
 GRAMMAR_SRC := parser/src/parser.c parser/src/scanner.c
-TYPEGEN_SRC := $(filter-out typegen/rcheck.c typegen/rgen.c,$(wildcard typegen/*.c typegen/ops/*.c))
+# typegen/ in layer order: types, the operator registry, inference, the generator
+TYPEGEN_SRC := $(filter-out typegen/infer/rcheck.c typegen/gen/rgen.c,$(wildcard typegen/types/*.c typegen/ops/*.c typegen/infer/*.c typegen/gen/*.c))
 RUN_SRC     := $(filter-out interestingness/roracle.c,$(wildcard interestingness/*.c))
 PROGRAM_SRC := $(wildcard program/*.c)
 REDUCE_SRC  := $(filter-out reduce/rreduce.c,$(wildcard reduce/*.c))
@@ -63,11 +64,11 @@ $(BIN)/rfmt: $(BUILD)/parser/rfmt.o $(BUILD)/librelaykit.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
 
-$(BIN)/rcheck: $(BUILD)/typegen/rcheck.o $(BUILD)/librelaykit.a
+$(BIN)/rcheck: $(BUILD)/typegen/infer/rcheck.o $(BUILD)/librelaykit.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
 
-$(BIN)/rgen: $(BUILD)/typegen/rgen.o $(BUILD)/librelaykit.a
+$(BIN)/rgen: $(BUILD)/typegen/gen/rgen.o $(BUILD)/librelaykit.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
 

@@ -12,7 +12,7 @@
 #include "../support/clock.h"
 #include "../parser/ast.h"
 #include "../support/fileio.h"
-#include "../typegen/infer.h"
+#include "../typegen/infer/infer.h"
 
 int main(int argc, char **argv) {
   double min_seconds = 1.0; /* repeat each file until this much time has passed */

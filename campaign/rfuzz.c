@@ -17,7 +17,7 @@
 #include "../support/clock.h"
 #include "../support/fileio.h"
 #include "../support/pattern.h"
-#include "../typegen/policy.h"
+#include "../typegen/gen/gen.h"
 #include "campaign.h"
 
 static const char usage_head[] =

@@ -13,7 +13,7 @@
 
 #include "../support/diag.h"
 #include "../support/xalloc.h"
-#include "../typegen/infer.h"
+#include "../typegen/infer/infer.h"
 
 void mut_options_init(MutOptions *o) {
   memset(o, 0, sizeof *o);

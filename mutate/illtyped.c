@@ -19,9 +19,8 @@
 #include <string.h>
 
 #include "../program/program.h"
-#include "../typegen/op.h"
-#include "../typegen/to_ast.h"
-#include "../typegen/unify.h"
+#include "../typegen/ops/ops.h"
+#include "../typegen/types/types.h"
 #include "driver.h"
 
 typedef struct Ill Ill;

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../typegen/to_ast.h"
+#include "../typegen/ops/ops.h"
 #include "expr_type.h"
 
 enum { MAX_TRIES = 8, MAX_CANDS = 256 };

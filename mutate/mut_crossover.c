@@ -5,8 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../typegen/op.h"
-#include "../typegen/to_ast.h"
+#include "../typegen/ops/ops.h"
 #include "edit.h"
 
 /* Whether e can move to another program as it is: operator calls, tuples, projections, if,

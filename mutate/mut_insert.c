@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../typegen/to_ast.h"
+#include "../typegen/ops/ops.h"
 #include "edit.h"
 
 typedef enum Form { F_LET, F_IF, F_TUPLE, F_CLOSURE, F_IDENTITY, F_RESHAPE, F_TRANSPOSE, F_EXPAND, F_CAST, NFORMS } Form;

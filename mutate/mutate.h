@@ -22,7 +22,7 @@
 #include "../program/program.h"
 #include "../support/rng.h"
 #include "../support/strbuf.h"
-#include "../typegen/gen.h"
+#include "../typegen/gen/gen.h"
 
 /* A donor program for crossover (parsed and typed). */
 typedef struct MutDonor {

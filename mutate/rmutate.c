@@ -22,8 +22,8 @@
 #include "../support/strset.h"
 #include "../support/version.h"
 #include "../support/xalloc.h"
-#include "../typegen/infer.h"
-#include "../typegen/policy.h"
+#include "../typegen/infer/infer.h"
+#include "../typegen/gen/gen.h"
 #include "driver.h"
 
 static const char usage[] =

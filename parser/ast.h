@@ -57,9 +57,9 @@ struct Type;
 typedef struct AstNode {
   AstSpan span;
   AstComment *comments;
-  const struct Type *type; /* filled by type inference (typegen/infer.c); NULL before */
+  const struct Type *type; /* filled by type inference (typegen/infer/infer.c); NULL before */
   bool opaque;             /* a call of an operator the registry does not know, typed from its
-                              `/ * ty=... * /` comment (typegen/infer.c): the printer keeps that
+                              `/ * ty=... * /` comment (typegen/infer/infer.c): the printer keeps that
                               comment whatever its options, since nothing else types the call */
 } AstNode;
 

@@ -3,8 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../typegen/infer.h"
-#include "../typegen/metadata.h"
+#include "../typegen/infer/infer.h"
 #include "program.h"
 
 bool prog_check(Program *p, const char *text, bool expressions_ok, Diag *diag) {

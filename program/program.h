@@ -19,7 +19,7 @@
 #include "../support/diag.h"
 #include "../support/scoped_names.h"
 #include "../support/xalloc.h"
-#include "../typegen/type.h"
+#include "../typegen/types/types.h"
 
 /* ------------------------------------------------------------------ program.c */
 typedef enum ProgComments {

@@ -1,5 +1,5 @@
 /*
- * Dropping constants from TVM's #[metadata] node graph (SaveJSON; see typegen/metadata.c for the
+ * Dropping constants from TVM's #[metadata] node graph (SaveJSON; see typegen/infer/metadata.c for the
  * layout).  Nodes refer to each other by index: Array and Map nodes through their "data" list,
  * other nodes through attributes holding an index as a string.  Which attributes are indices
  * depends on the node type's reflection schema, which the JSON does not record ("value": "3" of an
@@ -16,7 +16,7 @@
 
 #include "../support/strbuf.h"
 #include "../support/xalloc.h"
-#include "../typegen/metadata.h"
+#include "../typegen/infer/infer.h"
 
 /* The attributes that hold node indices, per type key (NULL-terminated). */
 static const struct {

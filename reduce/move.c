@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "../typegen/to_ast.h"
+#include "../typegen/ops/ops.h"
 #include "reduce.h"
 
 /* Does the caller already use or bind `name`?  Then a let of that name would shadow it. */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../typegen/op.h"
+#include "../typegen/ops/ops.h"
 #include "reduce.h"
 #include "../program/program.h"
 

@@ -2,7 +2,7 @@
    that type (what an always-interesting test reduces to). */
 #include <string.h>
 
-#include "../typegen/to_ast.h"
+#include "../typegen/ops/ops.h"
 #include "reduce.h"
 
 static size_t count(const Program *p) {

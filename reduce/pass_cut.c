@@ -10,7 +10,7 @@
 
 #include "../support/strset.h"
 #include "../support/xalloc.h"
-#include "../typegen/to_ast.h"
+#include "../typegen/ops/ops.h"
 #include "reduce.h"
 
 static bool is_atom(const AstExpr *e) {

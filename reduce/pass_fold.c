@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../support/xalloc.h"
-#include "../typegen/to_ast.h"
+#include "../typegen/ops/ops.h"
 #include "reduce.h"
 
 /* The literal condition of an if, possibly parenthesised: "True", "False", or NULL. */

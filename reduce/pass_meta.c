@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../typegen/metadata.h"
+#include "../typegen/infer/infer.h"
 #include "../support/xalloc.h"
 #include "meta_json.h"
 #include "reduce.h"

@@ -1,6 +1,6 @@
 /*
  * An unknown operator's call (one the registry does not have, typed from its `/ * ty=T * /`
- * comment: typegen/infer.c) is a black box of that type.  Its stated type is the one thing about
+ * comment: typegen/infer/infer.c) is a black box of that type.  Its stated type is the one thing about
  * it the reducer can shrink: a tensor type becomes a scalar of its dtype, one opportunity per such
  * call.  What uses the call must then still type-check (the guard decides), and the test whether
  * the bug stays.
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../typegen/type.h"
+#include "../typegen/types/types.h"
 #include "reduce.h"
 
 typedef struct Find {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../typegen/type_ast.h"
+#include "../typegen/types/types.h"
 #include "reduce.h"
 
 /* The type a parameter is annotated with, or NULL (no annotation, or one that names an unknown

@@ -22,8 +22,8 @@
 #include <string.h>
 
 #include "../support/xalloc.h"
-#include "../typegen/gen.h"
-#include "../typegen/to_ast.h"
+#include "../typegen/gen/gen.h"
+#include "../typegen/ops/ops.h"
 #include "reduce.h"
 
 enum { OPT_CONSTANT, OPT_VARIABLE, OPT_HOIST, OPT_PARAM, OPT_SMALLEST, NOPTIONS };

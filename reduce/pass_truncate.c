@@ -2,7 +2,7 @@
  * Truncate @main: make the value bound by its k-th top-level binding the result, dropping all that
  * follows (the result type changes with it).  Earliest first: the smallest programs are tried first.
  */
-#include "../typegen/to_ast.h"
+#include "../typegen/ops/ops.h"
 #include "reduce.h"
 
 static bool apply(Program *out, size_t i) {

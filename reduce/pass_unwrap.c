@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "../support/xalloc.h"
-#include "../typegen/to_ast.h"
+#include "../typegen/ops/ops.h"
 #include "reduce.h"
 
 static bool has_param(const AstFunc *f, const char *name) {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../typegen/infer.h"
+#include "../../typegen/infer/infer.h"
 
 static char *type_text(const struct Type *t) { return ty_str(t); }
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../typegen/op.h"
+#include "../../typegen/ops/ops.h"
 
 static void op_schema_str(const char *op_name, char *buf, size_t cap) {
   const OpDef *op = op_lookup(op_name);

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../typegen/op.h"
-#include "../../typegen/type_ast.h"
+#include "../../typegen/ops/ops.h"
+#include "../../typegen/types/types.h"
 
 /* Whether `attrs` (as written in a call) sets attribute `name`. */
 static inline bool op_test_sets(const char *attrs, const char *name) {

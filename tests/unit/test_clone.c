@@ -13,7 +13,7 @@
 
 #include "../../parser/ast.h"
 #include "../../support/fileio.h"
-#include "../../typegen/infer.h"
+#include "../../typegen/infer/infer.h"
 
 static char *type_text(const struct Type *t) { return ty_str(t); }
 

@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "../../typegen/gen.h"
-#include "../../typegen/infer.h"
+#include "../../typegen/gen/gen.h"
+#include "../../typegen/infer/infer.h"
 
 static char *generate(const GenPolicy *p, uint64_t seed, uint64_t k, const char *type) {
   char err[256];

@@ -14,7 +14,7 @@
 #include "../../mutate/mutate.h"
 #include "../../reduce/reduce.h"
 #include "../../support/fileio.h"
-#include "../../typegen/infer.h"
+#include "../../typegen/infer/infer.h"
 
 #define V "#[version = \"0.0.5\"]\n"
 #define MODELS "../shared/corpus/models/"

@@ -12,7 +12,7 @@
 
 #include "../../mutate/mutate.h"
 #include "../../support/xalloc.h"
-#include "../../typegen/infer.h"
+#include "../../typegen/infer/infer.h"
 
 #define MODELS "../shared/corpus/models/"
 

@@ -12,7 +12,7 @@
 
 #include "../../mutate/driver.h"
 #include "../../support/fileio.h"
-#include "../../typegen/infer.h"
+#include "../../typegen/infer/infer.h"
 
 #define V "#[version = \"0.0.5\"]\n"
 

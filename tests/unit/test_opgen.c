@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "../../typegen/opgen.h"
+#include "../../typegen/ops/ops.h"
 
 enum { SEEDS = 1000 };
 

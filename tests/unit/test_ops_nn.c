@@ -447,7 +447,8 @@ static void test_schemas(void **state) {
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     if (!op_lookup(names[i])) fail_msg("%s is not registered", names[i]);
   }
-  assert_int_equal(op_family_nn_len, sizeof names / sizeof names[0]);
+  /* the seven convolutions among them (conv*, contrib_conv2d_NCHWc, qnn.conv2d) are family nn_conv's */
+  assert_int_equal(op_family_size("nn"), sizeof names / sizeof names[0] - 7);
 }
 
 int main(void) {

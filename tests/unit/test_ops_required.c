@@ -6,7 +6,7 @@
 
 #include <cmocka.h>
 
-#include "../../typegen/to_ast.h"
+#include "../../typegen/ops/ops.h"
 #include "op_test.h"
 
 static void test_every_required_pair_names_a_schema_attribute(void **state) {

@@ -11,7 +11,7 @@
 
 #include "../../reduce/meta_json.h"
 #include "../../support/fileio.h"
-#include "../../typegen/metadata.h"
+#include "../../typegen/infer/infer.h"
 #include "reduce_test.h"
 
 /* Three constants: float32 (2, 2), float32 (3), int32 (2, 3), sharing one VirtualDevice node (4).

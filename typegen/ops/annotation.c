@@ -19,18 +19,68 @@
  * qnn.simulated_quantize's struct, so that TVM's parser cannot read a call of it back ("does not
  * have field 'kind'"); a generated program would only test that.
  */
+
 #include <stdlib.h>
 
-#include "../opgen.h"
+#include "kit.h"
 
-#define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
+OP_FAMILY(annotation);
 
-/* IdentityRel: the argument's type, whatever it is. */
-static const Type *identity_any_rel(OpCall *c) { return c->args[0]; }
+/* ---------------------- annotation.bitpack_start, bitpack_end, cast_hint, checkpoint, compiler_begin, ... */
+
+/* Generated as the value passed through, with a string or dtype attribute set to some value. */
+static bool pass_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  if (!opgen_unary_solve(g, op, t, out)) return false;
+  if (op->nattrs && op->attrs[0].type == AT_STR) opgen_set_str(g, op, out, op->attrs[0].name, "default");
+  if (op->nattrs && op->attrs[0].type == AT_DTYPE) {
+    char buf[16];
+    opgen_set_str(g, op, out, op->attrs[0].name, dtype_str(opgen_dtype(g, OPDT_ANY), buf));
+  }
+  return true;
+}
+
+/* CastHintAttrs: dtype; CompilerAttrs: compiler (neither has a default).  WithFuncIdAttrs: fid
+   (-1).  quantize::SimulatedQuantizeAttrs: kind (no default), sign (true), rounding ("round").
+   DebugAttrs: debug_func, an EnvFunc. */
+static const OpAttrSpec cast_hint_attrs[] = {{"dtype", AT_DTYPE, "None"}};
+
+static const OpAttrSpec compiler_attrs[] = {{"compiler", AT_STR, "None"}};
+
+static const OpAttrSpec debug_attrs[] = {{"debug_func", AT_ANY, "None"}};
+
+#define PASS_GEN KIT_GEN(OPDT_ANY, opgen_unary_recognize, pass_solve, opgen_sample_by_solving)
+
+#define PASS(n) {.name = (n), .min_args = 1, .max_args = 1, .relation = kit_pass_through_rel, PASS_GEN}
+
+#define PASS_ATTRS(n, a) \
+  {.name = (n), .min_args = 1, .max_args = 1, .attrs = (a), .nattrs = KIT_NELEMS(a), .relation = kit_pass_through_rel, PASS_GEN}
+
+static const OpDef pass_through_ops[] = {
+    PASS("annotation.bitpack_start"),
+    PASS("annotation.bitpack_end"),
+    PASS_ATTRS("annotation.cast_hint", cast_hint_attrs),
+    PASS("annotation.checkpoint"),
+    PASS_ATTRS("annotation.compiler_begin", compiler_attrs),
+    PASS_ATTRS("annotation.compiler_end", compiler_attrs),
+    OP_ENTRY("debug", 1, 1, debug_attrs, KIT_NELEMS(debug_attrs), kit_pass_through_rel),
+};
+OP_REGISTER(pass_through_ops);
+
+/* ------------------------------------------------------------------ annotation.with_funcid */
 
 static const Type *with_funcid_rel(OpCall *c) {
   return op_fail(c, -1, "%s has no type relation in TVM (partial evaluation adds and removes it internally)", c->op->name);
 }
+
+static const OpAttrSpec with_funcid_attrs[] = {{"fid", AT_INT, "-1"}};
+
+static const OpDef with_funcid_ops[] = {
+    OP_ENTRY("annotation.with_funcid", 1, 1, with_funcid_attrs, KIT_NELEMS(with_funcid_attrs),
+             with_funcid_rel),
+};
+OP_REGISTER(with_funcid_ops);
+
+/* ----------------------------------------------------------------- relay.op.annotation.simulated_quantize */
 
 /* SimulatedQuantizeRel (quantize.cc): a tensor of rank >= 1; dom_scale, clip_min and clip_max are
    assigned float32 scalars; the result has the data's type. */
@@ -52,47 +102,12 @@ static const Type *simulated_quantize_rel(OpCall *c) {
   return data;
 }
 
-/* ------------------------------------------------------------------ generators */
-
-static bool pass_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
-  if (!opgen_unary_solve(g, op, t, out)) return false;
-  if (op->nattrs && op->attrs[0].type == AT_STR) opgen_set_str(g, op, out, op->attrs[0].name, "default");
-  if (op->nattrs && op->attrs[0].type == AT_DTYPE) {
-    char buf[16];
-    opgen_set_str(g, op, out, op->attrs[0].name, dtype_str(opgen_dtype(g, OPDT_ANY), buf));
-  }
-  return true;
-}
-
-/* ------------------------------------------------------------------ entries */
-
-/* CastHintAttrs: dtype; CompilerAttrs: compiler (neither has a default).  WithFuncIdAttrs: fid
-   (-1).  quantize::SimulatedQuantizeAttrs: kind (no default), sign (true), rounding ("round").
-   DebugAttrs: debug_func, an EnvFunc. */
-static const OpAttrSpec cast_hint_attrs[] = {{"dtype", AT_DTYPE, "None"}};
-static const OpAttrSpec compiler_attrs[] = {{"compiler", AT_STR, "None"}};
-static const OpAttrSpec with_funcid_attrs[] = {{"fid", AT_INT, "-1"}};
 static const OpAttrSpec simulated_quantize_attrs[] = {
     {"kind", AT_INT, "None"}, {"sign", AT_BOOL, "True"}, {"rounding", AT_STR, "\"round\""}};
-static const OpAttrSpec debug_attrs[] = {{"debug_func", AT_ANY, "None"}};
 
-#define GEN(cls, rec, sol, sam) .gen_dtypes = (cls), .recognize = (rec), .solve = (sol), .sample = (sam)
-#define PASS_GEN GEN(OPDT_ANY, opgen_unary_recognize, pass_solve, opgen_sample_by_solving)
-#define PASS(n) {.name = (n), .min_args = 1, .max_args = 1, .relation = identity_any_rel, PASS_GEN}
-#define PASS_ATTRS(n, a) \
-  {.name = (n), .min_args = 1, .max_args = 1, .attrs = (a), .nattrs = NELEMS(a), .relation = identity_any_rel, PASS_GEN}
-
-const OpDef op_family_annotation[] = {
-    PASS("annotation.bitpack_start"),
-    PASS("annotation.bitpack_end"),
-    PASS_ATTRS("annotation.cast_hint", cast_hint_attrs),
-    PASS("annotation.checkpoint"),
-    PASS_ATTRS("annotation.compiler_begin", compiler_attrs),
-    PASS_ATTRS("annotation.compiler_end", compiler_attrs),
-    OP_ENTRY("annotation.with_funcid", 1, 1, with_funcid_attrs, NELEMS(with_funcid_attrs), with_funcid_rel),
+static const OpDef simulated_quantize_ops[] = {
     /* Not generated: TVM v0.13's parser cannot read a call of it back (see the top). */
     OP_ENTRY("relay.op.annotation.simulated_quantize", 4, 4, simulated_quantize_attrs,
-             NELEMS(simulated_quantize_attrs), simulated_quantize_rel),
-    OP_ENTRY("debug", 1, 1, debug_attrs, NELEMS(debug_attrs), identity_any_rel),
+             KIT_NELEMS(simulated_quantize_attrs), simulated_quantize_rel),
 };
-const size_t op_family_annotation_len = NELEMS(op_family_annotation);
+OP_REGISTER(simulated_quantize_ops);

@@ -17,22 +17,21 @@
  * the NPU, with constant weights and lookup tables; a generated call would be of no use outside
  * that flow.
  */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../opgen.h"
-#include "opx.h"
+#include "kit.h"
 
-#define ANY ((int64_t)TY_DIM_ANY)
-#define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
+OP_FAMILY(ethosu);
 
-/* ================================================================== diagnostics (common.cc) */
+/* ================================================================== helpers the blocks below share */
 
 static const DType dt_i8 = {DT_INT, 8, 1}, dt_u8 = {DT_UINT, 8, 1}, dt_i16 = {DT_INT, 16, 1}, dt_i32 = {DT_INT, 32, 1};
 
 /* CheckDataType: d must be one of `set` (listed in TVM's order). */
-static bool check_dtype(OpCall *c, DType d, const DType *set, size_t n, const char *op, const char *tensor, const char *type) {
+static bool check_dtype(OpCall *c, DType d, const DType *set, size_t n, const char *op, const char *op_tensor_arg, const char *type) {
   for (size_t i = 0; i < n; i++)
     if (dtype_eq(d, set[i])) return true;
   char list[128] = "", b[16];
@@ -40,7 +39,7 @@ static bool check_dtype(OpCall *c, DType d, const DType *set, size_t n, const ch
   for (size_t i = 0; i < n; i++) len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", dtype_str(set[i], b));
   char got[16];
   op_fail(c, -1, "Invalid operator: expected %s %s%sto have type in {%s} for %s but was %s.", op, type, *type ? " " : "", list,
-          tensor, d.code == DT_VOID ? "void" : dtype_str(d, got));
+          op_tensor_arg, d.code == DT_VOID ? "void" : dtype_str(d, got));
   return false;
 }
 
@@ -61,16 +60,9 @@ static bool check_upscale(OpCall *c, const char *op) {
   return false;
 }
 
-/* An attribute without a default that the relation reads. */
-static bool required(OpCall *c, const char *name) {
-  if (!op_is_none(c, name)) return true;
-  op_fail(c, -1, "%s: Cannot find required field '%s' during initialization", c->op->name, name);
-  return false;
-}
-
 /* A dtype held in a String attribute (ofm_dtype). */
 static bool str_dtype(OpCall *c, const char *name, DType *out) {
-  if (!required(c, name)) return false;
+  if (!kit_required(c, name)) return false;
   if (dtype_parse(op_str(c, name), out)) return true;
   op_fail(c, -1, "%s: %s \"%s\" is not a data type", c->op->name, name, op_str(c, name));
   return false;
@@ -80,11 +72,9 @@ static bool str_dtype(OpCall *c, const char *name, DType *out) {
 
 static bool is_brick(const char *layout) { return !strcmp(layout, "NHCWB16"); }
 
-static int64_t mul(int64_t a, int64_t b) { return a == ANY || b == ANY ? ANY : a * b; }
-
 /* The channel bricks of an NHCWB16 result: 1 + (channels - 1) / 16 (a constant in TVM). */
 static bool bricks(OpCall *c, int64_t ch, int64_t *out) {
-  if (ch == ANY) {
+  if (ch == KIT_ANY) {
     op_fail(c, -1, "%s: the channel count must be a constant for an NHCWB16 layout", c->op->name);
     return false;
   }
@@ -120,20 +110,20 @@ static const Type *ofm_type(OpCall *c, const char *ofm_layout, const int64_t *nh
 /* EthosuInferElementwiseOutputShape. */
 static const Type *elementwise_out(OpCall *c, const Type *ifm, const char *channels, DType dtype) {
   int64_t s[3];
-  if (!required(c, channels) || !ifm_nhw(c, ifm, op_str(c, "ifm_layout"), s)) return NULL;
+  if (!kit_required(c, channels) || !ifm_nhw(c, ifm, op_str(c, "ifm_layout"), s)) return NULL;
   return ofm_type(c, op_str(c, "ofm_layout"), s, op_int(c, channels), dtype);
 }
 
 /* Reads a two-value list attribute (kernel_shape, strides, dilation, pool_shape). */
 static bool pair(OpCall *c, const char *name, int64_t *v) {
-  if (!required(c, name)) return false;
+  if (!kit_required(c, name)) return false;
   int64_t tmp[8];
   size_t n = op_ints(c, name, tmp, 8);
   if (n < 2) {
     op_fail(c, -1, "%s: IndexError: attribute '%s' needs 2 values, got %zu", c->op->name, name, n);
     return false;
   }
-  if (tmp[0] == ANY || tmp[1] == ANY) {
+  if (tmp[0] == KIT_ANY || tmp[1] == KIT_ANY) {
     op_fail(c, -1, "%s: attribute '%s' must hold constant integers", c->op->name, name);
     return false;
   }
@@ -150,8 +140,8 @@ static bool upscaled(OpCall *c, const Type *ifm, const char *layout, int64_t *di
     return false;
   }
   bool brick = is_brick(layout);
-  int64_t s[4] = {ifm->dims[0], ifm->dims[1], ifm->dims[brick ? 3 : 2], brick ? mul(ifm->dims[2], 16) : ifm->dims[3]};
-  int64_t u[4] = {s[0], mul(s[1], 2), mul(s[2], 2), s[3]};
+  int64_t s[4] = {ifm->dims[0], ifm->dims[1], ifm->dims[brick ? 3 : 2], brick ? kit_dim_mul(ifm->dims[2], 16) : ifm->dims[3]};
+  int64_t u[4] = {s[0], kit_dim_mul(s[1], 2), kit_dim_mul(s[2], 2), s[3]};
   if (!brick) {
     memcpy(dims, u, sizeof u);
     *n = 4;
@@ -171,7 +161,7 @@ static const Type *kernel_out(OpCall *c, const int64_t *ifm_dims, size_t rank, c
   int64_t k[2], st[2], dil[2] = {1, 1}, p[8], s[3];
   Type view = {.kind = TY_TENSOR, .ndims = (uint32_t)rank, .dims = ifm_dims};
   if (!ifm_nhw(c, &view, op_str(c, "ifm_layout"), s) || !pair(c, kernel, k) || !pair(c, "strides", st) ||
-      (dilated && !pair(c, "dilation", dil)) || !required(c, "ofm_channels"))
+      (dilated && !pair(c, "dilation", dil)) || !kit_required(c, "ofm_channels"))
     return NULL;
   size_t np = op_ints(c, "padding", p, 8);
   int64_t pad[2];
@@ -180,16 +170,16 @@ static const Type *kernel_out(OpCall *c, const int64_t *ifm_dims, size_t rank, c
   else if (np == 4) pad[0] = p[0] + p[2], pad[1] = p[1] + p[3];
   else return op_fail(c, -1, "%s:  Padding size should be 1, 2 or 4, but got %zu", c->op->name, np);
   for (size_t i = 0; i < np && i < 8; i++)
-    if (p[i] == ANY) return op_fail(c, -1, "%s: attribute 'padding' must hold constant integers", c->op->name);
+    if (p[i] == KIT_ANY) return op_fail(c, -1, "%s: attribute 'padding' must hold constant integers", c->op->name);
   int64_t o[3] = {s[0], 0, 0};
   for (int i = 0; i < 2; i++) {
     if (st[i] <= 0) return op_fail(c, -1, "%s: attribute 'strides' must hold positive integers", c->op->name);
     int64_t in = s[1 + i];
-    if (in == ANY) {
-      o[1 + i] = ANY;
+    if (in == KIT_ANY) {
+      o[1 + i] = KIT_ANY;
       continue;
     }
-    o[1 + i] = opx_floordiv(in + pad[i] - (1 + (k[i] - 1) * dil[i]), st[i]) + 1;
+    o[1 + i] = kit_floordiv(in + pad[i] - (1 + (k[i] - 1) * dil[i]), st[i]) + 1;
     if (o[1 + i] < 0)
       return op_fail(c, -1, "%s: the output %s would be negative (%lld)", c->op->name, i ? "width" : "height",
                      (long long)o[1 + i]);
@@ -197,27 +187,26 @@ static const Type *kernel_out(OpCall *c, const int64_t *ifm_dims, size_t rank, c
   return ofm_type(c, op_str(c, "ofm_layout"), o, op_int(c, "ofm_channels"), dtype);
 }
 
-/* reporter->Assign(types[i], Tensor[dims, dtype]): the argument must unify (`?` matches). */
-static bool assign(OpCall *c, size_t i, DType dtype, const int64_t *dims, size_t n) {
-  const Type *t = c->args[i];
-  bool ok = t->kind == TY_TENSOR && dtype_eq(t->dtype, dtype) && t->ndims == n;
-  for (size_t k = 0; ok && k < n; k++) ok = t->dims[k] == dims[k] || t->dims[k] == ANY || dims[k] == ANY;
-  if (ok) return true;
-  char *got = ty_str(t), *want = ty_str(ty_tensor(c->types, dtype, dims, n));
-  op_fail(c, (int)i, "%s: argument %zu has type %s, but the relation requires %s", c->op->name, i + 1, got, want);
-  free(got);
-  free(want);
-  return false;
-}
+/* ================================================================== entries (op_attrs.h) */
 
-/* ================================================================== relations */
+/* The quantisation parameters and IndexExpr channel counts have no default. */
+#define QPARAMS(...) {"ifm_scale", AT_FLOAT, "None"}, {"ifm_zero_point", AT_INT, "None"}, __VA_ARGS__ \
+  {"ofm_scale", AT_FLOAT, "None"}, {"ofm_zero_point", AT_INT, "None"}
 
-static const Type *tensor(OpCall *c, size_t i) { return op_tensor_arg(c, i); }
+#define ACT_CLIP_ROUND \
+  {"activation", AT_STR, "\"NONE\""}, {"clip_min", AT_INT, "0"}, {"clip_max", AT_INT, "0"}, {"rounding_mode", AT_STR, "\"TFL\""}
+
+#define WINDOW(kernel) \
+  {kernel, AT_INTS, "None"}, {"ofm_channels", AT_INT, "None"}, {"strides", AT_INTS, "[1, 1]"}, {"padding", AT_INTS, "[0, 0, 0, 0]"}
+
+#define LAYOUTS {"ifm_layout", AT_STR, "\"NHWC\""}, {"ofm_layout", AT_STR, "\"NHWC\""}
+
+/* ------------------------------------------------------------------ contrib.ethosu.binary_elementwise */
 
 /* EthosuBinaryElementwiseRel: (ifm, ifm2, lut); the result's channels are ifm_channels. */
 static const Type *binary_rel(OpCall *c) {
-  const Type *ifm = tensor(c, 0), *ifm2 = ifm ? tensor(c, 1) : NULL;
-  if (!ifm2 || !required(c, "operator_type")) return NULL;
+  const Type *ifm = op_tensor_arg(c, 0), *ifm2 = ifm ? op_tensor_arg(c, 1) : NULL;
+  if (!ifm2 || !kit_required(c, "operator_type")) return NULL;
   const char *op = "ethosu_binary_elementwise", *type = op_str(c, "operator_type");
   DType ofm;
   if (!str_dtype(c, "ofm_dtype", &ofm) || !check_match(c, ifm->dtype, ifm2->dtype, op, "ifm", "ifm2", type)) return NULL;
@@ -242,10 +231,32 @@ static const Type *binary_rel(OpCall *c) {
   return ok ? elementwise_out(c, ifm, "ifm_channels", ofm) : NULL;
 }
 
+static const OpAttrSpec binary_attrs[] = {
+    {"operator_type", AT_STR, "None"},
+    QPARAMS({"ifm2_scale", AT_FLOAT, "None"}, {"ifm2_zero_point", AT_INT, "None"},),
+    {"ifm_channels", AT_INT, "None"},
+    {"ifm2_channels", AT_INT, "None"},
+    {"reversed_operands", AT_BOOL, "False"},
+    ACT_CLIP_ROUND,
+    {"ifm_layout", AT_STR, "\"NHWC\""},
+    {"ifm2_layout", AT_STR, "\"NHWC\""},
+    {"ofm_layout", AT_STR, "\"NHWC\""},
+    {"ofm_dtype", AT_STR, "None"},
+    {"use_rescale", AT_BOOL, "False"},
+    {"rescale_scale", AT_INT, "0"},
+    {"rescale_shift", AT_INT, "0"}};
+
+static const OpDef binary_elementwise_ops[] = {
+    KIT_OP("contrib.ethosu.binary_elementwise", 3, binary_attrs, binary_rel),
+};
+OP_REGISTER(binary_elementwise_ops);
+
+/* ------------------------------------------------------------------ contrib.ethosu.conv2d */
+
 /* EthosuConv2DRel: (ifm, weight, scale_bias, lut); weight (ofm_channels, kh, kw, C), scale_bias
    (weight[0], 10) uint8; the result has the IFM's dtype. */
 static const Type *conv2d_rel(OpCall *c) {
-  const Type *ifm = tensor(c, 0), *w = ifm ? tensor(c, 1) : NULL, *sb = w ? tensor(c, 2) : NULL;
+  const Type *ifm = op_tensor_arg(c, 0), *w = ifm ? op_tensor_arg(c, 1) : NULL, *sb = w ? op_tensor_arg(c, 2) : NULL;
   if (!sb) return NULL;
   const char *op = "ethosu_conv2d";
   const DType q[] = {dt_u8, dt_i8};
@@ -254,9 +265,9 @@ static const Type *conv2d_rel(OpCall *c) {
     return NULL;
   if (w->ndims < 4) return op_fail(c, 1, "%s: IndexError: the weight has rank %u, not 4", c->op->name, w->ndims);
   int64_t sbd[2] = {w->dims[0], 10}, k[2];
-  if (!assign(c, 2, dt_u8, sbd, 2) || !required(c, "ofm_channels") || !pair(c, "kernel_shape", k)) return NULL;
+  if (!kit_assign_as(c, 2, dt_u8, sbd, 2, KIT_ASSIGN_UNCHECKED | KIT_ASSIGN_BRIEF) || !kit_required(c, "ofm_channels") || !pair(c, "kernel_shape", k)) return NULL;
   int64_t wd[4] = {op_int(c, "ofm_channels"), k[0], k[1], w->dims[3]};
-  if (!assign(c, 1, w->dtype, wd, 4)) return NULL;
+  if (!kit_assign_as(c, 1, w->dtype, wd, 4, KIT_ASSIGN_UNCHECKED | KIT_ASSIGN_BRIEF)) return NULL;
   int64_t dims[5];
   size_t n = ifm->ndims;
   if (strcmp(op_str(c, "upscale"), "NONE") != 0) {
@@ -268,10 +279,21 @@ static const Type *conv2d_rel(OpCall *c) {
   return kernel_out(c, dims, n, "kernel_shape", true, ifm->dtype);
 }
 
+static const OpAttrSpec conv2d_attrs[] = {QPARAMS({"weight_zero_point", AT_INT, "None"},), WINDOW("kernel_shape"),
+                                          {"dilation", AT_INTS, "[1, 1]"}, ACT_CLIP_ROUND,
+                                          {"upscale", AT_STR, "\"NONE\""}, LAYOUTS};
+
+static const OpDef conv2d_ops[] = {
+    KIT_OP("contrib.ethosu.conv2d", 4, conv2d_attrs, conv2d_rel),
+};
+OP_REGISTER(conv2d_ops);
+
+/* ------------------------------------------------------------------ contrib.ethosu.depthwise_conv2d */
+
 /* EthosuDepthwiseConv2DRel: as conv2d, without upscaling or a scale_bias shape; the result has
    ofm_dtype. */
 static const Type *depthwise_rel(OpCall *c) {
-  const Type *ifm = tensor(c, 0), *w = ifm ? tensor(c, 1) : NULL, *sb = w ? tensor(c, 2) : NULL;
+  const Type *ifm = op_tensor_arg(c, 0), *w = ifm ? op_tensor_arg(c, 1) : NULL, *sb = w ? op_tensor_arg(c, 2) : NULL;
   if (!sb) return NULL;
   const char *op = "ethosu_depthwise_conv2d";
   const DType q[] = {dt_u8, dt_i8}, out[] = {dt_u8, dt_i8, dt_i16, dt_i32};
@@ -282,17 +304,51 @@ static const Type *depthwise_rel(OpCall *c) {
     return NULL;
   if (w->ndims < 4) return op_fail(c, 1, "%s: IndexError: the weight has rank %u, not 4", c->op->name, w->ndims);
   int64_t k[2];
-  if (!required(c, "ofm_channels") || !pair(c, "kernel_shape", k)) return NULL;
+  if (!kit_required(c, "ofm_channels") || !pair(c, "kernel_shape", k)) return NULL;
   int64_t wd[4] = {op_int(c, "ofm_channels"), k[0], k[1], w->dims[3]};
-  if (!assign(c, 1, w->dtype, wd, 4)) return NULL;
+  if (!kit_assign_as(c, 1, w->dtype, wd, 4, KIT_ASSIGN_UNCHECKED | KIT_ASSIGN_BRIEF)) return NULL;
   return kernel_out(c, ifm->dims, ifm->ndims, "kernel_shape", true, ofm);
 }
+
+static const OpAttrSpec depthwise_attrs[] = {QPARAMS({"weight_zero_point", AT_INT, "None"},), WINDOW("kernel_shape"),
+                                             {"dilation", AT_INTS, "[1, 1]"}, ACT_CLIP_ROUND,
+                                             {"upscale", AT_STR, "\"NONE\""}, LAYOUTS,
+                                             {"ofm_dtype", AT_STR, "\"int8\""}};
+
+static const OpDef depthwise_conv2d_ops[] = {
+    KIT_OP("contrib.ethosu.depthwise_conv2d", 4, depthwise_attrs, depthwise_rel),
+};
+OP_REGISTER(depthwise_conv2d_ops);
+
+/* ------------------------------------------------------------------ contrib.ethosu.identity */
+
+/* EthosuIdentityRel: (ifm, lut); int8/uint8 of rank <= 4, unchanged. */
+static const Type *identity_rel(OpCall *c) {
+  const Type *ifm = op_tensor_arg(c, 0);
+  const DType q[] = {dt_u8, dt_i8};
+  if (!ifm || !check_dtype(c, ifm->dtype, q, 2, "ethosu_identity", "ifm", "")) return NULL;
+  if (ifm->ndims > 4) {
+    char buf[160];
+    return op_fail(c, 0, "Invalid operator: Input Feature Map should be at most 4 dimensional, but was %s",
+                   kit_dims_str(ifm->dims, ifm->ndims, buf, sizeof buf));
+  }
+  return ifm;
+}
+
+static const OpAttrSpec identity_attrs[] = {QPARAMS(), {"activation", AT_STR, "\"NONE\""}};
+
+static const OpDef identity_ops[] = {
+    KIT_OP("contrib.ethosu.identity", 2, identity_attrs, identity_rel),
+};
+OP_REGISTER(identity_ops);
+
+/* ------------------------------------------------------------------ contrib.ethosu.pooling */
 
 /* EthosuPoolingRel: (ifm, lut); AVG / MAX keep the dtype, SUM gives int32; the window is
    pool_shape with dilation 1. */
 static const Type *pooling_rel(OpCall *c) {
-  const Type *ifm = tensor(c, 0);
-  if (!ifm || !required(c, "pooling_type")) return NULL;
+  const Type *ifm = op_tensor_arg(c, 0);
+  if (!ifm || !kit_required(c, "pooling_type")) return NULL;
   const char *op = "ethosu_pooling", *type = op_str(c, "pooling_type");
   bool sum = !strcmp(type, "SUM");
   if (!sum && strcmp(type, "AVG") != 0 && strcmp(type, "MAX") != 0)
@@ -315,70 +371,6 @@ static const Type *pooling_rel(OpCall *c) {
   return kernel_out(c, dims, n, "pool_shape", false, ofm);
 }
 
-/* EthosuIdentityRel: (ifm, lut); int8/uint8 of rank <= 4, unchanged. */
-static const Type *identity_rel(OpCall *c) {
-  const Type *ifm = tensor(c, 0);
-  const DType q[] = {dt_u8, dt_i8};
-  if (!ifm || !check_dtype(c, ifm->dtype, q, 2, "ethosu_identity", "ifm", "")) return NULL;
-  if (ifm->ndims > 4) {
-    char buf[160];
-    size_t len = (size_t)snprintf(buf, sizeof buf, "[");
-    for (uint32_t i = 0; i < ifm->ndims && len < sizeof buf; i++)
-      len += (size_t)snprintf(buf + len, sizeof buf - len, ifm->dims[i] == ANY ? "%s?" : "%s%lld", i ? ", " : "",
-                              (long long)ifm->dims[i]);
-    if (len < sizeof buf) snprintf(buf + len, sizeof buf - len, "]");
-    return op_fail(c, 0, "Invalid operator: Input Feature Map should be at most 4 dimensional, but was %s", buf);
-  }
-  return ifm;
-}
-
-/* EthosuUnaryElementwiseRel: (ifm, lut); ABS on int8/uint8, CLZ on int32; the result's channels are
-   ofm_channels.  (TVM's message has the stray "<<" and the missing space.) */
-static const Type *unary_rel(OpCall *c) {
-  const Type *ifm = tensor(c, 0);
-  if (!ifm || !required(c, "operator_type")) return NULL;
-  const char *op = "ethosu_unary_elementwise", *type = op_str(c, "operator_type");
-  if (strcmp(type, "ABS") != 0 && strcmp(type, "CLZ") != 0)
-    return op_fail(c, -1, "Invalid operator: expected << %s  'ABS' or 'CLZ' for operator_type but was%s", op, type);
-  const DType q[] = {dt_u8, dt_i8};
-  bool ok = !strcmp(type, "CLZ") ? check_dtype(c, ifm->dtype, &dt_i32, 1, op, "ifm", type)
-                                 : check_dtype(c, ifm->dtype, q, 2, op, "ifm", type);
-  return ok ? elementwise_out(c, ifm, "ofm_channels", ifm->dtype) : NULL;
-}
-
-/* ================================================================== entries (op_attrs.h) */
-
-/* The quantisation parameters and IndexExpr channel counts have no default. */
-#define QPARAMS(...) {"ifm_scale", AT_FLOAT, "None"}, {"ifm_zero_point", AT_INT, "None"}, __VA_ARGS__ \
-  {"ofm_scale", AT_FLOAT, "None"}, {"ofm_zero_point", AT_INT, "None"}
-#define ACT_CLIP_ROUND \
-  {"activation", AT_STR, "\"NONE\""}, {"clip_min", AT_INT, "0"}, {"clip_max", AT_INT, "0"}, {"rounding_mode", AT_STR, "\"TFL\""}
-#define WINDOW(kernel) \
-  {kernel, AT_INTS, "None"}, {"ofm_channels", AT_INT, "None"}, {"strides", AT_INTS, "[1, 1]"}, {"padding", AT_INTS, "[0, 0, 0, 0]"}
-#define LAYOUTS {"ifm_layout", AT_STR, "\"NHWC\""}, {"ofm_layout", AT_STR, "\"NHWC\""}
-
-static const OpAttrSpec binary_attrs[] = {
-    {"operator_type", AT_STR, "None"},
-    QPARAMS({"ifm2_scale", AT_FLOAT, "None"}, {"ifm2_zero_point", AT_INT, "None"},),
-    {"ifm_channels", AT_INT, "None"},
-    {"ifm2_channels", AT_INT, "None"},
-    {"reversed_operands", AT_BOOL, "False"},
-    ACT_CLIP_ROUND,
-    {"ifm_layout", AT_STR, "\"NHWC\""},
-    {"ifm2_layout", AT_STR, "\"NHWC\""},
-    {"ofm_layout", AT_STR, "\"NHWC\""},
-    {"ofm_dtype", AT_STR, "None"},
-    {"use_rescale", AT_BOOL, "False"},
-    {"rescale_scale", AT_INT, "0"},
-    {"rescale_shift", AT_INT, "0"}};
-static const OpAttrSpec conv2d_attrs[] = {QPARAMS({"weight_zero_point", AT_INT, "None"},), WINDOW("kernel_shape"),
-                                          {"dilation", AT_INTS, "[1, 1]"}, ACT_CLIP_ROUND,
-                                          {"upscale", AT_STR, "\"NONE\""}, LAYOUTS};
-static const OpAttrSpec depthwise_attrs[] = {QPARAMS({"weight_zero_point", AT_INT, "None"},), WINDOW("kernel_shape"),
-                                             {"dilation", AT_INTS, "[1, 1]"}, ACT_CLIP_ROUND,
-                                             {"upscale", AT_STR, "\"NONE\""}, LAYOUTS,
-                                             {"ofm_dtype", AT_STR, "\"int8\""}};
-static const OpAttrSpec identity_attrs[] = {QPARAMS(), {"activation", AT_STR, "\"NONE\""}};
 static const OpAttrSpec pooling_attrs[] = {{"pooling_type", AT_STR, "None"},
                                            QPARAMS(),
                                            {"pool_shape", AT_INTS, "None"},
@@ -389,17 +381,32 @@ static const OpAttrSpec pooling_attrs[] = {{"pooling_type", AT_STR, "None"},
                                            ACT_CLIP_ROUND,
                                            {"upscale", AT_STR, "\"NONE\""},
                                            LAYOUTS};
+
+static const OpDef pooling_ops[] = {
+    KIT_OP("contrib.ethosu.pooling", 2, pooling_attrs, pooling_rel),
+};
+OP_REGISTER(pooling_ops);
+
+/* ------------------------------------------------------------------ contrib.ethosu.unary_elementwise */
+
+/* EthosuUnaryElementwiseRel: (ifm, lut); ABS on int8/uint8, CLZ on int32; the result's channels are
+   ofm_channels.  (TVM's message has the stray "<<" and the missing space.) */
+static const Type *unary_rel(OpCall *c) {
+  const Type *ifm = op_tensor_arg(c, 0);
+  if (!ifm || !kit_required(c, "operator_type")) return NULL;
+  const char *op = "ethosu_unary_elementwise", *type = op_str(c, "operator_type");
+  if (strcmp(type, "ABS") != 0 && strcmp(type, "CLZ") != 0)
+    return op_fail(c, -1, "Invalid operator: expected << %s  'ABS' or 'CLZ' for operator_type but was%s", op, type);
+  const DType q[] = {dt_u8, dt_i8};
+  bool ok = !strcmp(type, "CLZ") ? check_dtype(c, ifm->dtype, &dt_i32, 1, op, "ifm", type)
+                                 : check_dtype(c, ifm->dtype, q, 2, op, "ifm", type);
+  return ok ? elementwise_out(c, ifm, "ofm_channels", ifm->dtype) : NULL;
+}
+
 static const OpAttrSpec unary_attrs[] = {{"operator_type", AT_STR, "None"}, QPARAMS(), {"ofm_channels", AT_INT, "None"},
                                          ACT_CLIP_ROUND, LAYOUTS};
 
-#define OP(n, nargs, a, rel) OP_ENTRY(n, nargs, nargs, a, NELEMS(a), rel)
-
-const OpDef op_family_ethosu[] = {
-    OP("contrib.ethosu.binary_elementwise", 3, binary_attrs, binary_rel),
-    OP("contrib.ethosu.conv2d", 4, conv2d_attrs, conv2d_rel),
-    OP("contrib.ethosu.depthwise_conv2d", 4, depthwise_attrs, depthwise_rel),
-    OP("contrib.ethosu.identity", 2, identity_attrs, identity_rel),
-    OP("contrib.ethosu.pooling", 2, pooling_attrs, pooling_rel),
-    OP("contrib.ethosu.unary_elementwise", 2, unary_attrs, unary_rel),
+static const OpDef unary_elementwise_ops[] = {
+    KIT_OP("contrib.ethosu.unary_elementwise", 2, unary_attrs, unary_rel),
 };
-const size_t op_family_ethosu_len = NELEMS(op_family_ethosu);
+OP_REGISTER(unary_elementwise_ops);

@@ -3,18 +3,68 @@
  * Facts from TVM v0.13 src/relay/op/annotation/, src/relay/op/memory/, src/relay/op/vm/,
  * src/relay/op/call/call.cc.  These take values of any type, not only tensors.
  */
+
 #include <stdlib.h>
 
-#include "../opgen.h"
+#include "kit.h"
 
-/* on_device, device_copy, stop_fusion: the value passes through unchanged, whatever its type. */
-static const Type *pass_through_rel(OpCall *c) { return c->args[0]; }
+OP_FAMILY(misc);
+
+/* --------------------- on_device, device_copy, annotation.stop_fusion: the value passes through unchanged */
+
+/* Generated: annotations that leave a value unchanged.  Not generated: device copies, memory and
+   VM primitives and lowered calls, which lowering passes introduce; a program that holds them
+   before those passes is outside what users reduce or fuzz. */
+#define PASS_THROUGH_GEN \
+  .gen_dtypes = OPDT_ANY, .recognize = opgen_unary_recognize, .solve = opgen_unary_solve, .sample = opgen_unary_sample
+
+static const OpAttrSpec on_device_attrs[] = {
+    {"virtual_device", AT_ANY, "None"}, {"constrain_result", AT_BOOL, "False"}, {"constrain_body", AT_BOOL, "True"}};
+
+static const OpAttrSpec device_copy_attrs[] = {{"src_virtual_device", AT_ANY, "None"},
+                                               {"dst_virtual_device", AT_ANY, "None"}};
+
+static const OpDef pass_through_ops[] = {
+    {.name = "on_device",
+     .min_args = 1,
+     .max_args = 1,
+     .attrs = on_device_attrs,
+     .nattrs = KIT_NELEMS(on_device_attrs),
+     .relation = kit_pass_through_rel,
+     PASS_THROUGH_GEN},
+    OP_ENTRY("device_copy", 1, 1, device_copy_attrs, KIT_NELEMS(device_copy_attrs), kit_pass_through_rel),
+    {.name = "annotation.stop_fusion",
+     .min_args = 1,
+     .max_args = 1,
+     .relation = kit_pass_through_rel,
+     PASS_THROUGH_GEN},
+};
+OP_REGISTER(pass_through_ops);
+
+/* ------------------------------------------------------------------ memory.kill */
 
 /* memory.kill: consumes a value, yields (). */
 static const Type *unit_rel(OpCall *c) { return ty_unit(c->types); }
 
+static const OpDef memory_kill_ops[] = {
+    OP_ENTRY("memory.kill", 1, 1, NULL, 0, unit_rel),
+};
+OP_REGISTER(memory_kill_ops);
+
+/* ------------------------------------------------------------------ memory.alloc_storage */
+
 /* AllocStorageRel: a Storage object, the core prelude's extern type (printed `Storage[]`). */
 static const Type *alloc_storage_rel(OpCall *c) { return ty_call(c->types, "Storage", NULL, 0); }
+
+static const OpAttrSpec alloc_storage_attrs[] = {{"virtual_device", AT_ANY, "None"}, {"dtype_hint", AT_DTYPE, "\"float32\""}};
+
+static const OpDef memory_alloc_storage_ops[] = {
+    OP_ENTRY("memory.alloc_storage", 2, 2, alloc_storage_attrs, KIT_NELEMS(alloc_storage_attrs),
+             alloc_storage_rel),
+};
+OP_REGISTER(memory_alloc_storage_ops);
+
+/* ------------------------------------------------------------------ memory.alloc_tensor */
 
 /* AllocTensorRel: the tensor's shape comes from const_shape (or assert_shape), dtype from dtype. */
 static const Type *alloc_tensor_rel(OpCall *c) {
@@ -26,6 +76,18 @@ static const Type *alloc_tensor_rel(OpCall *c) {
   return ty_tensor(c->types, op_dtype(c, "dtype"), dims, n);
 }
 
+static const OpAttrSpec alloc_tensor_attrs[] = {{"dtype", AT_DTYPE, "\"float32\""},
+                                                {"const_shape", AT_INTS, "None"},
+                                                {"assert_shape", AT_INTS, "None"}};
+
+static const OpDef memory_alloc_tensor_ops[] = {
+    OP_ENTRY("memory.alloc_tensor", 2, 3, alloc_tensor_attrs, KIT_NELEMS(alloc_tensor_attrs),
+             alloc_tensor_rel),
+};
+OP_REGISTER(memory_alloc_tensor_ops);
+
+/* ------------------------------------------------------------------ vm.shape_of */
+
 /* ShapeOfRel in the VM dialect: a 1-D tensor with one element per dimension. */
 static const Type *vm_shape_of_rel(OpCall *c) {
   const Type *t = op_tensor_arg(c, 0);
@@ -33,6 +95,13 @@ static const Type *vm_shape_of_rel(OpCall *c) {
   int64_t rank = t->ndims;
   return ty_tensor(c->types, op_dtype(c, "dtype"), &rank, 1);
 }
+
+static const OpDef vm_shape_of_ops[] = {
+    OP_ENTRY("vm.shape_of", 1, 1, kit_vm_shape_of_attrs, KIT_NELEMS(kit_vm_shape_of_attrs), vm_shape_of_rel),
+};
+OP_REGISTER(vm_shape_of_ops);
+
+/* ------------------------------------------------------------------ vm.reshape_tensor */
 
 /* ReshapeTensorRel: the shape is the newshape attribute, the dtype the data's. */
 static const Type *vm_reshape_tensor_rel(OpCall *c) {
@@ -43,6 +112,16 @@ static const Type *vm_reshape_tensor_rel(OpCall *c) {
   if (n > 64) return op_fail(c, -1, "vm.reshape_tensor: rank above 64");
   return ty_tensor(c->types, t->dtype, dims, n);
 }
+
+static const OpAttrSpec reshape_tensor_attrs[] = {{"newshape", AT_INTS, "[]"}};
+
+static const OpDef vm_reshape_tensor_ops[] = {
+    OP_ENTRY("vm.reshape_tensor", 2, 2, reshape_tensor_attrs, KIT_NELEMS(reshape_tensor_attrs),
+             vm_reshape_tensor_rel),
+};
+OP_REGISTER(vm_reshape_tensor_ops);
+
+/* ------------------------------------------------------------------ call_lowered */
 
 /* CallLoweredRel: call_lowered(f, (args...)) has f's result type. */
 static const Type *call_lowered_rel(OpCall *c) {
@@ -55,36 +134,9 @@ static const Type *call_lowered_rel(OpCall *c) {
   return f->ret;
 }
 
-static const OpAttrSpec on_device_attrs[] = {
-    {"virtual_device", AT_ANY, "None"}, {"constrain_result", AT_BOOL, "False"}, {"constrain_body", AT_BOOL, "True"}};
-static const OpAttrSpec device_copy_attrs[] = {{"src_virtual_device", AT_ANY, "None"},
-                                               {"dst_virtual_device", AT_ANY, "None"}};
-static const OpAttrSpec alloc_storage_attrs[] = {{"virtual_device", AT_ANY, "None"}, {"dtype_hint", AT_DTYPE, "\"float32\""}};
-static const OpAttrSpec alloc_tensor_attrs[] = {{"dtype", AT_DTYPE, "\"float32\""},
-                                                {"const_shape", AT_INTS, "None"},
-                                                {"assert_shape", AT_INTS, "None"}};
-static const OpAttrSpec shape_of_attrs[] = {{"dtype", AT_DTYPE, "\"int32\""}};
-static const OpAttrSpec reshape_tensor_attrs[] = {{"newshape", AT_INTS, "[]"}};
 static const OpAttrSpec call_lowered_attrs[] = {{"metadata", AT_ANY, "None"}};
 
-#define ENTRY(n, lo, hi, a, rel) OP_ENTRY(n, lo, hi, a, sizeof a / sizeof a[0], rel)
-/* Generated: annotations that leave a value unchanged.  Not generated: device copies, memory and
-   VM primitives and lowered calls, which lowering passes introduce; a program that holds them
-   before those passes is outside what users reduce or fuzz. */
-#define PASS_THROUGH_GEN \
-  .gen_dtypes = OPDT_ANY, .recognize = opgen_unary_recognize, .solve = opgen_unary_solve, .sample = opgen_unary_sample
-
-const OpDef op_family_misc[] = {
-    {.name = "on_device", .min_args = 1, .max_args = 1, .attrs = on_device_attrs,
-     .nattrs = sizeof on_device_attrs / sizeof on_device_attrs[0],
-     .relation = pass_through_rel, PASS_THROUGH_GEN},
-    ENTRY("device_copy", 1, 1, device_copy_attrs, pass_through_rel),
-    {.name = "annotation.stop_fusion", .min_args = 1, .max_args = 1, .relation = pass_through_rel, PASS_THROUGH_GEN},
-    OP_ENTRY("memory.kill", 1, 1, NULL, 0, unit_rel),
-    ENTRY("memory.alloc_storage", 2, 2, alloc_storage_attrs, alloc_storage_rel),
-    ENTRY("memory.alloc_tensor", 2, 3, alloc_tensor_attrs, alloc_tensor_rel),
-    ENTRY("vm.shape_of", 1, 1, shape_of_attrs, vm_shape_of_rel),
-    ENTRY("vm.reshape_tensor", 2, 2, reshape_tensor_attrs, vm_reshape_tensor_rel),
-    ENTRY("call_lowered", 2, 2, call_lowered_attrs, call_lowered_rel),
+static const OpDef call_lowered_ops[] = {
+    OP_ENTRY("call_lowered", 2, 2, call_lowered_attrs, KIT_NELEMS(call_lowered_attrs), call_lowered_rel),
 };
-const size_t op_family_misc_len = sizeof op_family_misc / sizeof op_family_misc[0];
+OP_REGISTER(call_lowered_ops);

@@ -15,14 +15,16 @@
  * describes a valid sparse matrix, which a type-directed generator cannot make (see
  * tests/unit/test_opgen.c).
  */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "nn_common.h"
+#include "kit.h"
 
-#define ANY ((int64_t)TY_DIM_ANY)
-#define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
+OP_FAMILY(nn_sparse);
+
+/* ================================================================== helpers the blocks below share */
 
 /* Argument i as a tensor of rank at least `rank` (TVM reads its shape[rank - 1]). */
 static const Type *ranked_arg(OpCall *c, size_t i, unsigned rank, const char *what) {
@@ -41,10 +43,10 @@ static const Type *ranked_arg(OpCall *c, size_t i, unsigned rank, const char *wh
 /* The rows of a CSR / BSR matrix: indptr's extent minus one (times the block's rows for BSR). */
 static int64_t sparse_rows(const Type *data, const Type *indptr) {
   int64_t n = indptr->dims[0];
-  if (n == ANY) return ANY;
+  if (n == KIT_ANY) return KIT_ANY;
   if (n == 0) return NEG;
   if (data->ndims == 1) return n - 1;
-  return data->dims[1] == ANY ? ANY : (n - 1) * data->dims[1];
+  return data->dims[1] == KIT_ANY ? KIT_ANY : (n - 1) * data->dims[1];
 }
 
 static const Type *checked(OpCall *c, DType dtype, const int64_t *o, size_t n) {
@@ -53,6 +55,8 @@ static const Type *checked(OpCall *c, DType dtype, const int64_t *o, size_t n) {
       return op_fail(c, 3, "%s: the result would have a negative extent (an empty indptr)", c->op->name);
   return ty_tensor(c->types, dtype, o, n);
 }
+
+/* ------------------------------------------------------- nn.sparse_dense, nn.internal.sparse_dense_padded */
 
 /* SparseDenseRel: dense (M, K) x sparse (N, K)^T -> (M, N); with sparse_lhs, sparse (M, K) x
    dense (N, K)^T -> (M, N) in the dense argument's dtype.  Arguments: dense, sparse data, sparse
@@ -76,6 +80,19 @@ static const Type *sparse_dense_rel(OpCall *c) {
   return checked(c, dense->dtype, o, 2);
 }
 
+/* SparseDenseAttrs (nn.sparse_dense and nn.internal.sparse_dense_padded), SparseConv2DAttrs;
+   SparseTransposeAttrs has no fields and nn.sparse_add no attribute type. */
+static const OpAttrSpec sparse_dense_attrs[] = {{"sparse_lhs", AT_BOOL, "False"}};
+
+static const OpDef sparse_dense_ops[] = {
+    KIT_OP("nn.sparse_dense", 4, sparse_dense_attrs, sparse_dense_rel),
+    /* what sparse_dense becomes on GPUs (row lengths padded to a multiple of 32); same relation */
+    KIT_OP("nn.internal.sparse_dense_padded", 4, sparse_dense_attrs, sparse_dense_rel),
+};
+OP_REGISTER(sparse_dense_ops);
+
+/* ------------------------------------------------------------------ nn.sparse_transpose */
+
 /* SparseTransposeRel: the transposed CSR matrix's three tensors have the types of the given ones. */
 static const Type *sparse_transpose_rel(OpCall *c) {
   const char *name = c->op->name;
@@ -92,6 +109,13 @@ static const Type *sparse_transpose_rel(OpCall *c) {
   return ty_tuple(c->types, fields, 3);
 }
 
+static const OpDef sparse_transpose_ops[] = {
+    KIT_OP_NOATTRS("nn.sparse_transpose", 3, sparse_transpose_rel),
+};
+OP_REGISTER(sparse_transpose_ops);
+
+/* ------------------------------------------------------------------ nn.sparse_add */
+
 /* SparseAddRel: dense + CSR sparse, of the dense argument's type. */
 static const Type *sparse_add_rel(OpCall *c) {
   const char *name = c->op->name;
@@ -105,6 +129,13 @@ static const Type *sparse_add_rel(OpCall *c) {
   if (indices->ndims != 1) return op_fail(c, 2, "%s: sparse indices tensor should be 1D.", name);
   return ty_tensor(c->types, dense->dtype, dense->dims, dense->ndims);
 }
+
+static const OpDef sparse_add_ops[] = {
+    KIT_OP_NOATTRS("nn.sparse_add", 4, sparse_add_rel),
+};
+OP_REGISTER(sparse_add_ops);
+
+/* ------------------------------------------------------------------ nn.sparse_conv2d */
 
 /* SparseConv2dRel: a 1x1 (or kxk) convolution with a BSR (3-D data) or CSR-like (2-D data) weight:
    the output channels are the weight's rows; layout NHWC or NCHW. */
@@ -134,20 +165,9 @@ static const Type *sparse_conv2d_rel(OpCall *c) {
   return checked(c, data->dtype, o, 4);
 }
 
-/* SparseDenseAttrs (nn.sparse_dense and nn.internal.sparse_dense_padded), SparseConv2DAttrs;
-   SparseTransposeAttrs has no fields and nn.sparse_add no attribute type. */
-static const OpAttrSpec sparse_dense_attrs[] = {{"sparse_lhs", AT_BOOL, "False"}};
 static const OpAttrSpec sparse_conv2d_attrs[] = {{"layout", AT_STR, "\"NHWC\""}, {"kernel_size", AT_INTS, "[1, 1]"}};
 
-#define OP(n, nargs, a, na, rel) \
-  {.name = (n), .min_args = (nargs), .max_args = (nargs), .attrs = (a), .nattrs = (na), .relation = (rel)}
-
-const OpDef op_family_nn_sparse[] = {
-    OP("nn.sparse_dense", 4, sparse_dense_attrs, 1, sparse_dense_rel),
-    /* what sparse_dense becomes on GPUs (row lengths padded to a multiple of 32); same relation */
-    OP("nn.internal.sparse_dense_padded", 4, sparse_dense_attrs, 1, sparse_dense_rel),
-    OP("nn.sparse_transpose", 3, NULL, 0, sparse_transpose_rel),
-    OP("nn.sparse_add", 4, NULL, 0, sparse_add_rel),
-    OP("nn.sparse_conv2d", 4, sparse_conv2d_attrs, 2, sparse_conv2d_rel),
+static const OpDef sparse_conv2d_ops[] = {
+    KIT_OP("nn.sparse_conv2d", 4, sparse_conv2d_attrs, sparse_conv2d_rel),
 };
-const size_t op_family_nn_sparse_len = NELEMS(op_family_nn_sparse);
+OP_REGISTER(sparse_conv2d_ops);

@@ -1,8 +1,9 @@
 /*
  * Quantized counterparts of nn / transform operators: qnn.dense, qnn.contrib_dense_pack,
- * qnn.batch_matmul, qnn.conv2d_transpose, qnn.avg_pool2d, qnn.concatenate; and the helpers the QNN
- * families share (ops/qnn.h).  qnn.conv2d, qnn.quantize, qnn.dequantize and qnn.requantize live in
- * ops/nn.c; the elementwise and broadcasting QNN ops in ops/qnn_elemwise.c.
+ * qnn.batch_matmul, qnn.conv2d_transpose, qnn.avg_pool2d, qnn.concatenate (the QNN checks they
+ * share with qnn_elemwise.c are the kit's, kit_qnn_*).  qnn.conv2d lives with the convolutions in
+ * nn_conv.c, qnn.quantize, qnn.dequantize and qnn.requantize in nn.c, the elementwise and
+ * broadcasting QNN ops in qnn_elemwise.c.
  *
  * Facts from TVM v0.13 src/relay/qnn/op/{dense.cc, batch_matmul.cc, convolution_transpose.cc,
  * avg_pool2d.cc, concatenate.cc}, src/relay/qnn/utils.h (IsScalarType, AssignType), and the
@@ -10,7 +11,7 @@
  * DensePackAttrs, BatchMatmulAttrs, Conv2DTransposeAttrs, AvgPool2DAttrs and ConcatenateAttrs.
  * Each relation checks what the QNN relation checks, then runs the relation of the op it wraps
  * (MatmulRel, BatchMatmulRel, Conv2DTransposeRel, Pool2D's arithmetic, ConcatenateRel) through
- * qop_delegate, so the shapes follow ops/nn.c and ops/transform.c exactly.
+ * kit_delegate, so the shapes follow nn.c, nn_conv.c and transform.c exactly.
  *
  * Departures from TVM, where TVM would crash rather than report:
  *   - qnn.dense with a per-channel weight scale and units=None: TVM builds Tensor[(null)], here
@@ -25,151 +26,44 @@
  * qnn.contrib_dense_pack is not generated: its canonicalization is LOG(FATAL) in v0.13 (only
  * Hexagon's layout alteration produces it).
  */
-#include "qnn.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define ANY ((int64_t)TY_DIM_ANY)
-#define NELEMS QOP_NELEMS
+#include "kit.h"
 
-/* ================================================================== shared helpers */
+OP_FAMILY(qnn);
 
-const DType qop_q8[2] = {{DT_INT, 8, 1}, {DT_UINT, 8, 1}};
-
-const char *qop_dt_name(DType d, char *buf) {
-  if (d.code == DT_VOID) return strcpy(buf, "void");
-  return dtype_str(d, buf);
-}
-
-bool qop_dtype_in(DType d, const DType *set, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if (dtype_eq(d, set[i])) return true;
-  return false;
-}
-
-bool qop_data_dtype(OpCall *c, size_t i, const DType *set, size_t n, const char *what, const char *role) {
-  const Type *t = op_tensor_arg(c, i);
-  if (!t) return false;
-  if (qop_dtype_in(t->dtype, set, n)) return true;
-  char b[16];
-  op_fail(c, (int)i, "%s: Expected %s for %s but was %s", c->op->name, what, role, qop_dt_name(t->dtype, b));
-  return false;
-}
-
-bool qop_scalar(OpCall *c, size_t i, DType dtype, const char *what) {
-  const Type *t = c->args[i];
-  char *s = ty_str(t);
-  if (t->kind != TY_TENSOR) {
-    op_fail(c, (int)i, "%s: Only tensor type can be checked for scalar values. But got %s", c->op->name, s);
-  } else if (t->ndims == 0 && dtype_eq(t->dtype, dtype)) {
-    free(s);
-    return true;
-  } else {
-    char b[16];
-    op_fail(c, (int)i, "%s: argument %zu (%s) must be a scalar %s, got %s", c->op->name, i + 1, what,
-            qop_dt_name(dtype, b), s);
-  }
-  free(s);
-  return false;
-}
-
-bool qop_assign(OpCall *c, size_t i, DType dtype, int64_t len) {
-  const Type *t = c->args[i];
-  char b1[16], b2[16];
-  if (t->kind != TY_TENSOR) {
-    char *s = ty_str(t);
-    op_fail(c, (int)i, "%s: Can assign type to Tensor type only. But got %s", c->op->name, s);
-    free(s);
-    return false;
-  }
-  if (!dtype_eq(t->dtype, dtype)) {
-    op_fail(c, (int)i, "%s: argument %zu: Expected type is %s but received %s", c->op->name, i + 1,
-            qop_dt_name(dtype, b1), qop_dt_name(t->dtype, b2));
-    return false;
-  }
-  if (t->ndims == 0) return true;
-  if (t->ndims == 1 && (t->dims[0] == len || t->dims[0] == ANY || len == ANY)) return true;
-  char *got = ty_str(t), *want = ty_str(ty_tensor(c->types, dtype, &len, 1));
-  op_fail(c, (int)i, "%s: argument %zu has type %s, but the relation requires a scalar or %s", c->op->name, i + 1,
-          got, want);
-  free(got);
-  free(want);
-  return false;
-}
-
-const Type *qop_delegate(OpCall *c, const char *target, const size_t *which, size_t n) {
-  const OpDef *t = op_lookup(target);
-  if (!t) {
-    fprintf(stderr, "relaykit: internal error: %s delegates to unknown operator %s\n", c->op->name, target);
-    abort();
-  }
-  OpDef sub = *t;
-  sub.name = c->op->name;
-  AttrVal vals[16];
-  const Type *args[OP_MAX_ARGS];
-  if (t->nattrs > 16 || n > OP_MAX_ARGS) abort();
-  for (size_t k = 0; k < t->nattrs; k++) vals[k] = *op_attr(c, t->attrs[k].name); /* aborts on a schema mismatch */
-  for (size_t i = 0; i < n; i++) args[i] = c->args[which[i]];
-  OpCall s = {.types = c->types, .op = &sub, .args = args, .nargs = n, .attrs = vals, .bad_arg = -1};
-  const Type *r = t->relation(&s);
-  if (!r) {
-    memcpy(c->err, s.err, sizeof c->err);
-    c->bad_arg = s.bad_arg >= 0 && (size_t)s.bad_arg < n ? (int)which[s.bad_arg] : -1;
-  }
-  return r;
-}
-
-bool qop_static_in(const Type *t, const DType *set, size_t n) {
-  if (t->kind != TY_TENSOR || !qop_dtype_in(t->dtype, set, n)) return false;
-  for (size_t i = 0; i < t->ndims; i++)
-    if (t->dims[i] == ANY) return false;
-  return true;
-}
-
-OpDef qop_any_dtype(const char *name) {
-  OpDef d = *op_lookup(name);
-  d.gen_dtypes = OPDT_ANY;
-  return d;
-}
-
-void qop_copy_attrs(const OpDef *src, const OpPlan *from, const OpDef *dst, OpPlan *to) {
-  for (size_t k = 0; k < dst->nattrs; k++)
-    for (size_t j = 0; j < src->nattrs; j++)
-      if (!strcmp(dst->attrs[k].name, src->attrs[j].name)) to->attrs[k] = from->attrs[j];
-}
-
-void qop_set_dtype(OpGen *g, const OpDef *op, OpPlan *plan, const char *name, DType d) {
-  char buf[16];
-  opgen_set_str(g, op, plan, name, dtype_str(d, buf));
-}
-
-DType qop_pick(OpGen *g, const DType *set, size_t n) { return set[rng_index(g->rng, n)]; }
-
-const Type *qop_tensor(OpGen *g, DType d, unsigned rank) { return opgen_tensor(g, d, rank, rank); }
-
-bool qop_sample(OpGen *g, const OpDef *op, OpPlan *out, const DType *set, size_t n, unsigned lo, unsigned hi) {
-  if (hi > g->policy->max_rank) hi = g->policy->max_rank;
-  for (int tries = 0; tries < 64; tries++) {
-    const Type *t = qop_tensor(g, qop_pick(g, set, n), (unsigned)rng_range(g->rng, lo, hi));
-    if (op->recognize(op, t) && op->solve(g, op, t, out)) return true;
-  }
-  return false;
-}
-
-/* ================================================================== relations */
+/* ================================================================== helpers the blocks below share */
 
 static const DType q8_16[] = {{DT_INT, 8, 1}, {DT_UINT, 8, 1}, {DT_INT, 16, 1}, {DT_UINT, 16, 1}};
 
 /* The out_dtype attribute must be one of `set` (TVM's ICHECK on param->out_dtype). */
 static bool out_dtype_in(OpCall *c, const DType *set, size_t n, const char *what) {
   DType d = op_dtype(c, "out_dtype");
-  if (qop_dtype_in(d, set, n)) return true;
+  if (kit_dtype_in(d, set, n)) return true;
   char b[16];
-  op_fail(c, -1, "%s: Expected %s for output but was %s", c->op->name, what, qop_dt_name(d, b));
+  op_fail(c, -1, "%s: Expected %s for output but was %s", c->op->name, what, kit_dtype_name(d, b));
   return false;
 }
+
+/* ================================================================== generators */
+
+/* A plan of nn op `nn` (its dtype class widened) for result t, or false. */
+static bool nn_plan(OpGen *g, const char *nn, const Type *t, OpPlan *out) {
+  OpDef d = kit_any_dtype(nn);
+  return d.recognize(&d, t) && d.solve(g, &d, t, out);
+}
+
+static bool int32_static(const Type *t, unsigned rank) {
+  return kit_static_in(t, &dt_int32, 1) && t->ndims == rank;
+}
+
+/* The QNN generators plan integer calls; each op's come in name_recognize / _solve / _sample. */
+#define GENS(name) KIT_GEN(OPDT_INT, name##_recognize, name##_solve, name##_sample)
+
+/* ------------------------------------------------------------------ qnn.dense */
 
 /* QnnDenseRel (dense.cc): data int8/uint8/int16/uint16, weight int8/uint8, out_dtype int32/int64;
    (data, weight, input_zero_point, kernel_zero_point, input_scale, kernel_scale).  The kernel
@@ -177,20 +71,55 @@ static bool out_dtype_in(OpCall *c, const DType *set, size_t n, const char *what
 static const Type *qnn_dense_rel(OpCall *c) {
   static const DType out[] = {{DT_INT, 32, 1}, {DT_INT, 64, 1}};
   if (!op_tensor_arg(c, 0) || !op_tensor_arg(c, 1) ||
-      !qop_data_dtype(c, 0, q8_16, NELEMS(q8_16), "quantized dense type(int8, uint8, int16, uint16)", "input") ||
-      !qop_data_dtype(c, 1, qop_q8, 2, "quantized dense type(int8, uint8)", "weight") ||
-      !out_dtype_in(c, out, NELEMS(out), "quantized dense type(int32, int64)") ||
-      !qop_scalar(c, 2, dt_int32, "input_zero_point") || !qop_scalar(c, 4, dt_float32, "input_scale"))
+      !kit_qnn_data_dtype(c, 0, q8_16, KIT_NELEMS(q8_16), "quantized dense type(int8, uint8, int16, uint16)", "input") ||
+      !kit_qnn_data_dtype(c, 1, kit_q8, 2, "quantized dense type(int8, uint8)", "weight") ||
+      !out_dtype_in(c, out, KIT_NELEMS(out), "quantized dense type(int32, int64)") ||
+      !kit_qnn_scalar(c, 2, dt_int32, "input_zero_point") || !kit_qnn_scalar(c, 4, dt_float32, "input_scale"))
     return NULL;
   const AttrVal *units = op_attr(c, "units");
   const Type *ks = c->args[5];
   if (ks->kind == TY_TENSOR && ks->ndims != 0 && units->kind == ATTR_NONE)
     return op_fail(c, 5, "%s: a per-channel kernel_scale needs the units attribute (TVM would assign it a null shape)",
                    c->op->name);
-  if (!qop_assign(c, 5, dt_float32, units->kind == ATTR_INT ? units->i : ANY)) return NULL;
+  if (!kit_qnn_assign(c, 5, dt_float32, units->kind == ATTR_INT ? units->i : KIT_ANY)) return NULL;
   static const size_t which[] = {0, 1};
-  return qop_delegate(c, "nn.dense", which, 2);
+  return kit_delegate(c, "nn.dense", which, 2);
 }
+
+/* dense: (M, K) x (N, K) -> (M, N) int32; units = N or None; the kernel scale per channel only with
+   units. */
+static bool dense_recognize(const OpDef *op, const Type *t) {
+  (void)op;
+  return int32_static(t, 2);
+}
+
+static bool dense_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  if (!dense_recognize(op, t)) return false;
+  int64_t m = t->dims[0], n = t->dims[1], k = rng_range(g->rng, 1, g->policy->max_dim);
+  int64_t a[2] = {m, k}, b[2] = {n, k};
+  opgen_plan_init(g, op, out);
+  out->args[0] = ty_tensor(g->types, kit_pick_dtype(g, kit_q8, 2), a, 2);
+  out->args[1] = ty_tensor(g->types, DT(DT_INT, 8), b, 2);
+  bool units = rng_chance(g->rng, 1, 2);
+  if (units) opgen_set_int(g, op, out, "units", n);
+  kit_set_dtype(g, op, out, "out_dtype", t->dtype);
+  out->args[2] = ty_scalar(g->types, dt_int32);
+  out->args[3] = ty_scalar(g->types, dt_int32);
+  out->args[4] = ty_scalar(g->types, dt_float32);
+  out->args[5] = units && rng_chance(g->rng, 1, 2) ? ty_tensor(g->types, dt_float32, &n, 1) : ty_scalar(g->types, dt_float32);
+  out->nargs = 6;
+  out->result = t;
+  return true;
+}
+
+static bool dense_sample(OpGen *g, const OpDef *op, OpPlan *out) { return kit_sample_in(g, op, out, &dt_int32, 1, 2, 2); }
+
+static const OpDef dense_ops[] = {
+    KIT_OP("qnn.dense", 6, kit_dense_attrs, qnn_dense_rel, GENS(dense)),
+};
+OP_REGISTER(dense_ops);
+
+/* ------------------------------------------------------------------ qnn.contrib_dense_pack */
 
 /* QnnDensePackRel (dense.cc): 2-D data, 4-D packed weight; the result is (data[0], w[0] * w[2])
    in out_dtype.  The quantisation parameters are not checked. */
@@ -202,24 +131,67 @@ static const Type *qnn_dense_pack_rel(OpCall *c) {
   DType out = op_dtype(c, "out_dtype");
   if (out.bits == 0 || out.code == DT_VOID)
     return op_fail(c, -1, "%s: Output dtype bits should be greater than 0.", c->op->name);
-  int64_t dims[2] = {data->dims[0], w->dims[0] == ANY || w->dims[2] == ANY ? ANY : w->dims[0] * w->dims[2]};
+  int64_t dims[2] = {data->dims[0], w->dims[0] == KIT_ANY || w->dims[2] == KIT_ANY ? KIT_ANY : w->dims[0] * w->dims[2]};
   return ty_tensor(c->types, out, dims, 2);
 }
+
+static const OpDef contrib_dense_pack_ops[] = {
+    KIT_OP("qnn.contrib_dense_pack", 6, kit_dense_pack_attrs, qnn_dense_pack_rel),
+};
+OP_REGISTER(contrib_dense_pack_ops);
+
+/* ------------------------------------------------------------------ qnn.batch_matmul */
 
 /* QnnBatchMatmulRel (batch_matmul.cc): int8/uint8 operands, out_dtype int32, scalar zero points
    (int32) and scales (float32): (x, y, x_zero_point, y_zero_point, x_scale, y_scale). */
 static const Type *qnn_batch_matmul_rel(OpCall *c) {
   static const DType out[] = {{DT_INT, 32, 1}};
   if (!op_tensor_arg(c, 0) || !op_tensor_arg(c, 1) ||
-      !qop_data_dtype(c, 0, qop_q8, 2, "quantized batch_matmul type(int8, uint8)", "input") ||
-      !qop_data_dtype(c, 1, qop_q8, 2, "quantized batch_matmul type(int8, uint8)", "weight") ||
-      !out_dtype_in(c, out, 1, "quantized batch_matmul type(int32)") || !qop_scalar(c, 2, dt_int32, "x_zero_point") ||
-      !qop_scalar(c, 3, dt_int32, "y_zero_point") || !qop_scalar(c, 4, dt_float32, "x_scale") ||
-      !qop_scalar(c, 5, dt_float32, "y_scale"))
+      !kit_qnn_data_dtype(c, 0, kit_q8, 2, "quantized batch_matmul type(int8, uint8)", "input") ||
+      !kit_qnn_data_dtype(c, 1, kit_q8, 2, "quantized batch_matmul type(int8, uint8)", "weight") ||
+      !out_dtype_in(c, out, 1, "quantized batch_matmul type(int32)") || !kit_qnn_scalar(c, 2, dt_int32, "x_zero_point") ||
+      !kit_qnn_scalar(c, 3, dt_int32, "y_zero_point") || !kit_qnn_scalar(c, 4, dt_float32, "x_scale") ||
+      !kit_qnn_scalar(c, 5, dt_float32, "y_scale"))
     return NULL;
   static const size_t which[] = {0, 1};
-  return qop_delegate(c, "nn.batch_matmul", which, 2);
+  return kit_delegate(c, "nn.batch_matmul", which, 2);
 }
+
+/* batch_matmul: (B, I, K) x (B, J, K) -> (B, I, J): transpose_a=False, transpose_b=True, as the
+   Python API sets them and QNN's canonicalization requires. */
+static bool batch_matmul_recognize(const OpDef *op, const Type *t) {
+  (void)op;
+  return int32_static(t, 3);
+}
+
+static bool batch_matmul_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  if (!batch_matmul_recognize(op, t)) return false;
+  int64_t k = rng_range(g->rng, 1, g->policy->max_dim);
+  int64_t x[3] = {t->dims[0], t->dims[1], k}, y[3] = {t->dims[0], t->dims[2], k};
+  opgen_plan_init(g, op, out);
+  out->args[0] = ty_tensor(g->types, kit_pick_dtype(g, kit_q8, 2), x, 3);
+  out->args[1] = ty_tensor(g->types, kit_pick_dtype(g, kit_q8, 2), y, 3);
+  out->args[2] = ty_scalar(g->types, dt_int32);
+  out->args[3] = ty_scalar(g->types, dt_int32);
+  out->args[4] = ty_scalar(g->types, dt_float32);
+  out->args[5] = ty_scalar(g->types, dt_float32);
+  out->nargs = 6;
+  kit_set_dtype(g, op, out, "out_dtype", t->dtype);
+  opgen_set_bool(g, op, out, "transpose_b", true);
+  out->result = t;
+  return true;
+}
+
+static bool batch_matmul_sample(OpGen *g, const OpDef *op, OpPlan *out) {
+  return kit_sample_in(g, op, out, &dt_int32, 1, 3, 3);
+}
+
+static const OpDef batch_matmul_ops[] = {
+    KIT_OP("qnn.batch_matmul", 6, kit_batch_matmul_attrs, qnn_batch_matmul_rel, GENS(batch_matmul)),
+};
+OP_REGISTER(batch_matmul_ops);
+
+/* ------------------------------------------------------------------ qnn.conv2d_transpose */
 
 /* Whether a scale or zero point counts as a scalar in QnnConv2DTransposeRel: rank 0, or exactly one
    element. */
@@ -233,20 +205,20 @@ static bool one_element(const Type *t) { return t->kind == TY_TENSOR && (t->ndim
 static const Type *qnn_conv2d_transpose_rel(OpCall *c) {
   static const DType out[] = {{DT_INT, 16, 1}, {DT_INT, 32, 1}, {DT_INT, 64, 1}};
   if (!op_tensor_arg(c, 0) || !op_tensor_arg(c, 1) ||
-      !qop_data_dtype(c, 0, q8_16, NELEMS(q8_16), "qnn conv2d type(int8, uint8, int16)", "input") ||
-      !qop_data_dtype(c, 1, qop_q8, 2, "qnn conv2d type(int8, uint8)", "weight") ||
-      !out_dtype_in(c, out, NELEMS(out), "qnn conv2d type(int16, int32, int64)"))
+      !kit_qnn_data_dtype(c, 0, q8_16, KIT_NELEMS(q8_16), "qnn conv2d type(int8, uint8, int16)", "input") ||
+      !kit_qnn_data_dtype(c, 1, kit_q8, 2, "qnn conv2d type(int8, uint8)", "weight") ||
+      !out_dtype_in(c, out, KIT_NELEMS(out), "qnn conv2d type(int16, int32, int64)"))
     return NULL;
   for (size_t i = 2; i <= 5; i++)
     if (!op_tensor_arg(c, i)) return NULL;
   char b[16];
   if (!dtype_eq(c->args[3]->dtype, dt_int32))
     return op_fail(c, 3, "%s: Check failed: weight_zp_type->dtype == DataType::Int(32) (kernel_zero_point is %s)",
-                   c->op->name, qop_dt_name(c->args[3]->dtype, b));
+                   c->op->name, kit_dtype_name(c->args[3]->dtype, b));
   if (!one_element(c->args[2]) || !one_element(c->args[4]))
     return op_fail(c, one_element(c->args[2]) ? 4 : 2, "%s: Zero point or scale should be scalar or a vector with one element.",
                    c->op->name);
-  if (!qop_assign(c, 2, dt_int32, 1) || !qop_assign(c, 4, dt_float32, 1)) return NULL;
+  if (!kit_qnn_assign(c, 2, dt_int32, 1) || !kit_qnn_assign(c, 4, dt_float32, 1)) return NULL;
   const Type *weight = c->args[1];
   const char *kl = op_str(c, "kernel_layout");
   const char *o = strchr(kl, 'O'), *i = strchr(kl, 'I');
@@ -264,126 +236,11 @@ static const Type *qnn_conv2d_transpose_rel(OpCall *c) {
     size_t oi = (size_t)(o - kl), ii = (size_t)(i - kl);
     if (oi >= weight->ndims || ii >= weight->ndims)
       return op_fail(c, 1, "%s: the weight has rank %u, too small for kernel layout %s", c->op->name, weight->ndims, kl);
-    len = weight->dims[oi] == ANY || weight->dims[ii] == ANY ? ANY : weight->dims[oi] * weight->dims[ii];
+    len = weight->dims[oi] == KIT_ANY || weight->dims[ii] == KIT_ANY ? KIT_ANY : weight->dims[oi] * weight->dims[ii];
   }
-  if (!qop_assign(c, 5, dt_float32, len)) return NULL;
+  if (!kit_qnn_assign(c, 5, dt_float32, len)) return NULL;
   static const size_t which[] = {0, 1};
-  return qop_delegate(c, "nn.conv2d_transpose", which, 2);
-}
-
-/* QnnAvgPool2DRel (avg_pool2d.cc): int8/uint8 data, scalar scales and zero points (data, input_scale,
-   input_zero_point, output_scale, output_zero_point); the shape arithmetic is Pool2DRel's (the
-   result keeps the data's layout and dtype). */
-static const Type *qnn_avg_pool2d_rel(OpCall *c) {
-  if (!qop_data_dtype(c, 0, qop_q8, 2, "quantized avg_pool2d type(int8, uint8)", "input") ||
-      !qop_scalar(c, 1, dt_float32, "input_scale") || !qop_scalar(c, 2, dt_int32, "input_zero_point") ||
-      !qop_scalar(c, 3, dt_float32, "output_scale") || !qop_scalar(c, 4, dt_int32, "output_zero_point"))
-    return NULL;
-  if (c->args[0]->ndims < 2)
-    return op_fail(c, 0, "%s: Pool2D only support input >= 2-D: input must have height and width", c->op->name);
-  const char *l = op_str(c, "layout");
-  if (!strchr(l, 'H') || !strchr(l, 'W') || strchr(l, 'h') || strchr(l, 'w'))
-    return op_fail(c, -1, "%s: Invalid input layout %s. qnn_avg_pool2d inut layout must have H and W, which cannot be split",
-                   c->op->name, l);
-  static const size_t which[] = {0};
-  return qop_delegate(c, "nn.avg_pool2d", which, 1);
-}
-
-/* A tuple of scalars: QnnConcatenateRel's input scales (float32) or zero points (int32). */
-static bool scalar_tuple(OpCall *c, size_t i, DType dtype, const char *what, const char *nth) {
-  const Type *t = c->args[i];
-  if (t->kind != TY_TUPLE) {
-    char *s = ty_str(t);
-    op_fail(c, (int)i, "qnn concatenate requires a tuple of %s as the %s argument, found %s", what, nth, s);
-    free(s);
-    return false;
-  }
-  for (uint32_t k = 0; k < t->nargs; k++) {
-    const Type *f = t->args[k];
-    char b[16], *s = ty_str(f);
-    bool ok = f->kind == TY_TENSOR && f->ndims == 0 && dtype_eq(f->dtype, dtype);
-    if (!ok)
-      op_fail(c, (int)i, "%s: field %u of the %s must be a scalar %s, got %s", c->op->name, k, what, qop_dt_name(dtype, b), s);
-    free(s);
-    if (!ok) return false;
-  }
-  return true;
-}
-
-/* QnnConcatenateRel (concatenate.cc): (data, input_scales, input_zero_points, output_scale,
-   output_zero_point), the first three tuples; then ConcatenateRel on the data.  The number of
-   scales and zero points is not checked against the number of tensors. */
-static const Type *qnn_concatenate_rel(OpCall *c) {
-  if (!scalar_tuple(c, 1, dt_float32, "scales", "second") || !scalar_tuple(c, 2, dt_int32, "zero_points", "third") ||
-      !qop_scalar(c, 3, dt_float32, "output_scale") || !qop_scalar(c, 4, dt_int32, "output_zero_point"))
-    return NULL;
-  static const size_t which[] = {0};
-  return qop_delegate(c, "concatenate", which, 1);
-}
-
-/* ================================================================== generators */
-
-/* A plan of nn op `nn` (its dtype class widened) for result t, or false. */
-static bool nn_plan(OpGen *g, const char *nn, const Type *t, OpPlan *out) {
-  OpDef d = qop_any_dtype(nn);
-  return d.recognize(&d, t) && d.solve(g, &d, t, out);
-}
-
-static bool int32_static(const Type *t, unsigned rank) {
-  return qop_static_in(t, &dt_int32, 1) && t->ndims == rank;
-}
-
-/* dense: (M, K) x (N, K) -> (M, N) int32; units = N or None; the kernel scale per channel only with
-   units. */
-static bool dense_recognize(const OpDef *op, const Type *t) {
-  (void)op;
-  return int32_static(t, 2);
-}
-static bool dense_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
-  if (!dense_recognize(op, t)) return false;
-  int64_t m = t->dims[0], n = t->dims[1], k = rng_range(g->rng, 1, g->policy->max_dim);
-  int64_t a[2] = {m, k}, b[2] = {n, k};
-  opgen_plan_init(g, op, out);
-  out->args[0] = ty_tensor(g->types, qop_pick(g, qop_q8, 2), a, 2);
-  out->args[1] = ty_tensor(g->types, DT(DT_INT, 8), b, 2);
-  bool units = rng_chance(g->rng, 1, 2);
-  if (units) opgen_set_int(g, op, out, "units", n);
-  qop_set_dtype(g, op, out, "out_dtype", t->dtype);
-  out->args[2] = ty_scalar(g->types, dt_int32);
-  out->args[3] = ty_scalar(g->types, dt_int32);
-  out->args[4] = ty_scalar(g->types, dt_float32);
-  out->args[5] = units && rng_chance(g->rng, 1, 2) ? ty_tensor(g->types, dt_float32, &n, 1) : ty_scalar(g->types, dt_float32);
-  out->nargs = 6;
-  out->result = t;
-  return true;
-}
-static bool dense_sample(OpGen *g, const OpDef *op, OpPlan *out) { return qop_sample(g, op, out, &dt_int32, 1, 2, 2); }
-
-/* batch_matmul: (B, I, K) x (B, J, K) -> (B, I, J): transpose_a=False, transpose_b=True, as the
-   Python API sets them and QNN's canonicalization requires. */
-static bool batch_matmul_recognize(const OpDef *op, const Type *t) {
-  (void)op;
-  return int32_static(t, 3);
-}
-static bool batch_matmul_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
-  if (!batch_matmul_recognize(op, t)) return false;
-  int64_t k = rng_range(g->rng, 1, g->policy->max_dim);
-  int64_t x[3] = {t->dims[0], t->dims[1], k}, y[3] = {t->dims[0], t->dims[2], k};
-  opgen_plan_init(g, op, out);
-  out->args[0] = ty_tensor(g->types, qop_pick(g, qop_q8, 2), x, 3);
-  out->args[1] = ty_tensor(g->types, qop_pick(g, qop_q8, 2), y, 3);
-  out->args[2] = ty_scalar(g->types, dt_int32);
-  out->args[3] = ty_scalar(g->types, dt_int32);
-  out->args[4] = ty_scalar(g->types, dt_float32);
-  out->args[5] = ty_scalar(g->types, dt_float32);
-  out->nargs = 6;
-  qop_set_dtype(g, op, out, "out_dtype", t->dtype);
-  opgen_set_bool(g, op, out, "transpose_b", true);
-  out->result = t;
-  return true;
-}
-static bool batch_matmul_sample(OpGen *g, const OpDef *op, OpPlan *out) {
-  return qop_sample(g, op, out, &dt_int32, 1, 3, 3);
+  return kit_delegate(c, "nn.conv2d_transpose", which, 2);
 }
 
 /* conv2d_transpose: nn.conv2d_transpose's plan (NCHW / IOHW), int8/uint8 data, int8 weight, int32
@@ -391,17 +248,18 @@ static bool batch_matmul_sample(OpGen *g, const OpDef *op, OpPlan *out) {
 static bool conv2d_transpose_recognize(const OpDef *op, const Type *t) {
   (void)op;
   if (!int32_static(t, 4)) return false;
-  OpDef d = qop_any_dtype("nn.conv2d_transpose");
+  OpDef d = kit_any_dtype("nn.conv2d_transpose");
   return d.recognize(&d, t);
 }
+
 static bool conv2d_transpose_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   OpPlan p;
   if (!int32_static(t, 4) || !nn_plan(g, "nn.conv2d_transpose", t, &p)) return false;
   opgen_plan_init(g, op, out);
-  qop_copy_attrs(op_lookup("nn.conv2d_transpose"), &p, op, out);
-  qop_set_dtype(g, op, out, "out_dtype", t->dtype);
+  kit_copy_attrs(op_lookup("nn.conv2d_transpose"), &p, op, out);
+  kit_set_dtype(g, op, out, "out_dtype", t->dtype);
   const Type *w = p.args[1];
-  out->args[0] = opgen_with_dtype(g, p.args[0], qop_pick(g, qop_q8, 2));
+  out->args[0] = opgen_with_dtype(g, p.args[0], kit_pick_dtype(g, kit_q8, 2));
   out->args[1] = opgen_with_dtype(g, w, DT(DT_INT, 8));
   out->args[2] = ty_scalar(g->types, dt_int32);
   out->args[3] = ty_scalar(g->types, dt_int32);
@@ -419,22 +277,50 @@ static bool conv2d_transpose_solve(OpGen *g, const OpDef *op, const Type *t, OpP
   out->result = t;
   return true;
 }
+
 static bool conv2d_transpose_sample(OpGen *g, const OpDef *op, OpPlan *out) {
-  return qop_sample(g, op, out, &dt_int32, 1, 4, 4);
+  return kit_sample_in(g, op, out, &dt_int32, 1, 4, 4);
+}
+
+static const OpDef conv2d_transpose_ops[] = {
+    KIT_OP("qnn.conv2d_transpose", 6, kit_conv2d_transpose_attrs, qnn_conv2d_transpose_rel,
+           GENS(conv2d_transpose)),
+};
+OP_REGISTER(conv2d_transpose_ops);
+
+/* ------------------------------------------------------------------ qnn.avg_pool2d */
+
+/* QnnAvgPool2DRel (avg_pool2d.cc): int8/uint8 data, scalar scales and zero points (data, input_scale,
+   input_zero_point, output_scale, output_zero_point); the shape arithmetic is Pool2DRel's (the
+   result keeps the data's layout and dtype). */
+static const Type *qnn_avg_pool2d_rel(OpCall *c) {
+  if (!kit_qnn_data_dtype(c, 0, kit_q8, 2, "quantized avg_pool2d type(int8, uint8)", "input") ||
+      !kit_qnn_scalar(c, 1, dt_float32, "input_scale") || !kit_qnn_scalar(c, 2, dt_int32, "input_zero_point") ||
+      !kit_qnn_scalar(c, 3, dt_float32, "output_scale") || !kit_qnn_scalar(c, 4, dt_int32, "output_zero_point"))
+    return NULL;
+  if (c->args[0]->ndims < 2)
+    return op_fail(c, 0, "%s: Pool2D only support input >= 2-D: input must have height and width", c->op->name);
+  const char *l = op_str(c, "layout");
+  if (!strchr(l, 'H') || !strchr(l, 'W') || strchr(l, 'h') || strchr(l, 'w'))
+    return op_fail(c, -1, "%s: Invalid input layout %s. qnn_avg_pool2d inut layout must have H and W, which cannot be split",
+                   c->op->name, l);
+  static const size_t which[] = {0};
+  return kit_delegate(c, "nn.avg_pool2d", which, 1);
 }
 
 /* avg_pool2d: nn.avg_pool2d's plan on int8/uint8 data, scalar parameters. */
 static bool avg_pool2d_recognize(const OpDef *op, const Type *t) {
   (void)op;
-  if (!qop_static_in(t, qop_q8, 2) || t->ndims != 4) return false;
-  OpDef d = qop_any_dtype("nn.avg_pool2d");
+  if (!kit_static_in(t, kit_q8, 2) || t->ndims != 4) return false;
+  OpDef d = kit_any_dtype("nn.avg_pool2d");
   return d.recognize(&d, t);
 }
+
 static bool avg_pool2d_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   OpPlan p;
   if (!avg_pool2d_recognize(op, t) || !nn_plan(g, "nn.avg_pool2d", t, &p)) return false;
   opgen_plan_init(g, op, out);
-  qop_copy_attrs(op_lookup("nn.avg_pool2d"), &p, op, out);
+  kit_copy_attrs(op_lookup("nn.avg_pool2d"), &p, op, out);
   out->args[0] = p.args[0];
   out->args[1] = ty_scalar(g->types, dt_float32);
   out->args[2] = ty_scalar(g->types, dt_int32);
@@ -444,20 +330,61 @@ static bool avg_pool2d_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *o
   out->result = t;
   return true;
 }
-static bool avg_pool2d_sample(OpGen *g, const OpDef *op, OpPlan *out) { return qop_sample(g, op, out, qop_q8, 2, 4, 4); }
+
+static bool avg_pool2d_sample(OpGen *g, const OpDef *op, OpPlan *out) { return kit_sample_in(g, op, out, kit_q8, 2, 4, 4); }
+
+static const OpDef avg_pool2d_ops[] = {
+    KIT_OP("qnn.avg_pool2d", 5, kit_avg_pool2d_attrs, qnn_avg_pool2d_rel, GENS(avg_pool2d)),
+};
+OP_REGISTER(avg_pool2d_ops);
+
+/* ------------------------------------------------------------------ qnn.concatenate */
+
+/* A tuple of scalars: QnnConcatenateRel's input scales (float32) or zero points (int32). */
+static bool scalar_tuple(OpCall *c, size_t i, DType dtype, const char *what, const char *nth) {
+  const Type *t = c->args[i];
+  if (t->kind != TY_TUPLE) {
+    char *s = ty_str(t);
+    op_fail(c, (int)i, "qnn concatenate requires a tuple of %s as the %s argument, found %s", what, nth, s);
+    free(s);
+    return false;
+  }
+  for (uint32_t k = 0; k < t->nargs; k++) {
+    const Type *f = t->args[k];
+    char b[16], *s = ty_str(f);
+    bool ok = f->kind == TY_TENSOR && f->ndims == 0 && dtype_eq(f->dtype, dtype);
+    if (!ok)
+      op_fail(c, (int)i, "%s: field %u of the %s must be a scalar %s, got %s", c->op->name, k, what, kit_dtype_name(dtype, b), s);
+    free(s);
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/* QnnConcatenateRel (concatenate.cc): (data, input_scales, input_zero_points, output_scale,
+   output_zero_point), the first three tuples; then ConcatenateRel on the data.  The number of
+   scales and zero points is not checked against the number of tensors. */
+static const Type *qnn_concatenate_rel(OpCall *c) {
+  if (!scalar_tuple(c, 1, dt_float32, "scales", "second") || !scalar_tuple(c, 2, dt_int32, "zero_points", "third") ||
+      !kit_qnn_scalar(c, 3, dt_float32, "output_scale") || !kit_qnn_scalar(c, 4, dt_int32, "output_zero_point"))
+    return NULL;
+  static const size_t which[] = {0};
+  return kit_delegate(c, "concatenate", which, 1);
+}
 
 /* concatenate: concatenate's plan on int8/uint8 tensors; one scale and zero point per tensor. */
 static bool concatenate_recognize(const OpDef *op, const Type *t) {
   (void)op;
-  if (!qop_static_in(t, qop_q8, 2)) return false;
-  OpDef d = qop_any_dtype("concatenate");
+  if (!kit_static_in(t, kit_q8, 2)) return false;
+  OpDef d = kit_any_dtype("concatenate");
   return d.recognize(&d, t);
 }
+
 static bool concatenate_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   OpPlan p;
   if (!concatenate_recognize(op, t) || !nn_plan(g, "concatenate", t, &p)) return false;
   opgen_plan_init(g, op, out);
-  qop_copy_attrs(op_lookup("concatenate"), &p, op, out);
+  kit_copy_attrs(op_lookup("concatenate"), &p, op, out);
   const Type *tup = p.args[0];
   const Type *scales[16], *zps[16];
   if (tup->kind != TY_TUPLE || tup->nargs > 16) return false;
@@ -474,43 +401,10 @@ static bool concatenate_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *
   out->result = t;
   return true;
 }
-static bool concatenate_sample(OpGen *g, const OpDef *op, OpPlan *out) { return qop_sample(g, op, out, qop_q8, 2, 1, 4); }
 
-/* ================================================================== the entries */
+static bool concatenate_sample(OpGen *g, const OpDef *op, OpPlan *out) { return kit_sample_in(g, op, out, kit_q8, 2, 1, 4); }
 
-/* DenseAttrs (attrs/nn.h): units has no default. */
-static const OpAttrSpec dense_attrs[] = {{"units", AT_INT, "None"}, {"out_dtype", AT_DTYPE, "\"\""}};
-/* DensePackAttrs: units, out_dtype, weight_layout ("NC"). */
-static const OpAttrSpec dense_pack_attrs[] = {
-    {"units", AT_INT, "None"}, {"out_dtype", AT_DTYPE, "\"\""}, {"weight_layout", AT_STR, "\"NC\""}};
-/* BatchMatmulAttrs: transpose_b defaults to False in C++ (the Python API passes True). */
-static const OpAttrSpec batch_matmul_attrs[] = {
-    {"out_dtype", AT_DTYPE, "\"\""}, {"transpose_a", AT_BOOL, "False"}, {"transpose_b", AT_BOOL, "False"}};
-/* Conv2DTransposeAttrs, as nn.conv2d_transpose's schema in ops/nn.c. */
-static const OpAttrSpec conv2d_transpose_attrs[] = {
-    {"channels", AT_INT, "None"},         {"kernel_size", AT_INTS, "None"}, {"strides", AT_INTS, "[1, 1]"},
-    {"output_padding", AT_INTS, "[0, 0]"}, {"padding", AT_INTS, "[0, 0]"},   {"dilation", AT_INTS, "[1, 1]"},
-    {"groups", AT_INT, "1"},              {"data_layout", AT_STR, "\"NCHW\""}, {"kernel_layout", AT_STR, "\"IOHW\""},
-    {"out_layout", AT_STR, "\"\""},       {"out_dtype", AT_DTYPE, "\"\""}};
-/* AvgPool2DAttrs: pool_size is required; dilation is declared before padding. */
-static const OpAttrSpec avg_pool2d_attrs[] = {
-    {"pool_size", AT_INTS, "None"}, {"strides", AT_INTS, "[1, 1]"}, {"dilation", AT_INTS, "[1, 1]"},
-    {"padding", AT_INTS, "[0, 0]"}, {"layout", AT_STR, "\"NCHW\""}, {"out_layout", AT_STR, "\"\""},
-    {"ceil_mode", AT_BOOL, "False"}, {"count_include_pad", AT_BOOL, "False"}};
-/* ConcatenateAttrs (attrs/transform.h). */
-static const OpAttrSpec concatenate_attrs[] = {{"axis", AT_INT, "0"}};
-
-#define GEN(rec, sol, sam) .gen_dtypes = OPDT_INT, .recognize = (rec), .solve = (sol), .sample = (sam)
-#define OP(n, nargs, a, rel, ...) \
-  {.name = (n), .min_args = (nargs), .max_args = (nargs), .attrs = (a), .nattrs = NELEMS(a), .relation = (rel), __VA_ARGS__}
-#define GENS(name) GEN(name##_recognize, name##_solve, name##_sample)
-
-const OpDef op_family_qnn[] = {
-    OP("qnn.dense", 6, dense_attrs, qnn_dense_rel, GENS(dense)),
-    OP("qnn.contrib_dense_pack", 6, dense_pack_attrs, qnn_dense_pack_rel),
-    OP("qnn.batch_matmul", 6, batch_matmul_attrs, qnn_batch_matmul_rel, GENS(batch_matmul)),
-    OP("qnn.conv2d_transpose", 6, conv2d_transpose_attrs, qnn_conv2d_transpose_rel, GENS(conv2d_transpose)),
-    OP("qnn.avg_pool2d", 5, avg_pool2d_attrs, qnn_avg_pool2d_rel, GENS(avg_pool2d)),
-    OP("qnn.concatenate", 5, concatenate_attrs, qnn_concatenate_rel, GENS(concatenate)),
+static const OpDef concatenate_ops[] = {
+    KIT_OP("qnn.concatenate", 5, kit_concatenate_attrs, qnn_concatenate_rel, GENS(concatenate)),
 };
-const size_t op_family_qnn_len = NELEMS(op_family_qnn);
+OP_REGISTER(concatenate_ops);

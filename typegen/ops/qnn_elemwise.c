@@ -19,30 +19,124 @@
  * Departure: where TVM's QnnBroadcastRel indexes the data's shape with an axis out of range while
  * the parameters are scalars (Array's bounds ICHECK), the call is rejected with that IndexError.
  */
-#include "qnn.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define NELEMS QOP_NELEMS
+#include "kit.h"
 
-/* ================================================================== relations */
+OP_FAMILY(qnn_elemwise);
+
+/* ================================================================== helpers the blocks below share */
 
 /* The four scalar parameters of the unary QNN ops (arguments 1..4), then IdentityRel on the data. */
 static const Type *unary_common(OpCall *c, const DType *set, size_t n, const char *what) {
-  if (!qop_data_dtype(c, 0, set, n, what, "input") || !qop_scalar(c, 1, dt_float32, "scale") ||
-      !qop_scalar(c, 2, dt_int32, "zero_point") || !qop_scalar(c, 3, dt_float32, "output_scale") ||
-      !qop_scalar(c, 4, dt_int32, "output_zero_point"))
+  if (!kit_qnn_data_dtype(c, 0, set, n, what, "input") || !kit_qnn_scalar(c, 1, dt_float32, "scale") ||
+      !kit_qnn_scalar(c, 2, dt_int32, "zero_point") || !kit_qnn_scalar(c, 3, dt_float32, "output_scale") ||
+      !kit_qnn_scalar(c, 4, dt_int32, "output_zero_point"))
     return NULL;
   return c->args[0];
 }
 
+/* ================================================================== generators */
+
+/* The unary ops: any static int8/uint8 tensor, itself the data. */
+static bool unary_recognize(const OpDef *op, const Type *t) {
+  (void)op;
+  return kit_static_in(t, kit_q8, 2);
+}
+
+static bool unary_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  if (!op->recognize(op, t)) return false;
+  opgen_plan_init(g, op, out);
+  out->args[0] = t;
+  out->args[1] = ty_scalar(g->types, dt_float32);
+  out->args[2] = ty_scalar(g->types, dt_int32);
+  out->args[3] = ty_scalar(g->types, dt_float32);
+  out->args[4] = ty_scalar(g->types, dt_int32);
+  out->nargs = 5;
+  out->result = t;
+  return true;
+}
+
+/* int8 / uint8 results of any rank: the unary and the binary ops' sampler. */
+static bool unary_sample(OpGen *g, const OpDef *op, OpPlan *out) {
+  return kit_sample_in(g, op, out, kit_q8, 2, 0, g->policy->max_rank);
+}
+
+/* ------------------------------------------------------------------ qnn.abs, qnn.erf, qnn.exp, ... */
+
 /* QnnElementwiseUnaryFuncRel: int8/uint8 data. */
-static const Type *qnn_unary_rel(OpCall *c) { return unary_common(c, qop_q8, 2, "quantized type(int8, uint8)"); }
+static const Type *qnn_unary_rel(OpCall *c) { return unary_common(c, kit_q8, 2, "quantized type(int8, uint8)"); }
+
+#define QNN_UNARY(n) \
+  {.name = (n), .min_args = 5, .max_args = 5, .relation = qnn_unary_rel, KIT_GEN(OPDT_INT, unary_recognize, unary_solve, unary_sample)}
+
+static const OpDef unary_ops[] = {
+    /* unary_elementwise_op.cc */
+    QNN_UNARY("qnn.abs"),   QNN_UNARY("qnn.erf"),     QNN_UNARY("qnn.exp"),  QNN_UNARY("qnn.hardswish"), QNN_UNARY("qnn.log"),
+    QNN_UNARY("qnn.rsqrt"), QNN_UNARY("qnn.sigmoid"), QNN_UNARY("qnn.sqrt"), QNN_UNARY("qnn.tanh"),
+};
+OP_REGISTER(unary_ops);
+
+/* ------------------------------------------------------------------ qnn.leaky_relu */
+
 /* QnnLeakyReluRel: int8/uint8 data. */
-static const Type *qnn_leaky_relu_rel(OpCall *c) { return unary_common(c, qop_q8, 2, "quantized leaky_relu type(int8, uint8)"); }
+static const Type *qnn_leaky_relu_rel(OpCall *c) { return unary_common(c, kit_q8, 2, "quantized leaky_relu type(int8, uint8)"); }
+
+static bool leaky_relu_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  static const double alphas[] = {0.01, 0.1, 0.2, 0.25, 0.3};
+  if (!unary_solve(g, op, t, out)) return false;
+  opgen_set_float(g, op, out, "alpha", alphas[rng_index(g->rng, KIT_NELEMS(alphas))]);
+  return true;
+}
+
+static const OpDef leaky_relu_ops[] = {
+    /* leaky_relu.cc, softmax.cc */
+    {.name = "qnn.leaky_relu",
+     .min_args = 5,
+     .max_args = 5,
+     .attrs = kit_leaky_relu_attrs,
+     .nattrs = KIT_NELEMS(kit_leaky_relu_attrs),
+     .relation = qnn_leaky_relu_rel,
+     KIT_GEN(OPDT_INT, unary_recognize, leaky_relu_solve, unary_sample)},
+};
+OP_REGISTER(leaky_relu_ops);
+
+/* ------------------------------------------------------------------ qnn.softmax */
+
 /* QnnSoftmaxRel: int8 data only. */
-static const Type *qnn_softmax_rel(OpCall *c) { return unary_common(c, qop_q8, 1, "quantized softmax type(int8)"); }
+static const Type *qnn_softmax_rel(OpCall *c) { return unary_common(c, kit_q8, 1, "quantized softmax type(int8)"); }
+
+/* softmax: int8, rank >= 1 (the canonicalization reduces along the axis). */
+static bool softmax_recognize(const OpDef *op, const Type *t) {
+  (void)op;
+  return kit_static_in(t, kit_q8, 1) && t->ndims >= 1;
+}
+
+static bool softmax_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  if (!unary_solve(g, op, t, out)) return false;
+  int64_t a = (int64_t)rng_index(g->rng, t->ndims);
+  opgen_set_int(g, op, out, "axis", rng_chance(g->rng, 1, 2) ? a : a - (int64_t)t->ndims);
+  return true;
+}
+
+static bool softmax_sample(OpGen *g, const OpDef *op, OpPlan *out) {
+  return kit_sample_in(g, op, out, kit_q8, 1, 1, g->policy->max_rank);
+}
+
+static const OpDef softmax_ops[] = {
+    {.name = "qnn.softmax",
+     .min_args = 5,
+     .max_args = 5,
+     .attrs = kit_softmax_attrs,
+     .nattrs = KIT_NELEMS(kit_softmax_attrs),
+     .relation = qnn_softmax_rel,
+     KIT_GEN(OPDT_INT, softmax_recognize, softmax_solve, softmax_sample)},
+};
+OP_REGISTER(softmax_ops);
+
+/* ------------------------------------------------------------------ qnn.add, qnn.mul, qnn.subtract */
 
 /* QnnBroadcastRel's channel axis: 0 for rank <= 1, else the attribute (negative counts from the end). */
 static int64_t channel_axis(size_t rank, int64_t attr) {
@@ -85,64 +179,12 @@ static const Type *qnn_binary_rel(OpCall *c) {
     if (!op_tensor_arg(c, i)) return NULL;
   int64_t la, ra, ll, rl;
   if (!side_axis(c, 0, 2, "lhs_axis", &la) || !side_axis(c, 1, 4, "rhs_axis", &ra) || !side_len(c, 0, la, &ll) ||
-      !side_len(c, 1, ra, &rl) || !qop_assign(c, 2, dt_float32, ll) || !qop_assign(c, 3, dt_int32, ll) ||
-      !qop_assign(c, 4, dt_float32, rl) || !qop_assign(c, 5, dt_int32, rl) ||
-      !qop_scalar(c, 6, dt_float32, "output_scale") || !qop_scalar(c, 7, dt_int32, "output_zero_point"))
+      !side_len(c, 1, ra, &rl) || !kit_qnn_assign(c, 2, dt_float32, ll) || !kit_qnn_assign(c, 3, dt_int32, ll) ||
+      !kit_qnn_assign(c, 4, dt_float32, rl) || !kit_qnn_assign(c, 5, dt_int32, rl) ||
+      !kit_qnn_scalar(c, 6, dt_float32, "output_scale") || !kit_qnn_scalar(c, 7, dt_int32, "output_zero_point"))
     return NULL;
   static const size_t which[] = {0, 1};
-  return qop_delegate(c, "add", which, 2);
-}
-
-/* SimulatedQuantizeRel / SimulatedDequantizeRel: data and the dtype code are tensors; the result
-   has the data's type.  The scale and zero point are not checked. */
-static const Type *qnn_simulated_rel(OpCall *c) {
-  const Type *data = op_tensor_arg(c, 0);
-  return data && op_tensor_arg(c, 1) ? data : NULL;
-}
-
-/* ================================================================== generators */
-
-/* The unary ops: any static int8/uint8 tensor, itself the data. */
-static bool unary_recognize(const OpDef *op, const Type *t) {
-  (void)op;
-  return qop_static_in(t, qop_q8, 2);
-}
-static bool unary_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
-  if (!op->recognize(op, t)) return false;
-  opgen_plan_init(g, op, out);
-  out->args[0] = t;
-  out->args[1] = ty_scalar(g->types, dt_float32);
-  out->args[2] = ty_scalar(g->types, dt_int32);
-  out->args[3] = ty_scalar(g->types, dt_float32);
-  out->args[4] = ty_scalar(g->types, dt_int32);
-  out->nargs = 5;
-  out->result = t;
-  return true;
-}
-static bool unary_sample(OpGen *g, const OpDef *op, OpPlan *out) {
-  return qop_sample(g, op, out, qop_q8, 2, 0, g->policy->max_rank);
-}
-
-static bool leaky_relu_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
-  static const double alphas[] = {0.01, 0.1, 0.2, 0.25, 0.3};
-  if (!unary_solve(g, op, t, out)) return false;
-  opgen_set_float(g, op, out, "alpha", alphas[rng_index(g->rng, NELEMS(alphas))]);
-  return true;
-}
-
-/* softmax: int8, rank >= 1 (the canonicalization reduces along the axis). */
-static bool softmax_recognize(const OpDef *op, const Type *t) {
-  (void)op;
-  return qop_static_in(t, qop_q8, 1) && t->ndims >= 1;
-}
-static bool softmax_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
-  if (!unary_solve(g, op, t, out)) return false;
-  int64_t a = (int64_t)rng_index(g->rng, t->ndims);
-  opgen_set_int(g, op, out, "axis", rng_chance(g->rng, 1, 2) ? a : a - (int64_t)t->ndims);
-  return true;
-}
-static bool softmax_sample(OpGen *g, const OpDef *op, OpPlan *out) {
-  return qop_sample(g, op, out, qop_q8, 1, 1, g->policy->max_rank);
+  return kit_delegate(c, "add", which, 2);
 }
 
 /* One side's scale and zero point: scalars, or vectors along a channel axis (for rank >= 2 the
@@ -170,16 +212,38 @@ static bool binary_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) 
   out->nargs = 8;
   return true;
 }
-static bool binary_sample(OpGen *g, const OpDef *op, OpPlan *out) {
-  return qop_sample(g, op, out, qop_q8, 2, 0, g->policy->max_rank);
+
+/* BroadcastAttrs (qnn/attrs.h). */
+static const OpAttrSpec broadcast_attrs[] = {{"lhs_axis", AT_INT, "-1"}, {"rhs_axis", AT_INT, "-1"}};
+
+#define QNN_BINARY(n)                                                                                               \
+  {.name = (n), .min_args = 8, .max_args = 8, .attrs = broadcast_attrs, .nattrs = KIT_NELEMS(broadcast_attrs),      \
+   .relation = qnn_binary_rel, KIT_GEN(OPDT_INT, unary_recognize, binary_solve, unary_sample)}
+
+static const OpDef binary_ops[] = {
+    /* add.cc, mul.cc, subtract.cc */
+    QNN_BINARY("qnn.add"),
+    QNN_BINARY("qnn.mul"),
+    QNN_BINARY("qnn.subtract"),
+};
+OP_REGISTER(binary_ops);
+
+/* ------------------------------------------------------- qnn.simulated_quantize, qnn.simulated_dequantize */
+
+/* SimulatedQuantizeRel / SimulatedDequantizeRel: data and the dtype code are tensors; the result
+   has the data's type.  The scale and zero point are not checked. */
+static const Type *qnn_simulated_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0);
+  return data && op_tensor_arg(c, 1) ? data : NULL;
 }
 
 /* simulated_quantize / simulated_dequantize: float32 data (what their computes take), an int32
    dtype code, and a scale and zero point that are scalars or vectors along the axis. */
 static bool simulated_recognize(const OpDef *op, const Type *t) {
   (void)op;
-  return qop_static_in(t, &dt_float32, 1);
+  return kit_static_in(t, &dt_float32, 1);
 }
+
 static bool simulated_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   if (!simulated_recognize(op, t)) return false;
   opgen_plan_init(g, op, out);
@@ -198,42 +262,21 @@ static bool simulated_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *ou
   out->result = t;
   return true;
 }
+
 static bool simulated_sample(OpGen *g, const OpDef *op, OpPlan *out) {
-  return qop_sample(g, op, out, &dt_float32, 1, 0, g->policy->max_rank);
+  return kit_sample_in(g, op, out, &dt_float32, 1, 0, g->policy->max_rank);
 }
 
-/* ================================================================== the entries */
-
-/* LeakyReluAttrs, SoftmaxAttrs (attrs/nn.h); BroadcastAttrs, SimulatedQuantizeAttrs,
-   DequantizeAttrs (qnn/attrs.h). */
-static const OpAttrSpec leaky_relu_attrs[] = {{"alpha", AT_FLOAT, "0.25f"}};
-static const OpAttrSpec softmax_attrs[] = {{"axis", AT_INT, "-1"}};
-static const OpAttrSpec broadcast_attrs[] = {{"lhs_axis", AT_INT, "-1"}, {"rhs_axis", AT_INT, "-1"}};
+/* SimulatedQuantizeAttrs, DequantizeAttrs (qnn/attrs.h): the axis. */
 static const OpAttrSpec axis_attrs[] = {{"axis", AT_INT, "-1"}};
 
-#define GEN(cls, rec, sol, sam) .gen_dtypes = (cls), .recognize = (rec), .solve = (sol), .sample = (sam)
-#define UNARY(n) \
-  {.name = (n), .min_args = 5, .max_args = 5, .relation = qnn_unary_rel, GEN(OPDT_INT, unary_recognize, unary_solve, unary_sample)}
-#define BINARY(n)                                                                                               \
-  {.name = (n), .min_args = 8, .max_args = 8, .attrs = broadcast_attrs, .nattrs = NELEMS(broadcast_attrs),      \
-   .relation = qnn_binary_rel, GEN(OPDT_INT, unary_recognize, binary_solve, binary_sample)}
-#define SIMULATED(n)                                                                                  \
-  {.name = (n), .min_args = 4, .max_args = 4, .attrs = axis_attrs, .nattrs = NELEMS(axis_attrs),      \
-   .relation = qnn_simulated_rel, GEN(OPDT_FLOAT, simulated_recognize, simulated_solve, simulated_sample)}
+#define QNN_SIMULATED(n)                                                                                  \
+  {.name = (n), .min_args = 4, .max_args = 4, .attrs = axis_attrs, .nattrs = KIT_NELEMS(axis_attrs),      \
+   .relation = qnn_simulated_rel, KIT_GEN(OPDT_FLOAT, simulated_recognize, simulated_solve, simulated_sample)}
 
-const OpDef op_family_qnn_elemwise[] = {
-    /* unary_elementwise_op.cc */
-    UNARY("qnn.abs"), UNARY("qnn.erf"), UNARY("qnn.exp"), UNARY("qnn.hardswish"), UNARY("qnn.log"),
-    UNARY("qnn.rsqrt"), UNARY("qnn.sigmoid"), UNARY("qnn.sqrt"), UNARY("qnn.tanh"),
-    /* leaky_relu.cc, softmax.cc */
-    {.name = "qnn.leaky_relu", .min_args = 5, .max_args = 5, .attrs = leaky_relu_attrs,
-     .nattrs = NELEMS(leaky_relu_attrs), .relation = qnn_leaky_relu_rel,
-     GEN(OPDT_INT, unary_recognize, leaky_relu_solve, unary_sample)},
-    {.name = "qnn.softmax", .min_args = 5, .max_args = 5, .attrs = softmax_attrs, .nattrs = NELEMS(softmax_attrs),
-     .relation = qnn_softmax_rel, GEN(OPDT_INT, softmax_recognize, softmax_solve, softmax_sample)},
-    /* add.cc, mul.cc, subtract.cc */
-    BINARY("qnn.add"), BINARY("qnn.mul"), BINARY("qnn.subtract"),
+static const OpDef simulated_ops[] = {
     /* simulated_quantize.cc, simulated_dequantize.cc */
-    SIMULATED("qnn.simulated_quantize"), SIMULATED("qnn.simulated_dequantize"),
+    QNN_SIMULATED("qnn.simulated_quantize"),
+    QNN_SIMULATED("qnn.simulated_dequantize"),
 };
-const size_t op_family_qnn_elemwise_len = NELEMS(op_family_qnn_elemwise);
+OP_REGISTER(simulated_ops);

@@ -9,10 +9,15 @@
  * squeeze; no operator of those names is registered, so TVM's parser rejects `std(%x)`.  An entry
  * here would make relaykit accept (and a sampler emit) text that TVM cannot read.
  */
+
 #include <stdlib.h>
 
-#include "../opgen.h"
+#include "kit.h"
 #include "../../support/xalloc.h"
+
+OP_FAMILY(reduce);
+
+/* ================================================================== helpers the blocks below share */
 
 /* Which axes of the input a call reduces (GetReduceAxes), or false after failing with a message.
    `reduced` has one entry per input dimension. */
@@ -122,12 +127,6 @@ static const Type *nonscalar_tensor_arg(OpCall *c, size_t i) {
     return op_fail(c, (int)i, "%s: Check failed: data->shape.size() != 0: the input must have at least one dimension",
                    c->op->name);
   return t;
-}
-
-/* ReduceRel: the reduced shape, the input's dtype (all and any included: TVM does not ask for bool). */
-static const Type *reduce_rel(OpCall *c) {
-  const Type *data = op_tensor_arg(c, 0);
-  return data ? reduce_shape(c, data, data->dtype) : NULL;
 }
 
 /* GenericReduceRel<ArgReduceAttrs>: the reduced shape with the dtype of the input's first dimension.
@@ -254,31 +253,54 @@ static bool reduce_sample(OpGen *g, const OpDef *op, OpPlan *out) {
   return reduce_solve(g, op, opgen_tensor(g, d, 0, g->policy->max_rank > 0 ? g->policy->max_rank - 1 : 0), out);
 }
 
+/* Every reduction shares the generators; the dtype class differs. */
+#define REDUCE(n, nargs, a, rel, cls) KIT_OP(n, nargs, a, rel, KIT_GEN(cls, reduce_recognize, reduce_solve, reduce_sample))
+
+/* ------------------------------------------------------------------ sum, mean, max, ... */
+
+/* ReduceRel: the reduced shape, the input's dtype (all and any included: TVM does not ask for bool). */
+static const Type *reduce_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0);
+  return data ? reduce_shape(c, data, data->dtype) : NULL;
+}
+
 /* Attribute schemas in TVM's declaration order.  ArgReduceAttrs puts select_last_index before
    exclude; VarianceAttrs appends unbiased. */
 static const OpAttrSpec reduce_attrs[] = {
     {"axis", AT_INTS, "None"}, {"keepdims", AT_BOOL, "False"}, {"exclude", AT_BOOL, "False"}};
+
+static const OpDef reduce_ops[] = {
+    REDUCE("sum", 1, reduce_attrs, reduce_rel, OPDT_NUMERIC),
+    REDUCE("mean", 1, reduce_attrs, reduce_rel, OPDT_FLOAT),
+    REDUCE("max", 1, reduce_attrs, reduce_rel, OPDT_NUMERIC),
+    REDUCE("min", 1, reduce_attrs, reduce_rel, OPDT_NUMERIC),
+    REDUCE("prod", 1, reduce_attrs, reduce_rel, OPDT_NUMERIC),
+    REDUCE("all", 1, reduce_attrs, reduce_rel, OPDT_BOOL),
+    REDUCE("any", 1, reduce_attrs, reduce_rel, OPDT_BOOL),
+};
+OP_REGISTER(reduce_ops);
+
+/* ------------------------------------------------------------------ argmax, argmin */
+
 static const OpAttrSpec arg_reduce_attrs[] = {{"axis", AT_INTS, "None"},
                                               {"keepdims", AT_BOOL, "False"},
                                               {"select_last_index", AT_BOOL, "False"},
                                               {"exclude", AT_BOOL, "False"}};
+
+static const OpDef arg_reduce_ops[] = {
+    REDUCE("argmax", 1, arg_reduce_attrs, arg_reduce_rel, OPDT_NUMERIC),
+    REDUCE("argmin", 1, arg_reduce_attrs, arg_reduce_rel, OPDT_NUMERIC),
+};
+OP_REGISTER(arg_reduce_ops);
+
+/* ------------------------------------------------------------------ variance */
+
 static const OpAttrSpec variance_attrs[] = {{"axis", AT_INTS, "None"},
                                             {"keepdims", AT_BOOL, "False"},
                                             {"exclude", AT_BOOL, "False"},
                                             {"unbiased", AT_BOOL, "False"}};
 
-#define N(a) (sizeof a / sizeof a[0])
-#define GEN(cls) .gen_dtypes = (cls), .recognize = reduce_recognize, .solve = reduce_solve, .sample = reduce_sample
-#define ENTRY(n, nargs, a, rel, cls) \
-  {.name = n, .min_args = nargs, .max_args = nargs, .attrs = a, .nattrs = N(a), .relation = rel, GEN(cls)}
-
-const OpDef op_family_reduce[] = {
-    ENTRY("sum", 1, reduce_attrs, reduce_rel, OPDT_NUMERIC), ENTRY("mean", 1, reduce_attrs, reduce_rel, OPDT_FLOAT),
-    ENTRY("max", 1, reduce_attrs, reduce_rel, OPDT_NUMERIC), ENTRY("min", 1, reduce_attrs, reduce_rel, OPDT_NUMERIC),
-    ENTRY("prod", 1, reduce_attrs, reduce_rel, OPDT_NUMERIC), ENTRY("all", 1, reduce_attrs, reduce_rel, OPDT_BOOL),
-    ENTRY("any", 1, reduce_attrs, reduce_rel, OPDT_BOOL),
-    ENTRY("argmax", 1, arg_reduce_attrs, arg_reduce_rel, OPDT_NUMERIC),
-    ENTRY("argmin", 1, arg_reduce_attrs, arg_reduce_rel, OPDT_NUMERIC),
-    ENTRY("variance", 2, variance_attrs, variance_rel, OPDT_FLOAT),
+static const OpDef variance_ops[] = {
+    REDUCE("variance", 2, variance_attrs, variance_rel, OPDT_FLOAT),
 };
-const size_t op_family_reduce_len = sizeof op_family_reduce / sizeof op_family_reduce[0];
+OP_REGISTER(variance_ops);

@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "../op.h"
+#include "ops.h"
 
 static const char *const required[][2] = {
     {"annotation.cast_hint", "dtype"},

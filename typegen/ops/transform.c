@@ -15,22 +15,21 @@
  * would crash or read out of bounds on a bad input (no message of its own), the relation rejects
  * the call with a message naming the problem instead.
  *
- * Below the relations, the RFC's generators for every entry (recognizer, solver, sampler; see
- * typegen/opgen.h), checked by tests/unit/test_opgen.c.
+ * Each op (or group of ops sharing a relation) is one block below: its relation, its generators
+ * (recognizer, solver, sampler; see ops/ops.h, checked by tests/unit/test_opgen.c), its schema
+ * (TVM's attrs struct, fields in declaration order) and its rows.
  */
-#include "../opgen.h"
-#include "layout.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../support/xalloc.h"
-#include "reshape.h"
+#include "kit.h"
 
-#define ANY TY_DIM_ANY
+OP_FAMILY(transform);
 
-/* ------------------------------------------------------------------ helpers */
+/* ================================================================== helpers the blocks below share */
 
 /* A shape being built; dims_tensor interns it and releases the storage. */
 typedef VEC(int64_t) Dims;
@@ -52,7 +51,7 @@ static char *shape_str(const int64_t *dims, size_t n, bool brackets) {
   if (brackets) sb_putc(&sb, '[');
   for (size_t i = 0; i < n; i++) {
     if (i) sb_puts(&sb, brackets ? ", " : ",");
-    if (dims[i] == ANY)
+    if (dims[i] == KIT_ANY)
       sb_putc(&sb, '?');
     else
       sb_printf(&sb, "%lld", (long long)dims[i]);
@@ -96,7 +95,7 @@ static bool required_int(OpCall *c, const char *name, int64_t *out) {
 
 static bool all_static(const Type *t) {
   for (uint32_t i = 0; i < t->ndims; i++)
-    if (t->dims[i] == ANY) return false;
+    if (t->dims[i] == KIT_ANY) return false;
   return true;
 }
 
@@ -111,183 +110,48 @@ static int64_t count_of(const int64_t *dims, size_t n) {
 
 static int64_t product(const Type *t) { return count_of(t->dims, t->ndims); }
 
-/* The fields of a tuple argument that must all be tensors (TVM downcasts each to TensorType). */
-static bool tensor_fields(OpCall *c, size_t arg, const char *notuple_fmt) {
-  const Type *t = c->args[arg];
-  if (t->kind != TY_TUPLE) {
-    char *s = ty_str(t);
-    op_fail(c, (int)arg, notuple_fmt, s);
-    free(s);
-    return false;
+/* The shape attribute of the InitOpAttrs ops (full, zeros, ones, broadcast_to), which their
+   relations require.  TVM would build a type with a negative dimension from a negative entry; a
+   Type cannot hold one (-1 is `?`), so it is rejected. */
+static const Type *init_shape(OpCall *c, DType dt) {
+  int64_t *shape;
+  size_t n;
+  if (!int_list(c, "shape", &shape, &n)) {
+    free(shape);
+    return op_fail(c, -1, "%s: shape must be given as a list of integers", c->op->name);
   }
-  if (t->nargs == 0) {
-    op_fail(c, (int)arg, "%s requires a non-empty tuple of tensors", c->op->name);
-    return false;
-  }
-  for (uint32_t i = 0; i < t->nargs; i++)
-    if (t->args[i]->kind != TY_TENSOR) {
-      char *s = ty_str(t->args[i]);
-      op_fail(c, (int)arg, "%s requires a tuple of tensors, but field %u is %s", c->op->name, i, s);
-      free(s);
-      return false;
+  for (size_t i = 0; i < n; i++)
+    if (shape[i] < 0) {
+      int64_t bad = shape[i];
+      free(shape);
+      return op_fail(c, -1, "%s: shape dimension %lld is negative", c->op->name, (long long)bad);
     }
-  return true;
+  const Type *t = ty_tensor(c->types, dt, shape, n);
+  free(shape);
+  return t;
+}
+
+/* ------------------------------------------------------------------ generators */
+
+/* The RFC's recognizers, solvers and samplers (ops/ops.h).  A solver builds the argument
+   types and attributes backwards from the wanted result; every choice is drawn from g->rng so that
+   solving one type twice gives different calls.  Recognizers accept only what their solvers can
+   produce exactly, which for most ops here means static shapes with every dimension at least 1
+   (a `?` or a 0 could only come from unusual inputs the solvers do not build). */
+
+/* Tuple fields the generators handle (split results, stack inputs). */
+enum { GEN_FIELDS_MAX = 64 };
+
+static void gen_shuffle(OpGen *g, int64_t *xs, size_t n) {
+  for (size_t i = n; i > 1; i--) {
+    size_t j = rng_index(g->rng, i);
+    int64_t tmp = xs[i - 1];
+    xs[i - 1] = xs[j];
+    xs[j] = tmp;
+  }
 }
 
 /* ------------------------------------------------------------------ reshape */
-
-static bool in_list(const size_t *xs, size_t n, size_t x) {
-  for (size_t i = 0; i < n; i++)
-    if (xs[i] == x) return true;
-  return false;
-}
-
-/* InferNewShape (src/relay/op/tensor/transform.cc), forward direction: newshape with its special
-   codes 0 (copy), -1 (infer), -2 (copy the rest), -3 (merge two), -4 (split one into the next
-   two), and allowzero (0 is a real zero).  Writes the shape into *o; false after op_fail. */
-static bool infer_new_shape(OpCall *c, const Type *data, const int64_t *ns, size_t nn, bool allowzero,
-                            Dims *o) {
-  const size_t nin = data->ndims;
-  const int64_t *in = data->dims;
-  bool *used_in = xcalloc(nin ? nin : 1, sizeof *used_in);
-  VEC(size_t) used_out = {0};
-  size_t src = 0;
-  long infer_idx = -1;
-  bool ok = false;
-  for (size_t i = 0; i < nn; i++) {
-    int64_t v = ns[i];
-    if (v > 0) {
-      dims_push(o, v);
-      src++;
-    } else if (v == 0) {
-      if (allowzero) {
-        dims_push(o, 0);
-        src++;
-      } else {
-        if (src >= nin) {
-          op_fail(c, 0,
-                  "reshape: newshape[%zu] = 0 copies input dimension %zu, but the input has %zu dimensions",
-                  i, src, nin);
-          goto done;
-        }
-        used_in[src] = true;
-        VEC_PUSH(used_out, o->len);
-        dims_push(o, in[src++]);
-      }
-    } else if (v == -1) {
-      if (infer_idx >= 0) {
-        op_fail(c, -1, "reshape: One and only one dim can be inferred");
-        goto done;
-      }
-      /* TVM keeps the position in newshape, and later stores the inferred size at that position
-         of the output, which differs from where the placeholder went once -2/-3/-4 came before. */
-      infer_idx = (long)i;
-      dims_push(o, 1);
-      src++;
-    } else if (v == -2) {
-      while (src < nin) {
-        used_in[src] = true;
-        VEC_PUSH(used_out, o->len);
-        dims_push(o, in[src++]);
-      }
-    } else if (v == -3) {
-      if (src + 1 >= nin) {
-        op_fail(c, 0,
-                "reshape: newshape[%zu] = -3 merges input dimensions %zu and %zu, but the input has %zu "
-                "dimensions",
-                i, src, src + 1, nin);
-        goto done;
-      }
-      int64_t d1 = in[src], d2 = in[src + 1];
-      used_in[src] = used_in[src + 1] = true;
-      src += 2;
-      VEC_PUSH(used_out, o->len);
-      dims_push(o, d1 == ANY || d2 == ANY ? ANY : d1 * d2);
-    } else if (v == -4) {
-      if (i + 2 >= nn) {
-        op_fail(c, -1, "reshape: newshape[%zu] = -4 must be followed by the two dimensions to split into", i);
-        goto done;
-      }
-      if (src >= nin) {
-        op_fail(c, 0,
-                "reshape: newshape[%zu] = -4 splits input dimension %zu, but the input has %zu dimensions", i,
-                src, nin);
-        goto done;
-      }
-      used_in[src] = true;
-      int64_t d0 = in[src++], d1 = ns[++i], d2 = ns[++i];
-      if (d1 == -1 && d2 == -1) {
-        op_fail(c, -1, "reshape: Split dims cannot both be -1.");
-        goto done;
-      }
-      if (d1 < -1 || d2 < -1) {
-        op_fail(c, -1, "reshape: %lld is not a dimension to split into after -4",
-                (long long)(d1 < -1 ? d1 : d2));
-        goto done;
-      }
-      int64_t known = d1 == -1 ? d2 : d1, other = d1 == -1 ? d1 : d2;
-      if (other == -1 && known == 0 && d0 != ANY) {
-        op_fail(c, -1, "reshape: division by zero splitting dimension %lld with -4", (long long)d0);
-        goto done;
-      }
-      int64_t rest = d0 == ANY ? ANY : (known ? d0 / known : 0);
-      VEC_PUSH(used_out, o->len);
-      dims_push(o, d1 == -1 ? rest : d1);
-      VEC_PUSH(used_out, o->len);
-      dims_push(o, d2 == -1 ? rest : d2);
-    } else {
-      op_fail(c, -1, "reshape: Unsupported special value: %lld", (long long)v);
-      goto done;
-    }
-  }
-  if (infer_idx >= 0) {
-    /* What the unused input dimensions hold, divided by the output dimensions not copied. */
-    int64_t dim = 1;
-    for (size_t j = 0; j < nin; j++) {
-      if (used_in[j]) continue;
-      if (in[j] == ANY) {
-        dim = ANY;
-        break;
-      }
-      dim *= in[j];
-    }
-    if (dim != ANY)
-      for (size_t j = 0; j < o->len; j++) {
-        if (in_list(used_out.items, used_out.len, j)) continue;
-        if (o->items[j] == ANY) {
-          dim = ANY;
-          break;
-        }
-        if (o->items[j] == 0) {
-          op_fail(c, -1, "reshape: cannot infer the -1 dimension: division by a zero dimension");
-          goto done;
-        }
-        dim /= o->items[j];
-      }
-    if ((size_t)infer_idx >= o->len) {
-      op_fail(c, -1,
-              "reshape: the inferred dimension (newshape[%ld] = -1) lies outside the %zu-dimensional result",
-              infer_idx, o->len);
-      goto done;
-    }
-    o->items[infer_idx] = dim;
-  }
-  ok = true;
-done:
-  free(used_in);
-  free(used_out.items);
-  return ok;
-}
-
-bool op_reshape_infer(OpCall *c, const Type *data, const int64_t *ns, size_t nn, bool allowzero, int64_t **out,
-                      size_t *nout) {
-  Dims o = {0};
-  bool ok = infer_new_shape(c, data, ns, nn, allowzero, &o);
-  if (!ok) free(o.items);
-  *out = ok ? o.items : NULL;
-  *nout = ok ? o.len : 0;
-  return ok;
-}
 
 /* ReshapeRel (src/relay/op/tensor/transform.cc): InferNewShape, then the element counts must agree
    when both shapes are static. */
@@ -301,14 +165,11 @@ static const Type *reshape_rel(OpCall *c) {
     return op_fail(c, -1, "reshape: newshape must be a list of integers");
   }
   Dims o = {0};
-  bool ok = infer_new_shape(c, data, ns, nn, op_bool(c, "allowzero"), &o);
+  bool ok = kit_reshape_infer(c, data, ns, nn, op_bool(c, "allowzero"), &o.items, &o.len);
   free(ns);
-  if (!ok) {
-    free(o.items);
-    return NULL;
-  }
+  if (!ok) return NULL;
   bool dynamic = !all_static(data);
-  for (size_t i = 0; i < o.len; i++) dynamic |= o.items[i] == ANY;
+  for (size_t i = 0; i < o.len; i++) dynamic |= o.items[i] == KIT_ANY;
   if (!dynamic && (count_of(o.items, o.len) != product(data) || product(data) < 0)) {
     char *a = shape_str(data->dims, data->ndims, false), *b = shape_str(o.items, o.len, false);
     op_fail(c, 0, "reshape: Input tensor shape(%s) and reshaped shape(%s) are not compatible!", a, b);
@@ -319,6 +180,91 @@ static const Type *reshape_rel(OpCall *c) {
   }
   return dims_tensor(c, data->dtype, &o);
 }
+
+/* reshape: an input of the same element count and a newshape that mixes literal sizes with TVM's
+   codes.  The input is built together with newshape: 0, -3, -4 and -2 copy input dimensions (so
+   those are fixed), literals and -1 consume one input dimension each whose size is free; the free
+   ones share what is left of the element count.  -1 comes only before -4 and -2, since TVM stores
+   the inferred size at -1's position in newshape, which differs from its output position after
+   them (infer_new_shape copies that quirk). */
+static bool reshape_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  const size_t n = t->ndims;
+  int64_t ns[3 * KIT_RANK_MAX + 1], in[2 * KIT_RANK_MAX + 4];
+  bool fixed[2 * KIT_RANK_MAX + 4];
+  size_t nns = 0, nin = 0;
+  bool inferred = false, shifted = false, tail = false, zero_code = false;
+  int64_t fixed_product = 1;
+#define FIX(v) (fixed[nin] = true, fixed_product *= (v), in[nin++] = (v))
+#define FREE() (fixed[nin] = false, in[nin++] = 1)
+  for (size_t j = 0; j < n && !tail; j++) {
+    int64_t d = t->dims[j];
+    size_t pick = rng_index(g->rng, 12);
+    if (pick == 0 && !inferred && !shifted) {
+      ns[nns++] = -1;
+      inferred = true;
+      FREE();
+    } else if (pick == 1) {
+      ns[nns++] = 0;
+      zero_code = true;
+      FIX(d);
+    } else if (pick == 2) {
+      int64_t a = kit_divisor(g, d, d);
+      ns[nns++] = -3;
+      FIX(a);
+      FIX(d / a);
+    } else if (pick == 3 && j + 1 < n) {
+      int64_t d2 = t->dims[j + 1];
+      bool first_inferred = rng_chance(g->rng, 1, 3);
+      ns[nns++] = -4;
+      ns[nns++] = first_inferred ? -1 : d;
+      ns[nns++] = !first_inferred && rng_chance(g->rng, 1, 2) ? -1 : d2;
+      FIX(d * d2);
+      j++;
+      shifted = true;
+    } else if (pick == 4 && rng_chance(g->rng, 1, 2)) {
+      ns[nns++] = -2;
+      for (size_t k = j; k < n; k++)
+        FIX(t->dims[k]);
+      tail = shifted = true;
+    } else {
+      ns[nns++] = d;
+      FREE();
+    }
+  }
+  if (!tail) {
+    if (rng_chance(g->rng, 1, 8))
+      ns[nns++] = -2; /* copies nothing: the input ends here */
+    else
+      for (int64_t extra = rng_range(g->rng, 0, 2); extra > 0 && nin < g->policy->max_rank; extra--)
+        FREE(); /* unused trailing input dimensions, part of the element count */
+  }
+#undef FIX
+#undef FREE
+  int64_t free_dims[2 * KIT_RANK_MAX + 4];
+  size_t nfree = 0;
+  for (size_t i = 0; i < nin; i++)
+    nfree += !fixed[i];
+  /* The free dimensions hold the elements the copied ones do not (exactly the literals' and
+     -1's sizes, in some other factorization). */
+  int64_t rest = product(t) / fixed_product;
+  if (nfree) kit_factors(g, rest, nfree, free_dims);
+  for (size_t i = 0, k = 0; i < nin; i++)
+    if (!fixed[i]) in[i] = free_dims[k++];
+  kit_arg(out, kit_tensor(g, t->dtype, in, nin));
+  opgen_set_ints(g, op, out, "newshape", ns, nns);
+  /* allowzero changes only what a 0 code means, so it may be set whenever none is used. */
+  if (!zero_code && rng_chance(g->rng, 1, 6)) opgen_set_bool(g, op, out, "allowzero", true);
+  out->result = t;
+  return true;
+}
+
+static const OpDef reshape_ops[] = {
+    KIT_OP("reshape", 1, kit_reshape_attrs, reshape_rel, KIT_SOLVED(OPDT_ANY, kit_static_any, reshape_solve)),
+};
+OP_REGISTER(reshape_ops);
+
+/* ------------------------------------------------------------------ reshape_like */
 
 /* ReshapeLikeRel / infer_reshape_like: data's dims before lhs_begin, shape_like's dims
    [rhs_begin, rhs_end), data's dims from lhs_end; sizes must agree when data is static. */
@@ -350,7 +296,7 @@ static const Type *reshape_like_rel(OpCall *c) {
     dims_push(&o, data->dims[i]);
   if (all_static(data)) {
     bool odyn = false;
-    for (size_t i = 0; i < o.len; i++) odyn |= o.items[i] == ANY;
+    for (size_t i = 0; i < o.len; i++) odyn |= o.items[i] == KIT_ANY;
     if (!odyn && (count_of(o.items, o.len) != product(data) || product(data) < 0)) {
       char *a = shape_str(data->dims, data->ndims, true), *b = shape_str(o.items, o.len, true);
       op_fail(c, 1,
@@ -365,8 +311,64 @@ static const Type *reshape_like_rel(OpCall *c) {
   return dims_tensor(c, data->dtype, &o);
 }
 
-/* InitOpAttrs as the dynamic broadcast_to declares them: the shape comes from the second argument. */
-static const OpAttrSpec dyn_broadcast_to_attrs[] = {{"shape", AT_INTS, "None"}, {"dtype", AT_DTYPE, "\"\""}};
+/* reshape_like: the result is data[:lhs_begin] + like[rhs_begin:rhs_end] + data[lhs_end:].  The
+   result is cut into a data prefix, a middle taken from shape_like (between random extra
+   dimensions) and a data suffix; data holds a refactoring of the middle in between, so the
+   element counts agree.  A third of the calls take the common form: every attribute at its
+   default, shape_like of the result's shape. */
+static bool reshape_like_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  const int64_t n = t->ndims;
+  bool plain = rng_chance(g->rng, 1, 3);
+  int64_t p = plain ? 0 : rng_range(g->rng, 0, n), q = plain ? n : rng_range(g->rng, p, n), mid = 1;
+  for (int64_t i = p; i < q; i++)
+    mid *= t->dims[i];
+  int64_t data[KIT_RANK_MAX + 3], like[KIT_RANK_MAX + 4];
+  int64_t nx = rng_range(g->rng, mid > 1 ? 1 : 0, 3), nd = 0, nl = 0;
+  for (int64_t i = 0; i < p; i++)
+    data[nd++] = t->dims[i];
+  if (nx) kit_factors(g, mid, (size_t)nx, data + nd);
+  nd += nx;
+  for (int64_t i = q; i < n; i++)
+    data[nd++] = t->dims[i];
+  int64_t na = plain ? 0 : rng_range(g->rng, 0, 2), nb = plain ? 0 : rng_range(g->rng, 0, 2), extra[4];
+  opgen_dims(g, (size_t)(na + nb), g->policy->max_elements / mid, extra);
+  memcpy(like, extra, na * sizeof *like);
+  nl = na;
+  for (int64_t i = p; i < q; i++)
+    like[nl++] = t->dims[i];
+  memcpy(like + nl, extra + na, nb * sizeof *like);
+  nl += nb;
+  kit_arg(out, kit_tensor(g, t->dtype, data, (size_t)nd));
+  kit_arg(out, kit_tensor(g, opgen_dtype(g, OPDT_ANY), like, (size_t)nl));
+  out->result = t;
+  if (plain) return true;
+  /* Negative spellings count from the end; they exist only for positions before the end. */
+  int64_t lb = p, le = p + nx, rb = na, re = na + (q - p);
+  if (lb < nd && rng_chance(g->rng, 1, 4)) lb -= nd;
+  opgen_set_int(g, op, out, "lhs_begin", lb);
+  if (le < nd || !rng_chance(g->rng, 1, 2))
+    opgen_set_int(g, op, out, "lhs_end", le < nd ? kit_gen_axis(g, le, nd) : le);
+  if (rb < nl && rng_chance(g->rng, 1, 4)) rb -= nl;
+  opgen_set_int(g, op, out, "rhs_begin", rb);
+  if (re < nl || !rng_chance(g->rng, 1, 2))
+    opgen_set_int(g, op, out, "rhs_end", re < nl ? kit_gen_axis(g, re, nl) : re);
+  out->result = t;
+  return true;
+}
+
+static const OpAttrSpec reshape_like_attrs[] = {{"lhs_begin", AT_INT, "0"},
+                                                {"lhs_end", AT_INT, "None"},
+                                                {"rhs_begin", AT_INT, "0"},
+                                                {"rhs_end", AT_INT, "None"}};
+
+static const OpDef reshape_like_ops[] = {
+    KIT_OP("reshape_like", 2, reshape_like_attrs, reshape_like_rel,
+           KIT_SOLVED(OPDT_ANY, kit_static_any, reshape_like_solve)),
+};
+OP_REGISTER(reshape_like_ops);
+
+/* ------------------------------------------------------------------ dyn.reshape, dyn.broadcast_to */
 
 /* dyn.reshape and dyn.broadcast_to (ReshapeRel, BroadCastToRel in src/relay/op/dyn/tensor/
    transform.cc): the result's rank is the length of the shape tensor; every dimension is unknown. */
@@ -375,14 +377,53 @@ static const Type *dyn_reshape_rel(OpCall *c) {
   if (!shape) return NULL;
   if (shape->ndims == 0)
     return op_fail(c, 1, "%s: the new shape must be a 1-D tensor, got a scalar", c->op->name);
-  if (shape->dims[0] == ANY) return op_fail(c, 1, "Dynamic Reshape doesn't support Dynamic Rank");
+  if (shape->dims[0] == KIT_ANY) return op_fail(c, 1, "Dynamic Reshape doesn't support Dynamic Rank");
   Dims o = {0};
   for (int64_t i = 0; i < shape->dims[0]; i++)
-    dims_push(&o, ANY);
+    dims_push(&o, KIT_ANY);
   return dims_tensor(c, data->dtype, &o);
 }
 
-/* ------------------------------------------------------------------ axes */
+/* dyn.reshape, dyn.broadcast_to: the result is all `?`, its rank the length of the shape tensor.
+   The data is any tensor (the element count is checked only when the program runs; for
+   broadcast_to the data's rank stays within the result's). */
+static bool dyn_shape_recognize(const OpDef *op, const Type *t) {
+  if (t->kind != TY_TENSOR || t->ndims < 1 || t->ndims > KIT_RANK_MAX ||
+      !opgen_dtype_in_class((OpDtypes)op->gen_dtypes, t->dtype))
+    return false;
+  for (uint32_t i = 0; i < t->ndims; i++)
+    if (t->dims[i] != KIT_ANY) return false;
+  return true;
+}
+
+static bool dyn_shape_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  bool bcast = !strcmp(op->name, "dyn.broadcast_to");
+  unsigned max_rank = bcast ? t->ndims : g->policy->max_rank;
+  kit_arg(out, opgen_tensor(g, t->dtype, bcast ? 0 : 1, max_rank));
+  int64_t len = t->ndims;
+  kit_arg(out, kit_tensor(g, kit_index_dtype(g), &len, 1));
+  out->result = t;
+  return true;
+}
+
+static bool dyn_shape_sample(OpGen *g, const OpDef *op, OpPlan *out) {
+  int64_t dims[KIT_RANK_MAX];
+  size_t n = (size_t)rng_range(g->rng, 1, g->policy->max_rank);
+  for (size_t i = 0; i < n; i++)
+    dims[i] = KIT_ANY;
+  return dyn_shape_solve(g, op, kit_tensor(g, opgen_dtype(g, (OpDtypes)op->gen_dtypes), dims, n), out);
+}
+
+static const OpDef dyn_shape_ops[] = {
+    KIT_OP("dyn.reshape", 2, kit_reshape_attrs, dyn_reshape_rel,
+           KIT_GEN(OPDT_ANY, dyn_shape_recognize, dyn_shape_solve, dyn_shape_sample)),
+    KIT_OP("dyn.broadcast_to", 2, kit_init_op_attrs, dyn_reshape_rel,
+           KIT_GEN(OPDT_ANY, dyn_shape_recognize, dyn_shape_solve, dyn_shape_sample)),
+};
+OP_REGISTER(dyn_shape_ops);
+
+/* ------------------------------------------------------------------ transpose */
 
 /* TransposeRel: axes None reverses; otherwise a permutation of [0, ndim) (negatives count from
    the end). */
@@ -434,6 +475,38 @@ done:
   return r;
 }
 
+/* transpose: a random permutation; the input holds result dimension i at position perm[i].  The
+   reversal is sometimes left to axes=None. */
+static bool transpose_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  const size_t n = t->ndims;
+  int64_t perm[KIT_RANK_MAX], in[KIT_RANK_MAX];
+  bool reverse = rng_chance(g->rng, 1, 4);
+  for (size_t i = 0; i < n; i++)
+    perm[i] = reverse ? (int64_t)(n - 1 - i) : (int64_t)i;
+  if (!reverse) gen_shuffle(g, perm, n);
+  for (size_t i = 0; i < n; i++)
+    in[perm[i]] = t->dims[i];
+  kit_arg(out, kit_tensor(g, t->dtype, in, n));
+  if (!reverse || rng_chance(g->rng, 1, 2)) {
+    for (size_t i = 0; i < n; i++)
+      perm[i] = kit_gen_axis(g, perm[i], (int64_t)n);
+    opgen_set_ints(g, op, out, "axes", perm, n);
+  }
+  out->result = t;
+  return true;
+}
+
+static const OpAttrSpec transpose_attrs[] = {{"axes", AT_INTS, "None"}};
+
+static const OpDef transpose_ops[] = {
+    KIT_OP("transpose", 1, transpose_attrs, transpose_rel,
+           KIT_SOLVED(OPDT_ANY, kit_static_any, transpose_solve)),
+};
+OP_REGISTER(transpose_ops);
+
+/* ------------------------------------------------------------------ squeeze */
+
 /* SqueezeRel: axis None drops every static 1 (and needs a static shape); a list drops those axes,
    which must not be static dimensions other than 1. */
 static const Type *squeeze_rel(OpCall *c) {
@@ -443,7 +516,7 @@ static const Type *squeeze_rel(OpCall *c) {
   Dims o = {0};
   if (op_is_none(c, "axis")) {
     for (size_t i = 0; i < nd; i++) {
-      if (data->dims[i] == ANY) {
+      if (data->dims[i] == KIT_ANY) {
         free(o.items);
         return op_fail(c, 0, "axis needs to be defined for dynamic input.");
       }
@@ -470,7 +543,7 @@ static const Type *squeeze_rel(OpCall *c) {
   for (size_t i = 0; i < nd; i++) {
     if (!drop[i])
       dims_push(&o, data->dims[i]);
-    else if (data->dims[i] != ANY && data->dims[i] != 1) {
+    else if (data->dims[i] != KIT_ANY && data->dims[i] != 1) {
       op_fail(c, 0, "cannot squeeze axis with dimension not equal to 1 (axis %zu has dimension %lld)", i,
               (long long)data->dims[i]);
       goto done;
@@ -483,6 +556,42 @@ done:
   free(axes);
   return r;
 }
+
+/* squeeze: ones inserted into the result at random positions, named by axis; axis=None when the
+   result has no 1 of its own (None would drop those too). */
+static bool squeeze_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  const size_t n = t->ndims, k = (size_t)rng_range(g->rng, 0, 2), nd = n + k;
+  bool inserted[KIT_RANK_MAX + 2] = {false};
+  for (size_t placed = 0; placed < k;) {
+    size_t at = rng_index(g->rng, nd);
+    if (!inserted[at]) inserted[at] = true, placed++;
+  }
+  int64_t in[KIT_RANK_MAX + 2], axes[2];
+  bool own_ones = false;
+  size_t na = 0;
+  for (size_t i = 0, j = 0; i < nd; i++) {
+    if (inserted[i]) {
+      in[i] = 1;
+      axes[na++] = kit_gen_axis(g, (int64_t)i, (int64_t)nd);
+    } else {
+      in[i] = t->dims[j++];
+      own_ones |= in[i] == 1;
+    }
+  }
+  gen_shuffle(g, axes, na);
+  kit_arg(out, kit_tensor(g, t->dtype, in, nd));
+  if (own_ones || rng_chance(g->rng, 2, 3)) opgen_set_ints(g, op, out, "axis", axes, na);
+  out->result = t;
+  return true;
+}
+
+static const OpDef squeeze_ops[] = {
+    KIT_OP("squeeze", 1, kit_squeeze_attrs, squeeze_rel, KIT_SOLVED(OPDT_ANY, kit_static_any, squeeze_solve)),
+};
+OP_REGISTER(squeeze_ops);
+
+/* ------------------------------------------------------------------ expand_dims */
 
 /* ExpandDimsRel: num_newaxis ones inserted at axis, axis in [-ndim - 1, ndim]. */
 static const Type *expand_dims_rel(OpCall *c) {
@@ -513,7 +622,84 @@ static const Type *expand_dims_rel(OpCall *c) {
   return dims_tensor(c, data->dtype, &o);
 }
 
-/* ------------------------------------------------------------------ joining and splitting */
+/* expand_dims: a run of ones in the result is the inserted one (num_newaxis = its length, maybe
+   shortened); without ones, num_newaxis = 0 inserts nothing. */
+static bool expand_dims_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  const size_t n = t->ndims;
+  size_t ones[KIT_RANK_MAX], nones = 0;
+  for (size_t i = 0; i < n; i++)
+    if (t->dims[i] == 1) ones[nones++] = i;
+  size_t pivot, k = 0;
+  if (nones && !rng_chance(g->rng, 1, 8)) {
+    pivot = ones[rng_index(g->rng, nones)];
+    size_t run = 0;
+    while (pivot + run < n && t->dims[pivot + run] == 1)
+      run++;
+    k = (size_t)rng_range(g->rng, 1, (int64_t)run);
+  } else {
+    pivot = rng_index(g->rng, n + 1);
+  }
+  int64_t in[KIT_RANK_MAX], nd = 0;
+  for (size_t i = 0; i < n; i++)
+    if (i < pivot || i >= pivot + k) in[nd++] = t->dims[i];
+  kit_arg(out, kit_tensor(g, t->dtype, in, (size_t)nd));
+  /* axis in [-nd - 1, nd]: a negative one counts insertion points from the end. */
+  opgen_set_int(g, op, out, "axis", rng_chance(g->rng, 1, 3) ? (int64_t)pivot - nd - 1 : (int64_t)pivot);
+  if (k != 1 || rng_chance(g->rng, 1, 3)) opgen_set_int(g, op, out, "num_newaxis", (int64_t)k);
+  out->result = t;
+  return true;
+}
+
+/* Random tensors seldom have ones to insert, so the sampler makes a result with 1..2 of them. */
+static bool expand_dims_sample(OpGen *g, const OpDef *op, OpPlan *out) {
+  size_t k = (size_t)rng_range(g->rng, 1, 2);
+  unsigned max_rank = g->policy->max_rank > k ? g->policy->max_rank - (unsigned)k : 0;
+  const Type *in = opgen_tensor(g, opgen_dtype(g, (OpDtypes)op->gen_dtypes), 0, max_rank);
+  size_t pivot = rng_index(g->rng, in->ndims + 1);
+  int64_t dims[KIT_RANK_MAX + 2];
+  size_t n = 0;
+  for (size_t i = 0; i <= in->ndims; i++) {
+    if (i == pivot)
+      for (size_t j = 0; j < k; j++)
+        dims[n++] = 1;
+    if (i < in->ndims) dims[n++] = in->dims[i];
+  }
+  return expand_dims_solve(g, op, kit_tensor(g, in->dtype, dims, n), out);
+}
+
+static const OpAttrSpec expand_dims_attrs[] = {{"axis", AT_INT, "None"}, {"num_newaxis", AT_INT, "1"}};
+
+static const OpDef expand_dims_ops[] = {
+    KIT_OP("expand_dims", 1, expand_dims_attrs, expand_dims_rel,
+           KIT_GEN(OPDT_ANY, kit_static_any, expand_dims_solve, expand_dims_sample)),
+};
+OP_REGISTER(expand_dims_ops);
+
+/* ------------------------------------------------------------------ concatenate, stack */
+
+/* The fields of a tuple argument that must all be tensors (TVM downcasts each to TensorType). */
+static bool tensor_fields(OpCall *c, size_t arg, const char *notuple_fmt) {
+  const Type *t = c->args[arg];
+  if (t->kind != TY_TUPLE) {
+    char *s = ty_str(t);
+    op_fail(c, (int)arg, notuple_fmt, s);
+    free(s);
+    return false;
+  }
+  if (t->nargs == 0) {
+    op_fail(c, (int)arg, "%s requires a non-empty tuple of tensors", c->op->name);
+    return false;
+  }
+  for (uint32_t i = 0; i < t->nargs; i++)
+    if (t->args[i]->kind != TY_TENSOR) {
+      char *s = ty_str(t->args[i]);
+      op_fail(c, (int)arg, "%s requires a tuple of tensors, but field %u is %s", c->op->name, i, s);
+      free(s);
+      return false;
+    }
+  return true;
+}
 
 /* ConcatenateRel (src/relay/op/tensor/transform.h): same rank and dtype; the concatenated axis
    adds up (unknown if any input's is); another axis takes the common static size, where a `?`
@@ -540,21 +726,21 @@ static const Type *concatenate_rel(OpCall *c) {
   int64_t sum = 0;
   for (uint32_t i = 0; i < tup->nargs; i++) {
     int64_t d = tup->args[i]->dims[axis];
-    if (d == ANY)
+    if (d == KIT_ANY)
       dynamic_concat = true;
     else
       sum += d;
   }
   for (int64_t j = 0; j < nd; j++) {
     if (j == axis) {
-      dims_push(&o, dynamic_concat ? ANY : sum);
+      dims_push(&o, dynamic_concat ? KIT_ANY : sum);
       continue;
     }
-    int64_t known = ANY;
+    int64_t known = KIT_ANY;
     size_t nknown = 0;
     for (uint32_t i = 0; i < tup->nargs; i++) {
       int64_t d = tup->args[i]->dims[j];
-      if (d == ANY) continue;
+      if (d == KIT_ANY) continue;
       if (nknown++ && d != known) {
         free(o.items);
         return op_fail(
@@ -565,7 +751,7 @@ static const Type *concatenate_rel(OpCall *c) {
     if (nknown == tup->nargs || (nknown > 0 && dynamic_concat))
       dims_push(&o, known);
     else
-      dims_push(&o, ANY);
+      dims_push(&o, KIT_ANY);
   }
   return dims_tensor(c, first->dtype, &o);
 }
@@ -587,7 +773,7 @@ static const Type *stack_rel(OpCall *c) {
     if (!dtype_eq(e->dtype, first->dtype))
       return op_fail(c, 0, "relay.stack requires all tensors have the same dtype");
     for (int64_t j = 0; j < nd; j++) {
-      if (j == axis || first->dims[j] == ANY || e->dims[j] == ANY || first->dims[j] == e->dims[j]) continue;
+      if (j == axis || first->dims[j] == KIT_ANY || e->dims[j] == KIT_ANY || first->dims[j] == e->dims[j]) continue;
       return op_fail(c, 0, "relay.stack requires all tensors have the same shape on non-stacking axes");
     }
   }
@@ -599,6 +785,80 @@ static const Type *stack_rel(OpCall *c) {
     dims_push(&o, first->dims[i]);
   return dims_tensor(c, first->dtype, &o);
 }
+
+/* concatenate: the result cut along an axis into 1..4 parts of positive size. */
+static bool concatenate_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  const int64_t n = t->ndims, a = rng_range(g->rng, 0, n - 1), d = t->dims[a];
+  int64_t m = rng_range(g->rng, 1, d < 4 ? d : 4), cuts[5] = {0};
+  /* m - 1 distinct cut points in (0, d), sorted, between 0 and d. */
+  for (int64_t k = 1; k < m;) {
+    int64_t c = rng_range(g->rng, 1, d - 1);
+    bool dup = false;
+    for (int64_t j = 1; j < k; j++)
+      dup |= cuts[j] == c;
+    if (!dup) cuts[k++] = c;
+  }
+  for (int64_t i = 1; i < m; i++)
+    for (int64_t j = i; j > 1 && cuts[j - 1] > cuts[j]; j--) {
+      int64_t tmp = cuts[j];
+      cuts[j] = cuts[j - 1];
+      cuts[j - 1] = tmp;
+    }
+  cuts[m] = d;
+  const Type *fields[4];
+  int64_t dims[KIT_RANK_MAX];
+  memcpy(dims, t->dims, n * sizeof *dims);
+  for (int64_t i = 0; i < m; i++) {
+    dims[a] = cuts[i + 1] - cuts[i];
+    fields[i] = kit_tensor(g, t->dtype, dims, (size_t)n);
+  }
+  kit_arg(out, ty_tuple(g->types, fields, (size_t)m));
+  opgen_set_int(g, op, out, "axis", kit_gen_axis(g, a, n));
+  out->result = t;
+  return true;
+}
+
+/* stack: the result's axis of size m is m equal tensors without it; only axes of at most
+   GEN_FIELDS_MAX qualify. */
+static bool stack_recognize(const OpDef *op, const Type *t) {
+  if (!kit_static_ranked(op, t)) return false;
+  for (uint32_t i = 0; i < t->ndims; i++)
+    if (t->dims[i] <= GEN_FIELDS_MAX) return true;
+  return false;
+}
+
+static bool stack_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  const int64_t n = t->ndims;
+  int64_t a;
+  do
+    a = rng_range(g->rng, 0, n - 1);
+  while (t->dims[a] > GEN_FIELDS_MAX);
+  int64_t in[KIT_RANK_MAX], nd = 0;
+  for (int64_t i = 0; i < n; i++)
+    if (i != a) in[nd++] = t->dims[i];
+  const Type *field = kit_tensor(g, t->dtype, in, (size_t)nd), *fields[GEN_FIELDS_MAX];
+  for (int64_t i = 0; i < t->dims[a]; i++)
+    fields[i] = field;
+  kit_arg(out, ty_tuple(g->types, fields, (size_t)t->dims[a]));
+  /* axis in [-(nd+1), nd+1) */
+  opgen_set_int(g, op, out, "axis", kit_gen_axis(g, a, nd + 1));
+  out->result = t;
+  return true;
+}
+
+static const OpAttrSpec stack_attrs[] = {{"axis", AT_INT, "0"}};
+
+static const OpDef concatenate_ops[] = {
+    KIT_OP("concatenate", 1, kit_concatenate_attrs, concatenate_rel,
+           KIT_SOLVED(OPDT_ANY, kit_static_ranked, concatenate_solve)),
+    KIT_OP("stack", 1, stack_attrs, stack_rel,
+           KIT_GEN(OPDT_ANY, stack_recognize, stack_solve, opgen_sample_by_solving)),
+};
+OP_REGISTER(concatenate_ops);
+
+/* ------------------------------------------------------------------ split */
 
 /* SplitRel: an integer splits the axis into that many equal parts (it must divide a static
    size); a list of ascending indices cuts it before each index.  The result is a tuple. */
@@ -626,14 +886,14 @@ static const Type *split_rel(OpCall *c) {
               (long long)sections);
       goto done;
     }
-    if (dim != ANY && dim % sections != 0) {
+    if (dim != KIT_ANY && dim % sections != 0) {
       op_fail(
           c, 0,
           "split: indices_or_sections need to be able to divide input.shape[axis] (%lld sections of %lld)",
           (long long)sections, (long long)dim);
       goto done;
     }
-    shape[axis] = dim == ANY ? ANY : dim / sections;
+    shape[axis] = dim == KIT_ANY ? KIT_ANY : dim / sections;
     fields = xmalloc(sections * sizeof *fields);
     for (int64_t i = 0; i < sections; i++)
       fields[nfields++] = ty_tensor(c->types, data->dtype, shape, nd);
@@ -658,11 +918,11 @@ static const Type *split_rel(OpCall *c) {
       fields[nfields++] = ty_tensor(c->types, data->dtype, shape, nd);
     }
     free(idx);
-    if (dim != ANY && begin >= dim) {
+    if (dim != KIT_ANY && begin >= dim) {
       op_fail(c, 0, "split: The sum of sections must match the input.shape[axis]");
       goto done;
     }
-    shape[axis] = dim == ANY ? ANY : dim - begin;
+    shape[axis] = dim == KIT_ANY ? KIT_ANY : dim - begin;
     fields[nfields++] = ty_tensor(c->types, data->dtype, shape, nd);
   }
   r = ty_tuple(c->types, fields, nfields);
@@ -672,7 +932,95 @@ done:
   return r;
 }
 
-/* ------------------------------------------------------------------ slicing */
+/* The axis on which split's fields differ, or -1 when they all agree; -2 when they differ on more
+   than one (or do not share rank and dtype). */
+static int split_axis(const Type *t) {
+  const Type *f0 = t->args[0];
+  int axis = -1;
+  for (uint32_t i = 1; i < t->nargs; i++) {
+    const Type *f = t->args[i];
+    if (f->ndims != f0->ndims || !dtype_eq(f->dtype, f0->dtype)) return -2;
+    for (uint32_t j = 0; j < f0->ndims; j++)
+      if (f->dims[j] != f0->dims[j]) {
+        if (axis >= 0 && axis != (int)j) return -2;
+        axis = (int)j;
+      }
+  }
+  return axis;
+}
+
+/* split: a tuple of 1..GEN_FIELDS_MAX tensors that agree except on one axis. */
+static bool split_recognize(const OpDef *op, const Type *t) {
+  if (t->kind != TY_TUPLE || t->nargs < 1 || t->nargs > GEN_FIELDS_MAX) return false;
+  int64_t sum = 0;
+  for (uint32_t i = 0; i < t->nargs; i++) {
+    if (!kit_static_ranked(op, t->args[i])) return false;
+    sum += product(t->args[i]);
+    if (sum > KIT_ELEMENTS_MAX) return false;
+  }
+  return split_axis(t) != -2;
+}
+
+/* The data is the fields joined along the axis; equal parts may be asked for as a number of
+   sections, any parts as the ascending cut indices. */
+static bool split_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  const Type *f0 = t->args[0];
+  const int64_t nd = f0->ndims, m = t->nargs;
+  int axis = split_axis(t);
+  bool equal = axis < 0;
+  if (equal) axis = (int)rng_index(g->rng, (size_t)nd);
+  int64_t cuts[GEN_FIELDS_MAX], sum = 0;
+  for (int64_t i = 0; i < m; i++) {
+    sum += t->args[i]->dims[axis];
+    cuts[i] = sum;
+  }
+  int64_t dims[KIT_RANK_MAX];
+  memcpy(dims, f0->dims, nd * sizeof *dims);
+  dims[axis] = sum;
+  kit_arg(out, kit_tensor(g, f0->dtype, dims, (size_t)nd));
+  if (equal && rng_chance(g->rng, 2, 3))
+    opgen_set_int(g, op, out, "indices_or_sections", m);
+  else
+    opgen_set_ints(g, op, out, "indices_or_sections", cuts, (size_t)m - 1);
+  if (axis != 0 || rng_chance(g->rng, 1, 2)) opgen_set_int(g, op, out, "axis", kit_gen_axis(g, axis, nd));
+  out->result = t;
+  return true;
+}
+
+/* A tuple of 1..4 fields: one random shape, the fields' sizes on an axis either all equal or
+   each drawn anew. */
+static bool split_sample(OpGen *g, const OpDef *op, OpPlan *out) {
+  const Type *base = opgen_tensor(g, opgen_dtype(g, (OpDtypes)op->gen_dtypes), 1, g->policy->max_rank);
+  size_t m = rng_chance(g->rng, 1, 6) ? 1 : (size_t)rng_range(g->rng, 2, 4);
+  const size_t nd = base->ndims, axis = rng_index(g->rng, nd);
+  bool equal = rng_chance(g->rng, 1, 2);
+  int64_t dims[KIT_RANK_MAX];
+  memcpy(dims, base->dims, nd * sizeof *dims);
+  int64_t rest = product(base) / dims[axis];
+  /* The data holds all fields: equal fields as many as the budget allows. */
+  if (equal && (int64_t)m * product(base) > g->policy->max_elements)
+    m = (size_t)(g->policy->max_elements / product(base) > 1 ? g->policy->max_elements / product(base) : 1);
+  const Type *fields[4];
+  for (size_t i = 0; i < m; i++) {
+    if (!equal) {
+      int64_t cap = g->policy->max_elements / (int64_t)m / rest;
+      if (cap > g->policy->max_dim) cap = g->policy->max_dim;
+      dims[axis] = rng_range(g->rng, 1, cap < 1 ? 1 : cap);
+    }
+    fields[i] = kit_tensor(g, base->dtype, dims, nd);
+  }
+  return split_solve(g, op, ty_tuple(g->types, fields, m), out);
+}
+
+static const OpAttrSpec split_attrs[] = {{"indices_or_sections", AT_INTS, "None"}, {"axis", AT_INT, "0"}};
+
+static const OpDef split_ops[] = {
+    KIT_OP("split", 1, split_attrs, split_rel, KIT_GEN(OPDT_ANY, split_recognize, split_solve, split_sample)),
+};
+OP_REGISTER(split_ops);
+
+/* ------------------------------------------------------------------ strided_slice, dyn.strided_slice */
 
 /* topi::detail::CanonicalizeIndex: a negative index counts from the end, then the index is
    clamped to [0, extent] ([-1, extent - 1] for a negative stride). */
@@ -756,8 +1104,8 @@ static const Type *strided_slice_rel(OpCall *c) {
   if (nd) memcpy(shape, data->dims, nd * sizeof *shape);
   for (size_t i = 0; i < naxes; i++) {
     int64_t ax = axes[i], dim = data->dims[ax];
-    if (dim == ANY) {
-      shape[ax] = ANY;
+    if (dim == KIT_ANY) {
+      shape[ax] = KIT_ANY;
       continue;
     }
     if (strides[i] == 0) {
@@ -787,1000 +1135,15 @@ done:
 static const Type *dyn_strided_slice_rel(OpCall *c) {
   const Type *data = op_tensor_arg(c, 0), *begin = data ? op_tensor_arg(c, 1) : NULL;
   if (!begin) return NULL;
-  if (begin->ndims == 0 || begin->dims[0] == ANY)
+  if (begin->ndims == 0 || begin->dims[0] == KIT_ANY)
     return op_fail(c, 1, "dyn.strided_slice: begin must be a 1-D tensor of static length");
   if (begin->dims[0] > (int64_t)data->ndims)
     return op_fail(c, 1, "the number of dynamic axes to slice should be less than or equal to the data rank");
   Dims o = {0};
   for (uint32_t i = 0; i < data->ndims; i++)
-    dims_push(&o, (int64_t)i < begin->dims[0] ? ANY : data->dims[i]);
+    dims_push(&o, (int64_t)i < begin->dims[0] ? KIT_ANY : data->dims[i]);
   return dims_tensor(c, data->dtype, &o);
 }
-
-/* SliceLikeRel: the dims of shape_like on the chosen axes (all shared axes when axes is None),
-   which must not exceed data's where both are static. */
-static const Type *slice_like_rel(OpCall *c) {
-  const Type *data = op_tensor_arg(c, 0), *like = data ? op_tensor_arg(c, 1) : NULL;
-  if (!like) return NULL;
-  size_t nd = data->ndims, nl = like->ndims;
-  int64_t *shape = xmalloc((nd ? nd : 1) * sizeof *shape), *axes = NULL;
-  size_t naxes = 0;
-  const Type *r = NULL;
-  if (nd) memcpy(shape, data->dims, nd * sizeof *shape);
-  if (op_is_none(c, "axes")) {
-    naxes = nd < nl ? nd : nl;
-    axes = xmalloc((naxes ? naxes : 1) * sizeof *axes);
-    for (size_t i = 0; i < naxes; i++)
-      axes[i] = (int64_t)i;
-  } else {
-    if (!int_list(c, "axes", &axes, &naxes)) {
-      op_fail(c, -1, "slice_like: axes must be a list of integers");
-      goto done;
-    }
-    if (naxes == 0) {
-      op_fail(c, -1, "slice_like: Axes cannot be empty.");
-      goto done;
-    }
-  }
-  for (size_t i = 0; i < naxes; i++) {
-    int64_t a = axes[i] < 0 ? axes[i] + (int64_t)nd : axes[i];
-    if (a >= (int64_t)nl) {
-      op_fail(c, 1, "slice_like: Axis %lld exceeds dimension %zu of target_shape.", (long long)a, nl);
-      goto done;
-    }
-    if (a < 0 || a >= (int64_t)nd) {
-      op_fail(c, -1, "slice_like: axis %lld is out of range for data.ndim = %zu", (long long)axes[i], nd);
-      goto done;
-    }
-    int64_t want = like->dims[a];
-    if (want != ANY && data->dims[a] != ANY && want > data->dims[a]) {
-      op_fail(c, 1, "slice_like: End index of axis %lld exceeds input shape: %lld vs %lld", (long long)a,
-              (long long)want, (long long)data->dims[a]);
-      goto done;
-    }
-    shape[a] = want;
-  }
-  r = ty_tensor(c->types, data->dtype, shape, nd);
-done:
-  free(shape);
-  free(axes);
-  return r;
-}
-
-/* ------------------------------------------------------------------ indexing */
-
-/* TakeRel: axis None takes from the flattened data (the result has the indices' shape);
-   otherwise data[:axis] + indices[batch_dims:] + data[axis+1:].  Mirrors TVM in adjusting axis,
-   not batch_dims, when batch_dims is negative, and in allowing axis == ndim. */
-static const Type *take_rel(OpCall *c) {
-  const Type *data = op_tensor_arg(c, 0), *idx = data ? op_tensor_arg(c, 1) : NULL;
-  if (!idx) return NULL;
-  /* is_int() || is_uint() in TVM, which lets bool (uint1) through. */
-  if (idx->dtype.code != DT_INT && idx->dtype.code != DT_UINT)
-    return op_fail(c, 1, "indices of take must be tensor of integer");
-  if (op_is_none(c, "axis")) return ty_tensor(c->types, data->dtype, idx->dims, idx->ndims);
-  int64_t nd = data->ndims, ni = idx->ndims, axis = op_int(c, "axis"), bd = op_int(c, "batch_dims");
-  if (axis < 0) axis += nd;
-  if (bd < 0) axis += ni;
-  if (axis > nd)
-    return op_fail(c, -1, "take: axis should be with in data shape, but got = %lld", (long long)axis);
-  if (bd > ni)
-    return op_fail(c, -1, "take: batch_dims should be with in indices shape, but got = %lld", (long long)bd);
-  if (bd > axis)
-    return op_fail(c, -1, "take: batch_dims should be less than or equal to axis, but got = %lld",
-                   (long long)bd);
-  /* Out of range here, TVM indexes the shapes at negative positions. */
-  if (bd < 0 || axis < 0)
-    return op_fail(c, -1, "take: axis %lld and batch_dims %lld are out of range", (long long)axis,
-                   (long long)bd);
-  Dims o = {0};
-  for (int64_t i = 0; i < axis; i++)
-    dims_push(&o, data->dims[i]);
-  for (int64_t i = bd; i < ni; i++)
-    dims_push(&o, idx->dims[i]);
-  for (int64_t i = axis + 1; i < nd; i++)
-    dims_push(&o, data->dims[i]);
-  return dims_tensor(c, data->dtype, &o);
-}
-
-/* GatherRel: indices has data's rank and shape except on axis (at least 1 there); the result
-   has the indices' shape and data's dtype. */
-static const Type *gather_rel(OpCall *c) {
-  const Type *data = op_tensor_arg(c, 0), *idx = data ? op_tensor_arg(c, 1) : NULL;
-  int64_t axis;
-  if (!idx) return NULL;
-  if (idx->dtype.code != DT_INT) return op_fail(c, 1, "gather: indices of take must be tensor of integer");
-  if (!required_int(c, "axis", &axis)) return NULL;
-  int64_t nd = data->ndims;
-  if (idx->ndims != data->ndims)
-    return op_fail(c, 1, "gather: data and indices must have the same rank, got %lld and %u", (long long)nd,
-                   idx->ndims);
-  if (axis < 0) axis += nd;
-  if (axis < 0 || axis >= nd)
-    return op_fail(c, -1, "gather: axis %lld is out of range for data.ndim = %lld",
-                   (long long)op_int(c, "axis"), (long long)nd);
-  for (int64_t i = 0; i < nd; i++) {
-    int64_t di = idx->dims[i], dd = data->dims[i];
-    if (i == axis) {
-      if (di != ANY && di < 1)
-        return op_fail(c, 1, "gather: indices dimension %lld on the axis must be >= 1", (long long)di);
-    } else if (di != ANY && dd != ANY && di != dd) {
-      return op_fail(c, 1, "gather: indices dimension %lld (%lld) does not match data's (%lld)", (long long)i,
-                     (long long)di, (long long)dd);
-    }
-  }
-  return ty_tensor(c->types, data->dtype, idx->dims, idx->ndims);
-}
-
-/* GatherNDRel: indices (M, Y_0, ..., Y_{K-1}) into data (X_0, ..., X_{N-1}) gives
-   (Y_0, ..., Y_{K-1}, X_{M+B}, ..., X_{N-1}) with B = batch_dims; M must be static and <= N. */
-static const Type *gather_nd_rel(OpCall *c) {
-  const Type *data = op_tensor_arg(c, 0), *idx = data ? op_tensor_arg(c, 1) : NULL;
-  if (!idx) return NULL;
-  if (idx->ndims == 0) return op_fail(c, 1, "GatherND: indices must have at least one dimension");
-  int64_t m = idx->dims[0], nd = data->ndims, bd = op_int(c, "batch_dims");
-  if (m == ANY) {
-    char *s = shape_str(idx->dims, idx->ndims, true);
-    op_fail(c, 1, "GatherND needs a static shape for the first axis of indices, got %s", s);
-    free(s);
-    return NULL;
-  }
-  if (m > nd) return op_fail(c, 1, "GatherND: indices shape does satisfy.");
-  if (bd < 0 || bd > nd || bd + 1 > (int64_t)idx->ndims)
-    return op_fail(c, -1, "GatherND: batch_dims %lld is out of range", (long long)bd);
-  for (int64_t i = 0; i < bd; i++) {
-    int64_t a = data->dims[i], b = idx->dims[i + 1];
-    if (a != ANY && b != ANY && a != b)
-      return op_fail(c, 1, "GatherND: batch dimension %lld differs: %lld in data, %lld in indices",
-                     (long long)i, (long long)a, (long long)b);
-  }
-  Dims o = {0};
-  for (uint32_t i = 1; i < idx->ndims; i++)
-    dims_push(&o, idx->dims[i]);
-  for (int64_t i = m + bd; i < nd; i++)
-    dims_push(&o, data->dims[i]);
-  return dims_tensor(c, data->dtype, &o);
-}
-
-/* ------------------------------------------------------------------ repetition */
-
-/* TileRel: reps and the shape are aligned from the right (the shorter padded with 1s); each
-   static dimension is multiplied by its rep, an unknown stays unknown. */
-static const Type *tile_rel(OpCall *c) {
-  const Type *data = op_tensor_arg(c, 0);
-  if (!data) return NULL;
-  int64_t *reps;
-  size_t nr;
-  if (!int_list(c, "reps", &reps, &nr)) {
-    free(reps);
-    return op_fail(c, -1, "tile: repetition array is not defined. data.ndim = %u", data->ndims);
-  }
-  for (size_t i = 0; i < nr; i++)
-    if (reps[i] <= 0) {
-      int64_t bad = reps[i];
-      free(reps);
-      return op_fail(c, -1, "Tile reps value should always be larger than 0, but get: %lld", (long long)bad);
-    }
-  size_t nd = data->ndims, n = nd > nr ? nd : nr;
-  Dims o = {0};
-  for (size_t i = 0; i < n; i++) {
-    int64_t d = i < n - nd ? 1 : data->dims[i - (n - nd)];
-    int64_t r = i < n - nr ? 1 : reps[i - (n - nr)];
-    int64_t dr;
-    if (d != ANY && __builtin_mul_overflow(d, r, &dr)) {
-      free(reps);
-      free(o.items);
-      return op_fail(c, -1, "tile: dimension %lld times reps %lld overflows int64", (long long)d, (long long)r);
-    }
-    dims_push(&o, d == ANY ? ANY : dr);
-  }
-  free(reps);
-  return dims_tensor(c, data->dtype, &o);
-}
-
-/* RepeatRel: the axis grows repeats times (unknown stays unknown). */
-static const Type *repeat_rel(OpCall *c) {
-  const Type *data = op_tensor_arg(c, 0);
-  int64_t repeats, axis;
-  if (!data || !required_int(c, "repeats", &repeats) || !required_int(c, "axis", &axis)) return NULL;
-  int64_t nd = data->ndims;
-  if (repeats < 1)
-    return op_fail(c, -1, "repeat only accepts `repeats >= 1`, but got repeats = %lld", (long long)repeats);
-  if (axis < -nd - 1 || axis > nd)
-    return op_fail(c, -1,
-                   "repeat only accepts `axis` in [-data.ndim - 1, data.ndim], but got axis = %lld, and "
-                   "data.ndim = %lld",
-                   (long long)axis, (long long)nd);
-  int64_t pivot = axis < 0 ? nd + axis : axis;
-  /* TVM accepts these two ends of the range, then reads the shape out of bounds. */
-  if (pivot < 0 || pivot >= nd)
-    return op_fail(c, -1, "repeat: axis %lld names no dimension of data.ndim = %lld", (long long)axis,
-                   (long long)nd);
-  int64_t grown = ANY;
-  if (data->dims[pivot] != ANY && __builtin_mul_overflow(data->dims[pivot], repeats, &grown))
-    return op_fail(c, -1, "repeat: dimension %lld times repeats %lld overflows int64", (long long)data->dims[pivot],
-                   (long long)repeats);
-  Dims o = {0};
-  for (int64_t i = 0; i < nd; i++) {
-    int64_t d = data->dims[i];
-    dims_push(&o, i != pivot ? d : d == ANY ? ANY : grown);
-  }
-  return dims_tensor(c, data->dtype, &o);
-}
-
-/* ReverseRel: the type is unchanged; axis must be in [-ndim, ndim). */
-static const Type *reverse_rel(OpCall *c) {
-  const Type *data = op_tensor_arg(c, 0);
-  int64_t axis;
-  if (!data || !required_int(c, "axis", &axis)) return NULL;
-  int64_t nd = data->ndims;
-  if (axis < -nd || axis >= nd)
-    return op_fail(
-        c, -1,
-        "reverse only accepts `axis` in [-data.ndim, data.ndim - 1], but got axis = %lld, and data.ndim = "
-        "%lld",
-        (long long)axis, (long long)nd);
-  return data;
-}
-
-/* ------------------------------------------------------------------ broadcasting */
-
-/* BroadcastRel asked to produce `want` (TVM assigns the target type first, then unifies it with
-   the broadcast of a and b): the broadcast must exist and match `want` (a `?` matches anything). */
-static bool broadcasts_to(OpCall *c, const Type *a, const Type *b, const Type *want) {
-  if (!dtype_eq(a->dtype, b->dtype)) {
-    char da[16], db[16];
-    op_fail(c, 1, "data types %s and %s do not match in BroadcastRel", dtype_str(a->dtype, da),
-            dtype_str(b->dtype, db));
-    return false;
-  }
-  const Type *t = op_broadcast(c, a, b, a->dtype);
-  if (!t) return false;
-  bool same = t->ndims == want->ndims;
-  for (uint32_t i = 0; same && i < t->ndims; i++)
-    same = t->dims[i] == want->dims[i] || t->dims[i] == ANY || want->dims[i] == ANY;
-  if (!same) {
-    char *s1 = ty_str(t), *s2 = ty_str(want);
-    op_fail(c, 0, "%s: unable to unify: `%s` and `%s`", c->op->name, s1, s2);
-    free(s1);
-    free(s2);
-  }
-  return same;
-}
-
-/* The shape attribute of the InitOpAttrs ops (full, zeros, ones, broadcast_to), which their
-   relations require.  TVM would build a type with a negative dimension from a negative entry; a
-   Type cannot hold one (-1 is `?`), so it is rejected. */
-static const Type *init_shape(OpCall *c, DType dt) {
-  int64_t *shape;
-  size_t n;
-  if (!int_list(c, "shape", &shape, &n)) {
-    free(shape);
-    return op_fail(c, -1, "%s: shape must be given as a list of integers", c->op->name);
-  }
-  for (size_t i = 0; i < n; i++)
-    if (shape[i] < 0) {
-      int64_t bad = shape[i];
-      free(shape);
-      return op_fail(c, -1, "%s: shape dimension %lld is negative", c->op->name, (long long)bad);
-    }
-  const Type *t = ty_tensor(c->types, dt, shape, n);
-  free(shape);
-  return t;
-}
-
-/* BroadCastToRel: the shape attribute with data's dtype, which data must broadcast to. */
-static const Type *broadcast_to_rel(OpCall *c) {
-  const Type *data = op_tensor_arg(c, 0), *out = data ? init_shape(c, data->dtype) : NULL;
-  return out && broadcasts_to(c, data, out, out) ? out : NULL;
-}
-
-/* BroadCastToLikeRel: the type of the second argument, which the first must broadcast to. */
-static const Type *broadcast_to_like_rel(OpCall *c) {
-  const Type *data = op_tensor_arg(c, 0), *like = data ? op_tensor_arg(c, 1) : NULL;
-  if (!like) return NULL;
-  return broadcasts_to(c, data, like, like) ? like : NULL;
-}
-
-/* CollapseSumLikeRel: the type of the second argument, which must broadcast to the first. */
-static const Type *collapse_sum_like_rel(OpCall *c) {
-  const Type *data = op_tensor_arg(c, 0), *like = data ? op_tensor_arg(c, 1) : NULL;
-  if (!like) return NULL;
-  return broadcasts_to(c, data, like, data) ? like : NULL;
-}
-
-/* WhereRel: x and y share a dtype; the result is the broadcast of condition with the broadcast of
-   x and y. */
-static const Type *where_rel(OpCall *c) {
-  const Type *cond = op_tensor_arg(c, 0), *x = cond ? op_tensor_arg(c, 1) : NULL,
-             *y = x ? op_tensor_arg(c, 2) : NULL;
-  if (!y) return NULL;
-  if (!dtype_eq(x->dtype, y->dtype)) {
-    char dx[16], dy[16];
-    return op_fail(c, 2, "x and y must have the same dtype: %s vs %s", dtype_str(x->dtype, dx),
-                   dtype_str(y->dtype, dy));
-  }
-  const Type *xy = op_broadcast(c, x, y, x->dtype);
-  return xy ? op_broadcast(c, cond, xy, xy->dtype) : NULL;
-}
-
-/* ------------------------------------------------------------------ creation */
-
-/* FullRel: the shape attribute; the dtype attribute, or the fill value's when it is void. */
-static const Type *full_rel(OpCall *c) {
-  const Type *fill = op_tensor_arg(c, 0);
-  if (!fill) return NULL;
-  DType dt = op_dtype(c, "dtype");
-  if (dt.bits == 0) dt = fill->dtype;
-  if (fill->ndims != 0)
-    return op_fail(c, 0, "Fill value should be a scalar but has dimension %u.", fill->ndims);
-  return init_shape(c, dt);
-}
-
-/* InitOpRel (zeros, ones): the shape and dtype attributes. */
-static const Type *init_op_rel(OpCall *c) { return init_shape(c, op_dtype(c, "dtype")); }
-
-/* FullLikeRel: data's type; the fill value must be a scalar. */
-static const Type *full_like_rel(OpCall *c) {
-  const Type *data = op_tensor_arg(c, 0), *fill = data ? op_tensor_arg(c, 1) : NULL;
-  if (!fill) return NULL;
-  if (fill->ndims != 0)
-    return op_fail(c, 1, "The fill value should be a scalar but here it has dimension %u.", fill->ndims);
-  return data;
-}
-
-/* ArangeRel: start, stop and step are scalars of dtype.  TVM computes the length when the three
-   attributes are constants; a relation sees only types, so the length is always `?` here (TVM
-   too prints Tensor[(?), dtype] when they are not constants). */
-static const Type *arange_rel(OpCall *c) {
-  DType dt = op_dtype(c, "dtype");
-  const Type *scalar = ty_scalar(c->types, dt);
-  for (size_t i = 0; i < 3; i++)
-    if (c->args[i] != scalar) {
-      char *want = ty_str(scalar), *got = ty_str(c->args[i]);
-      op_fail(c, (int)i, "arange: start, stop and step must have type %s, but argument %zu has %s", want,
-              i + 1, got);
-      free(want);
-      free(got);
-      return NULL;
-    }
-  int64_t any = ANY;
-  return ty_tensor(c->types, dt, &any, 1);
-}
-
-/* OneHotRel: indices' shape with depth inserted at axis (-1: last), in the dtype attribute. */
-static const Type *one_hot_rel(OpCall *c) {
-  const Type *idx = op_tensor_arg(c, 0);
-  if (!idx) return NULL;
-  int64_t depth = op_int(c, "depth"), axis = op_int(c, "axis"), nd = idx->ndims;
-  if (depth <= 0) return op_fail(c, -1, "one_hot: depth must be > 0, got %lld", (long long)depth);
-  int64_t at = axis == -1 ? nd : axis;
-  /* Any other axis would make TVM read past the indices' shape. */
-  if (at < 0 || at > nd)
-    return op_fail(c, -1, "one_hot: axis %lld is out of range for indices.ndim = %lld", (long long)axis,
-                   (long long)nd);
-  Dims o = {0};
-  for (int64_t i = 0, j = 0; i < nd + 1; i++)
-    dims_push(&o, i == at ? depth : idx->dims[j++]);
-  return dims_tensor(c, op_dtype(c, "dtype"), &o);
-}
-
-/* ShapeOfRel (src/relay/op/tensor/unary.cc): Tensor[(rank), dtype]; a scalar's shape is a scalar
-   (RankShape gives no dimensions for rank 0). */
-static const Type *shape_of_rel(OpCall *c) {
-  const Type *data = op_tensor_arg(c, 0);
-  if (!data) return NULL;
-  int64_t rank = data->ndims;
-  return ty_tensor(c->types, op_dtype(c, "dtype"), &rank, rank ? 1 : 0);
-}
-
-/* ArgWhereRel: Tensor[(?, rank), int32]. */
-static const Type *argwhere_rel(OpCall *c) {
-  const Type *data = op_tensor_arg(c, 0);
-  if (!data) return NULL;
-  int64_t dims[2] = {ANY, data->ndims};
-  return ty_tensor(c->types, dt_int32, dims, 2);
-}
-
-/* ------------------------------------------------------------------ layouts (tir::Layout: ops/layout.h) */
-
-static char primal_of(char axis) { return axis >= 'a' && axis <= 'z' ? (char)(axis - 'a' + 'A') : axis; }
-
-/* LayoutTransformRel: BijectiveLayout(src, dst).ForwardShape.  A primal dst axis X gets the
-   input's X times src's split factor of X, divided (rounding up: shapediv) by dst's factor of X;
-   a subordinate dst axis gets its split size.  Every dst axis must have its primal in src. */
-static const Type *layout_transform_rel(OpCall *c) {
-  const Type *data = op_tensor_arg(c, 0);
-  if (!data) return NULL;
-  const char *sname = op_str(c, "src_layout"), *dname = op_str(c, "dst_layout");
-  Layout src, dst;
-  int s = layout_attr(c, "src_layout", sname, &src);
-  if (s < 0) return NULL;
-  int d = layout_attr(c, "dst_layout", dname, &dst);
-  if (d < 0) return NULL;
-  if (!s || !d) return op_fail(c, -1, "layout_transform: cannot convert from/to undefined layout");
-  for (size_t i = 0; i < dst.ndim; i++) {
-    bool found = false;
-    for (size_t j = 0; j < src.ndim; j++)
-      found |= primal_of(src.axis[j]) == primal_of(dst.axis[i]);
-    if (!found) return op_fail(c, -1, "layout_transform: cannot convert from %s to %s", sname, dname);
-  }
-  if (data->ndims != src.ndim)
-    return op_fail(c, 0, "layout_transform: Input shape size %u mismatch with the expected shape size %zu",
-                   data->ndims, src.ndim);
-  for (size_t j = 0; j < src.ndim; j++)
-    if (src.factor[j] && data->dims[j] != ANY && data->dims[j] != src.factor[j])
-      return op_fail(c, 0, "layout_transform: Input shape mismatch at index %zu. Expected %lld, get %lld", j,
-                     (long long)src.factor[j], (long long)data->dims[j]);
-  Dims o = {0};
-  for (size_t i = 0; i < dst.ndim; i++) {
-    if (dst.factor[i]) {
-      dims_push(&o, dst.factor[i]);
-      continue;
-    }
-    /* Subordinate src axes contribute 0 to a shape (TVM binds their index variables to 0). */
-    int64_t v = 0, sf = layout_factor(&src, dst.axis[i]), df = layout_factor(&dst, dst.axis[i]);
-    for (size_t j = 0; j < src.ndim && v != ANY; j++)
-      if (src.axis[j] == dst.axis[i]) v = data->dims[j] == ANY ? ANY : v + data->dims[j] * (sf > 0 ? sf : 1);
-    if (v != ANY && df > 0) v = (v + df - 1) / df;
-    dims_push(&o, v);
-  }
-  return dims_tensor(c, data->dtype, &o);
-}
-
-/* ------------------------------------------------------------------ sorting */
-
-/* TopKRel: the axis shrinks to k (k < 1 keeps it); values have data's dtype, indices the dtype
-   attribute; ret_type picks both (a tuple), values or indices. */
-static const Type *topk_rel(OpCall *c) {
-  const Type *data = op_tensor_arg(c, 0);
-  int64_t k;
-  if (!data || !required_int(c, "k", &k)) return NULL;
-  int64_t nd = data->ndims, axis = op_int(c, "axis");
-  if (axis < 0) axis += nd;
-  if (axis < 0 || axis >= nd)
-    return op_fail(
-        c, -1,
-        "topk: axis %lld is out of range for data.ndim = %lld (Check failed: axis >= 0 && axis < ndim)",
-        (long long)op_int(c, "axis"), (long long)nd);
-  const char *ret = op_str(c, "ret_type");
-  bool both = !strcmp(ret, "both"), values = !strcmp(ret, "values"), indices = !strcmp(ret, "indices");
-  if (!both && !values && !indices) return op_fail(c, -1, "topk: Unsupported ret type: %s", ret);
-  int64_t *shape = xmalloc((nd ? nd : 1) * sizeof *shape);
-  memcpy(shape, data->dims, nd * sizeof *shape);
-  if (k >= 1) shape[axis] = k;
-  const Type *vt = ty_tensor(c->types, data->dtype, shape, nd),
-             *it = ty_tensor(c->types, op_dtype(c, "dtype"), shape, nd);
-  free(shape);
-  if (values) return vt;
-  if (indices) return it;
-  const Type *fields[2] = {vt, it};
-  return ty_tuple(c->types, fields, 2);
-}
-
-/* SortRel: data's type. */
-static const Type *sort_rel(OpCall *c) { return op_tensor_arg(c, 0); }
-
-/* ArgsortRel: data's shape in the dtype attribute. */
-static const Type *argsort_rel(OpCall *c) {
-  const Type *data = op_tensor_arg(c, 0);
-  return data ? ty_tensor(c->types, op_dtype(c, "dtype"), data->dims, data->ndims) : NULL;
-}
-
-/* ------------------------------------------------------------------ generators */
-
-/* The RFC's recognizers, solvers and samplers (typegen/opgen.h).  A solver builds the argument
-   types and attributes backwards from the wanted result; every choice is drawn from g->rng so that
-   solving one type twice gives different calls.  Recognizers accept only what their solvers can
-   produce exactly, which for most ops here means static shapes with every dimension at least 1
-   (a `?` or a 0 could only come from unusual inputs the solvers do not build). */
-
-enum {
-  GEN_RANK_MAX = 16,   /* ranks the generators handle (bounds the local arrays below) */
-  GEN_FIELDS_MAX = 64, /* tuple fields the generators handle (split results, stack inputs) */
-};
-
-/* Element counts stay far from int64 overflow when solvers multiply dimensions. */
-#define GEN_ELEMENTS_MAX ((int64_t)INT32_MAX)
-
-/* A tensor a solver can take apart: static, dimensions >= 1, rank in [min_rank, GEN_RANK_MAX],
-   dtype in the class, element count bounded. */
-static bool gen_tensor_ok(const Type *t, OpDtypes cls, unsigned min_rank) {
-  if (t->kind != TY_TENSOR || t->ndims < min_rank || t->ndims > GEN_RANK_MAX) return false;
-  if (!opgen_dtype_in_class(cls, t->dtype)) return false;
-  int64_t n = 1;
-  for (uint32_t i = 0; i < t->ndims; i++) {
-    if (t->dims[i] < 1 || t->dims[i] > GEN_ELEMENTS_MAX) return false;
-    n *= t->dims[i];
-    if (n > GEN_ELEMENTS_MAX) return false;
-  }
-  return true;
-}
-
-static bool gen_static_any(const OpDef *op, const Type *t) {
-  return gen_tensor_ok(t, (OpDtypes)op->gen_dtypes, 0);
-}
-static bool gen_static_ranked(const OpDef *op, const Type *t) {
-  return gen_tensor_ok(t, (OpDtypes)op->gen_dtypes, 1);
-}
-
-static const Type *gen_tensor_of(OpGen *g, DType dt, const int64_t *dims, size_t n) {
-  return ty_tensor(g->types, dt, dims, n);
-}
-
-/* The elements the solvers may spend on an input: the policy's budget, or the result's size when
-   the result is already bigger (an input is rarely smaller than the result it makes). */
-static int64_t gen_budget(OpGen *g, const Type *t) {
-  int64_t n = product(t);
-  return n > g->policy->max_elements ? n : g->policy->max_elements;
-}
-
-/* n random dimensions within max_dim, spending at most `budget` elements (the rest become 1). */
-static void gen_dims(OpGen *g, size_t n, int64_t budget, int64_t *dims) {
-  int64_t el = 1;
-  for (size_t i = 0; i < n; i++) {
-    int64_t cap = budget / el;
-    if (cap > g->policy->max_dim) cap = g->policy->max_dim;
-    if (cap < 1) cap = 1;
-    dims[i] = rng_range(g->rng, 1, cap);
-    el *= dims[i];
-  }
-}
-
-/* A uniformly chosen divisor of n (n >= 1), at most `cap` (1 always qualifies). */
-static int64_t gen_divisor(OpGen *g, int64_t n, int64_t cap) {
-  int64_t pick = 1, seen = 0;
-  for (int64_t i = 1; i <= n / i; i++) {
-    if (n % i) continue;
-    int64_t pair[2] = {i, n / i};
-    for (int k = 0; k < (i == n / i ? 1 : 2); k++)
-      if (pair[k] <= cap && rng_index(g->rng, (size_t)++seen) == 0) pick = pair[k];
-  }
-  return pick;
-}
-
-/* Writes n factors of `total` into out (n >= 1), each within max_dim where the divisors allow;
-   whatever is left goes to a random position. */
-static void gen_factors(OpGen *g, int64_t total, size_t n, int64_t *out) {
-  size_t last = rng_index(g->rng, n);
-  for (size_t i = 0; i < n; i++) {
-    if (i == last) continue;
-    out[i] = gen_divisor(g, total, g->policy->max_dim);
-    total /= out[i];
-  }
-  out[last] = total;
-}
-
-static void gen_shuffle(OpGen *g, int64_t *xs, size_t n) {
-  for (size_t i = n; i > 1; i--) {
-    size_t j = rng_index(g->rng, i);
-    int64_t tmp = xs[i - 1];
-    xs[i - 1] = xs[j];
-    xs[j] = tmp;
-  }
-}
-
-/* An axis attribute for position `a` of a rank-`nd` range, sometimes spelled from the end (every
-   relation here accepts both spellings in [-nd, nd)). */
-static int64_t gen_axis(OpGen *g, int64_t a, int64_t nd) { return rng_chance(g->rng, 1, 3) ? a - nd : a; }
-
-static void gen_set_dtype(OpGen *g, const OpDef *op, OpPlan *p, const char *name, DType d) {
-  char buf[16];
-  opgen_set_str(g, op, p, name, dtype_str(d, buf));
-}
-
-/* Indices as TVM's take/gather/one_hot computes expect them. */
-static DType gen_index_dtype(OpGen *g) { return rng_chance(g->rng, 1, 2) ? dt_int32 : dt_int64; }
-
-/* A shape broadcasting with t to exactly t: leading dimensions maybe dropped, others maybe 1. */
-static const Type *gen_partner(OpGen *g, const Type *t, DType dt) {
-  int64_t dims[GEN_RANK_MAX];
-  size_t drop = t->ndims && rng_chance(g->rng, 1, 3) ? (size_t)rng_range(g->rng, 0, t->ndims) : 0, n = 0;
-  for (size_t i = drop; i < t->ndims; i++)
-    dims[n++] = rng_chance(g->rng, 1, 3) ? 1 : t->dims[i];
-  return gen_tensor_of(g, dt, dims, n);
-}
-
-/* Appends one argument to a plan. */
-static void gen_arg(OpPlan *p, const Type *t) { p->args[p->nargs++] = t; }
-
-/* ------------------------------------------------------------------ generators: reshaping */
-
-/* reshape: an input of the same element count and a newshape that mixes literal sizes with TVM's
-   codes.  The input is built together with newshape: 0, -3, -4 and -2 copy input dimensions (so
-   those are fixed), literals and -1 consume one input dimension each whose size is free; the free
-   ones share what is left of the element count.  -1 comes only before -4 and -2, since TVM stores
-   the inferred size at -1's position in newshape, which differs from its output position after
-   them (infer_new_shape copies that quirk). */
-static bool reshape_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
-  opgen_plan_init(g, op, out);
-  const size_t n = t->ndims;
-  int64_t ns[3 * GEN_RANK_MAX + 1], in[2 * GEN_RANK_MAX + 4];
-  bool fixed[2 * GEN_RANK_MAX + 4];
-  size_t nns = 0, nin = 0;
-  bool inferred = false, shifted = false, tail = false, zero_code = false;
-  int64_t fixed_product = 1;
-#define FIX(v) (fixed[nin] = true, fixed_product *= (v), in[nin++] = (v))
-#define FREE() (fixed[nin] = false, in[nin++] = 1)
-  for (size_t j = 0; j < n && !tail; j++) {
-    int64_t d = t->dims[j];
-    size_t pick = rng_index(g->rng, 12);
-    if (pick == 0 && !inferred && !shifted) {
-      ns[nns++] = -1;
-      inferred = true;
-      FREE();
-    } else if (pick == 1) {
-      ns[nns++] = 0;
-      zero_code = true;
-      FIX(d);
-    } else if (pick == 2) {
-      int64_t a = gen_divisor(g, d, d);
-      ns[nns++] = -3;
-      FIX(a);
-      FIX(d / a);
-    } else if (pick == 3 && j + 1 < n) {
-      int64_t d2 = t->dims[j + 1];
-      bool first_inferred = rng_chance(g->rng, 1, 3);
-      ns[nns++] = -4;
-      ns[nns++] = first_inferred ? -1 : d;
-      ns[nns++] = !first_inferred && rng_chance(g->rng, 1, 2) ? -1 : d2;
-      FIX(d * d2);
-      j++;
-      shifted = true;
-    } else if (pick == 4 && rng_chance(g->rng, 1, 2)) {
-      ns[nns++] = -2;
-      for (size_t k = j; k < n; k++)
-        FIX(t->dims[k]);
-      tail = shifted = true;
-    } else {
-      ns[nns++] = d;
-      FREE();
-    }
-  }
-  if (!tail) {
-    if (rng_chance(g->rng, 1, 8))
-      ns[nns++] = -2; /* copies nothing: the input ends here */
-    else
-      for (int64_t extra = rng_range(g->rng, 0, 2); extra > 0 && nin < g->policy->max_rank; extra--)
-        FREE(); /* unused trailing input dimensions, part of the element count */
-  }
-#undef FIX
-#undef FREE
-  int64_t free_dims[2 * GEN_RANK_MAX + 4];
-  size_t nfree = 0;
-  for (size_t i = 0; i < nin; i++)
-    nfree += !fixed[i];
-  /* The free dimensions hold the elements the copied ones do not (exactly the literals' and
-     -1's sizes, in some other factorization). */
-  int64_t rest = product(t) / fixed_product;
-  if (nfree) gen_factors(g, rest, nfree, free_dims);
-  for (size_t i = 0, k = 0; i < nin; i++)
-    if (!fixed[i]) in[i] = free_dims[k++];
-  gen_arg(out, gen_tensor_of(g, t->dtype, in, nin));
-  opgen_set_ints(g, op, out, "newshape", ns, nns);
-  /* allowzero changes only what a 0 code means, so it may be set whenever none is used. */
-  if (!zero_code && rng_chance(g->rng, 1, 6)) opgen_set_bool(g, op, out, "allowzero", true);
-  out->result = t;
-  return true;
-}
-
-/* reshape_like: the result is data[:lhs_begin] + like[rhs_begin:rhs_end] + data[lhs_end:].  The
-   result is cut into a data prefix, a middle taken from shape_like (between random extra
-   dimensions) and a data suffix; data holds a refactoring of the middle in between, so the
-   element counts agree.  A third of the calls take the common form: every attribute at its
-   default, shape_like of the result's shape. */
-static bool reshape_like_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
-  opgen_plan_init(g, op, out);
-  const int64_t n = t->ndims;
-  bool plain = rng_chance(g->rng, 1, 3);
-  int64_t p = plain ? 0 : rng_range(g->rng, 0, n), q = plain ? n : rng_range(g->rng, p, n), mid = 1;
-  for (int64_t i = p; i < q; i++)
-    mid *= t->dims[i];
-  int64_t data[GEN_RANK_MAX + 3], like[GEN_RANK_MAX + 4];
-  int64_t nx = rng_range(g->rng, mid > 1 ? 1 : 0, 3), nd = 0, nl = 0;
-  for (int64_t i = 0; i < p; i++)
-    data[nd++] = t->dims[i];
-  if (nx) gen_factors(g, mid, (size_t)nx, data + nd);
-  nd += nx;
-  for (int64_t i = q; i < n; i++)
-    data[nd++] = t->dims[i];
-  int64_t na = plain ? 0 : rng_range(g->rng, 0, 2), nb = plain ? 0 : rng_range(g->rng, 0, 2), extra[4];
-  gen_dims(g, (size_t)(na + nb), g->policy->max_elements / mid, extra);
-  memcpy(like, extra, na * sizeof *like);
-  nl = na;
-  for (int64_t i = p; i < q; i++)
-    like[nl++] = t->dims[i];
-  memcpy(like + nl, extra + na, nb * sizeof *like);
-  nl += nb;
-  gen_arg(out, gen_tensor_of(g, t->dtype, data, (size_t)nd));
-  gen_arg(out, gen_tensor_of(g, opgen_dtype(g, OPDT_ANY), like, (size_t)nl));
-  out->result = t;
-  if (plain) return true;
-  /* Negative spellings count from the end; they exist only for positions before the end. */
-  int64_t lb = p, le = p + nx, rb = na, re = na + (q - p);
-  if (lb < nd && rng_chance(g->rng, 1, 4)) lb -= nd;
-  opgen_set_int(g, op, out, "lhs_begin", lb);
-  if (le < nd || !rng_chance(g->rng, 1, 2))
-    opgen_set_int(g, op, out, "lhs_end", le < nd ? gen_axis(g, le, nd) : le);
-  if (rb < nl && rng_chance(g->rng, 1, 4)) rb -= nl;
-  opgen_set_int(g, op, out, "rhs_begin", rb);
-  if (re < nl || !rng_chance(g->rng, 1, 2))
-    opgen_set_int(g, op, out, "rhs_end", re < nl ? gen_axis(g, re, nl) : re);
-  out->result = t;
-  return true;
-}
-
-/* dyn.reshape, dyn.broadcast_to: the result is all `?`, its rank the length of the shape tensor.
-   The data is any tensor (the element count is checked only when the program runs; for
-   broadcast_to the data's rank stays within the result's). */
-static bool dyn_shape_recognize(const OpDef *op, const Type *t) {
-  if (t->kind != TY_TENSOR || t->ndims < 1 || t->ndims > GEN_RANK_MAX ||
-      !opgen_dtype_in_class((OpDtypes)op->gen_dtypes, t->dtype))
-    return false;
-  for (uint32_t i = 0; i < t->ndims; i++)
-    if (t->dims[i] != ANY) return false;
-  return true;
-}
-static bool dyn_shape_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
-  opgen_plan_init(g, op, out);
-  bool bcast = !strcmp(op->name, "dyn.broadcast_to");
-  unsigned max_rank = bcast ? t->ndims : g->policy->max_rank;
-  gen_arg(out, opgen_tensor(g, t->dtype, bcast ? 0 : 1, max_rank));
-  int64_t len = t->ndims;
-  gen_arg(out, gen_tensor_of(g, gen_index_dtype(g), &len, 1));
-  out->result = t;
-  return true;
-}
-static bool dyn_shape_sample(OpGen *g, const OpDef *op, OpPlan *out) {
-  int64_t dims[GEN_RANK_MAX];
-  size_t n = (size_t)rng_range(g->rng, 1, g->policy->max_rank);
-  for (size_t i = 0; i < n; i++)
-    dims[i] = ANY;
-  return dyn_shape_solve(g, op, gen_tensor_of(g, opgen_dtype(g, (OpDtypes)op->gen_dtypes), dims, n), out);
-}
-
-/* transpose: a random permutation; the input holds result dimension i at position perm[i].  The
-   reversal is sometimes left to axes=None. */
-static bool transpose_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
-  opgen_plan_init(g, op, out);
-  const size_t n = t->ndims;
-  int64_t perm[GEN_RANK_MAX], in[GEN_RANK_MAX];
-  bool reverse = rng_chance(g->rng, 1, 4);
-  for (size_t i = 0; i < n; i++)
-    perm[i] = reverse ? (int64_t)(n - 1 - i) : (int64_t)i;
-  if (!reverse) gen_shuffle(g, perm, n);
-  for (size_t i = 0; i < n; i++)
-    in[perm[i]] = t->dims[i];
-  gen_arg(out, gen_tensor_of(g, t->dtype, in, n));
-  if (!reverse || rng_chance(g->rng, 1, 2)) {
-    for (size_t i = 0; i < n; i++)
-      perm[i] = gen_axis(g, perm[i], (int64_t)n);
-    opgen_set_ints(g, op, out, "axes", perm, n);
-  }
-  out->result = t;
-  return true;
-}
-
-/* squeeze: ones inserted into the result at random positions, named by axis; axis=None when the
-   result has no 1 of its own (None would drop those too). */
-static bool squeeze_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
-  opgen_plan_init(g, op, out);
-  const size_t n = t->ndims, k = (size_t)rng_range(g->rng, 0, 2), nd = n + k;
-  bool inserted[GEN_RANK_MAX + 2] = {false};
-  for (size_t placed = 0; placed < k;) {
-    size_t at = rng_index(g->rng, nd);
-    if (!inserted[at]) inserted[at] = true, placed++;
-  }
-  int64_t in[GEN_RANK_MAX + 2], axes[2];
-  bool own_ones = false;
-  size_t na = 0;
-  for (size_t i = 0, j = 0; i < nd; i++) {
-    if (inserted[i]) {
-      in[i] = 1;
-      axes[na++] = gen_axis(g, (int64_t)i, (int64_t)nd);
-    } else {
-      in[i] = t->dims[j++];
-      own_ones |= in[i] == 1;
-    }
-  }
-  gen_shuffle(g, axes, na);
-  gen_arg(out, gen_tensor_of(g, t->dtype, in, nd));
-  if (own_ones || rng_chance(g->rng, 2, 3)) opgen_set_ints(g, op, out, "axis", axes, na);
-  out->result = t;
-  return true;
-}
-
-/* expand_dims: a run of ones in the result is the inserted one (num_newaxis = its length, maybe
-   shortened); without ones, num_newaxis = 0 inserts nothing. */
-static bool expand_dims_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
-  opgen_plan_init(g, op, out);
-  const size_t n = t->ndims;
-  size_t ones[GEN_RANK_MAX], nones = 0;
-  for (size_t i = 0; i < n; i++)
-    if (t->dims[i] == 1) ones[nones++] = i;
-  size_t pivot, k = 0;
-  if (nones && !rng_chance(g->rng, 1, 8)) {
-    pivot = ones[rng_index(g->rng, nones)];
-    size_t run = 0;
-    while (pivot + run < n && t->dims[pivot + run] == 1)
-      run++;
-    k = (size_t)rng_range(g->rng, 1, (int64_t)run);
-  } else {
-    pivot = rng_index(g->rng, n + 1);
-  }
-  int64_t in[GEN_RANK_MAX], nd = 0;
-  for (size_t i = 0; i < n; i++)
-    if (i < pivot || i >= pivot + k) in[nd++] = t->dims[i];
-  gen_arg(out, gen_tensor_of(g, t->dtype, in, (size_t)nd));
-  /* axis in [-nd - 1, nd]: a negative one counts insertion points from the end. */
-  opgen_set_int(g, op, out, "axis", rng_chance(g->rng, 1, 3) ? (int64_t)pivot - nd - 1 : (int64_t)pivot);
-  if (k != 1 || rng_chance(g->rng, 1, 3)) opgen_set_int(g, op, out, "num_newaxis", (int64_t)k);
-  out->result = t;
-  return true;
-}
-
-/* Random tensors seldom have ones to insert, so the sampler makes a result with 1..2 of them. */
-static bool expand_dims_sample(OpGen *g, const OpDef *op, OpPlan *out) {
-  size_t k = (size_t)rng_range(g->rng, 1, 2);
-  unsigned max_rank = g->policy->max_rank > k ? g->policy->max_rank - (unsigned)k : 0;
-  const Type *in = opgen_tensor(g, opgen_dtype(g, (OpDtypes)op->gen_dtypes), 0, max_rank);
-  size_t pivot = rng_index(g->rng, in->ndims + 1);
-  int64_t dims[GEN_RANK_MAX + 2];
-  size_t n = 0;
-  for (size_t i = 0; i <= in->ndims; i++) {
-    if (i == pivot)
-      for (size_t j = 0; j < k; j++)
-        dims[n++] = 1;
-    if (i < in->ndims) dims[n++] = in->dims[i];
-  }
-  return expand_dims_solve(g, op, gen_tensor_of(g, in->dtype, dims, n), out);
-}
-
-/* ------------------------------------------------------------------ generators: joining, splitting */
-
-/* concatenate: the result cut along an axis into 1..4 parts of positive size. */
-static bool concatenate_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
-  opgen_plan_init(g, op, out);
-  const int64_t n = t->ndims, a = rng_range(g->rng, 0, n - 1), d = t->dims[a];
-  int64_t m = rng_range(g->rng, 1, d < 4 ? d : 4), cuts[5] = {0};
-  /* m - 1 distinct cut points in (0, d), sorted, between 0 and d. */
-  for (int64_t k = 1; k < m;) {
-    int64_t c = rng_range(g->rng, 1, d - 1);
-    bool dup = false;
-    for (int64_t j = 1; j < k; j++)
-      dup |= cuts[j] == c;
-    if (!dup) cuts[k++] = c;
-  }
-  for (int64_t i = 1; i < m; i++)
-    for (int64_t j = i; j > 1 && cuts[j - 1] > cuts[j]; j--) {
-      int64_t tmp = cuts[j];
-      cuts[j] = cuts[j - 1];
-      cuts[j - 1] = tmp;
-    }
-  cuts[m] = d;
-  const Type *fields[4];
-  int64_t dims[GEN_RANK_MAX];
-  memcpy(dims, t->dims, n * sizeof *dims);
-  for (int64_t i = 0; i < m; i++) {
-    dims[a] = cuts[i + 1] - cuts[i];
-    fields[i] = gen_tensor_of(g, t->dtype, dims, (size_t)n);
-  }
-  gen_arg(out, ty_tuple(g->types, fields, (size_t)m));
-  opgen_set_int(g, op, out, "axis", gen_axis(g, a, n));
-  out->result = t;
-  return true;
-}
-
-/* stack: the result's axis of size m is m equal tensors without it; only axes of at most
-   GEN_FIELDS_MAX qualify. */
-static bool stack_recognize(const OpDef *op, const Type *t) {
-  if (!gen_static_ranked(op, t)) return false;
-  for (uint32_t i = 0; i < t->ndims; i++)
-    if (t->dims[i] <= GEN_FIELDS_MAX) return true;
-  return false;
-}
-static bool stack_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
-  opgen_plan_init(g, op, out);
-  const int64_t n = t->ndims;
-  int64_t a;
-  do
-    a = rng_range(g->rng, 0, n - 1);
-  while (t->dims[a] > GEN_FIELDS_MAX);
-  int64_t in[GEN_RANK_MAX], nd = 0;
-  for (int64_t i = 0; i < n; i++)
-    if (i != a) in[nd++] = t->dims[i];
-  const Type *field = gen_tensor_of(g, t->dtype, in, (size_t)nd), *fields[GEN_FIELDS_MAX];
-  for (int64_t i = 0; i < t->dims[a]; i++)
-    fields[i] = field;
-  gen_arg(out, ty_tuple(g->types, fields, (size_t)t->dims[a]));
-  /* axis in [-(nd+1), nd+1) */
-  opgen_set_int(g, op, out, "axis", gen_axis(g, a, nd + 1));
-  out->result = t;
-  return true;
-}
-
-/* The axis on which split's fields differ, or -1 when they all agree; -2 when they differ on more
-   than one (or do not share rank and dtype). */
-static int split_axis(const Type *t) {
-  const Type *f0 = t->args[0];
-  int axis = -1;
-  for (uint32_t i = 1; i < t->nargs; i++) {
-    const Type *f = t->args[i];
-    if (f->ndims != f0->ndims || !dtype_eq(f->dtype, f0->dtype)) return -2;
-    for (uint32_t j = 0; j < f0->ndims; j++)
-      if (f->dims[j] != f0->dims[j]) {
-        if (axis >= 0 && axis != (int)j) return -2;
-        axis = (int)j;
-      }
-  }
-  return axis;
-}
-
-/* split: a tuple of 1..GEN_FIELDS_MAX tensors that agree except on one axis. */
-static bool split_recognize(const OpDef *op, const Type *t) {
-  if (t->kind != TY_TUPLE || t->nargs < 1 || t->nargs > GEN_FIELDS_MAX) return false;
-  int64_t sum = 0;
-  for (uint32_t i = 0; i < t->nargs; i++) {
-    if (!gen_static_ranked(op, t->args[i])) return false;
-    sum += product(t->args[i]);
-    if (sum > GEN_ELEMENTS_MAX) return false;
-  }
-  return split_axis(t) != -2;
-}
-
-/* The data is the fields joined along the axis; equal parts may be asked for as a number of
-   sections, any parts as the ascending cut indices. */
-static bool split_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
-  opgen_plan_init(g, op, out);
-  const Type *f0 = t->args[0];
-  const int64_t nd = f0->ndims, m = t->nargs;
-  int axis = split_axis(t);
-  bool equal = axis < 0;
-  if (equal) axis = (int)rng_index(g->rng, (size_t)nd);
-  int64_t cuts[GEN_FIELDS_MAX], sum = 0;
-  for (int64_t i = 0; i < m; i++) {
-    sum += t->args[i]->dims[axis];
-    cuts[i] = sum;
-  }
-  int64_t dims[GEN_RANK_MAX];
-  memcpy(dims, f0->dims, nd * sizeof *dims);
-  dims[axis] = sum;
-  gen_arg(out, gen_tensor_of(g, f0->dtype, dims, (size_t)nd));
-  if (equal && rng_chance(g->rng, 2, 3))
-    opgen_set_int(g, op, out, "indices_or_sections", m);
-  else
-    opgen_set_ints(g, op, out, "indices_or_sections", cuts, (size_t)m - 1);
-  if (axis != 0 || rng_chance(g->rng, 1, 2)) opgen_set_int(g, op, out, "axis", gen_axis(g, axis, nd));
-  out->result = t;
-  return true;
-}
-
-/* A tuple of 1..4 fields: one random shape, the fields' sizes on an axis either all equal or
-   each drawn anew. */
-static bool split_sample(OpGen *g, const OpDef *op, OpPlan *out) {
-  const Type *base = opgen_tensor(g, opgen_dtype(g, (OpDtypes)op->gen_dtypes), 1, g->policy->max_rank);
-  size_t m = rng_chance(g->rng, 1, 6) ? 1 : (size_t)rng_range(g->rng, 2, 4);
-  const size_t nd = base->ndims, axis = rng_index(g->rng, nd);
-  bool equal = rng_chance(g->rng, 1, 2);
-  int64_t dims[GEN_RANK_MAX];
-  memcpy(dims, base->dims, nd * sizeof *dims);
-  int64_t rest = product(base) / dims[axis];
-  /* The data holds all fields: equal fields as many as the budget allows. */
-  if (equal && (int64_t)m * product(base) > g->policy->max_elements)
-    m = (size_t)(g->policy->max_elements / product(base) > 1 ? g->policy->max_elements / product(base) : 1);
-  const Type *fields[4];
-  for (size_t i = 0; i < m; i++) {
-    if (!equal) {
-      int64_t cap = g->policy->max_elements / (int64_t)m / rest;
-      if (cap > g->policy->max_dim) cap = g->policy->max_dim;
-      dims[axis] = rng_range(g->rng, 1, cap < 1 ? 1 : cap);
-    }
-    fields[i] = gen_tensor_of(g, base->dtype, dims, nd);
-  }
-  return split_solve(g, op, ty_tuple(g->types, fields, m), out);
-}
-
-/* ------------------------------------------------------------------ generators: slicing */
 
 /* strided_slice: each sliced axis draws a begin, a stride (sometimes > 1 or negative) and an input
    size large enough; the end makes ceil(|end - begin| / |stride|) the result's size.  The
@@ -1796,9 +1159,9 @@ static bool strided_slice_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan
   if (t->ndims == 0) return false;
   opgen_plan_init(g, op, out);
   const size_t n = t->ndims;
-  const int64_t budget = gen_budget(g, t);
+  const int64_t budget = kit_budget(g, t);
   bool size_mode = rng_chance(g->rng, 1, 5), use_axes = n > 0 && rng_chance(g->rng, 1, 3);
-  int64_t axes[GEN_RANK_MAX], begin[GEN_RANK_MAX], end[GEN_RANK_MAX], strides[GEN_RANK_MAX], in[GEN_RANK_MAX];
+  int64_t axes[KIT_RANK_MAX], begin[KIT_RANK_MAX], end[KIT_RANK_MAX], strides[KIT_RANK_MAX], in[KIT_RANK_MAX];
   size_t na = 0;
   if (use_axes) {
     for (size_t i = 0; i < n; i++)
@@ -1850,7 +1213,7 @@ static bool strided_slice_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan
     else
       end[i] = e > 0 && rng_chance(g->rng, 1, 3) ? e - d : e;
   }
-  gen_arg(out, gen_tensor_of(g, t->dtype, in, n));
+  kit_arg(out, kit_tensor(g, t->dtype, in, n));
   opgen_set_ints(g, op, out, "begin", begin, na);
   opgen_set_ints(g, op, out, "end", end, na);
   opgen_set_ints(g, op, out, "strides", strides, na);
@@ -1862,45 +1225,113 @@ static bool strided_slice_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan
 
 /* dyn.strided_slice: the first len(begin) dimensions are `?`, the rest static. */
 static bool dyn_strided_slice_recognize(const OpDef *op, const Type *t) {
-  if (t->kind != TY_TENSOR || t->ndims < 1 || t->ndims > GEN_RANK_MAX || t->dims[0] != ANY ||
+  if (t->kind != TY_TENSOR || t->ndims < 1 || t->ndims > KIT_RANK_MAX || t->dims[0] != KIT_ANY ||
       !opgen_dtype_in_class((OpDtypes)op->gen_dtypes, t->dtype))
     return false;
   uint32_t k = 0;
-  while (k < t->ndims && t->dims[k] == ANY)
+  while (k < t->ndims && t->dims[k] == KIT_ANY)
     k++;
   int64_t el = 1;
   for (uint32_t i = k; i < t->ndims; i++) {
-    if (t->dims[i] < 1 || t->dims[i] > GEN_ELEMENTS_MAX / el) return false;
+    if (t->dims[i] < 1 || t->dims[i] > KIT_ELEMENTS_MAX / el) return false;
     el *= t->dims[i];
   }
   return true;
 }
+
 /* The data's sliced dimensions are drawn anew; begin, end and strides are int tensors of length k. */
 static bool dyn_strided_slice_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   opgen_plan_init(g, op, out);
-  int64_t k = 0, in[GEN_RANK_MAX], el = 1;
-  while (k < (int64_t)t->ndims && t->dims[k] == ANY)
+  int64_t k = 0, in[KIT_RANK_MAX], el = 1;
+  while (k < (int64_t)t->ndims && t->dims[k] == KIT_ANY)
     k++;
   for (uint32_t i = (uint32_t)k; i < t->ndims; i++)
     el *= t->dims[i];
-  gen_dims(g, (size_t)k, g->policy->max_elements / el, in);
+  opgen_dims(g, (size_t)k, g->policy->max_elements / el, in);
   memcpy(in + k, t->dims + k, (t->ndims - k) * sizeof *in);
-  gen_arg(out, gen_tensor_of(g, t->dtype, in, t->ndims));
-  DType idx = gen_index_dtype(g);
-  const Type *vec = gen_tensor_of(g, idx, &k, 1);
-  gen_arg(out, vec);
-  gen_arg(out, vec);
-  gen_arg(out, vec);
+  kit_arg(out, kit_tensor(g, t->dtype, in, t->ndims));
+  DType idx = kit_index_dtype(g);
+  const Type *vec = kit_tensor(g, idx, &k, 1);
+  kit_arg(out, vec);
+  kit_arg(out, vec);
+  kit_arg(out, vec);
   out->result = t;
   return true;
 }
+
 static bool dyn_strided_slice_sample(OpGen *g, const OpDef *op, OpPlan *out) {
   const Type *base = opgen_tensor(g, opgen_dtype(g, (OpDtypes)op->gen_dtypes), 1, g->policy->max_rank);
-  int64_t dims[GEN_RANK_MAX];
+  int64_t dims[KIT_RANK_MAX];
   size_t k = (size_t)rng_range(g->rng, 1, base->ndims);
   for (size_t i = 0; i < base->ndims; i++)
-    dims[i] = i < k ? ANY : base->dims[i];
-  return dyn_strided_slice_solve(g, op, gen_tensor_of(g, base->dtype, dims, base->ndims), out);
+    dims[i] = i < k ? KIT_ANY : base->dims[i];
+  return dyn_strided_slice_solve(g, op, kit_tensor(g, base->dtype, dims, base->ndims), out);
+}
+
+static const OpAttrSpec strided_slice_attrs[] = {{"begin", AT_INTS, "None"},
+                                                 {"end", AT_INTS, "None"},
+                                                 {"strides", AT_INTS, "None"},
+                                                 {"slice_mode", AT_STR, "\"end\""},
+                                                 {"axes", AT_INTS, "None"}};
+
+static const OpDef strided_slice_ops[] = {
+    KIT_OP("strided_slice", 1, strided_slice_attrs, strided_slice_rel,
+           KIT_SOLVED(OPDT_ANY, kit_static_any, strided_slice_solve)),
+    KIT_OP("dyn.strided_slice", 4, strided_slice_attrs, dyn_strided_slice_rel,
+           KIT_GEN(OPDT_ANY, dyn_strided_slice_recognize, dyn_strided_slice_solve, dyn_strided_slice_sample)),
+};
+OP_REGISTER(strided_slice_ops);
+
+/* ------------------------------------------------------------------ slice_like */
+
+/* SliceLikeRel: the dims of shape_like on the chosen axes (all shared axes when axes is None),
+   which must not exceed data's where both are static. */
+static const Type *slice_like_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0), *like = data ? op_tensor_arg(c, 1) : NULL;
+  if (!like) return NULL;
+  size_t nd = data->ndims, nl = like->ndims;
+  int64_t *shape = xmalloc((nd ? nd : 1) * sizeof *shape), *axes = NULL;
+  size_t naxes = 0;
+  const Type *r = NULL;
+  if (nd) memcpy(shape, data->dims, nd * sizeof *shape);
+  if (op_is_none(c, "axes")) {
+    naxes = nd < nl ? nd : nl;
+    axes = xmalloc((naxes ? naxes : 1) * sizeof *axes);
+    for (size_t i = 0; i < naxes; i++)
+      axes[i] = (int64_t)i;
+  } else {
+    if (!int_list(c, "axes", &axes, &naxes)) {
+      op_fail(c, -1, "slice_like: axes must be a list of integers");
+      goto done;
+    }
+    if (naxes == 0) {
+      op_fail(c, -1, "slice_like: Axes cannot be empty.");
+      goto done;
+    }
+  }
+  for (size_t i = 0; i < naxes; i++) {
+    int64_t a = axes[i] < 0 ? axes[i] + (int64_t)nd : axes[i];
+    if (a >= (int64_t)nl) {
+      op_fail(c, 1, "slice_like: Axis %lld exceeds dimension %zu of target_shape.", (long long)a, nl);
+      goto done;
+    }
+    if (a < 0 || a >= (int64_t)nd) {
+      op_fail(c, -1, "slice_like: axis %lld is out of range for data.ndim = %zu", (long long)axes[i], nd);
+      goto done;
+    }
+    int64_t want = like->dims[a];
+    if (want != KIT_ANY && data->dims[a] != KIT_ANY && want > data->dims[a]) {
+      op_fail(c, 1, "slice_like: End index of axis %lld exceeds input shape: %lld vs %lld", (long long)a,
+              (long long)want, (long long)data->dims[a]);
+      goto done;
+    }
+    shape[a] = want;
+  }
+  r = ty_tensor(c->types, data->dtype, shape, nd);
+done:
+  free(shape);
+  free(axes);
+  return r;
 }
 
 /* slice_like: data is the result, larger on the axes that shape_like (of any dtype) cuts to the
@@ -1908,10 +1339,10 @@ static bool dyn_strided_slice_sample(OpGen *g, const OpDef *op, OpPlan *out) {
 static bool slice_like_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   opgen_plan_init(g, op, out);
   const size_t n = t->ndims;
-  const int64_t budget = gen_budget(g, t);
+  const int64_t budget = kit_budget(g, t);
   bool none = n == 0 || rng_chance(g->rng, 1, 3);
-  bool cut[GEN_RANK_MAX] = {false};
-  int64_t axes[GEN_RANK_MAX], like[GEN_RANK_MAX + 2], in[GEN_RANK_MAX];
+  bool cut[KIT_RANK_MAX] = {false};
+  int64_t axes[KIT_RANK_MAX], like[KIT_RANK_MAX + 2], in[KIT_RANK_MAX];
   size_t na = 0, nl;
   if (none) {
     nl = (size_t)rng_range(g->rng, 0, (int64_t)n + 2);
@@ -1932,7 +1363,7 @@ static bool slice_like_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *o
   for (size_t i = 0; i < n; i++)
     if (cut[i]) cut_elements *= t->dims[i];
   /* shape_like's other dimensions are free: within what the cut ones leave of the budget. */
-  gen_dims(g, nl, g->policy->max_elements / cut_elements, like);
+  opgen_dims(g, nl, g->policy->max_elements / cut_elements, like);
   int64_t elements = product(t);
   for (size_t i = 0; i < n; i++) {
     in[i] = t->dims[i];
@@ -1944,18 +1375,60 @@ static bool slice_like_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *o
       in[i] = grown;
     }
   }
-  gen_arg(out, gen_tensor_of(g, t->dtype, in, n));
-  gen_arg(out, gen_tensor_of(g, opgen_dtype(g, OPDT_ANY), like, nl));
+  kit_arg(out, kit_tensor(g, t->dtype, in, n));
+  kit_arg(out, kit_tensor(g, opgen_dtype(g, OPDT_ANY), like, nl));
   if (!none) {
     for (size_t i = 0; i < na; i++)
-      axes[i] = gen_axis(g, axes[i], (int64_t)n);
+      axes[i] = kit_gen_axis(g, axes[i], (int64_t)n);
     opgen_set_ints(g, op, out, "axes", axes, na);
   }
   out->result = t;
   return true;
 }
 
-/* ------------------------------------------------------------------ generators: indexing */
+static const OpAttrSpec slice_like_attrs[] = {{"axes", AT_INTS, "None"}};
+
+static const OpDef slice_like_ops[] = {
+    KIT_OP("slice_like", 2, slice_like_attrs, slice_like_rel,
+           KIT_SOLVED(OPDT_ANY, kit_static_any, slice_like_solve)),
+};
+OP_REGISTER(slice_like_ops);
+
+/* ------------------------------------------------------------------ take */
+
+/* TakeRel: axis None takes from the flattened data (the result has the indices' shape);
+   otherwise data[:axis] + indices[batch_dims:] + data[axis+1:].  Mirrors TVM in adjusting axis,
+   not batch_dims, when batch_dims is negative, and in allowing axis == ndim. */
+static const Type *take_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0), *idx = data ? op_tensor_arg(c, 1) : NULL;
+  if (!idx) return NULL;
+  /* is_int() || is_uint() in TVM, which lets bool (uint1) through. */
+  if (idx->dtype.code != DT_INT && idx->dtype.code != DT_UINT)
+    return op_fail(c, 1, "indices of take must be tensor of integer");
+  if (op_is_none(c, "axis")) return ty_tensor(c->types, data->dtype, idx->dims, idx->ndims);
+  int64_t nd = data->ndims, ni = idx->ndims, axis = op_int(c, "axis"), bd = op_int(c, "batch_dims");
+  if (axis < 0) axis += nd;
+  if (bd < 0) axis += ni;
+  if (axis > nd)
+    return op_fail(c, -1, "take: axis should be with in data shape, but got = %lld", (long long)axis);
+  if (bd > ni)
+    return op_fail(c, -1, "take: batch_dims should be with in indices shape, but got = %lld", (long long)bd);
+  if (bd > axis)
+    return op_fail(c, -1, "take: batch_dims should be less than or equal to axis, but got = %lld",
+                   (long long)bd);
+  /* Out of range here, TVM indexes the shapes at negative positions. */
+  if (bd < 0 || axis < 0)
+    return op_fail(c, -1, "take: axis %lld and batch_dims %lld are out of range", (long long)axis,
+                   (long long)bd);
+  Dims o = {0};
+  for (int64_t i = 0; i < axis; i++)
+    dims_push(&o, data->dims[i]);
+  for (int64_t i = bd; i < ni; i++)
+    dims_push(&o, idx->dims[i]);
+  for (int64_t i = axis + 1; i < nd; i++)
+    dims_push(&o, data->dims[i]);
+  return dims_tensor(c, data->dtype, &o);
+}
 
 /* take: the result is data[:axis] + indices[batch_dims:] + data[axis+1:], so it is cut into a data
    prefix, the indices' own dimensions and a data suffix; the batch dimensions lead both data and
@@ -1964,29 +1437,29 @@ static bool slice_like_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *o
 static bool take_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   opgen_plan_init(g, op, out);
   const int64_t n = t->ndims;
-  DType idx = gen_index_dtype(g);
+  DType idx = kit_index_dtype(g);
   if (rng_chance(g->rng, 1, 4)) {
-    gen_arg(out, opgen_tensor(g, t->dtype, 1, g->policy->max_rank));
-    gen_arg(out, gen_tensor_of(g, idx, t->dims, (size_t)n));
+    kit_arg(out, opgen_tensor(g, t->dtype, 1, g->policy->max_rank));
+    kit_arg(out, kit_tensor(g, idx, t->dims, (size_t)n));
   } else {
     int64_t a = rng_range(g->rng, 0, n), len = rng_range(g->rng, 0, n - a);
     int64_t bd = rng_chance(g->rng, 1, 3) ? rng_range(g->rng, 0, a < 2 ? a : 2) : 0;
-    int64_t data[GEN_RANK_MAX + 1], ind[GEN_RANK_MAX], nd = 0, ni = 0;
+    int64_t data[KIT_RANK_MAX + 1], ind[KIT_RANK_MAX], nd = 0, ni = 0;
     for (int64_t i = 0; i < a; i++)
       data[nd++] = t->dims[i];
     int64_t kept = product(t);
     for (int64_t i = a; i < a + len; i++)
       kept /= t->dims[i];
-    gen_dims(g, 1, g->policy->max_elements / kept, data + nd++); /* the axis taken from */
+    opgen_dims(g, 1, g->policy->max_elements / kept, data + nd++); /* the axis taken from */
     for (int64_t i = a + len; i < n; i++)
       data[nd++] = t->dims[i];
     for (int64_t i = 0; i < bd; i++)
       ind[ni++] = t->dims[i];
     for (int64_t i = a; i < a + len; i++)
       ind[ni++] = t->dims[i];
-    gen_arg(out, gen_tensor_of(g, t->dtype, data, (size_t)nd));
-    gen_arg(out, gen_tensor_of(g, idx, ind, (size_t)ni));
-    opgen_set_int(g, op, out, "axis", gen_axis(g, a, nd));
+    kit_arg(out, kit_tensor(g, t->dtype, data, (size_t)nd));
+    kit_arg(out, kit_tensor(g, idx, ind, (size_t)ni));
+    opgen_set_int(g, op, out, "axis", kit_gen_axis(g, a, nd));
     if (bd) opgen_set_int(g, op, out, "batch_dims", bd);
   }
   static const char *const modes[] = {"clip", "wrap", "fast"};
@@ -1996,18 +1469,96 @@ static bool take_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   return true;
 }
 
+static const OpAttrSpec take_attrs[] = {
+    {"batch_dims", AT_INT, "0"}, {"axis", AT_INT, "None"}, {"mode", AT_STR, "\"clip\""}};
+
+static const OpDef take_ops[] = {
+    KIT_OP("take", 2, take_attrs, take_rel, KIT_SOLVED(OPDT_ANY, kit_static_any, take_solve)),
+};
+OP_REGISTER(take_ops);
+
+/* ------------------------------------------------------------------ gather */
+
+/* GatherRel: indices has data's rank and shape except on axis (at least 1 there); the result
+   has the indices' shape and data's dtype. */
+static const Type *gather_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0), *idx = data ? op_tensor_arg(c, 1) : NULL;
+  int64_t axis;
+  if (!idx) return NULL;
+  if (idx->dtype.code != DT_INT) return op_fail(c, 1, "gather: indices of take must be tensor of integer");
+  if (!required_int(c, "axis", &axis)) return NULL;
+  int64_t nd = data->ndims;
+  if (idx->ndims != data->ndims)
+    return op_fail(c, 1, "gather: data and indices must have the same rank, got %lld and %u", (long long)nd,
+                   idx->ndims);
+  if (axis < 0) axis += nd;
+  if (axis < 0 || axis >= nd)
+    return op_fail(c, -1, "gather: axis %lld is out of range for data.ndim = %lld",
+                   (long long)op_int(c, "axis"), (long long)nd);
+  for (int64_t i = 0; i < nd; i++) {
+    int64_t di = idx->dims[i], dd = data->dims[i];
+    if (i == axis) {
+      if (di != KIT_ANY && di < 1)
+        return op_fail(c, 1, "gather: indices dimension %lld on the axis must be >= 1", (long long)di);
+    } else if (di != KIT_ANY && dd != KIT_ANY && di != dd) {
+      return op_fail(c, 1, "gather: indices dimension %lld (%lld) does not match data's (%lld)", (long long)i,
+                     (long long)di, (long long)dd);
+    }
+  }
+  return ty_tensor(c->types, data->dtype, idx->dims, idx->ndims);
+}
+
 /* gather: the indices have the result's shape; data agrees except on the axis. */
 static bool gather_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   opgen_plan_init(g, op, out);
   const int64_t n = t->ndims, a = rng_range(g->rng, 0, n - 1);
-  int64_t data[GEN_RANK_MAX];
+  int64_t data[KIT_RANK_MAX];
   memcpy(data, t->dims, n * sizeof *data);
   data[a] = rng_range(g->rng, 1, g->policy->max_dim);
-  gen_arg(out, gen_tensor_of(g, t->dtype, data, (size_t)n));
-  gen_arg(out, gen_tensor_of(g, gen_index_dtype(g), t->dims, (size_t)n));
-  opgen_set_int(g, op, out, "axis", gen_axis(g, a, n));
+  kit_arg(out, kit_tensor(g, t->dtype, data, (size_t)n));
+  kit_arg(out, kit_tensor(g, kit_index_dtype(g), t->dims, (size_t)n));
+  opgen_set_int(g, op, out, "axis", kit_gen_axis(g, a, n));
   out->result = t;
   return true;
+}
+
+static const OpAttrSpec gather_attrs[] = {{"axis", AT_INT, "None"}};
+
+static const OpDef gather_ops[] = {
+    KIT_OP("gather", 2, gather_attrs, gather_rel, KIT_SOLVED(OPDT_ANY, kit_static_ranked, gather_solve)),
+};
+OP_REGISTER(gather_ops);
+
+/* ------------------------------------------------------------------ gather_nd */
+
+/* GatherNDRel: indices (M, Y_0, ..., Y_{K-1}) into data (X_0, ..., X_{N-1}) gives
+   (Y_0, ..., Y_{K-1}, X_{M+B}, ..., X_{N-1}) with B = batch_dims; M must be static and <= N. */
+static const Type *gather_nd_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0), *idx = data ? op_tensor_arg(c, 1) : NULL;
+  if (!idx) return NULL;
+  if (idx->ndims == 0) return op_fail(c, 1, "GatherND: indices must have at least one dimension");
+  int64_t m = idx->dims[0], nd = data->ndims, bd = op_int(c, "batch_dims");
+  if (m == KIT_ANY) {
+    char *s = shape_str(idx->dims, idx->ndims, true);
+    op_fail(c, 1, "GatherND needs a static shape for the first axis of indices, got %s", s);
+    free(s);
+    return NULL;
+  }
+  if (m > nd) return op_fail(c, 1, "GatherND: indices shape does satisfy.");
+  if (bd < 0 || bd > nd || bd + 1 > (int64_t)idx->ndims)
+    return op_fail(c, -1, "GatherND: batch_dims %lld is out of range", (long long)bd);
+  for (int64_t i = 0; i < bd; i++) {
+    int64_t a = data->dims[i], b = idx->dims[i + 1];
+    if (a != KIT_ANY && b != KIT_ANY && a != b)
+      return op_fail(c, 1, "GatherND: batch dimension %lld differs: %lld in data, %lld in indices",
+                     (long long)i, (long long)a, (long long)b);
+  }
+  Dims o = {0};
+  for (uint32_t i = 1; i < idx->ndims; i++)
+    dims_push(&o, idx->dims[i]);
+  for (int64_t i = m + bd; i < nd; i++)
+    dims_push(&o, data->dims[i]);
+  return dims_tensor(c, data->dtype, &o);
 }
 
 /* gather_nd: indices (M, Y...) into data (B..., X_0..X_{M-1}, S...) give (Y..., S...), where the
@@ -2019,26 +1570,68 @@ static bool gather_nd_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *ou
           m = rng_range(g->rng, 1, 2), y = 1;
   for (int64_t i = 0; i < k; i++)
     y *= t->dims[i];
-  if (m * y > gen_budget(g, t)) m = 1; /* the indices hold m * |Y| elements */
-  int64_t data[GEN_RANK_MAX + 2], ind[GEN_RANK_MAX + 1], nd = 0, ni = 0;
+  if (m * y > kit_budget(g, t)) m = 1; /* the indices hold m * |Y| elements */
+  int64_t data[KIT_RANK_MAX + 2], ind[KIT_RANK_MAX + 1], nd = 0, ni = 0;
   for (int64_t i = 0; i < bd; i++)
     data[nd++] = t->dims[i];
-  gen_dims(g, (size_t)m, g->policy->max_elements / product(t), data + nd);
+  opgen_dims(g, (size_t)m, g->policy->max_elements / product(t), data + nd);
   nd += m;
   for (int64_t i = k; i < n; i++)
     data[nd++] = t->dims[i];
   ind[ni++] = m;
   for (int64_t i = 0; i < k; i++)
     ind[ni++] = t->dims[i];
-  gen_arg(out, gen_tensor_of(g, t->dtype, data, (size_t)nd));
-  gen_arg(out, gen_tensor_of(g, gen_index_dtype(g), ind, (size_t)ni));
+  kit_arg(out, kit_tensor(g, t->dtype, data, (size_t)nd));
+  kit_arg(out, kit_tensor(g, kit_index_dtype(g), ind, (size_t)ni));
   if (bd) opgen_set_int(g, op, out, "batch_dims", bd);
   if (rng_chance(g->rng, 1, 2)) opgen_set_int(g, op, out, "index_rank", m);
   out->result = t;
   return true;
 }
 
-/* ------------------------------------------------------------------ generators: repetition */
+static const OpAttrSpec gather_nd_attrs[] = {{"batch_dims", AT_INT, "0"}, {"index_rank", AT_INT, "None"}};
+
+static const OpDef gather_nd_ops[] = {
+    KIT_OP("gather_nd", 2, gather_nd_attrs, gather_nd_rel,
+           KIT_SOLVED(OPDT_ANY, kit_static_any, gather_nd_solve)),
+};
+OP_REGISTER(gather_nd_ops);
+
+/* ------------------------------------------------------------------ tile */
+
+/* TileRel: reps and the shape are aligned from the right (the shorter padded with 1s); each
+   static dimension is multiplied by its rep, an unknown stays unknown. */
+static const Type *tile_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0);
+  if (!data) return NULL;
+  int64_t *reps;
+  size_t nr;
+  if (!int_list(c, "reps", &reps, &nr)) {
+    free(reps);
+    return op_fail(c, -1, "tile: repetition array is not defined. data.ndim = %u", data->ndims);
+  }
+  for (size_t i = 0; i < nr; i++)
+    if (reps[i] <= 0) {
+      int64_t bad = reps[i];
+      free(reps);
+      return op_fail(c, -1, "Tile reps value should always be larger than 0, but get: %lld", (long long)bad);
+    }
+  size_t nd = data->ndims, n = nd > nr ? nd : nr;
+  Dims o = {0};
+  for (size_t i = 0; i < n; i++) {
+    int64_t d = i < n - nd ? 1 : data->dims[i - (n - nd)];
+    int64_t r = i < n - nr ? 1 : reps[i - (n - nr)];
+    int64_t dr;
+    if (d != KIT_ANY && __builtin_mul_overflow(d, r, &dr)) {
+      free(reps);
+      free(o.items);
+      return op_fail(c, -1, "tile: dimension %lld times reps %lld overflows int64", (long long)d, (long long)r);
+    }
+    dims_push(&o, d == KIT_ANY ? KIT_ANY : dr);
+  }
+  free(reps);
+  return dims_tensor(c, data->dtype, &o);
+}
 
 /* tile: each result dimension is an input dimension times a rep dividing it.  Either the data has
    the full rank and reps cover a suffix (the rest repeat once), or reps have the full rank and
@@ -2048,46 +1641,157 @@ static bool tile_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   const int64_t n = t->ndims;
   bool full_data = rng_chance(g->rng, 1, 2);
   int64_t short_len = rng_range(g->rng, 0, n), nd = full_data ? n : short_len, nr = full_data ? short_len : n;
-  int64_t in[GEN_RANK_MAX], reps[GEN_RANK_MAX];
+  int64_t in[KIT_RANK_MAX], reps[KIT_RANK_MAX];
   for (int64_t i = 0; i < n; i++) {
     bool has_data = i >= n - nd, has_rep = i >= n - nr;
-    int64_t r = !has_rep ? 1 : !has_data ? t->dims[i] : gen_divisor(g, t->dims[i], t->dims[i]);
+    int64_t r = !has_rep ? 1 : !has_data ? t->dims[i] : kit_divisor(g, t->dims[i], t->dims[i]);
     if (has_data) in[i - (n - nd)] = t->dims[i] / r;
     if (has_rep) reps[i - (n - nr)] = r;
   }
-  gen_arg(out, gen_tensor_of(g, t->dtype, in, (size_t)nd));
+  kit_arg(out, kit_tensor(g, t->dtype, in, (size_t)nd));
   opgen_set_ints(g, op, out, "reps", reps, (size_t)nr);
   out->result = t;
   return true;
 }
 
+static const OpDef tile_ops[] = {
+    KIT_OP("tile", 1, kit_tile_attrs, tile_rel, KIT_SOLVED(OPDT_ANY, kit_static_any, tile_solve)),
+};
+OP_REGISTER(tile_ops);
+
+/* ------------------------------------------------------------------ repeat */
+
+/* RepeatRel: the axis grows repeats times (unknown stays unknown). */
+static const Type *repeat_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0);
+  int64_t repeats, axis;
+  if (!data || !required_int(c, "repeats", &repeats) || !required_int(c, "axis", &axis)) return NULL;
+  int64_t nd = data->ndims;
+  if (repeats < 1)
+    return op_fail(c, -1, "repeat only accepts `repeats >= 1`, but got repeats = %lld", (long long)repeats);
+  if (axis < -nd - 1 || axis > nd)
+    return op_fail(c, -1,
+                   "repeat only accepts `axis` in [-data.ndim - 1, data.ndim], but got axis = %lld, and "
+                   "data.ndim = %lld",
+                   (long long)axis, (long long)nd);
+  int64_t pivot = axis < 0 ? nd + axis : axis;
+  /* TVM accepts these two ends of the range, then reads the shape out of bounds. */
+  if (pivot < 0 || pivot >= nd)
+    return op_fail(c, -1, "repeat: axis %lld names no dimension of data.ndim = %lld", (long long)axis,
+                   (long long)nd);
+  int64_t grown = KIT_ANY;
+  if (data->dims[pivot] != KIT_ANY && __builtin_mul_overflow(data->dims[pivot], repeats, &grown))
+    return op_fail(c, -1, "repeat: dimension %lld times repeats %lld overflows int64", (long long)data->dims[pivot],
+                   (long long)repeats);
+  Dims o = {0};
+  for (int64_t i = 0; i < nd; i++) {
+    int64_t d = data->dims[i];
+    dims_push(&o, i != pivot ? d : d == KIT_ANY ? KIT_ANY : grown);
+  }
+  return dims_tensor(c, data->dtype, &o);
+}
+
 /* repeat: an axis's size is the input's times a divisor. */
 static bool repeat_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   opgen_plan_init(g, op, out);
-  const int64_t n = t->ndims, a = rng_range(g->rng, 0, n - 1), r = gen_divisor(g, t->dims[a], t->dims[a]);
-  int64_t in[GEN_RANK_MAX];
+  const int64_t n = t->ndims, a = rng_range(g->rng, 0, n - 1), r = kit_divisor(g, t->dims[a], t->dims[a]);
+  int64_t in[KIT_RANK_MAX];
   memcpy(in, t->dims, n * sizeof *in);
   in[a] /= r;
-  gen_arg(out, gen_tensor_of(g, t->dtype, in, (size_t)n));
+  kit_arg(out, kit_tensor(g, t->dtype, in, (size_t)n));
   opgen_set_int(g, op, out, "repeats", r);
-  opgen_set_int(g, op, out, "axis", gen_axis(g, a, n));
+  opgen_set_int(g, op, out, "axis", kit_gen_axis(g, a, n));
   out->result = t;
   return true;
+}
+
+static const OpAttrSpec repeat_attrs[] = {{"repeats", AT_INT, "None"}, {"axis", AT_INT, "None"}};
+
+static const OpDef repeat_ops[] = {
+    KIT_OP("repeat", 1, repeat_attrs, repeat_rel, KIT_SOLVED(OPDT_ANY, kit_static_ranked, repeat_solve)),
+};
+OP_REGISTER(repeat_ops);
+
+/* ------------------------------------------------------------------ reverse */
+
+/* ReverseRel: the type is unchanged; axis must be in [-ndim, ndim). */
+static const Type *reverse_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0);
+  int64_t axis;
+  if (!data || !required_int(c, "axis", &axis)) return NULL;
+  int64_t nd = data->ndims;
+  if (axis < -nd || axis >= nd)
+    return op_fail(
+        c, -1,
+        "reverse only accepts `axis` in [-data.ndim, data.ndim - 1], but got axis = %lld, and data.ndim = "
+        "%lld",
+        (long long)axis, (long long)nd);
+  return data;
 }
 
 /* reverse: the same type, any axis. */
 static bool reverse_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   opgen_unary_solve(g, op, t, out);
-  opgen_set_int(g, op, out, "axis", gen_axis(g, rng_range(g->rng, 0, t->ndims - 1), t->ndims));
+  opgen_set_int(g, op, out, "axis", kit_gen_axis(g, rng_range(g->rng, 0, t->ndims - 1), t->ndims));
   return true;
 }
 
-/* ------------------------------------------------------------------ generators: broadcasting */
+static const OpAttrSpec reverse_attrs[] = {{"axis", AT_INT, "None"}};
+
+static const OpDef reverse_ops[] = {
+    KIT_OP("reverse", 1, reverse_attrs, reverse_rel, KIT_SOLVED(OPDT_ANY, kit_static_ranked, reverse_solve)),
+};
+OP_REGISTER(reverse_ops);
+
+/* ----------------------------------------------------- broadcast_to, broadcast_to_like, collapse_sum_like */
+
+/* BroadcastRel asked to produce `want` (TVM assigns the target type first, then unifies it with
+   the broadcast of a and b): the broadcast must exist and match `want` (a `?` matches anything). */
+static bool broadcasts_to(OpCall *c, const Type *a, const Type *b, const Type *want) {
+  if (!dtype_eq(a->dtype, b->dtype)) {
+    char da[16], db[16];
+    op_fail(c, 1, "data types %s and %s do not match in BroadcastRel", dtype_str(a->dtype, da),
+            dtype_str(b->dtype, db));
+    return false;
+  }
+  const Type *t = op_broadcast(c, a, b, a->dtype);
+  if (!t) return false;
+  bool same = t->ndims == want->ndims;
+  for (uint32_t i = 0; same && i < t->ndims; i++)
+    same = t->dims[i] == want->dims[i] || t->dims[i] == KIT_ANY || want->dims[i] == KIT_ANY;
+  if (!same) {
+    char *s1 = ty_str(t), *s2 = ty_str(want);
+    op_fail(c, 0, "%s: unable to unify: `%s` and `%s`", c->op->name, s1, s2);
+    free(s1);
+    free(s2);
+  }
+  return same;
+}
+
+/* BroadCastToRel: the shape attribute with data's dtype, which data must broadcast to. */
+static const Type *broadcast_to_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0), *out = data ? init_shape(c, data->dtype) : NULL;
+  return out && broadcasts_to(c, data, out, out) ? out : NULL;
+}
+
+/* BroadCastToLikeRel: the type of the second argument, which the first must broadcast to. */
+static const Type *broadcast_to_like_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0), *like = data ? op_tensor_arg(c, 1) : NULL;
+  if (!like) return NULL;
+  return broadcasts_to(c, data, like, like) ? like : NULL;
+}
+
+/* CollapseSumLikeRel: the type of the second argument, which must broadcast to the first. */
+static const Type *collapse_sum_like_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0), *like = data ? op_tensor_arg(c, 1) : NULL;
+  if (!like) return NULL;
+  return broadcasts_to(c, data, like, data) ? like : NULL;
+}
 
 /* broadcast_to: data broadcasting to the shape attribute (the result); data keeps the dtype. */
 static bool broadcast_to_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   opgen_plan_init(g, op, out);
-  gen_arg(out, gen_partner(g, t, t->dtype));
+  kit_arg(out, opgen_partner(g, t, t->dtype));
   opgen_set_ints(g, op, out, "shape", t->dims, t->ndims);
   out->result = t;
   return true;
@@ -2096,8 +1800,8 @@ static bool broadcast_to_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan 
 /* broadcast_to_like: the result is the `like` argument's type; data broadcasts to it. */
 static bool broadcast_to_like_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   opgen_plan_init(g, op, out);
-  gen_arg(out, gen_partner(g, t, t->dtype));
-  gen_arg(out, t);
+  kit_arg(out, opgen_partner(g, t, t->dtype));
+  kit_arg(out, t);
   out->result = t;
   return true;
 }
@@ -2107,19 +1811,47 @@ static bool broadcast_to_like_solve(OpGen *g, const OpDef *op, const Type *t, Op
 static bool collapse_sum_like_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   opgen_plan_init(g, op, out);
   const size_t n = t->ndims;
-  int64_t data[GEN_RANK_MAX + 2], lead = 0, grow[GEN_RANK_MAX];
+  int64_t data[KIT_RANK_MAX + 2], lead = 0, grow[KIT_RANK_MAX];
   if (n + 2 <= g->policy->max_rank || rng_chance(g->rng, 1, 4)) lead = rng_range(g->rng, 0, 2);
   int64_t room = g->policy->max_elements / product(t);
-  gen_dims(g, (size_t)lead, room, data);
+  opgen_dims(g, (size_t)lead, room, data);
   for (int64_t i = 0; i < lead; i++)
     room /= data[i];
-  gen_dims(g, n, room, grow);
+  opgen_dims(g, n, room, grow);
   for (size_t i = 0; i < n; i++)
     data[lead + i] = t->dims[i] == 1 && rng_chance(g->rng, 1, 2) ? grow[i] : t->dims[i];
-  gen_arg(out, gen_tensor_of(g, t->dtype, data, lead + n));
-  gen_arg(out, t);
+  kit_arg(out, kit_tensor(g, t->dtype, data, lead + n));
+  kit_arg(out, t);
   out->result = t;
   return true;
+}
+
+static const OpDef broadcast_ops[] = {
+    KIT_OP("broadcast_to", 1, kit_init_op_attrs, broadcast_to_rel,
+           KIT_SOLVED(OPDT_ANY, kit_static_any, broadcast_to_solve)),
+    KIT_OP_NOATTRS("broadcast_to_like", 2, broadcast_to_like_rel,
+                   KIT_SOLVED(OPDT_ANY, kit_static_any, broadcast_to_like_solve)),
+    /* a sum: numbers only */
+    KIT_OP_NOATTRS("collapse_sum_like", 2, collapse_sum_like_rel,
+                   KIT_SOLVED(OPDT_NUMERIC, kit_static_any, collapse_sum_like_solve)),
+};
+OP_REGISTER(broadcast_ops);
+
+/* ------------------------------------------------------------------ where */
+
+/* WhereRel: x and y share a dtype; the result is the broadcast of condition with the broadcast of
+   x and y. */
+static const Type *where_rel(OpCall *c) {
+  const Type *cond = op_tensor_arg(c, 0), *x = cond ? op_tensor_arg(c, 1) : NULL,
+             *y = x ? op_tensor_arg(c, 2) : NULL;
+  if (!y) return NULL;
+  if (!dtype_eq(x->dtype, y->dtype)) {
+    char dx[16], dy[16];
+    return op_fail(c, 2, "x and y must have the same dtype: %s vs %s", dtype_str(x->dtype, dx),
+                   dtype_str(y->dtype, dy));
+  }
+  const Type *xy = op_broadcast(c, x, y, x->dtype);
+  return xy ? op_broadcast(c, cond, xy, xy->dtype) : NULL;
 }
 
 /* where: one of condition, x, y has the result's shape and the others broadcast to it; the
@@ -2129,13 +1861,29 @@ static bool where_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   size_t full = rng_index(g->rng, 3);
   for (size_t i = 0; i < 3; i++) {
     DType dt = i == 0 ? dt_bool : t->dtype;
-    gen_arg(out, i == full ? opgen_with_dtype(g, t, dt) : gen_partner(g, t, dt));
+    kit_arg(out, i == full ? opgen_with_dtype(g, t, dt) : opgen_partner(g, t, dt));
   }
   out->result = t;
   return true;
 }
 
-/* ------------------------------------------------------------------ generators: creation */
+static const OpDef where_ops[] = {
+    KIT_OP_NOATTRS("where", 3, where_rel, KIT_SOLVED(OPDT_ANY, kit_static_any, where_solve)),
+};
+OP_REGISTER(where_ops);
+
+/* ------------------------------------------------------------------ full */
+
+/* FullRel: the shape attribute; the dtype attribute, or the fill value's when it is void. */
+static const Type *full_rel(OpCall *c) {
+  const Type *fill = op_tensor_arg(c, 0);
+  if (!fill) return NULL;
+  DType dt = op_dtype(c, "dtype");
+  if (dt.bits == 0) dt = fill->dtype;
+  if (fill->ndims != 0)
+    return op_fail(c, 0, "Fill value should be a scalar but has dimension %u.", fill->ndims);
+  return init_shape(c, dt);
+}
 
 /* full: the shape attribute; the dtype attribute, or when left out the fill value's dtype (a
    given dtype lets the fill value have any). */
@@ -2143,50 +1891,135 @@ static bool full_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   opgen_plan_init(g, op, out);
   opgen_set_ints(g, op, out, "shape", t->dims, t->ndims);
   if (rng_chance(g->rng, 1, 3)) {
-    gen_arg(out, ty_scalar(g->types, t->dtype));
+    kit_arg(out, ty_scalar(g->types, t->dtype));
   } else {
-    gen_arg(out, ty_scalar(g->types, opgen_dtype(g, OPDT_ANY)));
-    gen_set_dtype(g, op, out, "dtype", t->dtype);
+    kit_arg(out, ty_scalar(g->types, opgen_dtype(g, OPDT_ANY)));
+    kit_set_dtype(g, op, out, "dtype", t->dtype);
   }
   out->result = t;
   return true;
 }
 
+static const OpDef full_ops[] = {
+    KIT_OP("full", 1, kit_init_op_attrs, full_rel, KIT_SOLVED(OPDT_ANY, kit_static_any, full_solve)),
+};
+OP_REGISTER(full_ops);
+
+/* ------------------------------------------------------------------ full_like */
+
+/* FullLikeRel: data's type; the fill value must be a scalar. */
+static const Type *full_like_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0), *fill = data ? op_tensor_arg(c, 1) : NULL;
+  if (!fill) return NULL;
+  if (fill->ndims != 0)
+    return op_fail(c, 1, "The fill value should be a scalar but here it has dimension %u.", fill->ndims);
+  return data;
+}
+
 /* full_like: the data has the result's type; the fill value is a scalar of its dtype. */
 static bool full_like_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   opgen_plan_init(g, op, out);
-  gen_arg(out, t);
-  gen_arg(out, ty_scalar(g->types, t->dtype));
+  kit_arg(out, t);
+  kit_arg(out, ty_scalar(g->types, t->dtype));
   out->result = t;
   return true;
 }
+
+static const OpDef full_like_ops[] = {
+    KIT_OP_NOATTRS("full_like", 2, full_like_rel, KIT_SOLVED(OPDT_ANY, kit_static_any, full_like_solve)),
+};
+OP_REGISTER(full_like_ops);
+
+/* ------------------------------------------------------------------ zeros, ones */
+
+/* InitOpRel (zeros, ones): the shape and dtype attributes. */
+static const Type *init_op_rel(OpCall *c) { return init_shape(c, op_dtype(c, "dtype")); }
 
 /* zeros, ones: no arguments; shape and dtype are attributes. */
 static bool init_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   opgen_plan_init(g, op, out);
   opgen_set_ints(g, op, out, "shape", t->dims, t->ndims);
-  gen_set_dtype(g, op, out, "dtype", t->dtype);
+  kit_set_dtype(g, op, out, "dtype", t->dtype);
   out->result = t;
   return true;
 }
 
+static const OpDef init_ops[] = {
+    KIT_OP("zeros", 0, kit_init_op_attrs, init_op_rel, KIT_SOLVED(OPDT_ANY, kit_static_any, init_solve)),
+    KIT_OP("ones", 0, kit_init_op_attrs, init_op_rel, KIT_SOLVED(OPDT_ANY, kit_static_any, init_solve)),
+};
+OP_REGISTER(init_ops);
+
+/* ------------------------------------------------------------------ arange */
+
+/* ArangeRel: start, stop and step are scalars of dtype.  TVM computes the length when the three
+   attributes are constants; a relation sees only types, so the length is always `?` here (TVM
+   too prints Tensor[(?), dtype] when they are not constants). */
+static const Type *arange_rel(OpCall *c) {
+  DType dt = op_dtype(c, "dtype");
+  const Type *scalar = ty_scalar(c->types, dt);
+  for (size_t i = 0; i < 3; i++)
+    if (c->args[i] != scalar) {
+      char *want = ty_str(scalar), *got = ty_str(c->args[i]);
+      op_fail(c, (int)i, "arange: start, stop and step must have type %s, but argument %zu has %s", want,
+              i + 1, got);
+      free(want);
+      free(got);
+      return NULL;
+    }
+  int64_t any = KIT_ANY;
+  return ty_tensor(c->types, dt, &any, 1);
+}
+
 /* arange: always Tensor[(?), dtype] here (the relation sees the scalars' types, not values). */
 static bool arange_recognize(const OpDef *op, const Type *t) {
-  return t->kind == TY_TENSOR && t->ndims == 1 && t->dims[0] == ANY &&
+  return t->kind == TY_TENSOR && t->ndims == 1 && t->dims[0] == KIT_ANY &&
          opgen_dtype_in_class((OpDtypes)op->gen_dtypes, t->dtype);
 }
+
 static bool arange_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   opgen_plan_init(g, op, out);
   const Type *scalar = ty_scalar(g->types, t->dtype);
   for (int i = 0; i < 3; i++)
-    gen_arg(out, scalar);
-  gen_set_dtype(g, op, out, "dtype", t->dtype);
+    kit_arg(out, scalar);
+  kit_set_dtype(g, op, out, "dtype", t->dtype);
   out->result = t;
   return true;
 }
+
 static bool arange_sample(OpGen *g, const OpDef *op, OpPlan *out) {
-  int64_t any = ANY;
-  return arange_solve(g, op, gen_tensor_of(g, opgen_dtype(g, (OpDtypes)op->gen_dtypes), &any, 1), out);
+  int64_t any = KIT_ANY;
+  return arange_solve(g, op, kit_tensor(g, opgen_dtype(g, (OpDtypes)op->gen_dtypes), &any, 1), out);
+}
+
+static const OpAttrSpec arange_attrs[] = {{"start", AT_ANY, "None"},
+                                          {"stop", AT_ANY, "None"},
+                                          {"step", AT_ANY, "None"},
+                                          {"dtype", AT_DTYPE, "None"}};
+
+static const OpDef arange_ops[] = {
+    KIT_OP("arange", 3, arange_attrs, arange_rel,
+           KIT_GEN(OPDT_NUMERIC, arange_recognize, arange_solve, arange_sample)),
+};
+OP_REGISTER(arange_ops);
+
+/* ------------------------------------------------------------------ one_hot */
+
+/* OneHotRel: indices' shape with depth inserted at axis (-1: last), in the dtype attribute. */
+static const Type *one_hot_rel(OpCall *c) {
+  const Type *idx = op_tensor_arg(c, 0);
+  if (!idx) return NULL;
+  int64_t depth = op_int(c, "depth"), axis = op_int(c, "axis"), nd = idx->ndims;
+  if (depth <= 0) return op_fail(c, -1, "one_hot: depth must be > 0, got %lld", (long long)depth);
+  int64_t at = axis == -1 ? nd : axis;
+  /* Any other axis would make TVM read past the indices' shape. */
+  if (at < 0 || at > nd)
+    return op_fail(c, -1, "one_hot: axis %lld is out of range for indices.ndim = %lld", (long long)axis,
+                   (long long)nd);
+  Dims o = {0};
+  for (int64_t i = 0, j = 0; i < nd + 1; i++)
+    dims_push(&o, i == at ? depth : idx->dims[j++]);
+  return dims_tensor(c, op_dtype(c, "dtype"), &o);
 }
 
 /* one_hot: one result axis is the depth, the others the indices' shape; on and off values are
@@ -2195,65 +2028,152 @@ static bool arange_sample(OpGen *g, const OpDef *op, OpPlan *out) {
 static bool one_hot_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   opgen_plan_init(g, op, out);
   const int64_t n = t->ndims, at = rng_range(g->rng, 0, n - 1);
-  int64_t ind[GEN_RANK_MAX], ni = 0;
+  int64_t ind[KIT_RANK_MAX], ni = 0;
   for (int64_t i = 0; i < n; i++)
     if (i != at) ind[ni++] = t->dims[i];
-  gen_arg(out, gen_tensor_of(g, gen_index_dtype(g), ind, (size_t)ni));
-  gen_arg(out, ty_scalar(g->types, t->dtype));
-  gen_arg(out, ty_scalar(g->types, t->dtype));
+  kit_arg(out, kit_tensor(g, kit_index_dtype(g), ind, (size_t)ni));
+  kit_arg(out, ty_scalar(g->types, t->dtype));
+  kit_arg(out, ty_scalar(g->types, t->dtype));
   opgen_set_int(g, op, out, "depth", t->dims[at]);
   opgen_set_int(g, op, out, "axis", at == n - 1 && rng_chance(g->rng, 1, 2) ? -1 : at);
-  gen_set_dtype(g, op, out, "dtype", t->dtype);
+  kit_set_dtype(g, op, out, "dtype", t->dtype);
   out->result = t;
   return true;
+}
+
+static const OpDef one_hot_ops[] = {
+    KIT_OP("one_hot", 3, kit_one_hot_attrs, one_hot_rel,
+           KIT_SOLVED(OPDT_NUMERIC, kit_static_ranked, one_hot_solve)),
+};
+OP_REGISTER(one_hot_ops);
+
+/* ------------------------------------------------------------------ shape_of */
+
+/* ShapeOfRel (src/relay/op/tensor/unary.cc): Tensor[(rank), dtype]; a scalar's shape is a scalar
+   (RankShape gives no dimensions for rank 0). */
+static const Type *shape_of_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0);
+  if (!data) return NULL;
+  int64_t rank = data->ndims;
+  return ty_tensor(c->types, op_dtype(c, "dtype"), &rank, rank ? 1 : 0);
 }
 
 /* shape_of: Tensor[(rank), dtype] from data of that rank (a scalar's shape is a scalar). */
 static bool shape_of_recognize(const OpDef *op, const Type *t) {
   if (t->kind != TY_TENSOR || !opgen_dtype_in_class((OpDtypes)op->gen_dtypes, t->dtype)) return false;
-  return t->ndims == 0 || (t->ndims == 1 && t->dims[0] >= 1 && t->dims[0] <= GEN_RANK_MAX);
+  return t->ndims == 0 || (t->ndims == 1 && t->dims[0] >= 1 && t->dims[0] <= KIT_RANK_MAX);
 }
+
 static bool shape_of_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   opgen_plan_init(g, op, out);
-  int64_t dims[GEN_RANK_MAX];
+  int64_t dims[KIT_RANK_MAX];
   size_t rank = t->ndims ? (size_t)t->dims[0] : 0;
-  gen_dims(g, rank, g->policy->max_elements, dims);
+  opgen_dims(g, rank, g->policy->max_elements, dims);
   gen_shuffle(g, dims, rank); /* gen_dims spends the budget front first */
-  gen_arg(out, gen_tensor_of(g, opgen_dtype(g, OPDT_ANY), dims, rank));
-  gen_set_dtype(g, op, out, "dtype", t->dtype);
+  kit_arg(out, kit_tensor(g, opgen_dtype(g, OPDT_ANY), dims, rank));
+  kit_set_dtype(g, op, out, "dtype", t->dtype);
   out->result = t;
   return true;
+}
+
+static const OpDef shape_of_ops[] = {
+    /* shape_of and argwhere produce indices */
+    KIT_OP("shape_of", 1, kit_shape_of_attrs, shape_of_rel,
+           KIT_GEN(OPDT_INT, shape_of_recognize, shape_of_solve, opgen_sample_by_solving)),
+};
+OP_REGISTER(shape_of_ops);
+
+/* ------------------------------------------------------------------ argwhere */
+
+/* ArgWhereRel: Tensor[(?, rank), int32]. */
+static const Type *argwhere_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0);
+  if (!data) return NULL;
+  int64_t dims[2] = {KIT_ANY, data->ndims};
+  return ty_tensor(c->types, dt_int32, dims, 2);
 }
 
 /* argwhere: Tensor[(?, rank), int32] from data of that rank. */
 static bool argwhere_recognize(const OpDef *op, const Type *t) {
   (void)op;
-  return t->kind == TY_TENSOR && dtype_eq(t->dtype, dt_int32) && t->ndims == 2 && t->dims[0] == ANY &&
-         t->dims[1] >= 0 && t->dims[1] <= GEN_RANK_MAX;
+  return t->kind == TY_TENSOR && dtype_eq(t->dtype, dt_int32) && t->ndims == 2 && t->dims[0] == KIT_ANY &&
+         t->dims[1] >= 0 && t->dims[1] <= KIT_RANK_MAX;
 }
+
 static bool argwhere_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   opgen_plan_init(g, op, out);
-  int64_t dims[GEN_RANK_MAX];
+  int64_t dims[KIT_RANK_MAX];
   size_t rank = (size_t)t->dims[1];
-  gen_dims(g, rank, g->policy->max_elements, dims);
+  opgen_dims(g, rank, g->policy->max_elements, dims);
   gen_shuffle(g, dims, rank);
-  gen_arg(out, gen_tensor_of(g, opgen_dtype(g, OPDT_ANY), dims, rank));
+  kit_arg(out, kit_tensor(g, opgen_dtype(g, OPDT_ANY), dims, rank));
   out->result = t;
   return true;
 }
+
 static bool argwhere_sample(OpGen *g, const OpDef *op, OpPlan *out) {
-  int64_t dims[2] = {ANY, rng_range(g->rng, 1, g->policy->max_rank)};
-  return argwhere_solve(g, op, gen_tensor_of(g, dt_int32, dims, 2), out);
+  int64_t dims[2] = {KIT_ANY, rng_range(g->rng, 1, g->policy->max_rank)};
+  return argwhere_solve(g, op, kit_tensor(g, dt_int32, dims, 2), out);
 }
 
-/* ------------------------------------------------------------------ generators: layouts */
+static const OpDef argwhere_ops[] = {
+    KIT_OP_NOATTRS("argwhere", 1, argwhere_rel,
+                   KIT_GEN(OPDT_INT, argwhere_recognize, argwhere_solve, argwhere_sample)),
+};
+OP_REGISTER(argwhere_ops);
+
+/* ------------------------------------------------------------------ layout_transform */
+
+static char primal_of(char axis) { return axis >= 'a' && axis <= 'z' ? (char)(axis - 'a' + 'A') : axis; }
+
+/* LayoutTransformRel: BijectiveLayout(src, dst).ForwardShape.  A primal dst axis X gets the
+   input's X times src's split factor of X, divided (rounding up: shapediv) by dst's factor of X;
+   a subordinate dst axis gets its split size.  Every dst axis must have its primal in src. */
+static const Type *layout_transform_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0);
+  if (!data) return NULL;
+  const char *sname = op_str(c, "src_layout"), *dname = op_str(c, "dst_layout");
+  KitLayout src, dst;
+  int s = kit_layout_attr(c, "src_layout", sname, &src);
+  if (s < 0) return NULL;
+  int d = kit_layout_attr(c, "dst_layout", dname, &dst);
+  if (d < 0) return NULL;
+  if (!s || !d) return op_fail(c, -1, "layout_transform: cannot convert from/to undefined layout");
+  for (size_t i = 0; i < dst.ndim; i++) {
+    bool found = false;
+    for (size_t j = 0; j < src.ndim; j++)
+      found |= primal_of(src.axis[j]) == primal_of(dst.axis[i]);
+    if (!found) return op_fail(c, -1, "layout_transform: cannot convert from %s to %s", sname, dname);
+  }
+  if (data->ndims != src.ndim)
+    return op_fail(c, 0, "layout_transform: Input shape size %u mismatch with the expected shape size %zu",
+                   data->ndims, src.ndim);
+  for (size_t j = 0; j < src.ndim; j++)
+    if (src.factor[j] && data->dims[j] != KIT_ANY && data->dims[j] != src.factor[j])
+      return op_fail(c, 0, "layout_transform: Input shape mismatch at index %zu. Expected %lld, get %lld", j,
+                     (long long)src.factor[j], (long long)data->dims[j]);
+  Dims o = {0};
+  for (size_t i = 0; i < dst.ndim; i++) {
+    if (dst.factor[i]) {
+      dims_push(&o, dst.factor[i]);
+      continue;
+    }
+    /* Subordinate src axes contribute 0 to a shape (TVM binds their index variables to 0). */
+    int64_t v = 0, sf = kit_layout_factor(&src, dst.axis[i]), df = kit_layout_factor(&dst, dst.axis[i]);
+    for (size_t j = 0; j < src.ndim && v != KIT_ANY; j++)
+      if (src.axis[j] == dst.axis[i]) v = data->dims[j] == KIT_ANY ? KIT_ANY : v + data->dims[j] * (sf > 0 ? sf : 1);
+    if (v != KIT_ANY && df > 0) v = (v + df - 1) / df;
+    dims_push(&o, v);
+  }
+  return dims_tensor(c, data->dtype, &o);
+}
 
 /* layout_transform between the usual layouts: any rank 1..5 as a permutation of "C", "NC",
    "NCW", "NCHW", "NCDHW" into another; rank 5 also as packing NCHW-like data into NCHW<f>c with
    the last dimension as the factor; rank 4 also as unpacking NCHW<f>c, f dividing the result's
    C.  Packing keeps C a multiple of f (TVM would pad otherwise). */
 static bool layout_transform_recognize(const OpDef *op, const Type *t) {
-  return gen_tensor_ok(t, (OpDtypes)op->gen_dtypes, 1) && t->ndims <= 5;
+  return kit_gen_ok(t, (OpDtypes)op->gen_dtypes, 1, KIT_RANK_MAX) && t->ndims <= 5;
 }
 
 static void gen_layout(OpGen *g, const char *base, char *out) {
@@ -2296,7 +2216,7 @@ static bool layout_transform_solve(OpGen *g, const OpDef *op, const Type *t, OpP
   } else {
     int64_t c = t->dims[layout_pos(dst, 'C')], f;
     do
-      f = gen_divisor(g, c, 1024);
+      f = kit_divisor(g, c, 1024);
     while (f == 1 && c <= 1024); /* a factor of 1 only when nothing else is small enough */
     gen_layout(g, "NCHW", src);
     for (size_t j = 0; j < 4; j++)
@@ -2304,24 +2224,62 @@ static bool layout_transform_solve(OpGen *g, const OpDef *op, const Type *t, OpP
     in[4] = f;
     snprintf(src + 4, sizeof src - 4, "%lldc", (long long)f);
   }
-  gen_arg(out, gen_tensor_of(g, t->dtype, in, mode == 2 ? 5 : mode == 1 ? 4 : n));
+  kit_arg(out, kit_tensor(g, t->dtype, in, mode == 2 ? 5 : mode == 1 ? 4 : n));
   opgen_set_str(g, op, out, "src_layout", src);
   opgen_set_str(g, op, out, "dst_layout", dst);
   out->result = t;
   return true;
 }
 
-/* ------------------------------------------------------------------ generators: sorting */
+static const OpAttrSpec layout_transform_attrs[] = {{"src_layout", AT_STR, "None"},
+                                                    {"dst_layout", AT_STR, "None"}};
+
+static const OpDef layout_transform_ops[] = {
+    KIT_OP("layout_transform", 1, layout_transform_attrs, layout_transform_rel,
+           KIT_GEN(OPDT_ANY, layout_transform_recognize, layout_transform_solve, opgen_sample_by_solving)),
+};
+OP_REGISTER(layout_transform_ops);
+
+/* ------------------------------------------------------------------ topk */
+
+/* TopKRel: the axis shrinks to k (k < 1 keeps it); values have data's dtype, indices the dtype
+   attribute; ret_type picks both (a tuple), values or indices. */
+static const Type *topk_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0);
+  int64_t k;
+  if (!data || !required_int(c, "k", &k)) return NULL;
+  int64_t nd = data->ndims, axis = op_int(c, "axis");
+  if (axis < 0) axis += nd;
+  if (axis < 0 || axis >= nd)
+    return op_fail(
+        c, -1,
+        "topk: axis %lld is out of range for data.ndim = %lld (Check failed: axis >= 0 && axis < ndim)",
+        (long long)op_int(c, "axis"), (long long)nd);
+  const char *ret = op_str(c, "ret_type");
+  bool both = !strcmp(ret, "both"), values = !strcmp(ret, "values"), indices = !strcmp(ret, "indices");
+  if (!both && !values && !indices) return op_fail(c, -1, "topk: Unsupported ret type: %s", ret);
+  int64_t *shape = xmalloc((nd ? nd : 1) * sizeof *shape);
+  memcpy(shape, data->dims, nd * sizeof *shape);
+  if (k >= 1) shape[axis] = k;
+  const Type *vt = ty_tensor(c->types, data->dtype, shape, nd),
+             *it = ty_tensor(c->types, op_dtype(c, "dtype"), shape, nd);
+  free(shape);
+  if (values) return vt;
+  if (indices) return it;
+  const Type *fields[2] = {vt, it};
+  return ty_tuple(c->types, fields, 2);
+}
 
 /* topk: with ret_type "both" a (values, indices) pair of one shape; alone, values (data's numeric
    dtype) or indices (an int dtype).  The axis shrinks to k; k < 1 keeps the whole axis. */
 static bool topk_recognize(const OpDef *op, const Type *t) {
   if (t->kind == TY_TUPLE)
-    return t->nargs == 2 && gen_tensor_ok(t->args[0], (OpDtypes)op->gen_dtypes, 1) &&
-           gen_tensor_ok(t->args[1], OPDT_INT, 1) && t->args[0]->ndims == t->args[1]->ndims &&
+    return t->nargs == 2 && kit_gen_ok(t->args[0], (OpDtypes)op->gen_dtypes, 1, KIT_RANK_MAX) &&
+           kit_gen_ok(t->args[1], OPDT_INT, 1, KIT_RANK_MAX) && t->args[0]->ndims == t->args[1]->ndims &&
            !memcmp(t->args[0]->dims, t->args[1]->dims, t->args[0]->ndims * sizeof *t->args[0]->dims);
-  return gen_tensor_ok(t, (OpDtypes)op->gen_dtypes, 1);
+  return kit_gen_ok(t, (OpDtypes)op->gen_dtypes, 1, KIT_RANK_MAX);
 }
+
 static bool topk_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   opgen_plan_init(g, op, out);
   const Type *shape = t->kind == TY_TUPLE ? t->args[0] : t;
@@ -2333,36 +2291,55 @@ static bool topk_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
     data_dt = opgen_dtype(g, (OpDtypes)op->gen_dtypes), idx_dt = t->dtype;
     opgen_set_str(g, op, out, "ret_type", "indices");
   } else {
-    data_dt = t->dtype, idx_dt = gen_index_dtype(g);
+    data_dt = t->dtype, idx_dt = kit_index_dtype(g);
     opgen_set_str(g, op, out, "ret_type", "values");
   }
   const int64_t n = shape->ndims, a = rng_range(g->rng, 0, n - 1), k = shape->dims[a];
-  int64_t in[GEN_RANK_MAX];
+  int64_t in[KIT_RANK_MAX];
   memcpy(in, shape->dims, n * sizeof *in);
   int64_t grown = k + rng_range(g->rng, 0, 3);
-  if (product(shape) / k * grown <= gen_budget(g, shape)) in[a] = grown;
-  gen_arg(out, gen_tensor_of(g, data_dt, in, (size_t)n));
+  if (product(shape) / k * grown <= kit_budget(g, shape)) in[a] = grown;
+  kit_arg(out, kit_tensor(g, data_dt, in, (size_t)n));
   /* k < 1 means the whole axis. */
   opgen_set_int(g, op, out, "k", in[a] == k && rng_chance(g->rng, 1, 3) ? -rng_range(g->rng, 0, 1) : k);
-  if (a != n - 1 || rng_chance(g->rng, 1, 2)) opgen_set_int(g, op, out, "axis", gen_axis(g, a, n));
+  if (a != n - 1 || rng_chance(g->rng, 1, 2)) opgen_set_int(g, op, out, "axis", kit_gen_axis(g, a, n));
   opgen_set_bool(g, op, out, "is_ascend", rng_chance(g->rng, 1, 2));
-  gen_set_dtype(g, op, out, "dtype", idx_dt);
+  kit_set_dtype(g, op, out, "dtype", idx_dt);
   out->result = t;
   return true;
 }
+
 static bool topk_sample(OpGen *g, const OpDef *op, OpPlan *out) {
   const Type *t = opgen_tensor(g, opgen_dtype(g, (OpDtypes)op->gen_dtypes), 1, g->policy->max_rank);
   if (rng_chance(g->rng, 1, 2)) {
-    const Type *fields[2] = {t, opgen_with_dtype(g, t, gen_index_dtype(g))};
+    const Type *fields[2] = {t, opgen_with_dtype(g, t, kit_index_dtype(g))};
     t = ty_tuple(g->types, fields, 2);
   }
   return topk_solve(g, op, t, out);
 }
 
+static const OpDef topk_ops[] = {
+    /* sorting compares numbers; argsort's result is its indices */
+    KIT_OP("topk", 1, kit_topk_attrs, topk_rel,
+           KIT_GEN(OPDT_NUMERIC, topk_recognize, topk_solve, topk_sample)),
+};
+OP_REGISTER(topk_ops);
+
+/* ------------------------------------------------------------------ sort, argsort */
+
+/* SortRel: data's type. */
+static const Type *sort_rel(OpCall *c) { return op_tensor_arg(c, 0); }
+
+/* ArgsortRel: data's shape in the dtype attribute. */
+static const Type *argsort_rel(OpCall *c) {
+  const Type *data = op_tensor_arg(c, 0);
+  return data ? ty_tensor(c->types, op_dtype(c, "dtype"), data->dims, data->ndims) : NULL;
+}
+
 /* sort: data's type, any axis. */
 static bool sort_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   opgen_unary_solve(g, op, t, out);
-  opgen_set_int(g, op, out, "axis", gen_axis(g, rng_range(g->rng, 0, t->ndims - 1), t->ndims));
+  opgen_set_int(g, op, out, "axis", kit_gen_axis(g, rng_range(g->rng, 0, t->ndims - 1), t->ndims));
   opgen_set_bool(g, op, out, "is_ascend", rng_chance(g->rng, 1, 2));
   return true;
 }
@@ -2370,120 +2347,19 @@ static bool sort_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
 /* argsort: numeric data of the result's shape; the result's int dtype is the attribute. */
 static bool argsort_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   opgen_plan_init(g, op, out);
-  gen_arg(out, opgen_with_dtype(g, t, opgen_dtype(g, OPDT_NUMERIC)));
-  opgen_set_int(g, op, out, "axis", gen_axis(g, rng_range(g->rng, 0, t->ndims - 1), t->ndims));
+  kit_arg(out, opgen_with_dtype(g, t, opgen_dtype(g, OPDT_NUMERIC)));
+  opgen_set_int(g, op, out, "axis", kit_gen_axis(g, rng_range(g->rng, 0, t->ndims - 1), t->ndims));
   opgen_set_bool(g, op, out, "is_ascend", rng_chance(g->rng, 1, 2));
-  gen_set_dtype(g, op, out, "dtype", t->dtype);
+  kit_set_dtype(g, op, out, "dtype", t->dtype);
   out->result = t;
   return true;
 }
 
-/* ------------------------------------------------------------------ the table */
-
-/* include/tvm/relay/attrs/transform.h and algorithm.h, fields in declaration order. */
-static const OpAttrSpec reshape_attrs[] = {{"newshape", AT_INTS, "None"}, {"allowzero", AT_BOOL, "False"}};
-static const OpAttrSpec reshape_like_attrs[] = {{"lhs_begin", AT_INT, "0"},
-                                                {"lhs_end", AT_INT, "None"},
-                                                {"rhs_begin", AT_INT, "0"},
-                                                {"rhs_end", AT_INT, "None"}};
-static const OpAttrSpec transpose_attrs[] = {{"axes", AT_INTS, "None"}};
-static const OpAttrSpec squeeze_attrs[] = {{"axis", AT_INTS, "None"}};
-static const OpAttrSpec expand_dims_attrs[] = {{"axis", AT_INT, "None"}, {"num_newaxis", AT_INT, "1"}};
-static const OpAttrSpec concatenate_attrs[] = {{"axis", AT_INT, "0"}};
-static const OpAttrSpec stack_attrs[] = {{"axis", AT_INT, "0"}};
-static const OpAttrSpec split_attrs[] = {{"indices_or_sections", AT_INTS, "None"}, {"axis", AT_INT, "0"}};
-static const OpAttrSpec strided_slice_attrs[] = {{"begin", AT_INTS, "None"},
-                                                 {"end", AT_INTS, "None"},
-                                                 {"strides", AT_INTS, "None"},
-                                                 {"slice_mode", AT_STR, "\"end\""},
-                                                 {"axes", AT_INTS, "None"}};
-static const OpAttrSpec take_attrs[] = {
-    {"batch_dims", AT_INT, "0"}, {"axis", AT_INT, "None"}, {"mode", AT_STR, "\"clip\""}};
-static const OpAttrSpec tile_attrs[] = {{"reps", AT_INTS, "None"}};
-static const OpAttrSpec repeat_attrs[] = {{"repeats", AT_INT, "None"}, {"axis", AT_INT, "None"}};
-static const OpAttrSpec reverse_attrs[] = {{"axis", AT_INT, "None"}};
-static const OpAttrSpec init_op_attrs[] = {{"shape", AT_INTS, "None"}, {"dtype", AT_DTYPE, "\"\""}};
-static const OpAttrSpec arange_attrs[] = {{"start", AT_ANY, "None"},
-                                          {"stop", AT_ANY, "None"},
-                                          {"step", AT_ANY, "None"},
-                                          {"dtype", AT_DTYPE, "None"}};
-static const OpAttrSpec one_hot_attrs[] = {
-    {"depth", AT_INT, "1"}, {"axis", AT_INT, "-1"}, {"dtype", AT_DTYPE, "\"\""}};
-static const OpAttrSpec layout_transform_attrs[] = {{"src_layout", AT_STR, "None"},
-                                                    {"dst_layout", AT_STR, "None"}};
-static const OpAttrSpec shape_of_attrs[] = {{"dtype", AT_DTYPE, "\"\""}};
-static const OpAttrSpec slice_like_attrs[] = {{"axes", AT_INTS, "None"}};
-static const OpAttrSpec gather_attrs[] = {{"axis", AT_INT, "None"}};
-static const OpAttrSpec gather_nd_attrs[] = {{"batch_dims", AT_INT, "0"}, {"index_rank", AT_INT, "None"}};
-static const OpAttrSpec topk_attrs[] = {{"k", AT_INT, "None"},
-                                        {"axis", AT_INT, "-1"},
-                                        {"ret_type", AT_STR, "\"both\""},
-                                        {"is_ascend", AT_BOOL, "False"},
-                                        {"dtype", AT_DTYPE, "\"\""}};
 static const OpAttrSpec argsort_attrs[] = {
     {"axis", AT_INT, "-1"}, {"is_ascend", AT_BOOL, "True"}, {"dtype", AT_DTYPE, "\"\""}};
 
-/* Entries: the relation part, then the generators (dtype class, recognizer, solver, sampler). */
-#define GEN(cls, rec, sol, sam) .gen_dtypes = (cls), .recognize = (rec), .solve = (sol), .sample = (sam)
-#define OP(n, nargs, a, rel, ...)                                                                            \
-  {                                                                                                          \
-    .name = (n), .min_args = (nargs), .max_args = (nargs), .attrs = (a), .nattrs = sizeof a / sizeof a[0],   \
-    .relation = (rel), __VA_ARGS__                                                                           \
-  }
-#define OP_NOATTRS(n, nargs, rel, ...)                                                                       \
-  { .name = (n), .min_args = (nargs), .max_args = (nargs), .relation = (rel), __VA_ARGS__ }
-/* Most ops: random static tensors of the class are results they can produce (any rank, or rank
-   >= 1 where an axis is needed), so their samplers draw one and solve it. */
-#define SOLVED(cls, sol) GEN(cls, gen_static_any, sol, opgen_sample_by_solving)
-#define SOLVED_RANKED(cls, sol) GEN(cls, gen_static_ranked, sol, opgen_sample_by_solving)
-
-const OpDef op_family_transform[] = {
-    OP("reshape", 1, reshape_attrs, reshape_rel, SOLVED(OPDT_ANY, reshape_solve)),
-    OP("reshape_like", 2, reshape_like_attrs, reshape_like_rel, SOLVED(OPDT_ANY, reshape_like_solve)),
-    OP("dyn.reshape", 2, reshape_attrs, dyn_reshape_rel,
-       GEN(OPDT_ANY, dyn_shape_recognize, dyn_shape_solve, dyn_shape_sample)),
-    OP("dyn.broadcast_to", 2, dyn_broadcast_to_attrs, dyn_reshape_rel,
-       GEN(OPDT_ANY, dyn_shape_recognize, dyn_shape_solve, dyn_shape_sample)),
-    OP("transpose", 1, transpose_attrs, transpose_rel, SOLVED(OPDT_ANY, transpose_solve)),
-    OP("squeeze", 1, squeeze_attrs, squeeze_rel, SOLVED(OPDT_ANY, squeeze_solve)),
-    OP("expand_dims", 1, expand_dims_attrs, expand_dims_rel,
-       GEN(OPDT_ANY, gen_static_any, expand_dims_solve, expand_dims_sample)),
-    OP("concatenate", 1, concatenate_attrs, concatenate_rel, SOLVED_RANKED(OPDT_ANY, concatenate_solve)),
-    OP("stack", 1, stack_attrs, stack_rel,
-       GEN(OPDT_ANY, stack_recognize, stack_solve, opgen_sample_by_solving)),
-    OP("split", 1, split_attrs, split_rel, GEN(OPDT_ANY, split_recognize, split_solve, split_sample)),
-    OP("strided_slice", 1, strided_slice_attrs, strided_slice_rel, SOLVED(OPDT_ANY, strided_slice_solve)),
-    OP("dyn.strided_slice", 4, strided_slice_attrs, dyn_strided_slice_rel,
-       GEN(OPDT_ANY, dyn_strided_slice_recognize, dyn_strided_slice_solve, dyn_strided_slice_sample)),
-    OP("slice_like", 2, slice_like_attrs, slice_like_rel, SOLVED(OPDT_ANY, slice_like_solve)),
-    OP("take", 2, take_attrs, take_rel, SOLVED(OPDT_ANY, take_solve)),
-    OP("gather", 2, gather_attrs, gather_rel, SOLVED_RANKED(OPDT_ANY, gather_solve)),
-    OP("gather_nd", 2, gather_nd_attrs, gather_nd_rel, SOLVED(OPDT_ANY, gather_nd_solve)),
-    OP("tile", 1, tile_attrs, tile_rel, SOLVED(OPDT_ANY, tile_solve)),
-    OP("repeat", 1, repeat_attrs, repeat_rel, SOLVED_RANKED(OPDT_ANY, repeat_solve)),
-    OP("reverse", 1, reverse_attrs, reverse_rel, SOLVED_RANKED(OPDT_ANY, reverse_solve)),
-    OP("broadcast_to", 1, init_op_attrs, broadcast_to_rel, SOLVED(OPDT_ANY, broadcast_to_solve)),
-    OP_NOATTRS("broadcast_to_like", 2, broadcast_to_like_rel, SOLVED(OPDT_ANY, broadcast_to_like_solve)),
-    /* a sum: numbers only */
-    OP_NOATTRS("collapse_sum_like", 2, collapse_sum_like_rel, SOLVED(OPDT_NUMERIC, collapse_sum_like_solve)),
-    OP_NOATTRS("where", 3, where_rel, SOLVED(OPDT_ANY, where_solve)),
-    OP("full", 1, init_op_attrs, full_rel, SOLVED(OPDT_ANY, full_solve)),
-    OP_NOATTRS("full_like", 2, full_like_rel, SOLVED(OPDT_ANY, full_like_solve)),
-    OP("zeros", 0, init_op_attrs, init_op_rel, SOLVED(OPDT_ANY, init_solve)),
-    OP("ones", 0, init_op_attrs, init_op_rel, SOLVED(OPDT_ANY, init_solve)),
-    OP("arange", 3, arange_attrs, arange_rel,
-       GEN(OPDT_NUMERIC, arange_recognize, arange_solve, arange_sample)),
-    OP("one_hot", 3, one_hot_attrs, one_hot_rel, SOLVED_RANKED(OPDT_NUMERIC, one_hot_solve)),
-    /* shape_of and argwhere produce indices */
-    OP("shape_of", 1, shape_of_attrs, shape_of_rel,
-       GEN(OPDT_INT, shape_of_recognize, shape_of_solve, opgen_sample_by_solving)),
-    OP_NOATTRS("argwhere", 1, argwhere_rel,
-               GEN(OPDT_INT, argwhere_recognize, argwhere_solve, argwhere_sample)),
-    OP("layout_transform", 1, layout_transform_attrs, layout_transform_rel,
-       GEN(OPDT_ANY, layout_transform_recognize, layout_transform_solve, opgen_sample_by_solving)),
-    /* sorting compares numbers; argsort's result is its indices */
-    OP("topk", 1, topk_attrs, topk_rel, GEN(OPDT_NUMERIC, topk_recognize, topk_solve, topk_sample)),
-    OP("sort", 1, argsort_attrs, sort_rel, SOLVED_RANKED(OPDT_NUMERIC, sort_solve)),
-    OP("argsort", 1, argsort_attrs, argsort_rel, SOLVED_RANKED(OPDT_INT, argsort_solve)),
+static const OpDef sort_ops[] = {
+    KIT_OP("sort", 1, argsort_attrs, sort_rel, KIT_SOLVED(OPDT_NUMERIC, kit_static_ranked, sort_solve)),
+    KIT_OP("argsort", 1, argsort_attrs, argsort_rel, KIT_SOLVED(OPDT_INT, kit_static_ranked, argsort_solve)),
 };
-const size_t op_family_transform_len = sizeof op_family_transform / sizeof op_family_transform[0];
+OP_REGISTER(sort_ops);

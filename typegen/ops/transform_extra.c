@@ -20,27 +20,15 @@
  * implicit form when it means the same) without ellipses or broadcasting; the others build exactly
  * the shapes TVM's computes expect, which is narrower than what the relations accept.
  */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../support/xalloc.h"
-#include "opx.h"
-#include "reshape.h"
+#include "kit.h"
 
-#define ANY OPX_ANY
-
-/* An Integer / int attribute the relation reads: None is TVM's crash (IntValue of null) or a
-   parse error, rejected here. */
-static bool int_attr(OpCall *c, const char *name, int64_t *out) {
-  const AttrVal *v = op_attr(c, name);
-  if (v->kind != ATTR_INT && v->kind != ATTR_BOOL) {
-    op_fail(c, -1, "%s: attribute '%s' must be an integer", c->op->name, name);
-    return false;
-  }
-  *out = v->i;
-  return true;
-}
+OP_FAMILY(transform_extra);
 
 /* ------------------------------------------------------------------ collapse_sum_to */
 
@@ -49,17 +37,17 @@ static bool int_attr(OpCall *c, const char *name, int64_t *out) {
 static const Type *collapse_sum_to_rel(OpCall *c) {
   const Type *data = op_tensor_arg(c, 0), *shape = data ? op_tensor_arg(c, 1) : NULL;
   if (!shape) return NULL;
-  if (shape->ndims == 0 || shape->dims[0] == ANY)
+  if (shape->ndims == 0 || shape->dims[0] == KIT_ANY)
     return op_fail(c, 1, "collapse_sum_to: Parameter must have static rank");
-  int64_t dims[OPX_RANK_MAX];
+  int64_t dims[KIT_RANK_MAX];
   long n;
   if (op_is_none(c, "shape")) {
-    if (shape->dims[0] > OPX_RANK_MAX)
+    if (shape->dims[0] > KIT_RANK_MAX)
       return op_fail(c, 1, "collapse_sum_to: rank %lld is too large", (long long)shape->dims[0]);
     n = (long)shape->dims[0];
     for (long i = 0; i < n; i++)
-      dims[i] = ANY;
-  } else if ((n = opx_ints(c, "shape", dims, OPX_RANK_MAX)) < 0 || !opx_nonneg(c, dims, (size_t)n)) {
+      dims[i] = KIT_ANY;
+  } else if ((n = kit_ints(c, "shape", dims, KIT_RANK_MAX)) < 0 || !kit_nonneg(c, dims, (size_t)n)) {
     return NULL;
   }
   const Type *out = ty_tensor(c->types, data->dtype, dims, (size_t)n);
@@ -68,7 +56,7 @@ static const Type *collapse_sum_to_rel(OpCall *c) {
   if (!b) return NULL;
   bool same = b->ndims == data->ndims;
   for (uint32_t i = 0; same && i < b->ndims; i++)
-    same = opx_dim_match(b->dims[i], data->dims[i]);
+    same = kit_dim_match(b->dims[i], data->dims[i]);
   if (!same) {
     char *s1 = ty_str(b), *s2 = ty_str(data);
     op_fail(c, 0, "collapse_sum_to: unable to unify: `%s` and `%s`", s1, s2);
@@ -78,6 +66,32 @@ static const Type *collapse_sum_to_rel(OpCall *c) {
   }
   return out;
 }
+
+/* collapse_sum_to: data broadcasts the result (more leading dimensions, 1s widened); the shape
+   attribute is the result's, the shape argument a vector of its rank. */
+static bool collapse_sum_to_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  int64_t dims[KIT_RANK_MAX];
+  size_t n = 0, room = KIT_RANK_MAX - t->ndims;
+  size_t extra = (size_t)rng_range(g->rng, 0, room < 2 ? (int64_t)room : 2);
+  for (size_t i = 0; i < extra; i++)
+    dims[n++] = rng_range(g->rng, 1, g->policy->max_dim);
+  for (uint32_t i = 0; i < t->ndims; i++)
+    dims[n++] =
+        t->dims[i] == 1 && rng_chance(g->rng, 1, 2) ? rng_range(g->rng, 1, g->policy->max_dim) : t->dims[i];
+  kit_arg(out, kit_tensor(g, t->dtype, dims, n));
+  kit_arg(out, kit_vec(g, kit_index_dtype(g), t->ndims));
+  opgen_set_ints(g, op, out, "shape", t->dims, t->ndims);
+  out->result = t;
+  return true;
+}
+
+static const OpDef collapse_sum_to_ops[] = {
+    /* a sum: numbers only */
+    KIT_OP("collapse_sum_to", 2, kit_init_op_attrs, collapse_sum_to_rel,
+           KIT_SOLVED(OPDT_NUMERIC, kit_static_any, collapse_sum_to_solve)),
+};
+OP_REGISTER(collapse_sum_to_ops);
 
 /* ------------------------------------------------------------------ contrib_reverse_reshape */
 
@@ -92,7 +106,7 @@ static const Type *reverse_reshape_rel(OpCall *c) {
   size_t nn = op_attr(c, "newshape")->kind == ATTR_LIST ? op_attr(c, "newshape")->n : 1;
   int64_t *ns = xmalloc((nn ? nn : 1) * sizeof *ns),
           *rev = xmalloc((data->ndims ? data->ndims : 1) * sizeof *rev);
-  long got = opx_ints(c, "newshape", ns, nn);
+  long got = kit_ints(c, "newshape", ns, nn);
   const Type *result = NULL;
   if (got < 0) goto done;
   for (size_t i = 0; i < nn / 2; i++) {
@@ -105,17 +119,17 @@ static const Type *reverse_reshape_rel(OpCall *c) {
   const Type *rdata = ty_tensor(c->types, data->dtype, rev, data->ndims);
   int64_t *o;
   size_t no;
-  if (!op_reshape_infer(c, rdata, ns, nn, op_bool(c, "allowzero"), &o, &no)) goto done;
+  if (!kit_reshape_infer(c, rdata, ns, nn, op_bool(c, "allowzero"), &o, &no)) goto done;
   bool dynamic = false;
   int64_t osize = 1, isize = 1;
   for (size_t i = 0; i < no; i++) {
-    if (o[i] == ANY)
+    if (o[i] == KIT_ANY)
       dynamic = true;
     else
       osize *= o[i];
   }
   for (uint32_t i = 0; i < data->ndims; i++) {
-    if (data->dims[i] == ANY)
+    if (data->dims[i] == KIT_ANY)
       dynamic = true;
     else
       isize *= data->dims[i];
@@ -136,6 +150,41 @@ done:
   free(rev);
   return result;
 }
+
+/* contrib_reverse_reshape: an input of as many elements; newshape is the result's shape with, from
+   the right, some dimensions the input shares at the same place spelled 0 and maybe one -1. */
+static bool reverse_reshape_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  int64_t total = 1, in[4], ns[KIT_RANK_MAX];
+  for (uint32_t i = 0; i < t->ndims; i++)
+    total *= t->dims[i];
+  size_t nin = (size_t)rng_range(g->rng, 1, 4), m = t->ndims;
+  kit_factors(g, total, nin, in);
+  bool zero = false;
+  for (size_t j = 0; j < m; j++) {
+    size_t p = m - 1 - j;
+    ns[p] = t->dims[p];
+    if (j < nin && in[nin - 1 - j] == t->dims[p] && rng_chance(g->rng, 1, 3)) {
+      ns[p] = 0;
+      zero = true;
+    }
+  }
+  if (m && rng_chance(g->rng, 1, 2)) {
+    size_t p = rng_index(g->rng, m);
+    if (ns[p] != 0) ns[p] = -1;
+  }
+  kit_arg(out, kit_tensor(g, t->dtype, in, nin));
+  opgen_set_ints(g, op, out, "newshape", ns, m);
+  if (!zero && rng_chance(g->rng, 1, 4)) opgen_set_bool(g, op, out, "allowzero", true);
+  out->result = t;
+  return true;
+}
+
+static const OpDef contrib_reverse_reshape_ops[] = {
+    KIT_OP("contrib_reverse_reshape", 1, kit_reshape_attrs, reverse_reshape_rel,
+           KIT_SOLVED(OPDT_ANY, kit_static_any, reverse_reshape_solve)),
+};
+OP_REGISTER(contrib_reverse_reshape_ops);
 
 /* ------------------------------------------------------------------ einsum */
 
@@ -228,23 +277,23 @@ static bool ein_broadcast(OpCall *c, const int64_t *a, size_t na, const int64_t 
       r = y;
     else if (i > nb)
       r = x;
-    else if (x == y && x != ANY)
+    else if (x == y && x != KIT_ANY)
       r = x;
     else if (x == 1)
       r = y;
     else if (y == 1)
       r = x;
-    else if (x == ANY && y == ANY)
-      r = ANY;
-    else if (x == ANY)
+    else if (x == KIT_ANY && y == KIT_ANY)
+      r = KIT_ANY;
+    else if (x == KIT_ANY)
       r = y;
-    else if (y == ANY)
+    else if (y == KIT_ANY)
       r = x;
     else {
       char sa[256], sb[256];
       return op_fail(c, 0, "einsum: Incompatible broadcast dims: %lld and %lld in: %s and %s", (long long)x,
-                     (long long)y, opx_dims_str(a, na, sa, sizeof sa),
-                     opx_dims_str(b, nb, sb, sizeof sb)) != NULL;
+                     (long long)y, kit_dims_str(a, na, sa, sizeof sa),
+                     kit_dims_str(b, nb, sb, sizeof sb)) != NULL;
     }
     out[n - i] = r;
   }
@@ -273,10 +322,10 @@ static const Type *einsum_rel(OpCall *c) {
   for (uint32_t i = 1; i < tup->nargs; i++)
     if (!dtype_eq(tup->args[i]->dtype, dt))
       return op_fail(c, 0, "relay.einsum requires all tensors have the same dtype");
-  if (!opx_required(c, "equation")) return NULL;
+  if (!kit_required(c, "equation")) return NULL;
   EinEq *e = xmalloc(sizeof *e);
   const Type *result = NULL;
-  int64_t ext[128], ell[OPX_RANK_MAX * 4], tmp[OPX_RANK_MAX * 4], out[EIN_MAX_LABELS * 2 + OPX_RANK_MAX * 4];
+  int64_t ext[128], ell[KIT_RANK_MAX * 4], tmp[KIT_RANK_MAX * 4], out[EIN_MAX_LABELS * 2 + KIT_RANK_MAX * 4];
   bool have[128] = {0}, have_ell = false;
   size_t nell = 0, nout = 0;
   if (!ein_parse(c, op_str(c, "equation"), e)) goto done;
@@ -315,8 +364,8 @@ static const Type *einsum_rel(OpCall *c) {
       if (!have[li]) {
         have[li] = true;
         ext[li] = x;
-      } else if (ext[li] == ANY || x == ANY) {
-        ext[li] = ANY;
+      } else if (ext[li] == KIT_ANY || x == KIT_ANY) {
+        ext[li] = KIT_ANY;
       } else if (ext[li] != x) {
         if (ext[li] != 1 && x != 1) {
           op_fail(c, 0, "einsum: Cannot broadcast extents %lld and %lld", (long long)ext[li], (long long)x);
@@ -337,7 +386,7 @@ static const Type *einsum_rel(OpCall *c) {
     size_t widest = 0;
     for (size_t k = 1; k < nells; k++)
       if (ell_n[k] > ell_n[widest]) widest = k;
-    if (ell_n[widest] > OPX_RANK_MAX * 2) {
+    if (ell_n[widest] > KIT_RANK_MAX * 2) {
       op_fail(c, 0, "einsum: an ellipsis covers too many dimensions");
       goto done;
     }
@@ -345,7 +394,7 @@ static const Type *einsum_rel(OpCall *c) {
     for (size_t i = 0; i < nell; i++)
       ell[i] = tup->args[ell_op[widest]]->dims[ell_at[widest] + i];
     for (size_t k = 0; k < nells; k++) {
-      int64_t sub[OPX_RANK_MAX * 2]; /* ell_n[k] <= ell_n[widest], checked above */
+      int64_t sub[KIT_RANK_MAX * 2]; /* ell_n[k] <= ell_n[widest], checked above */
       for (size_t i = 0; i < ell_n[k]; i++)
         sub[i] = tup->args[ell_op[k]]->dims[ell_at[k] + i];
       if (!ein_broadcast(c, ell, nell, sub, ell_n[k], tmp, &nell)) goto done;
@@ -372,6 +421,107 @@ done:
   return result;
 }
 
+/* einsum: the result's dimensions get distinct labels, up to two more labels are summed over, and
+   one to three operands each take a random subset (every label used somewhere), in random order.
+   The equation is explicit, or implicit when that reads the same. */
+static bool einsum_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  char pool[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  size_t npool = sizeof pool - 1;
+  for (size_t i = npool; i > 1; i--) {
+    size_t j = rng_index(g->rng, i);
+    char x = pool[i - 1];
+    pool[i - 1] = pool[j];
+    pool[j] = x;
+  }
+  size_t r = t->ndims, nc = (size_t)rng_range(g->rng, 0, 2), nl = r + nc,
+         nops = (size_t)rng_range(g->rng, 1, 3);
+  int64_t ext[KIT_RANK_MAX + 2];
+  for (size_t i = 0; i < nl; i++)
+    ext[i] = i < r ? t->dims[i] : rng_range(g->rng, 1, g->policy->max_dim);
+  bool member[3][KIT_RANK_MAX + 2] = {{false}};
+  for (size_t l = 0; l < nl; l++) {
+    bool any = false;
+    for (size_t k = 0; k < nops; k++)
+      any |= member[k][l] = rng_chance(g->rng, 1, 2);
+    if (!any) member[rng_index(g->rng, nops)][l] = true;
+  }
+  char eq[8 * (KIT_RANK_MAX + 4)];
+  size_t len = 0;
+  int counts[KIT_RANK_MAX + 2] = {0};
+  const Type *fields[3];
+  for (size_t k = 0; k < nops; k++) {
+    size_t idx[KIT_RANK_MAX + 2], n = 0;
+    for (size_t l = 0; l < nl; l++)
+      if (member[k][l]) idx[n++] = l;
+    for (size_t i = n; i > 1; i--) {
+      size_t j = rng_index(g->rng, i), x = idx[i - 1];
+      idx[i - 1] = idx[j];
+      idx[j] = x;
+    }
+    int64_t dims[KIT_RANK_MAX + 2];
+    if (k) eq[len++] = ',';
+    for (size_t i = 0; i < n; i++) {
+      eq[len++] = pool[idx[i]];
+      dims[i] = ext[idx[i]];
+      counts[idx[i]]++;
+    }
+    fields[k] = kit_tensor(g, t->dtype, dims, n);
+  }
+  /* The implicit output: the labels used once, sorted. */
+  char implicit[KIT_RANK_MAX + 3], explicit_[KIT_RANK_MAX + 3];
+  size_t ni = 0;
+  for (int ch = 0; ch < 128; ch++)
+    for (size_t l = 0; l < nl; l++)
+      if (pool[l] == ch && counts[l] == 1) implicit[ni++] = (char)ch;
+  for (size_t i = 0; i < r; i++)
+    explicit_[i] = pool[i];
+  if (!(ni == r && !memcmp(implicit, explicit_, r) && rng_chance(g->rng, 1, 2))) {
+    eq[len++] = '-';
+    eq[len++] = '>';
+    memcpy(eq + len, explicit_, r);
+    len += r;
+  }
+  eq[len] = '\0';
+  kit_arg(out, ty_tuple(g->types, fields, nops));
+  opgen_set_str(g, op, out, "equation", eq);
+  out->result = t;
+  return true;
+}
+
+static const OpAttrSpec einsum_attrs[] = {{"equation", AT_STR, "None"}};
+
+static const OpDef einsum_ops[] = {
+    KIT_OP("einsum", 1, einsum_attrs, einsum_rel, KIT_SOLVED(OPDT_NUMERIC, kit_static_any, einsum_solve)),
+};
+OP_REGISTER(einsum_ops);
+
+/* ------------------------------------------------------------------ invert_permutation (IdentityRel) */
+
+/* invert_permutation: a permutation vector of int32 or int64. */
+static bool invert_permutation_recognize(const OpDef *op, const Type *t) {
+  return kit_gen_ok(t, (OpDtypes)op->gen_dtypes, 1, 1) &&
+         (dtype_eq(t->dtype, dt_int32) || dtype_eq(t->dtype, dt_int64));
+}
+
+static bool invert_permutation_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  kit_arg(out, t);
+  out->result = t;
+  return true;
+}
+
+static bool invert_permutation_sample(OpGen *g, const OpDef *op, OpPlan *out) {
+  return invert_permutation_solve(g, op, opgen_tensor(g, kit_index_dtype(g), 1, 1), out);
+}
+
+static const OpDef invert_permutation_ops[] = {
+    KIT_OP_NOATTRS(
+        "invert_permutation", 1, kit_identity_rel,
+        KIT_GEN(OPDT_INT, invert_permutation_recognize, invert_permutation_solve, invert_permutation_sample)),
+};
+OP_REGISTER(invert_permutation_ops);
+
 /* ------------------------------------------------------------------ matrix_set_diag */
 
 /* MatrixSetDiagRel: the input's type.  k1 <= k2 is checked; the shape assertions are not (TVM
@@ -379,7 +529,7 @@ done:
 static const Type *matrix_set_diag_rel(OpCall *c) {
   const Type *in = op_tensor_arg(c, 0), *diag = in ? op_tensor_arg(c, 1) : NULL;
   int64_t k1, k2;
-  if (!diag || !int_attr(c, "k1", &k1) || !int_attr(c, "k2", &k2)) return NULL;
+  if (!diag || !kit_int_attr(c, "k1", &k1) || !kit_int_attr(c, "k2", &k2)) return NULL;
   if (k2 < k1)
     return op_fail(c, -1, "matrix_set_diag: Check failed: param->k2 >= param->k1 (%lld vs. %lld)",
                    (long long)k2, (long long)k1);
@@ -393,6 +543,49 @@ static const Type *matrix_set_diag_rel(OpCall *c) {
                    ni);
   return in;
 }
+
+/* The length of the longest diagonal in k1..k2 of an m x n matrix (offset k holds
+   min(m + min(k, 0), n - max(k, 0)) elements, most at the offset nearest 0). */
+static int64_t diag_len(int64_t m, int64_t n, int64_t k1, int64_t k2) {
+  int64_t k = k1 > 0 ? k1 : k2 < 0 ? k2 : 0;
+  int64_t a = m + (k < 0 ? k : 0), b = n - (k > 0 ? k : 0);
+  return a < b ? a : b;
+}
+
+/* matrix_set_diag: a band k1..k2 of diagonals that exist, and a diagonal tensor of the shape the
+   compute reads: the batch dimensions, the band's width when k1 < k2, the longest diagonal. */
+static bool matrix_set_diag_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  size_t nd = t->ndims;
+  int64_t m = t->dims[nd - 2], n = t->dims[nd - 1];
+  int64_t k1 = rng_range(g->rng, -(m - 1 < 3 ? m - 1 : 3), n - 1 < 3 ? n - 1 : 3), k2 = k1;
+  if (rng_chance(g->rng, 1, 2)) k2 = rng_range(g->rng, k1, n - 1 < k1 + 3 ? n - 1 : k1 + 3);
+  int64_t dims[KIT_RANK_MAX + 1];
+  size_t nd2 = 0;
+  for (size_t i = 0; i + 2 < nd; i++)
+    dims[nd2++] = t->dims[i];
+  if (k1 != k2) dims[nd2++] = k2 - k1 + 1;
+  dims[nd2++] = diag_len(m, n, k1, k2);
+  kit_arg(out, t);
+  kit_arg(out, kit_tensor(g, t->dtype, dims, nd2));
+  opgen_set_int(g, op, out, "k1", k1);
+  opgen_set_int(g, op, out, "k2", k2);
+  opgen_set_bool(g, op, out, "super_diag_right_align", rng_chance(g->rng, 1, 2));
+  opgen_set_bool(g, op, out, "sub_diag_right_align", rng_chance(g->rng, 1, 2));
+  out->result = t;
+  return true;
+}
+
+static const OpAttrSpec matrix_set_diag_attrs[] = {{"k1", AT_INT, "0"},
+                                                   {"k2", AT_INT, "0"},
+                                                   {"super_diag_right_align", AT_BOOL, "True"},
+                                                   {"sub_diag_right_align", AT_BOOL, "False"}};
+
+static const OpDef matrix_set_diag_ops[] = {
+    KIT_OP("matrix_set_diag", 2, matrix_set_diag_attrs, matrix_set_diag_rel,
+           KIT_SOLVED(OPDT_NUMERIC, kit_static_matrix, matrix_set_diag_solve)),
+};
+OP_REGISTER(matrix_set_diag_ops);
 
 /* ------------------------------------------------------------------ meshgrid */
 
@@ -445,7 +638,47 @@ done:
   return result;
 }
 
-/* ------------------------------------------------------------------ reverse_sequence, sequence_mask */
+/* meshgrid: n grids of one type with n dimensions; input i is a vector of grid dimension i (the
+   first two swapped for "xy"), or a scalar where that is 1. */
+static bool meshgrid_recognize(const OpDef *op, const Type *t) {
+  if (t->kind != TY_TUPLE || t->nargs == 0 || t->nargs > 4) return false;
+  for (uint32_t i = 1; i < t->nargs; i++)
+    if (t->args[i] != t->args[0]) return false;
+  return kit_gen_ok(t->args[0], (OpDtypes)op->gen_dtypes, t->nargs, t->nargs);
+}
+
+static bool meshgrid_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  size_t n = t->nargs;
+  const Type *grid = t->args[0], *in[4];
+  bool xy = n >= 2 && rng_chance(g->rng, 1, 2);
+  for (size_t i = 0; i < n; i++) {
+    int64_t d = grid->dims[xy && i < 2 ? 1 - i : i];
+    in[i] = kit_tensor(g, grid->dtype, &d, d == 1 && rng_chance(g->rng, 1, 2) ? 0 : 1);
+  }
+  kit_arg(out, ty_tuple(g->types, in, n));
+  if (xy || rng_chance(g->rng, 1, 4)) opgen_set_str(g, op, out, "indexing", xy ? "xy" : "ij");
+  out->result = t;
+  return true;
+}
+
+static bool meshgrid_sample(OpGen *g, const OpDef *op, OpPlan *out) {
+  size_t n = (size_t)rng_range(g->rng, 1, 3);
+  const Type *grid = opgen_tensor(g, opgen_dtype(g, (OpDtypes)op->gen_dtypes), (unsigned)n, (unsigned)n);
+  if (grid->ndims != n) return false;
+  const Type *fields[3] = {grid, grid, grid};
+  return meshgrid_solve(g, op, ty_tuple(g->types, fields, n), out);
+}
+
+static const OpAttrSpec meshgrid_attrs[] = {{"indexing", AT_STR, "\"ij\""}};
+
+static const OpDef meshgrid_ops[] = {
+    KIT_OP("meshgrid", 1, meshgrid_attrs, meshgrid_rel,
+           KIT_GEN(OPDT_ANY, meshgrid_recognize, meshgrid_solve, meshgrid_sample)),
+};
+OP_REGISTER(meshgrid_ops);
+
+/* ------------------------------------------------------------------ reverse_sequence */
 
 /* ReverseSequenceRel: data's type; seq_lengths is a vector of integers as long as the batch axis. */
 static const Type *reverse_sequence_rel(OpCall *c) {
@@ -455,7 +688,7 @@ static const Type *reverse_sequence_rel(OpCall *c) {
   if (len->dtype.code != DT_INT)
     return op_fail(c, 1, "For reverse_sequnece, seq_lengths must be tensor of integer");
   int64_t nd = data->ndims, batch, seq;
-  if (!int_attr(c, "batch_axis", &batch) || !int_attr(c, "seq_axis", &seq)) return NULL;
+  if (!kit_int_attr(c, "batch_axis", &batch) || !kit_int_attr(c, "seq_axis", &seq)) return NULL;
   if (batch < -nd || batch >= nd)
     return op_fail(
         c, -1,
@@ -463,7 +696,7 @@ static const Type *reverse_sequence_rel(OpCall *c) {
         "%lld, and data.ndim = %lld",
         (long long)batch, (long long)nd);
   if (batch < 0) batch += nd;
-  if (!opx_dim_match(len->dims[0], data->dims[batch]))
+  if (!kit_dim_match(len->dims[0], data->dims[batch]))
     return op_fail(c, 1,
                    "For reverse_sequnece seq_lengths size should match with dimension of batch axis, but got "
                    "dimension of batch_axis = %lld, and seq_length size = %lld",
@@ -477,19 +710,64 @@ static const Type *reverse_sequence_rel(OpCall *c) {
   return data;
 }
 
+/* reverse_sequence: two different axes; seq_lengths as long as the batch axis. */
+static bool reverse_sequence_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  int64_t nd = t->ndims, batch = rng_range(g->rng, 0, nd - 1), seq = rng_range(g->rng, 0, nd - 2);
+  if (seq >= batch) seq++;
+  kit_arg(out, t);
+  kit_arg(out, kit_vec(g, kit_index_dtype(g), t->dims[batch]));
+  opgen_set_int(g, op, out, "batch_axis", batch);
+  opgen_set_int(g, op, out, "seq_axis", seq);
+  out->result = t;
+  return true;
+}
+
+static const OpAttrSpec reverse_sequence_attrs[] = {{"seq_axis", AT_INT, "1"}, {"batch_axis", AT_INT, "0"}};
+
+static const OpDef reverse_sequence_ops[] = {
+    KIT_OP("reverse_sequence", 2, reverse_sequence_attrs, reverse_sequence_rel,
+           KIT_SOLVED(OPDT_ANY, kit_static_matrix, reverse_sequence_solve)),
+};
+OP_REGISTER(reverse_sequence_ops);
+
+/* ------------------------------------------------------------------ sequence_mask */
+
 /* SequenceMaskRel: data's type; valid_length is a vector as long as the other of the first two
    axes (axis is 0 or 1), of any dtype. */
 static const Type *sequence_mask_rel(OpCall *c) {
   const Type *data = op_tensor_arg(c, 0), *len = data ? op_tensor_arg(c, 1) : NULL;
   int64_t axis;
-  if (!len || !int_attr(c, "axis", &axis)) return NULL;
+  if (!len || !kit_int_attr(c, "axis", &axis)) return NULL;
   if (axis != 0 && axis != 1)
     return op_fail(c, -1, "sequence_mask: Check failed: param->axis == 0 || param->axis == 1");
   if ((int64_t)data->ndims <= 1 - axis)
     return op_fail(c, 0, "sequence_mask: the data must have at least %lld dimensions, got %u",
                    (long long)(2 - axis), data->ndims);
-  return opx_assign(c, 1, len->dtype, &data->dims[1 - axis], 1) ? data : NULL;
+  return kit_assign_as(c, 1, len->dtype, &data->dims[1 - axis], 1, KIT_ASSIGN_BRIEF) ? data : NULL;
 }
+
+/* sequence_mask: axis 0 or 1; valid_length as long as the other one. */
+static bool sequence_mask_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  int64_t axis = rng_range(g->rng, 0, 1);
+  static const double masks[] = {0.0, -1.0, 0.5, -10000.0};
+  kit_arg(out, t);
+  kit_arg(out, kit_vec(g, kit_index_dtype(g), t->dims[1 - axis]));
+  opgen_set_int(g, op, out, "axis", axis);
+  opgen_set_float(g, op, out, "mask_value", masks[rng_index(g->rng, 4)]);
+  out->result = t;
+  return true;
+}
+
+static const OpAttrSpec sequence_mask_attrs[] = {{"mask_value", AT_FLOAT, "0f"}, {"axis", AT_INT, "0"}};
+
+static const OpDef sequence_mask_ops[] = {
+    /* the mask value is a float */
+    KIT_OP("sequence_mask", 2, sequence_mask_attrs, sequence_mask_rel,
+           KIT_SOLVED(OPDT_FLOAT, kit_static_matrix, sequence_mask_solve)),
+};
+OP_REGISTER(sequence_mask_ops);
 
 /* ------------------------------------------------------------------ sliding_window */
 
@@ -503,10 +781,10 @@ static const Type *sliding_window_rel(OpCall *c) {
     free(s);
     return NULL;
   }
-  int64_t axis, win[OPX_RANK_MAX], str[OPX_RANK_MAX], dims[2 * OPX_RANK_MAX];
-  if (!opx_required(c, "axis") || !int_attr(c, "axis", &axis)) return NULL;
-  long nw = opx_ints(c, "window_shape", win, OPX_RANK_MAX),
-       ns = nw < 0 ? -1 : opx_ints(c, "strides", str, OPX_RANK_MAX);
+  int64_t axis, win[KIT_RANK_MAX], str[KIT_RANK_MAX], dims[2 * KIT_RANK_MAX];
+  if (!kit_required(c, "axis") || !kit_int_attr(c, "axis", &axis)) return NULL;
+  long nw = kit_ints(c, "window_shape", win, KIT_RANK_MAX),
+       ns = nw < 0 ? -1 : kit_ints(c, "strides", str, KIT_RANK_MAX);
   if (ns < 0) return NULL;
   if (axis < 0 || axis + nw > (int64_t)data->ndims)
     return op_fail(c, -1, "sliding_window: axis %lld with %ld window dimensions does not fit data of rank %u",
@@ -517,24 +795,78 @@ static const Type *sliding_window_rel(OpCall *c) {
     dims[n++] = data->dims[i];
   for (long i = 0; i < nw; i++) {
     int64_t len = data->dims[axis + i];
-    if (len == ANY) {
-      dims[n++] = ANY;
+    if (len == KIT_ANY) {
+      dims[n++] = KIT_ANY;
       continue;
     }
     if (str[i] == 0) return op_fail(c, -1, "sliding_window: Divide by zero (stride %ld is 0)", i);
-    dims[n++] = opx_floordiv(len - (win[i] - 1) + str[i] - 1, str[i]);
-    if (!opx_dim_ok(c, dims[n - 1])) return NULL;
+    dims[n++] = kit_floordiv(len - (win[i] - 1) + str[i] - 1, str[i]);
+    if (!kit_dim_ok(c, dims[n - 1])) return NULL;
   }
-  if (!opx_nonneg(c, win, (size_t)nw)) return NULL;
+  if (!kit_nonneg(c, win, (size_t)nw)) return NULL;
   for (long i = 0; i < nw; i++)
     dims[n++] = win[i];
   return ty_tensor(c->types, data->dtype, dims, n);
 }
 
-/* ------------------------------------------------------------------ small ones */
+/* sliding_window: the last k dimensions are the window, the k before them its positions; strides
+   of 1 to 3 and input lengths that give those positions. */
+static bool sliding_window_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  int64_t nd = t->ndims, k = rng_range(g->rng, 1, nd / 2), axis = nd - 2 * k;
+  int64_t win[KIT_RANK_MAX], str[KIT_RANK_MAX], dims[KIT_RANK_MAX];
+  for (int64_t i = 0; i < axis; i++)
+    dims[i] = t->dims[i];
+  for (int64_t i = 0; i < k; i++) {
+    int64_t o = t->dims[axis + i];
+    win[i] = t->dims[axis + k + i];
+    str[i] = rng_range(g->rng, 1, 3);
+    dims[axis + i] = win[i] + (o - 1) * str[i] + rng_range(g->rng, 0, str[i] - 1);
+  }
+  kit_arg(out, kit_tensor(g, t->dtype, dims, (size_t)(axis + k)));
+  opgen_set_int(g, op, out, "axis", axis);
+  opgen_set_ints(g, op, out, "window_shape", win, (size_t)k);
+  opgen_set_ints(g, op, out, "strides", str, (size_t)k);
+  out->result = t;
+  return true;
+}
+
+static const OpAttrSpec sliding_window_attrs[] = {
+    {"axis", AT_INT, "None"}, {"window_shape", AT_INTS, "None"}, {"strides", AT_INTS, "None"}};
+
+static const OpDef sliding_window_ops[] = {
+    KIT_OP("sliding_window", 1, sliding_window_attrs, sliding_window_rel,
+           KIT_SOLVED(OPDT_ANY, kit_static_matrix, sliding_window_solve)),
+};
+OP_REGISTER(sliding_window_ops);
+
+/* ------------------------------------------------------------------ strided_set */
 
 /* StridedSetRel: the type of the first argument, whatever it is (nothing else is checked). */
 static const Type *strided_set_rel(OpCall *c) { return c->args[0]; }
+
+/* strided_set: a value tensor no larger than the data, and begin/end/strides vectors of its rank. */
+static bool strided_set_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  opgen_plan_init(g, op, out);
+  int64_t dims[KIT_RANK_MAX];
+  for (uint32_t i = 0; i < t->ndims; i++)
+    dims[i] = rng_range(g->rng, 1, t->dims[i]);
+  DType idx = kit_index_dtype(g);
+  kit_arg(out, t);
+  kit_arg(out, kit_tensor(g, t->dtype, dims, t->ndims));
+  for (int i = 0; i < 3; i++)
+    kit_arg(out, kit_vec(g, idx, t->ndims));
+  out->result = t;
+  return true;
+}
+
+static const OpDef strided_set_ops[] = {
+    KIT_OP_NOATTRS("strided_set", 5, strided_set_rel,
+                   KIT_SOLVED(OPDT_ANY, kit_static_ranked, strided_set_solve)),
+};
+OP_REGISTER(strided_set_ops);
+
+/* ------------------------------------------------------------------ trilu */
 
 /* TriluRel: data's type; k is a 0-D tensor. */
 static const Type *trilu_rel(OpCall *c) {
@@ -549,336 +881,19 @@ static const Type *trilu_rel(OpCall *c) {
   return data;
 }
 
-/* IdentityRel, as invert_permutation registers it. */
-static const Type *identity_rel(OpCall *c) { return op_tensor_arg(c, 0); }
-
-/* ------------------------------------------------------------------ generators */
-
-static bool static_any(const OpDef *op, const Type *t) {
-  return opx_gen_ok(t, (OpDtypes)op->gen_dtypes, 0, OPX_RANK_MAX);
-}
-static bool static_ranked(const OpDef *op, const Type *t) {
-  return opx_gen_ok(t, (OpDtypes)op->gen_dtypes, 1, OPX_RANK_MAX);
-}
-static bool static_matrix(const OpDef *op, const Type *t) {
-  return opx_gen_ok(t, (OpDtypes)op->gen_dtypes, 2, OPX_RANK_MAX);
-}
-
-/* collapse_sum_to: data broadcasts the result (more leading dimensions, 1s widened); the shape
-   attribute is the result's, the shape argument a vector of its rank. */
-static bool collapse_sum_to_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
-  opgen_plan_init(g, op, out);
-  int64_t dims[OPX_RANK_MAX];
-  size_t n = 0, room = OPX_RANK_MAX - t->ndims;
-  size_t extra = (size_t)rng_range(g->rng, 0, room < 2 ? (int64_t)room : 2);
-  for (size_t i = 0; i < extra; i++)
-    dims[n++] = rng_range(g->rng, 1, g->policy->max_dim);
-  for (uint32_t i = 0; i < t->ndims; i++)
-    dims[n++] =
-        t->dims[i] == 1 && rng_chance(g->rng, 1, 2) ? rng_range(g->rng, 1, g->policy->max_dim) : t->dims[i];
-  opx_arg(out, opx_gen_tensor(g, t->dtype, dims, n));
-  opx_arg(out, opx_gen_vec(g, opx_gen_index_dtype(g), t->ndims));
-  opgen_set_ints(g, op, out, "shape", t->dims, t->ndims);
-  out->result = t;
-  return true;
-}
-
-/* contrib_reverse_reshape: an input of as many elements; newshape is the result's shape with, from
-   the right, some dimensions the input shares at the same place spelled 0 and maybe one -1. */
-static bool reverse_reshape_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
-  opgen_plan_init(g, op, out);
-  int64_t total = 1, in[4], ns[OPX_RANK_MAX];
-  for (uint32_t i = 0; i < t->ndims; i++)
-    total *= t->dims[i];
-  size_t nin = (size_t)rng_range(g->rng, 1, 4), m = t->ndims;
-  opx_gen_factors(g, total, nin, in);
-  bool zero = false;
-  for (size_t j = 0; j < m; j++) {
-    size_t p = m - 1 - j;
-    ns[p] = t->dims[p];
-    if (j < nin && in[nin - 1 - j] == t->dims[p] && rng_chance(g->rng, 1, 3)) {
-      ns[p] = 0;
-      zero = true;
-    }
-  }
-  if (m && rng_chance(g->rng, 1, 2)) {
-    size_t p = rng_index(g->rng, m);
-    if (ns[p] != 0) ns[p] = -1;
-  }
-  opx_arg(out, opx_gen_tensor(g, t->dtype, in, nin));
-  opgen_set_ints(g, op, out, "newshape", ns, m);
-  if (!zero && rng_chance(g->rng, 1, 4)) opgen_set_bool(g, op, out, "allowzero", true);
-  out->result = t;
-  return true;
-}
-
-/* einsum: the result's dimensions get distinct labels, up to two more labels are summed over, and
-   one to three operands each take a random subset (every label used somewhere), in random order.
-   The equation is explicit, or implicit when that reads the same. */
-static bool einsum_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
-  opgen_plan_init(g, op, out);
-  char pool[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
-  size_t npool = sizeof pool - 1;
-  for (size_t i = npool; i > 1; i--) {
-    size_t j = rng_index(g->rng, i);
-    char x = pool[i - 1];
-    pool[i - 1] = pool[j];
-    pool[j] = x;
-  }
-  size_t r = t->ndims, nc = (size_t)rng_range(g->rng, 0, 2), nl = r + nc,
-         nops = (size_t)rng_range(g->rng, 1, 3);
-  int64_t ext[OPX_RANK_MAX + 2];
-  for (size_t i = 0; i < nl; i++)
-    ext[i] = i < r ? t->dims[i] : rng_range(g->rng, 1, g->policy->max_dim);
-  bool member[3][OPX_RANK_MAX + 2] = {{false}};
-  for (size_t l = 0; l < nl; l++) {
-    bool any = false;
-    for (size_t k = 0; k < nops; k++)
-      any |= member[k][l] = rng_chance(g->rng, 1, 2);
-    if (!any) member[rng_index(g->rng, nops)][l] = true;
-  }
-  char eq[8 * (OPX_RANK_MAX + 4)];
-  size_t len = 0;
-  int counts[OPX_RANK_MAX + 2] = {0};
-  const Type *fields[3];
-  for (size_t k = 0; k < nops; k++) {
-    size_t idx[OPX_RANK_MAX + 2], n = 0;
-    for (size_t l = 0; l < nl; l++)
-      if (member[k][l]) idx[n++] = l;
-    for (size_t i = n; i > 1; i--) {
-      size_t j = rng_index(g->rng, i), x = idx[i - 1];
-      idx[i - 1] = idx[j];
-      idx[j] = x;
-    }
-    int64_t dims[OPX_RANK_MAX + 2];
-    if (k) eq[len++] = ',';
-    for (size_t i = 0; i < n; i++) {
-      eq[len++] = pool[idx[i]];
-      dims[i] = ext[idx[i]];
-      counts[idx[i]]++;
-    }
-    fields[k] = opx_gen_tensor(g, t->dtype, dims, n);
-  }
-  /* The implicit output: the labels used once, sorted. */
-  char implicit[OPX_RANK_MAX + 3], explicit_[OPX_RANK_MAX + 3];
-  size_t ni = 0;
-  for (int ch = 0; ch < 128; ch++)
-    for (size_t l = 0; l < nl; l++)
-      if (pool[l] == ch && counts[l] == 1) implicit[ni++] = (char)ch;
-  for (size_t i = 0; i < r; i++)
-    explicit_[i] = pool[i];
-  if (!(ni == r && !memcmp(implicit, explicit_, r) && rng_chance(g->rng, 1, 2))) {
-    eq[len++] = '-';
-    eq[len++] = '>';
-    memcpy(eq + len, explicit_, r);
-    len += r;
-  }
-  eq[len] = '\0';
-  opx_arg(out, ty_tuple(g->types, fields, nops));
-  opgen_set_str(g, op, out, "equation", eq);
-  out->result = t;
-  return true;
-}
-
-/* The length of the longest diagonal in k1..k2 of an m x n matrix (offset k holds
-   min(m + min(k, 0), n - max(k, 0)) elements, most at the offset nearest 0). */
-static int64_t diag_len(int64_t m, int64_t n, int64_t k1, int64_t k2) {
-  int64_t k = k1 > 0 ? k1 : k2 < 0 ? k2 : 0;
-  int64_t a = m + (k < 0 ? k : 0), b = n - (k > 0 ? k : 0);
-  return a < b ? a : b;
-}
-
-/* matrix_set_diag: a band k1..k2 of diagonals that exist, and a diagonal tensor of the shape the
-   compute reads: the batch dimensions, the band's width when k1 < k2, the longest diagonal. */
-static bool matrix_set_diag_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
-  opgen_plan_init(g, op, out);
-  size_t nd = t->ndims;
-  int64_t m = t->dims[nd - 2], n = t->dims[nd - 1];
-  int64_t k1 = rng_range(g->rng, -(m - 1 < 3 ? m - 1 : 3), n - 1 < 3 ? n - 1 : 3), k2 = k1;
-  if (rng_chance(g->rng, 1, 2)) k2 = rng_range(g->rng, k1, n - 1 < k1 + 3 ? n - 1 : k1 + 3);
-  int64_t dims[OPX_RANK_MAX + 1];
-  size_t nd2 = 0;
-  for (size_t i = 0; i + 2 < nd; i++)
-    dims[nd2++] = t->dims[i];
-  if (k1 != k2) dims[nd2++] = k2 - k1 + 1;
-  dims[nd2++] = diag_len(m, n, k1, k2);
-  opx_arg(out, t);
-  opx_arg(out, opx_gen_tensor(g, t->dtype, dims, nd2));
-  opgen_set_int(g, op, out, "k1", k1);
-  opgen_set_int(g, op, out, "k2", k2);
-  opgen_set_bool(g, op, out, "super_diag_right_align", rng_chance(g->rng, 1, 2));
-  opgen_set_bool(g, op, out, "sub_diag_right_align", rng_chance(g->rng, 1, 2));
-  out->result = t;
-  return true;
-}
-
-/* meshgrid: n grids of one type with n dimensions; input i is a vector of grid dimension i (the
-   first two swapped for "xy"), or a scalar where that is 1. */
-static bool meshgrid_recognize(const OpDef *op, const Type *t) {
-  if (t->kind != TY_TUPLE || t->nargs == 0 || t->nargs > 4) return false;
-  for (uint32_t i = 1; i < t->nargs; i++)
-    if (t->args[i] != t->args[0]) return false;
-  return opx_gen_ok(t->args[0], (OpDtypes)op->gen_dtypes, t->nargs, t->nargs);
-}
-static bool meshgrid_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
-  opgen_plan_init(g, op, out);
-  size_t n = t->nargs;
-  const Type *grid = t->args[0], *in[4];
-  bool xy = n >= 2 && rng_chance(g->rng, 1, 2);
-  for (size_t i = 0; i < n; i++) {
-    int64_t d = grid->dims[xy && i < 2 ? 1 - i : i];
-    in[i] = opx_gen_tensor(g, grid->dtype, &d, d == 1 && rng_chance(g->rng, 1, 2) ? 0 : 1);
-  }
-  opx_arg(out, ty_tuple(g->types, in, n));
-  if (xy || rng_chance(g->rng, 1, 4)) opgen_set_str(g, op, out, "indexing", xy ? "xy" : "ij");
-  out->result = t;
-  return true;
-}
-static bool meshgrid_sample(OpGen *g, const OpDef *op, OpPlan *out) {
-  size_t n = (size_t)rng_range(g->rng, 1, 3);
-  const Type *grid = opgen_tensor(g, opgen_dtype(g, (OpDtypes)op->gen_dtypes), (unsigned)n, (unsigned)n);
-  if (grid->ndims != n) return false;
-  const Type *fields[3] = {grid, grid, grid};
-  return meshgrid_solve(g, op, ty_tuple(g->types, fields, n), out);
-}
-
-/* reverse_sequence: two different axes; seq_lengths as long as the batch axis. */
-static bool reverse_sequence_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
-  opgen_plan_init(g, op, out);
-  int64_t nd = t->ndims, batch = rng_range(g->rng, 0, nd - 1), seq = rng_range(g->rng, 0, nd - 2);
-  if (seq >= batch) seq++;
-  opx_arg(out, t);
-  opx_arg(out, opx_gen_vec(g, opx_gen_index_dtype(g), t->dims[batch]));
-  opgen_set_int(g, op, out, "batch_axis", batch);
-  opgen_set_int(g, op, out, "seq_axis", seq);
-  out->result = t;
-  return true;
-}
-
-/* sequence_mask: axis 0 or 1; valid_length as long as the other one. */
-static bool sequence_mask_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
-  opgen_plan_init(g, op, out);
-  int64_t axis = rng_range(g->rng, 0, 1);
-  static const double masks[] = {0.0, -1.0, 0.5, -10000.0};
-  opx_arg(out, t);
-  opx_arg(out, opx_gen_vec(g, opx_gen_index_dtype(g), t->dims[1 - axis]));
-  opgen_set_int(g, op, out, "axis", axis);
-  opgen_set_float(g, op, out, "mask_value", masks[rng_index(g->rng, 4)]);
-  out->result = t;
-  return true;
-}
-
-/* sliding_window: the last k dimensions are the window, the k before them its positions; strides
-   of 1 to 3 and input lengths that give those positions. */
-static bool sliding_window_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
-  opgen_plan_init(g, op, out);
-  int64_t nd = t->ndims, k = rng_range(g->rng, 1, nd / 2), axis = nd - 2 * k;
-  int64_t win[OPX_RANK_MAX], str[OPX_RANK_MAX], dims[OPX_RANK_MAX];
-  for (int64_t i = 0; i < axis; i++)
-    dims[i] = t->dims[i];
-  for (int64_t i = 0; i < k; i++) {
-    int64_t o = t->dims[axis + i];
-    win[i] = t->dims[axis + k + i];
-    str[i] = rng_range(g->rng, 1, 3);
-    dims[axis + i] = win[i] + (o - 1) * str[i] + rng_range(g->rng, 0, str[i] - 1);
-  }
-  opx_arg(out, opx_gen_tensor(g, t->dtype, dims, (size_t)(axis + k)));
-  opgen_set_int(g, op, out, "axis", axis);
-  opgen_set_ints(g, op, out, "window_shape", win, (size_t)k);
-  opgen_set_ints(g, op, out, "strides", str, (size_t)k);
-  out->result = t;
-  return true;
-}
-
-/* strided_set: a value tensor no larger than the data, and begin/end/strides vectors of its rank. */
-static bool strided_set_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
-  opgen_plan_init(g, op, out);
-  int64_t dims[OPX_RANK_MAX];
-  for (uint32_t i = 0; i < t->ndims; i++)
-    dims[i] = rng_range(g->rng, 1, t->dims[i]);
-  DType idx = opx_gen_index_dtype(g);
-  opx_arg(out, t);
-  opx_arg(out, opx_gen_tensor(g, t->dtype, dims, t->ndims));
-  for (int i = 0; i < 3; i++)
-    opx_arg(out, opx_gen_vec(g, idx, t->ndims));
-  out->result = t;
-  return true;
-}
-
 /* trilu: a matrix (or a batch of them) and a scalar k. */
 static bool trilu_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   opgen_plan_init(g, op, out);
-  opx_arg(out, t);
-  opx_arg(out, ty_scalar(g->types, opx_gen_index_dtype(g)));
+  kit_arg(out, t);
+  kit_arg(out, ty_scalar(g->types, kit_index_dtype(g)));
   opgen_set_bool(g, op, out, "upper", rng_chance(g->rng, 1, 2));
   out->result = t;
   return true;
 }
 
-/* invert_permutation: a permutation vector of int32 or int64. */
-static bool invert_permutation_recognize(const OpDef *op, const Type *t) {
-  return opx_gen_ok(t, (OpDtypes)op->gen_dtypes, 1, 1) &&
-         (dtype_eq(t->dtype, dt_int32) || dtype_eq(t->dtype, dt_int64));
-}
-static bool invert_permutation_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
-  opgen_plan_init(g, op, out);
-  opx_arg(out, t);
-  out->result = t;
-  return true;
-}
-static bool invert_permutation_sample(OpGen *g, const OpDef *op, OpPlan *out) {
-  return invert_permutation_solve(g, op, opgen_tensor(g, opx_gen_index_dtype(g), 1, 1), out);
-}
-
-/* ------------------------------------------------------------------ the table */
-
-static const OpAttrSpec init_op_attrs[] = {{"shape", AT_INTS, "None"}, {"dtype", AT_DTYPE, "\"\""}};
-static const OpAttrSpec reshape_attrs[] = {{"newshape", AT_INTS, "None"}, {"allowzero", AT_BOOL, "False"}};
-static const OpAttrSpec einsum_attrs[] = {{"equation", AT_STR, "None"}};
-static const OpAttrSpec matrix_set_diag_attrs[] = {{"k1", AT_INT, "0"},
-                                                   {"k2", AT_INT, "0"},
-                                                   {"super_diag_right_align", AT_BOOL, "True"},
-                                                   {"sub_diag_right_align", AT_BOOL, "False"}};
-static const OpAttrSpec meshgrid_attrs[] = {{"indexing", AT_STR, "\"ij\""}};
-static const OpAttrSpec reverse_sequence_attrs[] = {{"seq_axis", AT_INT, "1"}, {"batch_axis", AT_INT, "0"}};
-static const OpAttrSpec sequence_mask_attrs[] = {{"mask_value", AT_FLOAT, "0f"}, {"axis", AT_INT, "0"}};
-static const OpAttrSpec sliding_window_attrs[] = {
-    {"axis", AT_INT, "None"}, {"window_shape", AT_INTS, "None"}, {"strides", AT_INTS, "None"}};
 static const OpAttrSpec trilu_attrs[] = {{"upper", AT_BOOL, "True"}};
 
-#define GEN(cls, rec, sol, sam) .gen_dtypes = (cls), .recognize = (rec), .solve = (sol), .sample = (sam)
-#define OP(n, nargs, a, rel, ...)                                                                            \
-  {                                                                                                          \
-    .name = (n), .min_args = (nargs), .max_args = (nargs), .attrs = (a), .nattrs = sizeof a / sizeof a[0],   \
-    .relation = (rel), __VA_ARGS__                                                                           \
-  }
-#define OP_NOATTRS(n, nargs, rel, ...)                                                                       \
-  { .name = (n), .min_args = (nargs), .max_args = (nargs), .relation = (rel), __VA_ARGS__ }
-#define SOLVED(cls, rec, sol) GEN(cls, rec, sol, opgen_sample_by_solving)
-
-const OpDef op_family_transform_extra[] = {
-    /* a sum: numbers only */
-    OP("collapse_sum_to", 2, init_op_attrs, collapse_sum_to_rel,
-       SOLVED(OPDT_NUMERIC, static_any, collapse_sum_to_solve)),
-    OP("contrib_reverse_reshape", 1, reshape_attrs, reverse_reshape_rel,
-       SOLVED(OPDT_ANY, static_any, reverse_reshape_solve)),
-    OP("einsum", 1, einsum_attrs, einsum_rel, SOLVED(OPDT_NUMERIC, static_any, einsum_solve)),
-    OP_NOATTRS(
-        "invert_permutation", 1, identity_rel,
-        GEN(OPDT_INT, invert_permutation_recognize, invert_permutation_solve, invert_permutation_sample)),
-    OP("matrix_set_diag", 2, matrix_set_diag_attrs, matrix_set_diag_rel,
-       SOLVED(OPDT_NUMERIC, static_matrix, matrix_set_diag_solve)),
-    OP("meshgrid", 1, meshgrid_attrs, meshgrid_rel,
-       GEN(OPDT_ANY, meshgrid_recognize, meshgrid_solve, meshgrid_sample)),
-    OP("reverse_sequence", 2, reverse_sequence_attrs, reverse_sequence_rel,
-       SOLVED(OPDT_ANY, static_matrix, reverse_sequence_solve)),
-    /* the mask value is a float */
-    OP("sequence_mask", 2, sequence_mask_attrs, sequence_mask_rel,
-       SOLVED(OPDT_FLOAT, static_matrix, sequence_mask_solve)),
-    OP("sliding_window", 1, sliding_window_attrs, sliding_window_rel,
-       SOLVED(OPDT_ANY, static_matrix, sliding_window_solve)),
-    OP_NOATTRS("strided_set", 5, strided_set_rel, SOLVED(OPDT_ANY, static_ranked, strided_set_solve)),
-    OP("trilu", 2, trilu_attrs, trilu_rel, SOLVED(OPDT_NUMERIC, static_matrix, trilu_solve)),
+static const OpDef trilu_ops[] = {
+    KIT_OP("trilu", 2, trilu_attrs, trilu_rel, KIT_SOLVED(OPDT_NUMERIC, kit_static_matrix, trilu_solve)),
 };
-const size_t op_family_transform_extra_len =
-    sizeof op_family_transform_extra / sizeof op_family_transform_extra[0];
+OP_REGISTER(trilu_ops);
