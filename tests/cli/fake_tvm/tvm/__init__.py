@@ -13,14 +13,22 @@
 #                        that pass A already ran on (IRModule.pass_history);
 #   diff:LEVEL:OP        an executor at opt level LEVEL returns x + 1.5 instead of x + 1 when OP
 #                        is called (tvm-diff: "results differ");
-#   typecheck-abort:OP   InferType aborts (SIGABRT, "Check failed: fake fatal" on stderr).
+#   typecheck-abort:OP   InferType aborts (SIGABRT, "Check failed: fake fatal" on stderr);
+#   limit:OP             relay.build raises TVM's words for a limitation ("OP is currently only
+#                        supported with Hexagon");
+#   trap:OP              an executor run on OP with a negative first input dies by SIGFPE (an
+#                        integer division by zero on those inputs: not a bug of TVM);
+#   nan:OP               an executor returns NaN on OP when the first input is negative.
+# relay.build runs the passes of BUILD_PASSES (relay.py) whose level is at most the PassContext's
+# opt level and that it does not disable, each announced to the PassContext's instruments; a
+# pass-error rule fires there too. Errors carry a C++-like backtrace whose frames name the bug.
 """Fake TVM (tests only)."""
 import os
 import re
 import signal
 import time
 
-from . import ir, transform  # noqa: F401
+from . import instrument, ir, transform  # noqa: F401
 
 
 class TVMError(RuntimeError):
@@ -41,7 +49,7 @@ def trap(text, stage):
                            "  Check failed: fake %s error %s" % (stage.lower(), word))
 
 
-PLANTED_KINDS = ("build-segv", "pass-error", "diff", "typecheck-abort")
+PLANTED_KINDS = ("build-segv", "pass-error", "diff", "typecheck-abort", "limit", "trap", "nan")
 
 
 def planted(kind):
@@ -69,6 +77,17 @@ def planted(kind):
         else:
             out.append(rest.strip())
     return out
+
+
+def traceback(*frames):
+    """TVM's error text with a libbacktrace-style C++ backtrace, innermost frame last (frame 0),
+    below the error machinery's own frames."""
+    lines = ["Traceback (most recent call last):"]
+    names = list(frames) + ["tvm::runtime::detail::LogFatal::Entry::Finalize()"]
+    for i, name in enumerate(names):
+        lines.append("  %d: %s" % (len(names) - 1 - i, name))
+        lines.append("        at /fake/src/%s.cc:%d" % (name.split("::")[-1].split("(")[0], 10 + i))
+    return "\n".join(lines)
 
 
 def calls(text, op):

@@ -27,11 +27,44 @@ def parse(text, source_name="from_string"):
     return tvm.IRModule(text)
 
 
+# The passes relay.build runs, with the opt level from which each runs (a made-up selection of
+# TVM's): the fake build announces each one that runs, so a pass instrument sees them.
+BUILD_PASSES = (
+    ("SimplifyInference", 0), ("EliminateCommonSubexpr", 3), ("CombineParallelConv2D", 4),
+    ("CombineParallelDense", 4), ("CombineParallelBatchMatmul", 4), ("FoldConstant", 2),
+    ("FoldScaleAxis", 3), ("SimplifyExpr", 0), ("CanonicalizeCast", 3), ("CanonicalizeOps", 3),
+    ("AlterOpLayout", 3), ("Legalize", 1), ("DynamicToStatic", 1), ("FastMath", 4),
+    ("SimplifyExprPostAlterOp", 3), ("FuseOps", 0), ("InferType", 0), ("DeadCodeElimination", 1),
+    ("LambdaLift", 1), ("ToANormalForm", 2),
+)
+
+
+def run_build_passes(mod):
+    """The passes of BUILD_PASSES the current PassContext lets run, in order, with pass-error."""
+    ctx = _transform.CURRENT[-1] if _transform.CURRENT else _transform.PassContext()
+    history = list(mod.pass_history)
+    for name, level in BUILD_PASSES:
+        if level > ctx.opt_level or name in ctx.disabled_pass:
+            continue
+        _transform.announce(name)
+        for first, then in tvm.planted("pass-error"):
+            if then == name and first in history:
+                raise tvm.TVMError(tvm.traceback("tvm::relay::transform::%s::Run(tvm::IRModule)" % name,
+                                                 "tvm::relay::Fake%sAfter%s()" % (then, first)) +
+                                   "\n  Check failed: fake pass order %s>%s" % (first, then))
+        history.append(name)
+
+
 def build(mod, target=None, params=None, executor=None):
     tvm.trap(mod.text, "BUILD")
     for op in tvm.planted("build-segv"):
         if tvm.calls(mod.text, op):
             os.kill(os.getpid(), signal.SIGSEGV)
+    for op in tvm.planted("limit"):
+        if tvm.calls(mod.text, op):
+            raise tvm.TVMError(tvm.traceback("tvm::relay::qnn::Fake%sLower()" % op.replace(".", "_")) +
+                               "\n  Check failed: %s is currently only supported with Hexagon" % op)
+    run_build_passes(mod)
     if "FAKE_ECHO_CONTEXT" in mod.text:
         raise tvm.TVMError("fake build: %s target=%s executor=%s params=%s" % (
             _transform.CURRENT[-1].describe(), target, executor, ",".join(sorted(params or {}))))
@@ -85,10 +118,12 @@ class _Pass(object):
             for op in tvm.planted("typecheck-abort"):
                 if tvm.calls(mod.text, op):
                     tvm.fatal("planted typecheck-abort:%s" % op)
+        _transform.announce(self.name)
         for first, then in tvm.planted("pass-error"):
             if then == self.name and first in mod.pass_history:
-                raise tvm.TVMError("Traceback (most recent call last):\n  0: fake\n"
-                                   "  Check failed: fake pass order %s>%s" % (first, then))
+                raise tvm.TVMError(tvm.traceback("tvm::relay::transform::%s::Run(tvm::IRModule)" % then,
+                                                 "tvm::relay::Fake%sAfter%s()" % (then, first)) +
+                                   "\n  Check failed: fake pass order %s>%s" % (first, then))
         return tvm.IRModule(mod.text, mod.pass_history + [self.name])
 
 
@@ -160,12 +195,19 @@ def create_executor(kind="debug", mod=None, device=None, target="llvm"):
 
     class _Executor(object):
         def evaluate(self):
+            if kind != "debug":
+                build(mod)  # compiles here, as TVM's graph, vm and aot executors do
+
             def run(*inputs):
                 import numpy as np  # pylint: disable=import-outside-toplevel
                 x = inputs[0].numpy()
                 if "FAKE_POSITIVE" in text and (x <= 0).any():
                     raise tvm.TVMError("fake: sqrt of an input that is not positive")
+                if any(tvm.calls(text, op) for op in tvm.planted("trap")) and x.flat[0] < 0:
+                    os.kill(os.getpid(), signal.SIGFPE)
                 y = x + 1
+                if any(tvm.calls(text, op) for op in tvm.planted("nan")) and x.flat[0] < 0:
+                    y = y * np.nan
                 if re.search(r"FAKE_DIFF_%s_%d\b" % (kind.upper(), level), text):
                     y = y + 0.5
                 elif any(lv == level and tvm.calls(text, op) for lv, op in tvm.planted("diff")):

@@ -1,14 +1,24 @@
-"""Fake tvm.transform. The innermost PassContext is kept in CURRENT, for the fake build to show."""
+"""Fake tvm.transform. The innermost PassContext is kept in CURRENT, for the fake build to show;
+its instruments hear of every pass the fake passes and build run (announce)."""
 
 CURRENT = []
 
 
+def announce(name):
+    """Tells every entered PassContext's instruments that pass `name` runs."""
+    from tvm import instrument  # pylint: disable=import-outside-toplevel
+    for ctx in CURRENT:
+        for inst in ctx.instruments:
+            inst.run_before_pass(None, instrument.PassInfo(name))
+
+
 class PassContext(object):
-    def __init__(self, opt_level=2, required_pass=None, disabled_pass=None, config=None):
+    def __init__(self, opt_level=2, required_pass=None, disabled_pass=None, config=None, instruments=None):
         self.opt_level = opt_level
         self.required_pass = list(required_pass or [])
         self.disabled_pass = list(disabled_pass or [])
         self.config = dict(config or {})
+        self.instruments = list(instruments or [])
 
     def describe(self):
         return "opt_level=%d required=%s disabled=%s config=%s" % (
