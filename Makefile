@@ -40,7 +40,9 @@ REDUCE_SRC  := $(filter-out reduce/rreduce.c,$(wildcard reduce/*.c))
 MUTATE_SRC  := $(filter-out mutate/rmutate.c,$(wildcard mutate/*.c))
 CAMPAIGN_SRC := $(filter-out campaign/rfuzz.c,$(wildcard campaign/*.c))
 LIB_SRC     := $(SUPPORT_SRC) $(PARSER_SRC) $(TYPEGEN_SRC) $(PROGRAM_SRC) $(RUN_SRC) $(REDUCE_SRC) $(MUTATE_SRC) $(CAMPAIGN_SRC)
-LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GRAMMAR_SRC:%.c=$(BUILD)/%.o)
+# Data built into the programs: campaign/tvm-limitations.txt as a C string (rfuzz, roracle).
+GEN_SRC     := $(BUILD)/gen/limitations.c
+LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GRAMMAR_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:%.c=%.o)
 PROGRAMS    := rfmt rcheck rgen rreduce roracle rmutate rfuzz
 UNIT_TESTS  := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 
@@ -55,6 +57,15 @@ $(BUILD)/%.o: %.c
 $(BUILD)/parser/src/%.o: parser/src/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(OPT) -Iparser/src -MMD -MP -c $< -o $@
+
+$(BUILD)/gen/limitations.c: campaign/tvm-limitations.txt
+	@mkdir -p $(dir $@)
+	{ echo '/* Generated from campaign/tvm-limitations.txt by the Makefile: do not edit. */'; \
+	  echo 'const char fuzz_shipped_limitations[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/  "/' -e 's/$$/\\n"/' $<; echo '  "";'; } > $@
+
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
 
 $(BUILD)/librelaykit.a: $(LIB_OBJ)
 	@rm -f $@
@@ -112,10 +123,10 @@ grammar-check:
 
 # ---------------------------------------------------------------- fuzzing (clang + libFuzzer)
 fuzz: build/fuzz/fuzz_parse build/fuzz/fuzz_check build/fuzz/fuzz_reduce
-build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(GRAMMAR_SRC)
+build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(GRAMMAR_SRC) build/rel/gen/limitations.c
 	@mkdir -p $(dir $@)
 	clang $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(PKG_CFLAGS) -Iparser/src \
-	  -o $@ $< $(LIB_SRC) $(GRAMMAR_SRC) $(PKG_LIBS)
+	  -o $@ $< $(LIB_SRC) $(GRAMMAR_SRC) build/rel/gen/limitations.c $(PKG_LIBS)
 
 # The hostile suite too slow for CI (bench/hostile.sh): the small inputs (65,533 comments,
 # 100,000-deep nesting of every construct, absurd sizes) under AddressSanitizer + UBSan, then

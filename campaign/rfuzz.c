@@ -55,8 +55,13 @@ static const char usage_options[] =
     "                     dataflow programs (calls, shared values, tuples) over every operator\n"
     "      --known FILE   signatures of known bugs, one regex a line (# comments): failures whose\n"
     "                     group key matches are counted, not grouped or reduced\n"
+    "      --limitations FILE  more rules `limitation REGEX` / `rejected REGEX` (# comments), read\n"
+    "                     before the shipped ones (campaign/tvm-limitations.txt): a failure whose\n"
+    "                     signature matches is a limitation of TVM or a rejected input, not a bug\n"
     "      --timeout S    seconds per program (default 120)\n"
-    "      --no-reduce    do not reduce new groups;  --reduce-minutes M: at most M per group (10)\n"
+    "      --reduce CLASSES  which new groups to reduce besides bugs: limitations, rejected, all\n"
+    "                     (default: bugs only);  --no-reduce: none\n"
+    "      --reduce-minutes M  at most M minutes per group (10)\n"
     "      --rreduce PATH the rreduce to use (default: the one beside rfuzz)\n"
     "      --json         print the summary as JSON on standard output at the end\n"
     "  -q                 no progress line\n"
@@ -80,14 +85,15 @@ static void on_signal(int sig) {
 }
 
 typedef struct Options {
-  const char *dir, *oracle, *seeds, *policy_path, *known_path, *rreduce;
+  const char *dir, *oracle, *seeds, *policy_path, *known_path, *limitations_path, *rreduce;
   const char *passes_list; /* --passes A,B */
   FuzzPassSet passes;      /* the passes drawn from: all, or --passes */
   unsigned long rounds;
   double seconds, timeout, reduce_minutes;
   uint64_t seed;
   unsigned shard, nshards, mix[FUZZ_NKINDS];
-  bool seed_given, shard_given, reduce, json, quiet;
+  bool reduce_class[FUZZ_NCLASSES]; /* which classes' new groups are reduced (none: --no-reduce) */
+  bool seed_given, shard_given, json, quiet;
 } Options;
 
 typedef VEC(Pattern *) Patterns;
@@ -333,9 +339,14 @@ static void progress(const Campaign *c, bool final) {
   double secs = c->seconds;
   unsigned long reduced = 0;
   for (size_t i = 0; i < c->groups.len; i++) reduced += c->groups.items[i].reduced_bytes >= 0;
-  fprintf(stderr, "\r\033[Krfuzz: %lu programs (%.1f/s), %lu failed, %zu groups (%lu reduced), pool %zu, %02d:%02d:%02d%s",
-          c->n.programs, secs > 0 ? c->n.programs / secs : 0.0, c->n.failed, c->groups.len, reduced, c->pool.len,
-          (int)(secs / 3600), (int)(secs / 60) % 60, (int)secs % 60, final ? "\n" : "");
+  unsigned long groups[FUZZ_NCLASSES] = {0};
+  for (size_t i = 0; i < c->groups.len; i++)
+    if (!c->groups.items[i].merged_into) groups[c->groups.items[i].cls]++;
+  fprintf(stderr, "\r\033[Krfuzz: %lu programs (%.1f/s), %lu failed, groups: %lu bugs, %lu limitations, %lu rejected "
+                  "(%lu reduced), pool %zu, %02d:%02d:%02d%s",
+          c->n.programs, secs > 0 ? c->n.programs / secs : 0.0, c->n.failed, groups[FUZZ_BUG], groups[FUZZ_LIMITATION],
+          groups[FUZZ_REJECTED], reduced, c->pool.len, (int)(secs / 3600), (int)(secs / 60) % 60, (int)secs % 60,
+          final ? "\n" : "");
 }
 
 static bool write_group_files(const Campaign *c, const FuzzGroup *g, const Round *r) {
@@ -362,6 +373,7 @@ typedef struct Fuzzer {
   const Options *o;
   const GenPolicy *policy;
   const Patterns *known;
+  const FuzzClassifier *classes;
   ServerPool *pool;
   unsigned oracle_errors; /* in a row */
   bool io_error;          /* stop: exit 2 */
@@ -383,14 +395,44 @@ static void oracle_error(Fuzzer *f, const char *sig) {
   }
 }
 
-/* A failure of program `number`: counted, and grouped unless it is a known bug; returns its group
-   when it is a new one (its files written). */
+/* One line of failures.jsonl: every failure, what it was and where it went (for auditing a group,
+   and for bench/triage.sh's scoring).  A resumed campaign may have written the lines of the
+   rounds it redoes: readers keep the last line of each program. */
+static void log_failure(Fuzzer *f, const Round *r, uint64_t number, const char *sig, const FuzzFailure *fo,
+                        FuzzClass cls, const char *key, unsigned group) {
+  json_t *frames = json_array();
+  for (size_t i = 0; i < fo->nframes; i++) json_array_append_new(frames, json_string(fo->frames[i]));
+  json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:o, s:s}", "program", (json_int_t)number, "round",
+                        r->kind->name, "stage", fo->stage, "kind", fo->kind, "signature", sig, "class",
+                        fuzz_class_names[cls], "frames", frames, "key", key);
+  json_object_set_new(j, "group", group ? json_integer((json_int_t)group) : json_null());
+  char *line = json_dumps(j, JSON_COMPACT);
+  json_decref(j);
+  char *path = campaign_path(f->c, "failures.jsonl");
+  FILE *out = fopen(path, "a");
+  if (!out || fprintf(out, "%s\n", line) < 0 || fclose(out) != 0) {
+    if (out) fclose(out);
+    fprintf(stderr, "\nrfuzz: cannot write %s\n", path);
+    f->io_error = true;
+  }
+  free(path);
+  free(line);
+}
+
+/* A failure of program `number`: counted by class, and grouped unless it is a known bug; returns
+   its group when it is a new one (its files written). */
 static FuzzGroup *failure(Fuzzer *f, const Round *r, const char *args, const RunResult *res, uint64_t number) {
   Campaign *c = f->c;
   const char *sig = res->output ? res->output : "";
   c->n.failed++;
+  FuzzFailure fo;
+  fuzz_failure_read(&fo, res->outcome);
   char *key, *match;
-  fuzz_group_key(r->kind->stage(res->status), res->timed_out, sig, &key, &match);
+  fuzz_group_key(&fo, res->timed_out, sig, &key, &match);
+  FuzzClass cls = fuzz_classify(f->classes, sig, &fo);
+  c->n.bugs += cls == FUZZ_BUG;
+  c->n.limitations += cls == FUZZ_LIMITATION;
+  c->n.rejected += cls == FUZZ_REJECTED;
   bool timeout = fuzz_is_timeout(res->timed_out, sig);
   if (timeout) c->n.timeouts++;
   bool known = known_bug(f->known, key);
@@ -398,16 +440,25 @@ static FuzzGroup *failure(Fuzzer *f, const Round *r, const char *args, const Run
   if (known) c->n.known++;
   if (g) g->count++;
   if (known || g) {
+    log_failure(f, r, number, sig, &fo, cls, key, g ? (g->merged_into ? g->merged_into : g->id) : 0);
     free(key);
     free(match);
+    fuzz_failure_free(&fo);
     return NULL;
   }
+  const char *status = timeout ? "not reduced (a timeout)"
+                       : !f->o->reduce_class[cls] ? (cls == FUZZ_LIMITATION ? "not reduced (a limitation: --reduce limitations)"
+                                                    : cls == FUZZ_REJECTED  ? "not reduced (a rejected input: --reduce rejected)"
+                                                                            : "not reduced (--no-reduce)")
+                                                  : "new";
   FuzzGroup ng = {.id = (unsigned)c->groups.len + 1, .key = key, .signature = xstrdup(sig), .match = match,
-                  .args = fuzz_repro_args(args, res->status), .count = 1, .first_program = number,
+                  .args = fuzz_repro_args(args, res->status), .cls = cls, .count = 1, .first_program = number,
                   .first_seconds = c->seconds, .first_bytes = (long)strlen(r->text), .reduced_bytes = -1,
-                  .status = xstrdup(timeout ? "not reduced (a timeout)" : f->o->reduce ? "new" : "not reduced (--no-reduce)")};
+                  .status = xstrdup(status)};
   VEC_PUSH(c->groups, ng);
   g = &c->groups.items[c->groups.len - 1];
+  log_failure(f, r, number, sig, &fo, cls, key, g->id);
+  fuzz_failure_free(&fo);
   if (!write_group_files(c, g, r)) {
     fprintf(stderr, "\nrfuzz: cannot write group %u's files in %s\n", g->id, c->dir);
     f->io_error = true;
@@ -484,15 +535,20 @@ static void print_json(const Campaign *c) {
   json_t *groups = json_array();
   for (size_t i = 0; i < c->groups.len; i++) {
     const FuzzGroup *g = &c->groups.items[i];
-    json_array_append_new(groups, json_pack("{s:I, s:s, s:I, s:I, s:I, s:I, s:s}", "id", (json_int_t)g->id, "key",
-                                            g->key, "count", (json_int_t)g->count, "first_program",
-                                            (json_int_t)g->first_program, "first_bytes", (json_int_t)g->first_bytes,
-                                            "reduced_bytes", (json_int_t)g->reduced_bytes, "status", g->status));
+    json_t *j = json_pack("{s:I, s:s, s:s, s:I, s:I, s:I, s:I, s:s}", "id", (json_int_t)g->id, "key", g->key, "class",
+                          fuzz_class_names[g->cls], "count", (json_int_t)g->count, "first_program",
+                          (json_int_t)g->first_program, "first_bytes", (json_int_t)g->first_bytes, "reduced_bytes",
+                          (json_int_t)g->reduced_bytes, "status", g->status);
+    if (g->merged_into) json_object_set_new(j, "merged_into", json_integer((json_int_t)g->merged_into));
+    json_array_append_new(groups, j);
   }
   json_t *root = json_pack("{s:s, s:I, s:f, s:I, s:I, s:I, s:I, s:I, s:o}", "campaign", c->dir, "programs",
                            (json_int_t)c->n.programs, "seconds", c->seconds, "failed", (json_int_t)c->n.failed,
                            "known", (json_int_t)c->n.known, "passed", (json_int_t)c->n.passed, "pool",
                            (json_int_t)c->pool.len, "oracle_errors", (json_int_t)c->n.oracle_errors, "groups", groups);
+  json_object_set_new(root, "bugs", json_integer((json_int_t)c->n.bugs));
+  json_object_set_new(root, "limitations", json_integer((json_int_t)c->n.limitations));
+  json_object_set_new(root, "rejected", json_integer((json_int_t)c->n.rejected));
   char *s = json_dumps(root, JSON_INDENT(1));
   puts(s);
   free(s);
@@ -568,8 +624,27 @@ static bool parse_mix(const char *s, unsigned mix[FUZZ_NKINDS], char *err, size_
 
 enum {
   OPT_ORACLE = 256, OPT_SEEDS, OPT_ROUNDS, OPT_MINUTES, OPT_HOURS, OPT_SEED, OPT_SHARD, OPT_MIX, OPT_POLICY,
-  OPT_KNOWN, OPT_PASSES, OPT_LIST_PASSES, OPT_TIMEOUT, OPT_NO_REDUCE, OPT_REDUCE_MINUTES, OPT_RREDUCE, OPT_JSON, OPT_VERSION
+  OPT_KNOWN, OPT_PASSES, OPT_LIST_PASSES, OPT_TIMEOUT, OPT_NO_REDUCE, OPT_REDUCE_MINUTES, OPT_RREDUCE, OPT_JSON, OPT_VERSION,
+  OPT_LIMITATIONS, OPT_REDUCE
 };
+
+/* --reduce CLASS,...: reduce those classes' new groups besides bugs ("all": every class). */
+static bool parse_reduce(const char *s, bool classes[FUZZ_NCLASSES]) {
+  classes[FUZZ_BUG] = true;
+  for (const char *item = s; *item;) {
+    size_t n = strcspn(item, ",");
+    bool found = n == 3 && !strncmp(item, "all", 3);
+    for (int k = 0; k < FUZZ_NCLASSES; k++) {
+      bool plural = n == strlen(fuzz_class_names[k]) + 1 && item[n - 1] == 's'; /* bugs, limitations */
+      if ((n == strlen(fuzz_class_names[k]) || plural) && !strncmp(item, fuzz_class_names[k], strlen(fuzz_class_names[k])))
+        classes[k] = found = true;
+      if (n == 3 && !strncmp(item, "all", 3)) classes[k] = true;
+    }
+    if (!found) return false;
+    item += n + (item[n] == ',');
+  }
+  return true;
+}
 
 /* Reads the command line into o; -1 to go on, else the exit status (after --help, a bad option). */
 static int parse_options(int argc, char **argv, Options *o) {
@@ -581,11 +656,13 @@ static int parse_options(int argc, char **argv, Options *o) {
       {"passes", required_argument, NULL, OPT_PASSES}, {"list-passes", no_argument, NULL, OPT_LIST_PASSES},
       {"policy", required_argument, NULL, OPT_POLICY}, {"known", required_argument, NULL, OPT_KNOWN},
       {"timeout", required_argument, NULL, OPT_TIMEOUT}, {"no-reduce", no_argument, NULL, OPT_NO_REDUCE},
-      {"reduce-minutes", required_argument, NULL, OPT_REDUCE_MINUTES},
+      {"reduce-minutes", required_argument, NULL, OPT_REDUCE_MINUTES}, {"reduce", required_argument, NULL, OPT_REDUCE},
+      {"limitations", required_argument, NULL, OPT_LIMITATIONS},
       {"rreduce", required_argument, NULL, OPT_RREDUCE}, {"json", no_argument, NULL, OPT_JSON},
       {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, OPT_VERSION}, {NULL, 0, NULL, 0},
   };
-  *o = (Options){.timeout = 120, .reduce_minutes = 10, .seed = 1, .shard = 1, .nshards = 1, .reduce = true};
+  *o = (Options){.timeout = 120, .reduce_minutes = 10, .seed = 1, .shard = 1, .nshards = 1};
+  o->reduce_class[FUZZ_BUG] = true;
   for (size_t k = 0; k < FUZZ_NKINDS; k++) o->mix[k] = fuzz_kinds[k].weight;
   double v;
   long count;
@@ -630,7 +707,11 @@ static int parse_options(int argc, char **argv, Options *o) {
     case OPT_TIMEOUT:
       if (!positive_number(optarg, &o->timeout)) return usage_error("--timeout takes a positive number", optarg);
       break;
-    case OPT_NO_REDUCE: o->reduce = false; break;
+    case OPT_NO_REDUCE: memset(o->reduce_class, 0, sizeof o->reduce_class); break;
+    case OPT_REDUCE:
+      if (!parse_reduce(optarg, o->reduce_class)) return usage_error("--reduce takes limitations, rejected or all (comma-separated)", optarg);
+      break;
+    case OPT_LIMITATIONS: o->limitations_path = optarg; break;
     case OPT_REDUCE_MINUTES:
       if (!positive_number(optarg, &o->reduce_minutes)) return usage_error("--reduce-minutes takes a positive number", optarg);
       break;
@@ -652,7 +733,7 @@ static int parse_options(int argc, char **argv, Options *o) {
 
 /* What the options name: the passes, the generator's policy, the known bugs; false (having said
    why) on a bad one.  o->passes.names is malloc'd when --passes was given. */
-static bool read_inputs(Options *o, GenPolicy *policy, Arena *arena, Patterns *known) {
+static bool read_inputs(Options *o, GenPolicy *policy, Arena *arena, Patterns *known, FuzzClassifier *classes) {
   char err[512];
   fuzz_pass_set_all(&o->passes);
   if (o->passes_list && !fuzz_pass_set_parse(&o->passes, o->passes_list, err, sizeof err)) {
@@ -667,6 +748,12 @@ static bool read_inputs(Options *o, GenPolicy *policy, Arena *arena, Patterns *k
   }
   if (!gen_policy_check(policy, err, sizeof err)) {
     usage_error(err, NULL);
+    return false;
+  }
+  /* the user's rules first: they may class what a shipped rule would class otherwise */
+  if ((o->limitations_path && !fuzz_classifier_load(classes, o->limitations_path, err, sizeof err)) ||
+      !fuzz_classifier_shipped(classes, err, sizeof err)) {
+    fprintf(stderr, "rfuzz: --limitations %s\n", err);
     return false;
   }
   return !o->known_path || load_known(o->known_path, known); /* it said why */
@@ -719,6 +806,43 @@ static bool open_campaign(Campaign *c, const Options *o) {
   return true;
 }
 
+/* After group g is reduced: the key its reduced program fails with, asked of the oracle under the
+   group's own check; two groups whose reduced programs fail the same way are one bug (ClusterFuzz
+   groups after minimization): the later one is merged into the earlier, and said so. */
+static void regroup(Fuzzer *f, FuzzGroup *g) {
+  Campaign *c = f->c;
+  if (g->reduced_bytes < 0 || g->reduced_key) return;
+  char *path = campaign_path(c, "groups/%03u/reduced.relay", g->id);
+  size_t len;
+  char *text = file_read_text(path, &len);
+  free(path);
+  if (!text) return;
+  char err[512];
+  RunSide side = {{"args"}, {g->args}, 1};
+  ServerJob *job = server_start(f->pool, "program.relay", text, len, &side, err, sizeof err);
+  free(text);
+  if (!job) return;
+  RunResult res;
+  server_finish(f->pool, job, &res);
+  const char *sig = res.output ? res.output : "";
+  if (!stop_flag && res.status == 0 && *sig) {
+    FuzzFailure fo;
+    fuzz_failure_read(&fo, res.outcome);
+    char *match;
+    fuzz_group_key(&fo, res.timed_out, sig, &g->reduced_key, &match);
+    free(match);
+    fuzz_failure_free(&fo);
+    for (size_t i = 0; i < c->groups.len; i++) {
+      FuzzGroup *h = &c->groups.items[i];
+      if (h == g || h->merged_into || !h->reduced_key || strcmp(h->reduced_key, g->reduced_key)) continue;
+      FuzzGroup *keep = h->id < g->id ? h : g, *gone = h->id < g->id ? g : h;
+      gone->merged_into = keep->id; /* counts stay each group's own: index.md adds them up */
+      break;
+    }
+  }
+  run_result_free(&res);
+}
+
 /* Reduces a new group at once, within what is left of the campaign's time (give or take a
    minute); the reduction's time counts as the campaign's. */
 static void reduce_new_group(Fuzzer *f, FuzzGroup *g, const char *rreduce, bool tty) {
@@ -729,6 +853,7 @@ static void reduce_new_group(Fuzzer *f, FuzzGroup *g, const char *rreduce, bool 
   double minutes = o->reduce_minutes, left = o->seconds ? (o->seconds - f->c->seconds) / 60 : minutes;
   if (left < minutes) minutes = left > 1 ? left : 1;
   fuzz_reduce_group(f->c, g, rreduce, o->oracle, minutes, &stop_flag);
+  if (!stop_flag) regroup(f, g);
   f->c->seconds += clock_seconds() - t0;
   if (!campaign_save(f->c, err, sizeof err)) {
     fprintf(stderr, "\nrfuzz: %s\n", err);
@@ -750,9 +875,10 @@ static int run_campaign(Fuzzer *f) {
   char *rreduce = o->rreduce ? xstrdup(o->rreduce) : cli_sibling("rreduce");
   bool tty = isatty(2) && !o->quiet;
   /* groups a killed run left unreduced come first */
-  for (size_t i = 0; i < c->groups.len && !stop_flag && o->reduce; i++)
-    if (!strcmp(c->groups.items[i].status, "new")) {
+  for (size_t i = 0; i < c->groups.len && !stop_flag; i++)
+    if (!strcmp(c->groups.items[i].status, "new") && o->reduce_class[c->groups.items[i].cls]) {
       fuzz_reduce_group(c, &c->groups.items[i], rreduce, o->oracle, o->reduce_minutes, &stop_flag);
+      if (!stop_flag) regroup(f, &c->groups.items[i]);
       campaign_save(c, err, sizeof err);
     }
   while (!stop_flag && !f->io_error && (!o->rounds || c->n.programs < o->rounds) &&
@@ -786,13 +912,16 @@ int main(int argc, char **argv) {
   GenPolicy policy;
   Arena arena = {0};
   Patterns known = {0};
+  FuzzClassifier classes;
+  fuzz_classifier_init(&classes);
   Campaign c;
   campaign_init(&c, o.dir);
   status = 2;
-  if (read_inputs(&o, &policy, &arena, &known) && open_campaign(&c, &o)) {
-    Fuzzer f = {&c, &o, &policy, &known, NULL, 0, false};
+  if (read_inputs(&o, &policy, &arena, &known, &classes) && open_campaign(&c, &o)) {
+    Fuzzer f = {.c = &c, .o = &o, .policy = &policy, .known = &known, .classes = &classes};
     status = run_campaign(&f);
   }
+  fuzz_classifier_free(&classes);
   for (size_t i = 0; i < known.len; i++) pattern_free(known.items[i]);
   free(known.items);
   campaign_free(&c);

@@ -20,19 +20,25 @@ static bool starts(const char *s, const char *prefix) { return s && !strncmp(s, 
 
 bool fuzz_is_timeout(bool timed_out, const char *sig) { return timed_out || starts(sig, "timeout"); }
 
-void fuzz_group_key(const char *stage, bool timed_out, const char *sig, char **key, char **match) {
+void fuzz_group_key(const FuzzFailure *f, bool timed_out, const char *sig, char **key, char **match) {
   StrBuf norm, ere, k;
   sb_init(&norm);
   sb_init(&ere);
   sb_init(&k);
+  /* the stage is what the oracle says failed (a diff round's build crash is a build failure, as
+     a build round's is), never the round's kind: one bug, one group */
+  if (f && *f->stage) sb_printf(&k, "%s: ", f->stage);
   if (fuzz_is_timeout(timed_out, sig)) {
-    sb_printf(&k, "%s: timeout", stage);
+    sb_puts(&k, "timeout");
     *match = xstrdup("timeout");
   } else {
     run_signature_line(sig ? sig : "", sig ? strlen(sig) : 0, NULL, &norm, &ere);
-    sb_printf(&k, "%s: %s", stage, norm.len ? norm.data : "(no signature)");
+    sb_puts(&k, norm.len ? norm.data : "(no signature)");
     *match = ere.len ? sb_take(&ere) : NULL;
   }
+  /* TVM's innermost frame tells apart two bugs that share a message (a check in a helper many
+     passes call), where its backtrace has frames */
+  if (f && f->nframes) sb_printf(&k, " @ %s", f->frames[0]);
   *key = sb_take(&k);
   sb_free(&norm);
   sb_free(&ere);

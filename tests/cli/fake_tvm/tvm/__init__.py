@@ -9,8 +9,11 @@
 # nn.softmax, found as the call "OP(" not preceded by a letter, digit, "_", ".", "@" or "%"
 # (so add( is not found in nn.bias_add(, nor softmax( in nn.softmax( or nn.log_softmax():
 #   build-segv:OP        relay.build (and relay.vm.compile) segfaults on a module calling OP;
-#   pass-error:A>B       pass B raises a TVMError "Check failed: fake pass order A>B" on a module
-#                        that pass A already ran on (IRModule.pass_history);
+#   pass-error:A>B       pass B (of the pass list, or run by relay.build) raises a TVMError
+#                        "Check failed: fake pass order A>B" on a module that pass A of the pass
+#                        list already ran on (IRModule.pass_history);
+#   build-order:A>B      the same when relay.build itself runs A, then B (BUILD_PASSES): a bug
+#                        that needs two of the build's passes and an opt level;
 #   diff:LEVEL:OP        an executor at opt level LEVEL returns x + 1.5 instead of x + 1 when OP
 #                        is called (tvm-diff: "results differ");
 #   typecheck-abort:OP   InferType aborts (SIGABRT, "Check failed: fake fatal" on stderr);
@@ -49,7 +52,7 @@ def trap(text, stage):
                            "  Check failed: fake %s error %s" % (stage.lower(), word))
 
 
-PLANTED_KINDS = ("build-segv", "pass-error", "diff", "typecheck-abort", "limit", "trap", "nan")
+PLANTED_KINDS = ("build-segv", "pass-error", "build-order", "diff", "typecheck-abort", "limit", "trap", "nan")
 
 
 def planted(kind):
@@ -64,10 +67,10 @@ def planted(kind):
             raise ValueError("FAKE_TVM_PLANTED: bad rule %r (%s)" % (rule, ", ".join(PLANTED_KINDS)))
         if name != kind:
             continue
-        if kind == "pass-error":
+        if kind in ("pass-error", "build-order"):
             first, sep, then = rest.partition(">")
             if not sep or not first or not then:
-                raise ValueError("FAKE_TVM_PLANTED: bad rule %r (pass-error:A>B)" % rule)
+                raise ValueError("FAKE_TVM_PLANTED: bad rule %r (%s:A>B)" % (rule, kind))
             out.append((first.strip(), then.strip()))
         elif kind == "diff":
             level, sep, op = rest.partition(":")

@@ -39,20 +39,29 @@ BUILD_PASSES = (
 )
 
 
+def _order_error(first, then):
+    return tvm.TVMError(tvm.traceback("tvm::relay::transform::%s::Run(tvm::IRModule)" % then,
+                                      "tvm::relay::Fake%sAfter%s()" % (then, first)) +
+                        "\n  Check failed: fake pass order %s>%s" % (first, then))
+
+
 def run_build_passes(mod):
-    """The passes of BUILD_PASSES the current PassContext lets run, in order, with pass-error."""
+    """The passes of BUILD_PASSES the current PassContext lets run, in order: a pass-error rule
+    fires when its first pass ran before, as a pass of the pass list (mod.pass_history); a
+    build-order rule when both ran here, in that order."""
     ctx = _transform.CURRENT[-1] if _transform.CURRENT else _transform.PassContext()
-    history = list(mod.pass_history)
+    ran = []
     for name, level in BUILD_PASSES:
         if level > ctx.opt_level or name in ctx.disabled_pass:
             continue
         _transform.announce(name)
         for first, then in tvm.planted("pass-error"):
-            if then == name and first in history:
-                raise tvm.TVMError(tvm.traceback("tvm::relay::transform::%s::Run(tvm::IRModule)" % name,
-                                                 "tvm::relay::Fake%sAfter%s()" % (then, first)) +
-                                   "\n  Check failed: fake pass order %s>%s" % (first, then))
-        history.append(name)
+            if then == name and first in mod.pass_history:
+                raise _order_error(first, then)
+        for first, then in tvm.planted("build-order"):
+            if then == name and first in ran:
+                raise _order_error(first, then)
+        ran.append(name)
 
 
 def build(mod, target=None, params=None, executor=None):
@@ -121,9 +130,7 @@ class _Pass(object):
         _transform.announce(self.name)
         for first, then in tvm.planted("pass-error"):
             if then == self.name and first in mod.pass_history:
-                raise tvm.TVMError(tvm.traceback("tvm::relay::transform::%s::Run(tvm::IRModule)" % then,
-                                                 "tvm::relay::Fake%sAfter%s()" % (then, first)) +
-                                   "\n  Check failed: fake pass order %s>%s" % (first, then))
+                raise _order_error(first, then)
         return tvm.IRModule(mod.text, mod.pass_history + [self.name])
 
 
