@@ -40,7 +40,7 @@ REDUCE_SRC  := $(filter-out reduce/rreduce.c,$(wildcard reduce/*.c))
 MUTATE_SRC  := $(filter-out mutate/rmutate.c,$(wildcard mutate/*.c))
 CAMPAIGN_SRC := $(filter-out campaign/rfuzz.c,$(wildcard campaign/*.c))
 LIB_SRC     := $(SUPPORT_SRC) $(PARSER_SRC) $(TYPEGEN_SRC) $(PROGRAM_SRC) $(RUN_SRC) $(REDUCE_SRC) $(MUTATE_SRC) $(CAMPAIGN_SRC)
-# Data built into the programs: campaign/tvm-limitations.txt as a C string (rfuzz, roracle).
+# Data built into the programs: interestingness/tvm-limitations.txt as a C string (rfuzz, roracle).
 GEN_SRC     := $(BUILD)/gen/limitations.c
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GRAMMAR_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:%.c=%.o)
 PROGRAMS    := rfmt rcheck rgen rreduce roracle rmutate rfuzz
@@ -58,10 +58,10 @@ $(BUILD)/parser/src/%.o: parser/src/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(OPT) -Iparser/src -MMD -MP -c $< -o $@
 
-$(BUILD)/gen/limitations.c: campaign/tvm-limitations.txt
+$(BUILD)/gen/limitations.c: interestingness/tvm-limitations.txt
 	@mkdir -p $(dir $@)
-	{ echo '/* Generated from campaign/tvm-limitations.txt by the Makefile: do not edit. */'; \
-	  echo 'const char fuzz_shipped_limitations[] ='; \
+	{ echo '/* Generated from interestingness/tvm-limitations.txt by the Makefile: do not edit. */'; \
+	  echo 'const char shipped_limitations[] ='; \
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/  "/' -e 's/$$/\\n"/' $<; echo '  "";'; } > $@
 
 $(BUILD)/gen/%.o: $(BUILD)/gen/%.c

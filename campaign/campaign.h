@@ -11,11 +11,10 @@
  *                 feedback, from its tree
  *   state.c       the campaign directory: campaign.json (saved after every round, atomically),
  *                 pool/, groups/, index.md
- *   classes.c     what a failure is: the oracle's outcome (stage, kind, TVM's frames) and its
- *                 class, bug, limitation or rejected input (tvm-limitations.txt, --limitations)
  *   triage.c      a failure's group key (by what failed, not which round met it), the check that
  *                 reproduces it; reduction with rreduce
  *   merge.c       `rfuzz merge`: shards joined, groups merged by key
+ *   key.c         `rfuzz key`: the key and class of failures met outside a campaign
  *
  * Determinism: round r of shard I/N is the campaign's program number r*N + I-1; every random
  * choice of that round comes from rng_seed(seed, that number), so a campaign is a function of
@@ -30,6 +29,7 @@
 #include <stdint.h>
 
 #include "../parser/ast.h"
+#include "../interestingness/outcome.h"
 #include "../support/pattern.h"
 #include "../support/rng.h"
 #include "../support/strbuf.h"
@@ -117,48 +117,6 @@ typedef struct FuzzEntry {   /* a program of the pool */
   char *passes;              /* its pass sequence */
 } FuzzEntry;
 
-/* ------------------------------------------------------------------ classes.c */
-/* What a failure is: a bug of TVM (a crash, a check failure, a wrong result, a hang), a limitation
-   (TVM says the combination is not implemented or not supported), or a rejected input (outside
-   what TVM accepts).  Counted apart everywhere; only bugs are reduced by default. */
-typedef enum FuzzClass { FUZZ_BUG, FUZZ_LIMITATION, FUZZ_REJECTED, FUZZ_NCLASSES } FuzzClass;
-extern const char *const fuzz_class_names[FUZZ_NCLASSES]; /* "bug", "limitation", "rejected" */
-
-enum { FUZZ_FRAMES = 3 }; /* TVM frames that refine a group key (ClusterFuzz's crash state) */
-
-/* What the oracle said of a failure beside its answer line (its outcome side file, PROTOCOL.md);
-   every string "" when it said nothing. */
-typedef struct FuzzFailure {
-  char *stage;               /* frontend, pass, build, run, compare, roundtrip, check */
-  char *kind;                /* crash, timeout, check, exception, wrong-result */
-  char *frames[FUZZ_FRAMES]; /* TVM's innermost C++ frames, when its backtrace had them */
-  size_t nframes;
-  char *output;              /* TVM's output (for the failure's log) */
-  char *pipeline;            /* what ran, as the outcome's JSON object, or NULL */
-} FuzzFailure;
-/* From an outcome's text (NULL: none); false when there is none usable (f is still set). */
-bool fuzz_failure_read(FuzzFailure *f, const char *outcome);
-void fuzz_failure_free(FuzzFailure *f);
-
-typedef struct FuzzClassRule {
-  FuzzClass cls;
-  Pattern *re;
-} FuzzClassRule;
-typedef struct FuzzClassifier {
-  VEC(FuzzClassRule) rules; /* the first that matches decides */
-} FuzzClassifier;
-void fuzz_classifier_init(FuzzClassifier *c);
-void fuzz_classifier_free(FuzzClassifier *c);
-/* Rules `CLASS REGEX` a line (# comments) from text named `name` in messages; false with a
-   located message (NAME:LINE: ...) on a bad line or regex. */
-bool fuzz_classifier_add(FuzzClassifier *c, const char *text, const char *name, char *err, size_t errlen);
-bool fuzz_classifier_load(FuzzClassifier *c, const char *path, char *err, size_t errlen);
-/* campaign/tvm-limitations.txt, built into the programs (build/.../gen/limitations.c). */
-extern const char fuzz_shipped_limitations[];
-bool fuzz_classifier_shipped(FuzzClassifier *c, char *err, size_t errlen);
-/* The class of a failure with this signature and outcome (f may be NULL). */
-FuzzClass fuzz_classify(const FuzzClassifier *c, const char *sig, const FuzzFailure *f);
-
 typedef struct FuzzGroup {   /* failures with one key */
   unsigned id;               /* groups/<id>, from 1 */
   char *key;                 /* "build: Check failed: ... @ tvm::relay::Foo" (masked): what groups
@@ -166,12 +124,14 @@ typedef struct FuzzGroup {   /* failures with one key */
   char *signature;           /* the first failure's signature, as the oracle said it */
   char *match;               /* a regex for the signature's stable part (rreduce --match) */
   char *args;                /* the check that shows it, one argument a line */
-  FuzzClass cls;             /* its first failure's */
+  FailClass cls;             /* its first failure's */
   unsigned long count;
   uint64_t first_program;    /* the campaign's program number of its first failure */
   double first_seconds;      /* campaign time of the first failure */
   long first_bytes, reduced_bytes; /* -1: none */
   char *status;              /* "new" (to reduce), "reduced", "not reduced: why", "not reduced (--no-reduce)" */
+  char *frame;               /* TVM's innermost frame of its first failure, or NULL: a reduction
+                                keeps it (rreduce --frame), so a crash does not slip into another */
   char *reduced_key;         /* the key its reduced program fails with (NULL: not asked yet) */
   unsigned merged_into;      /* the group it proved the same as after reduction (0: none) */
 } FuzzGroup;
@@ -227,7 +187,7 @@ bool fuzz_is_timeout(bool timed_out, const char *sig);
    the oracle's outcome says), the signature with its numbers and addresses masked, and TVM's
    innermost frame (when its backtrace has one); and a regex for the signature's stable part
    (both malloc'd).  f may be NULL (a plain oracle: the signature alone). */
-void fuzz_group_key(const FuzzFailure *f, bool timed_out, const char *sig, char **key, char **match);
+void fuzz_group_key(const Outcome *f, bool timed_out, const char *sig, char **key, char **match);
 /* The check (args file text) that reproduces the failure as an interesting answer: the program's
    own check, plus --other-status 0 when the failure was in an earlier stage (malloc'd). */
 char *fuzz_repro_args(const char *args, int status);
@@ -239,7 +199,8 @@ void fuzz_reduce_group(const Campaign *c, FuzzGroup *g, const char *rreduce, con
    or NULL when the command has no --args-beside. */
 char *fuzz_oracle_for_file(const char *oracle, const char *args_file);
 
-/* ------------------------------------------------------------------ merge.c */
+/* ------------------------------------------------------------------ merge.c, key.c */
 int fuzz_merge_main(int argc, char **argv);
+int fuzz_key_main(int argc, char **argv);
 
 #endif

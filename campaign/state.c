@@ -23,6 +23,7 @@ void campaign_init(Campaign *c, const char *dir) {
 }
 
 static void group_free(FuzzGroup *g) {
+  free(g->frame);
   free(g->reduced_key);
   free(g->key);
   free(g->signature);
@@ -169,17 +170,18 @@ static json_t *group_json(const FuzzGroup *g) {
                         "count", (json_int_t)g->count, "first_program", (json_int_t)g->first_program, "first_seconds",
                         g->first_seconds, "first_bytes", (json_int_t)g->first_bytes, "reduced_bytes",
                         (json_int_t)g->reduced_bytes, "status", jstr(g->status));
-  json_object_set_new(j, "class", json_string(fuzz_class_names[g->cls]));
+  json_object_set_new(j, "class", json_string(fail_class_names[g->cls]));
   if (g->reduced_key) json_object_set_new(j, "reduced_key", json_string(g->reduced_key));
+  if (g->frame) json_object_set_new(j, "frame", json_string(g->frame));
   if (g->merged_into) json_object_set_new(j, "merged_into", json_integer((json_int_t)g->merged_into));
   return j;
 }
 
 /* A class by its name in campaign.json ("bug" for a campaign made before classes). */
-static FuzzClass class_named(json_t *j) {
-  for (int k = 0; k < FUZZ_NCLASSES; k++)
-    if (json_is_string(j) && !strcmp(json_string_value(j), fuzz_class_names[k])) return (FuzzClass)k;
-  return FUZZ_BUG;
+static FailClass class_named(json_t *j) {
+  for (int k = 0; k < FAIL_NCLASSES; k++)
+    if (json_is_string(j) && !strcmp(json_string_value(j), fail_class_names[k])) return (FailClass)k;
+  return FAIL_BUG;
 }
 
 bool campaign_save(const Campaign *c, char *err, size_t errlen) {
@@ -262,7 +264,7 @@ bool campaign_load(Campaign *c, bool *found, char *err, size_t errlen) {
                    .args = sdup(json_object_get(e, "args")), .count = num(e, "count"),
                    .first_program = num(e, "first_program"), .status = sdup(json_object_get(e, "status")),
                    .cls = class_named(json_object_get(e, "class")),
-                   .reduced_key = sdup(json_object_get(e, "reduced_key")),
+                   .reduced_key = sdup(json_object_get(e, "reduced_key")), .frame = sdup(json_object_get(e, "frame")),
                    .merged_into = (unsigned)num(e, "merged_into")};
     json_t *fs = json_object_get(e, "first_seconds"), *fb = json_object_get(e, "first_bytes"),
            *rb = json_object_get(e, "reduced_bytes");
@@ -315,11 +317,11 @@ static char *index_markdown(const Campaign *c) {
   if (c->n.ill_rejected || c->n.ill_accepted)
     sb_printf(&sb, "; ill-typed programs: %lu rejected cleanly, %lu accepted", c->n.ill_rejected, c->n.ill_accepted);
   sb_printf(&sb, ".\n\nFailures by class: %lu bugs, %lu limitations of TVM, %lu rejected inputs "
-                 "(campaign/tvm-limitations.txt and --limitations say which is which).\n",
+                 "(interestingness/tvm-limitations.txt and --limitations say which is which).\n",
             c->n.bugs, c->n.limitations, c->n.rejected);
   sb_printf(&sb, "\nOracle: `%s`\n", c->oracle ? c->oracle : "");
-  static const char *const titles[FUZZ_NCLASSES] = {"Bugs", "Limitations of TVM", "Rejected inputs"};
-  for (int k = 0; k < FUZZ_NCLASSES; k++) {
+  static const char *const titles[FAIL_NCLASSES] = {"Bugs", "Limitations of TVM", "Rejected inputs"};
+  for (int k = 0; k < FAIL_NCLASSES; k++) {
     size_t shown = 0;
     sb_printf(&sb, "\n## %s\n\n", titles[k]);
     sb_puts(&sb, "| group | failures | first seen | first program | reduced | signature |\n"

@@ -20,7 +20,7 @@ static bool starts(const char *s, const char *prefix) { return s && !strncmp(s, 
 
 bool fuzz_is_timeout(bool timed_out, const char *sig) { return timed_out || starts(sig, "timeout"); }
 
-void fuzz_group_key(const FuzzFailure *f, bool timed_out, const char *sig, char **key, char **match) {
+void fuzz_group_key(const Outcome *f, bool timed_out, const char *sig, char **key, char **match) {
   StrBuf norm, ere, k;
   sb_init(&norm);
   sb_init(&ere);
@@ -97,6 +97,10 @@ void fuzz_reduce_group(const Campaign *c, FuzzGroup *g, const char *rreduce, con
   if (g->match) {
     argv[n++] = "--match";
     argv[n++] = g->match;
+  }
+  if (g->frame) { /* the same crash: a message alone ("signal SIGSEGV") lets it slip into another */
+    argv[n++] = "--frame";
+    argv[n++] = g->frame;
   }
   argv[n++] = "-j";
   argv[n++] = "1";

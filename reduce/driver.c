@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../interestingness/outcome.h"
 #include "../support/clock.h"
 #include "../support/xalloc.h"
 #include "keys.h"
@@ -22,8 +23,18 @@
    candidates can be in flight, proposing or not. */
 enum { AHEAD = 128 };
 
+/* Whether the outcome the test left names `frame` as TVM's innermost frame. */
+static bool same_frame(const RunResult *r, const char *frame) {
+  Outcome f;
+  outcome_read(&f, r->outcome);
+  bool same = f.nframes && !strcmp(f.frames[0], frame);
+  outcome_free(&f);
+  return same;
+}
+
 bool red_verdict(const RunResult *r, const RedOptions *o) {
-  return r->status == 0 && (!o->match || pattern_search(o->match, r->output, r->output_len));
+  return r->status == 0 && (!o->match || pattern_search(o->match, r->output, r->output_len)) &&
+         (!o->frame || same_frame(r, o->frame));
 }
 
 /* The status line on a terminal: redrawn at most ten times a second, and only when it changed

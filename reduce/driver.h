@@ -34,6 +34,9 @@ typedef struct RedOptions {
   double input_load_seconds; /* how long that load took: about what building a candidate costs */
   bool fast;                 /* one round of the passes, no fixpoint */
   const Pattern *match;      /* when set, interesting also needs the test's output to match */
+  const char *frame;         /* when set, interesting also needs the test's outcome (PROTOCOL.md) to
+                                name this function as TVM's innermost frame: the same failure, not
+                                another with the same message (rfuzz's groups of crashes) */
   int also_interesting;      /* a second exit status whose candidates are saved aside (-1: none) */
   const char *also_dir;      /* ... in this directory */
   RedHistory *history;       /* every accepted step becomes a commit (or NULL) */

@@ -47,6 +47,8 @@ static const char usage[] =
     "      --match REGEX  interesting also needs TEST's output (stdout+stderr) to match REGEX (a\n"
     "                     Perl/Python regex searched as re.search(REGEX, output, re.MULTILINE)):\n"
     "                     keeps the same error, not another one\n"
+    "      --frame NAME   interesting also needs the outcome TEST leaves (PROTOCOL.md) to name NAME\n"
+    "                     as TVM's innermost frame: the same crash, not another with its message\n"
     "      --also-interesting N   save candidates on which TEST exits N in FILE.also-interesting/\n"
     "      --history DIR.git      record every accepted step as a commit in a git repository\n"
     "      --report FILE.md       write a paste-ready bug-report fragment\n"
@@ -86,7 +88,7 @@ static void on_signal(int sig) {
 
 enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_CPU, OPT_NOCACHE, OPT_PASSES, OPT_SKIP, OPT_LIST, OPT_FAST, OPT_SLOW,
        OPT_KEEP, OPT_TEMPS, OPT_JSON, OPT_TIDY, OPT_MATCH, OPT_ALSO, OPT_HISTORY, OPT_REPORT, OPT_TRIVIAL, OPT_REQUIRE_TYPED, OPT_STUCK,
-       OPT_STUCK_TIMEOUTS, OPT_VERSION, OPT_SERVER, OPT_STATS, OPT_PRINT_DIFF, OPT_NO_VERIFY };
+       OPT_STUCK_TIMEOUTS, OPT_VERSION, OPT_SERVER, OPT_STATS, OPT_PRINT_DIFF, OPT_NO_VERIFY, OPT_FRAME };
 
 /* FILE.rreduce-last (malloc'd). */
 static char *last_record_path(const char *file) {
@@ -223,8 +225,11 @@ static void print_json(const RedStats *st, const RedOptions *o) {
 
 /* The reproduction recipe for a test that does not find the input interesting. */
 static void not_interesting(const char *file, const char *test, const RedOptions *o, const RunResult *r, bool by_match) {
-  if (by_match)
+  if (by_match && o->match && !pattern_search(o->match, r->output, r->output_len))
     fprintf(stderr, "rreduce: the test exits 0 on %s, but its output does not match --match.", file);
+  else if (by_match)
+    fprintf(stderr, "rreduce: the test exits 0 on %s, but its outcome does not name --frame %s as TVM's innermost "
+                    "frame.", file, o->frame);
   else if (r->timed_out)
     fprintf(stderr, "rreduce: the test does not find %s interesting (it timed out after %.0f s).", file, o->oracle.run.timeout);
   else if (r->status < 0)
@@ -372,7 +377,8 @@ static int parse_options(int argc, char **argv, Cli *c) {
       {"require-typed", no_argument, NULL, OPT_REQUIRE_TYPED}, {"print-diff", no_argument, NULL, OPT_PRINT_DIFF},
       {"no-verify", no_argument, NULL, OPT_NO_VERIFY},
       {"stuck-timeouts", required_argument, NULL, OPT_STUCK_TIMEOUTS}, {"version", no_argument, NULL, OPT_VERSION},
-      {"jobs", required_argument, NULL, 'j'},            {"server", required_argument, NULL, OPT_SERVER},            {NULL, 0, NULL, 0},
+      {"jobs", required_argument, NULL, 'j'},            {"server", required_argument, NULL, OPT_SERVER},
+      {"frame", required_argument, NULL, OPT_FRAME},     {NULL, 0, NULL, 0},
   };
   RedOptions *o = &c->o;
   int opt;
@@ -399,6 +405,7 @@ static int parse_options(int argc, char **argv, Cli *c) {
     case OPT_PRINT_DIFF: o->print_diff = true; break;
     case OPT_NO_VERIFY: c->verify = false; break;
     case OPT_MATCH: c->match = optarg; break;
+    case OPT_FRAME: o->frame = optarg; break;
     case OPT_HISTORY: c->history = optarg; break;
     case OPT_SERVER: o->server_cmd = optarg; break;
     case OPT_REPORT: c->report = optarg; break;

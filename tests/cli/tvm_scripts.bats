@@ -328,6 +328,28 @@ prog() {
   [ "$status" -eq 0 ]
   grep -q 'nn.softmax(' "$T/f.relay"
   ! grep -q 'multiply(' "$T/f.relay"
+  # two crashes with one message ("signal SIGSEGV"): --frame keeps the one the reduction began with
+  prog '%0 = nn.dense(%x, %x);
+  %1 = nn.softmax(%0);
+  %2 = nn.relu(%1);
+  add(%2, %0)' "$T/g.relay"
+  export FAKE_TVM_PLANTED='build-segv:nn.softmax;build-segv:nn.dense'
+  run "$ROOT/bin/rreduce" --tidy --match 'signal SIGSEGV' --frame 'tvm::relay::backend::FakeCodegen_nn_softmax' \
+    --server "'$I/tvm-server' --args-from '$T/found.args' --timeout 20" "$T/g.relay"
+  [ "$status" -eq 0 ]
+  grep -q 'nn.softmax(' "$T/g.relay"
+  # without a frame the same message lets it slip to the other crash (the smaller program)
+  prog '%0 = nn.dense(%x, %x);
+  %1 = nn.softmax(%0);
+  %2 = nn.relu(%1);
+  add(%2, %0)' "$T/h.relay"
+  run "$ROOT/bin/rreduce" --tidy --match 'signal SIGSEGV' --server "'$I/tvm-server' --args-from '$T/found.args' --timeout 20" "$T/h.relay"
+  [ "$status" -eq 0 ]
+  ! grep -q 'nn.softmax(' "$T/h.relay"
+  # a frame no candidate has: the input itself is not interesting
+  prog 'nn.softmax(%x)' "$T/k.relay"
+  run "$ROOT/bin/rreduce" --tidy --frame 'tvm::Nowhere' --server "'$I/tvm-server' --args-from '$T/found.args' --timeout 20" "$T/k.relay"
+  [ "$status" -eq 1 ]
 }
 
 # A Python with numpy (tvm-diff's inputs), the fake tvm on its path: python3, else Debian's.

@@ -299,10 +299,10 @@ static void test_group_keys_and_repro_args(void **state) {
   assert_non_null(m1);
   free(k1), free(m1), free(k2), free(m2);
   /* with the oracle's outcome: the stage that failed and TVM's innermost frame, whichever round met it */
-  FuzzFailure build, frontend, framed;
-  fuzz_failure_read(&build, "{\"stage\": \"build\", \"kind\": \"check\"}");
-  fuzz_failure_read(&frontend, "{\"stage\": \"frontend\", \"kind\": \"check\"}");
-  fuzz_failure_read(&framed, "{\"stage\": \"build\", \"frames\": [\"tvm::relay::Foo\", \"tvm::relay::Bar\"]}");
+  Outcome build, frontend, framed;
+  outcome_read(&build, "{\"stage\": \"build\", \"kind\": \"check\"}");
+  outcome_read(&frontend, "{\"stage\": \"frontend\", \"kind\": \"check\"}");
+  outcome_read(&framed, "{\"stage\": \"build\", \"frames\": [\"tvm::relay::Foo\", \"tvm::relay::Bar\"]}");
   fuzz_group_key(&build, false, "Check failed: x at 0x7f0012345678, size 12", &k1, &m1);
   fuzz_group_key(&frontend, false, "Check failed: x at 0x7f00deadbeef, size 7", &k2, &m2);
   fuzz_group_key(&framed, false, "Check failed: x at 0x7f00deadbeef, size 7", &k3, &m3);
@@ -313,11 +313,11 @@ static void test_group_keys_and_repro_args(void **state) {
   fuzz_group_key(&build, true, "", &k1, &m1);
   assert_string_equal(k1, "build: timeout");
   free(k1), free(m1);
-  fuzz_failure_free(&build), fuzz_failure_free(&frontend), fuzz_failure_free(&framed);
-  FuzzFailure none;
-  assert_false(fuzz_failure_read(&none, "not json"));
+  outcome_free(&build), outcome_free(&frontend), outcome_free(&framed);
+  Outcome none;
+  assert_false(outcome_read(&none, "not json"));
   assert_string_equal(none.stage, "");
-  fuzz_failure_free(&none);
+  outcome_free(&none);
 
   char *a = fuzz_repro_args("pass\n--build\nFoldConstant\n", 0);
   assert_string_equal(a, "pass\n--build\nFoldConstant\n");
@@ -334,32 +334,32 @@ static void test_group_keys_and_repro_args(void **state) {
 /* Classes: the shipped rules, the user's before them, the frontend's diagnostics; bad files located. */
 static void test_classes(void **state) {
   (void)state;
-  FuzzClassifier c;
-  fuzz_classifier_init(&c);
+  FailRules c;
+  fail_rules_init(&c);
   char err[256];
-  assert_true(fuzz_classifier_add(&c, "# mine\nbug-like  \nlimitation  planted limit\n", "mine.txt", err, sizeof err) == false);
+  assert_true(fail_rules_add(&c, "# mine\nbug-like  \nlimitation  planted limit\n", "mine.txt", err, sizeof err) == false);
   assert_non_null(strstr(err, "mine.txt:2:"));
-  fuzz_classifier_free(&c);
-  fuzz_classifier_init(&c);
-  assert_false(fuzz_classifier_add(&c, "limitation (unclosed\n", "bad.txt", err, sizeof err));
+  fail_rules_free(&c);
+  fail_rules_init(&c);
+  assert_false(fail_rules_add(&c, "limitation (unclosed\n", "bad.txt", err, sizeof err));
   assert_non_null(strstr(err, "bad.txt:1:"));
-  fuzz_classifier_free(&c);
-  fuzz_classifier_init(&c);
-  assert_true(fuzz_classifier_add(&c, "rejected  only supported with Hexagon\n", "mine.txt", err, sizeof err));
-  assert_true(fuzz_classifier_shipped(&c, err, sizeof err));
-  FuzzFailure build, frontend, crash;
-  fuzz_failure_read(&build, "{\"stage\": \"build\", \"kind\": \"check\"}");
-  fuzz_failure_read(&frontend, "{\"stage\": \"frontend\", \"kind\": \"check\"}");
-  fuzz_failure_read(&crash, "{\"stage\": \"frontend\", \"kind\": \"crash\"}");
-  assert_int_equal(fuzz_classify(&c, "Check failed: (x) is false: qnn.tanh is currently only supported with Hexagon", &build),
-                   FUZZ_REJECTED); /* the user's rule came first */
-  assert_int_equal(fuzz_classify(&c, "Attribute TOpPattern has not been registered for qnn.exp", &build), FUZZ_LIMITATION);
-  assert_int_equal(fuzz_classify(&c, "Check failed: fb->value != 0 (0 vs. 0) : Divide by zero", &build), FUZZ_BUG);
-  assert_int_equal(fuzz_classify(&c, "error: the function is provided too many arguments", &frontend), FUZZ_REJECTED);
-  assert_int_equal(fuzz_classify(&c, "signal SIGSEGV", &crash), FUZZ_BUG); /* a crash is a bug wherever it is */
-  assert_int_equal(fuzz_classify(&c, "Check failed: x", NULL), FUZZ_BUG);
-  fuzz_failure_free(&build), fuzz_failure_free(&frontend), fuzz_failure_free(&crash);
-  fuzz_classifier_free(&c);
+  fail_rules_free(&c);
+  fail_rules_init(&c);
+  assert_true(fail_rules_add(&c, "rejected  only supported with Hexagon\n", "mine.txt", err, sizeof err));
+  assert_true(fail_rules_shipped(&c, err, sizeof err));
+  Outcome build, frontend, crash;
+  outcome_read(&build, "{\"stage\": \"build\", \"kind\": \"check\"}");
+  outcome_read(&frontend, "{\"stage\": \"frontend\", \"kind\": \"check\"}");
+  outcome_read(&crash, "{\"stage\": \"frontend\", \"kind\": \"crash\"}");
+  assert_int_equal(fail_classify(&c, "Check failed: (x) is false: qnn.tanh is currently only supported with Hexagon", &build),
+                   FAIL_REJECTED); /* the user's rule came first */
+  assert_int_equal(fail_classify(&c, "Attribute TOpPattern has not been registered for qnn.exp", &build), FAIL_LIMITATION);
+  assert_int_equal(fail_classify(&c, "Check failed: fb->value != 0 (0 vs. 0) : Divide by zero", &build), FAIL_BUG);
+  assert_int_equal(fail_classify(&c, "error: the function is provided too many arguments", &frontend), FAIL_REJECTED);
+  assert_int_equal(fail_classify(&c, "signal SIGSEGV", &crash), FAIL_BUG); /* a crash is a bug wherever it is */
+  assert_int_equal(fail_classify(&c, "Check failed: x", NULL), FAIL_BUG);
+  outcome_free(&build), outcome_free(&frontend), outcome_free(&crash);
+  fail_rules_free(&c);
 }
 
 int main(void) {

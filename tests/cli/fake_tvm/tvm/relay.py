@@ -39,7 +39,8 @@ BUILD_PASSES = (
 )
 
 
-def _order_error(first, then):
+def _order_error(text, kind, first, then):
+    tvm.label(text, "%s:%s>%s" % (kind, first, then))
     return tvm.TVMError(tvm.traceback("tvm::relay::transform::%s::Run(tvm::IRModule)" % then,
                                       "tvm::relay::Fake%sAfter%s()" % (then, first)) +
                         "\n  Check failed: fake pass order %s>%s" % (first, then))
@@ -57,10 +58,10 @@ def run_build_passes(mod):
         _transform.announce(name)
         for first, then in tvm.planted("pass-error"):
             if then == name and first in mod.pass_history:
-                raise _order_error(first, then)
+                raise _order_error(mod.text, "pass-error", first, then)
         for first, then in tvm.planted("build-order"):
             if then == name and first in ran:
-                raise _order_error(first, then)
+                raise _order_error(mod.text, "build-order", first, then)
         ran.append(name)
 
 
@@ -68,9 +69,12 @@ def build(mod, target=None, params=None, executor=None):
     tvm.trap(mod.text, "BUILD")
     for op in tvm.planted("build-segv"):
         if tvm.calls(mod.text, op):
-            os.kill(os.getpid(), signal.SIGSEGV)
+            tvm.label(mod.text, "build-segv:" + op)
+            tvm.segfault("tvm::relay::backend::GraphExecutorCodegen::Codegen",
+                         "tvm::relay::backend::FakeCodegen_%s(tvm::relay::Call)" % tvm.ident(op))
     for op in tvm.planted("limit"):
         if tvm.calls(mod.text, op):
+            tvm.label(mod.text, "limit:" + op)
             raise tvm.TVMError(tvm.traceback("tvm::relay::qnn::Fake%sLower()" % op.replace(".", "_")) +
                                "\n  Check failed: %s is currently only supported with Hexagon" % op)
     run_build_passes(mod)
@@ -126,11 +130,13 @@ class _Pass(object):
         if self.name == "InferType":
             for op in tvm.planted("typecheck-abort"):
                 if tvm.calls(mod.text, op):
-                    tvm.fatal("planted typecheck-abort:%s" % op)
+                    tvm.label(mod.text, "typecheck-abort:" + op)
+                    tvm.fatal("planted typecheck-abort:%s" % op, "tvm::relay::TypeSolver::Solve",
+                              "tvm::relay::FakeRel_%s" % tvm.ident(op))
         _transform.announce(self.name)
         for first, then in tvm.planted("pass-error"):
             if then == self.name and first in mod.pass_history:
-                raise _order_error(first, then)
+                raise _order_error(mod.text, "pass-error", first, then)
         return tvm.IRModule(mod.text, mod.pass_history + [self.name])
 
 
@@ -217,8 +223,12 @@ def create_executor(kind="debug", mod=None, device=None, target="llvm"):
                     y = y * np.nan
                 if re.search(r"FAKE_DIFF_%s_%d\b" % (kind.upper(), level), text):
                     y = y + 0.5
-                elif any(lv == level and tvm.calls(text, op) for lv, op in tvm.planted("diff")):
-                    y = y + 0.5
+                else:
+                    for lv, op in tvm.planted("diff"):
+                        if lv == level and tvm.calls(text, op):
+                            tvm.label(text, "diff:%d:%s" % (lv, op))
+                            y = y + 0.5
+                            break
                 if "FAKE_NAN" in text:
                     y = y * np.nan
                 return tvm.nd.NDArray(y)

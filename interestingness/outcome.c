@@ -1,8 +1,7 @@
 /*
- * What a failure is (campaign.h, "classes"): the oracle's outcome side file read (stage, kind,
- * C++ frames; interestingness/PROTOCOL.md), and the rules that tell a bug from a limitation of
- * TVM or a rejected input (campaign/tvm-limitations.txt, shipped in the binary, and the user's
- * --limitations file).
+ * What a failure is (outcome.h): the outcome side file read (stage, kind, C++ frames;
+ * PROTOCOL.md), and the rules that tell a bug from a limitation of TVM or a rejected input
+ * (tvm-limitations.txt, built into the programs, and the user's --limitations file).
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -10,9 +9,9 @@
 #include <string.h>
 
 #include "../support/fileio.h"
-#include "campaign.h"
+#include "outcome.h"
 
-const char *const fuzz_class_names[FUZZ_NCLASSES] = {"bug", "limitation", "rejected"};
+const char *const fail_class_names[FAIL_NCLASSES] = {"bug", "limitation", "rejected"};
 
 /* ------------------------------------------------------------------ the outcome */
 
@@ -21,21 +20,23 @@ static char *jdup(json_t *o, const char *key) {
   return json_is_string(j) ? xstrdup(json_string_value(j)) : xstrdup("");
 }
 
-bool fuzz_failure_read(FuzzFailure *f, const char *outcome) {
+bool outcome_read(Outcome *f, const char *outcome) {
   memset(f, 0, sizeof *f);
   json_t *o = outcome ? json_loads(outcome, 0, NULL) : NULL;
   if (!json_is_object(o)) {
     json_decref(o);
     f->stage = xstrdup("");
     f->kind = xstrdup("");
+    f->signature = xstrdup("");
     f->output = xstrdup("");
     return false;
   }
   f->stage = jdup(o, "stage");
   f->kind = jdup(o, "kind");
+  f->signature = jdup(o, "signature");
   f->output = jdup(o, "output");
   json_t *frames = json_object_get(o, "frames");
-  for (size_t i = 0; i < json_array_size(frames) && f->nframes < FUZZ_FRAMES; i++) {
+  for (size_t i = 0; i < json_array_size(frames) && f->nframes < OUTCOME_FRAMES; i++) {
     const char *s = json_string_value(json_array_get(frames, i));
     if (s && *s) f->frames[f->nframes++] = xstrdup(s);
   }
@@ -49,9 +50,10 @@ bool fuzz_failure_read(FuzzFailure *f, const char *outcome) {
   return true;
 }
 
-void fuzz_failure_free(FuzzFailure *f) {
+void outcome_free(Outcome *f) {
   free(f->stage);
   free(f->kind);
+  free(f->signature);
   free(f->output);
   free(f->pipeline);
   for (size_t i = 0; i < f->nframes; i++) free(f->frames[i]);
@@ -60,15 +62,15 @@ void fuzz_failure_free(FuzzFailure *f) {
 
 /* ------------------------------------------------------------------ the rules */
 
-void fuzz_classifier_init(FuzzClassifier *c) { memset(c, 0, sizeof *c); }
+void fail_rules_init(FailRules *c) { memset(c, 0, sizeof *c); }
 
-void fuzz_classifier_free(FuzzClassifier *c) {
+void fail_rules_free(FailRules *c) {
   for (size_t i = 0; i < c->rules.len; i++) pattern_free(c->rules.items[i].re);
   free(c->rules.items);
   memset(c, 0, sizeof *c);
 }
 
-bool fuzz_classifier_add(FuzzClassifier *c, const char *text, const char *name, char *err, size_t errlen) {
+bool fail_rules_add(FailRules *c, const char *text, const char *name, char *err, size_t errlen) {
   unsigned line = 0;
   for (const char *s = text; s && *s;) {
     const char *end = strchr(s, '\n');
@@ -83,11 +85,11 @@ bool fuzz_classifier_add(FuzzClassifier *c, const char *text, const char *name, 
     while (n && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\r')) p[--n] = '\0';
     if (!*p || *p == '#') continue;
     size_t word = strcspn(p, " \t");
-    FuzzClass cls = FUZZ_NCLASSES;
-    for (int k = FUZZ_LIMITATION; k < FUZZ_NCLASSES; k++)
-      if (word == strlen(fuzz_class_names[k]) && !strncmp(p, fuzz_class_names[k], word)) cls = (FuzzClass)k;
+    FailClass cls = FAIL_NCLASSES;
+    for (int k = FAIL_LIMITATION; k < FAIL_NCLASSES; k++)
+      if (word == strlen(fail_class_names[k]) && !strncmp(p, fail_class_names[k], word)) cls = (FailClass)k;
     const char *re = p + word + strspn(p + word, " \t");
-    if (cls == FUZZ_NCLASSES || !*re) {
+    if (cls == FAIL_NCLASSES || !*re) {
       snprintf(err, errlen, "%s:%u: expected `limitation REGEX` or `rejected REGEX`, found '%.60s'", name, line, p);
       return false;
     }
@@ -97,34 +99,34 @@ bool fuzz_classifier_add(FuzzClassifier *c, const char *text, const char *name, 
       snprintf(err, errlen, "%s:%u: %s", name, line, why);
       return false;
     }
-    VEC_PUSH(c->rules, ((FuzzClassRule){cls, pat}));
+    VEC_PUSH(c->rules, ((FailRule){cls, pat}));
   }
   return true;
 }
 
-bool fuzz_classifier_load(FuzzClassifier *c, const char *path, char *err, size_t errlen) {
+bool fail_rules_load(FailRules *c, const char *path, char *err, size_t errlen) {
   size_t len;
   char *text = file_read_text(path, &len);
   if (!text) {
     snprintf(err, errlen, "%s: cannot read it", path);
     return false;
   }
-  bool ok = fuzz_classifier_add(c, text, path, err, errlen);
+  bool ok = fail_rules_add(c, text, path, err, errlen);
   free(text);
   return ok;
 }
 
-bool fuzz_classifier_shipped(FuzzClassifier *c, char *err, size_t errlen) {
-  return fuzz_classifier_add(c, fuzz_shipped_limitations, "tvm-limitations.txt (shipped)", err, errlen);
+bool fail_rules_shipped(FailRules *c, char *err, size_t errlen) {
+  return fail_rules_add(c, shipped_limitations, "tvm-limitations.txt (shipped)", err, errlen);
 }
 
-FuzzClass fuzz_classify(const FuzzClassifier *c, const char *sig, const FuzzFailure *f) {
+FailClass fail_classify(const FailRules *c, const char *sig, const Outcome *f) {
   sig = sig ? sig : "";
   for (size_t i = 0; i < c->rules.len; i++)
     if (pattern_search(c->rules.items[i].re, sig, strlen(sig))) return c->rules.items[i].cls;
   /* TVM refusing the program with a diagnostic, before any pass: outside what it accepts (a
      crash or a hang there is still a bug) */
   if (f && !strcmp(f->stage, "frontend") && (!strcmp(f->kind, "check") || !strcmp(f->kind, "exception")))
-    return FUZZ_REJECTED;
-  return FUZZ_BUG;
+    return FAIL_REJECTED;
+  return FAIL_BUG;
 }
