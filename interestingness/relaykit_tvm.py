@@ -770,18 +770,15 @@ def check_passes(args):
 class Job(object):  # pylint: disable=too-few-public-methods
     """One candidate in the TVM child: what a check's run function works with."""
 
-    def __init__(self, tvm, relay, args, name, stage, ran=None):
+    def __init__(self, tvm, relay, args, name, stage, ran=None, note=None):
         self.tvm, self.relay, self.args, self.name = tvm, relay, args, name
         self.stage = stage  # stage(name) announces each stage
         self.ran = ran  # ran(name) records a pass TVM ran (the outcome's pipeline)
+        self.note = note or (lambda text: None)  # note(text): a remark for the outcome (tvm-diff's redraws)
         self.params = None  # --params, loaded (Check.compiles)
-        self.notes = []  # remarks for the outcome (tvm-diff's redrawn inputs)
-
-    def note(self, text):
-        self.notes.append(text)
 
 
-def run_check(args, path, stage, ran=None):
+def run_check(args, path, stage, ran=None, note=None):
     """The TVM work of one candidate: the stages every check has, then its own (Check.run).
     Returns what "no bug" found; raises on an error."""
     import tvm  # pylint: disable=import-outside-toplevel
@@ -795,7 +792,7 @@ def run_check(args, path, stage, ran=None):
     write_repro(args, text, name)
     stage("parse")
     mod = parse_module(tvm, relay, text, name, stage)
-    job = Job(tvm, relay, args, name, stage, ran)
+    job = Job(tvm, relay, args, name, stage, ran, note)
     if check.typed:
         stage("typecheck")
         mod = infer_type(relay, mod)
@@ -1079,12 +1076,15 @@ def _child(args, path, wfd, chdir):
     def ran(name):
         send({"ran": name})
 
+    def note(text):
+        send({"note": text})
+
     result = {"kind": "ok", "text": ""}
     try:
         if chdir:
             path = os.path.abspath(path)
             os.chdir(os.path.dirname(path))
-        result["text"] = run_check(args, path, stage, ran)
+        result["text"] = run_check(args, path, stage, ran, note)
     except UsageError as e:
         result = {"kind": "usage", "text": str(e), "headline": str(e)}
     except Mismatch as e:
@@ -1143,7 +1143,7 @@ def run_in_child(args, path, chdir=False):
     output = capture.read().decode("utf-8", "replace")
     capture.close()
 
-    stage, result, ran = "start", None, []
+    stage, result, ran, notes = "start", None, [], []
     for line in data.decode("utf-8", "replace").splitlines():
         try:
             msg = json.loads(line)
@@ -1153,6 +1153,8 @@ def run_in_child(args, path, chdir=False):
             stage = msg["stage"]
         elif "ran" in msg:
             ran.append(msg["ran"])
+        elif "note" in msg:
+            notes.append(msg["note"])
         elif "kind" in msg:
             result = msg
     if timed_out:
@@ -1168,8 +1170,9 @@ def run_in_child(args, path, chdir=False):
     if result is None:
         head = "the TVM child exited with status %d without a verdict" % os.WEXITSTATUS(status)
         return Outcome("error", stage, head, head, output, ran)
+    notes += [result["note"]] if result.get("note") else []
     return Outcome(result["kind"], stage, result["text"], result.get("headline", ""), output, ran,
-                   result.get("exception"), result.get("mismatch", False), result.get("note"))
+                   result.get("exception"), result.get("mismatch", False), "; ".join(notes) or None)
 
 
 # ----------------------------------------------------------------------------- verdicts

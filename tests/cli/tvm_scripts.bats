@@ -629,3 +629,27 @@ LIST
   [ "$status" -eq 0 ]
   grep -q "with tvm.transform.PassContext(opt_level=1):" "$T/s.md"
 }
+
+@test "fake TVM: tvm-diff draws other inputs when the reference traps or gives NaN; never a wrong result from them" {
+  use_numpy_python
+  # the reference traps (SIGFPE, an integer division by zero on those inputs) when the first input
+  # is negative: other inputs are drawn (positive ones by the third), and the results agree
+  export FAKE_TVM_PLANTED='trap:nn.relu'
+  prog 'nn.relu(%x)' "$T/t.relay"
+  for seed in 0 1 2 3 4 5; do
+    expect 1 "no bug: results agree" "$I/tvm-diff" --seed "$seed" "$T/t.relay"
+  done
+  # NaN from the reference on some inputs: the same, with the note in the outcome
+  export FAKE_TVM_PLANTED='nan:nn.relu' RELAYKIT_ORACLE_OUTCOME=1
+  for seed in 0 1 2 3 4 5; do
+    expect 1 "no bug: results agree" "$I/tvm-diff" --seed "$seed" "$T/t.relay"
+  done
+  # a wrong result still is one, with NaN beside it (the NaN positions are not compared)
+  export FAKE_TVM_PLANTED='nan:nn.relu;diff:3:nn.relu'
+  expect 0 "results differ between vm@0 and vm@3" "$I/tvm-diff" --positive "$T/t.relay"
+  # always NaN: nothing to compare, said as no bug, and why in the outcome
+  unset FAKE_TVM_PLANTED
+  prog 'nn.relu(%x) /* FAKE_NAN */' "$T/n.relay"
+  expect 1 "no bug: the reference vm@0 gives no finite result on any of 4 inputs drawn" "$I/tvm-diff" "$T/n.relay"
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["kind"] == "none" and "finite" in d["note"], d' "$T/n.relay.outcome"
+}
