@@ -153,12 +153,12 @@ RK_LIB      := $(PREFIX)/lib/relaykit
 PYTHONDIR   ?= $(shell $(PYTHON) -c 'import sys; d = [p for p in sys.path if p.startswith("$(PREFIX)/") and p.endswith("-packages")]; print(d[0] if d else "")' 2>/dev/null)
 PYTHONDIR_  := $(if $(PYTHONDIR),$(PYTHONDIR),$(RK_LIB)/python)
 MANDIR      ?= $(PREFIX)/share/man
-TVM_SCRIPTS := $(sort $(notdir $(wildcard interestingness/tvm-*))) server-adapter
+TVM_SCRIPTS := $(sort $(notdir $(filter-out %.txt,$(wildcard interestingness/tvm-*)))) server-adapter
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(RK_LIB)/interestingness $(DESTDIR)$(PYTHONDIR_)/relaykit
 	install -m 755 $(PROGRAMS:%=$(BIN)/%) $(DESTDIR)$(PREFIX)/bin/
 	install -m 755 $(TVM_SCRIPTS:%=interestingness/%) $(DESTDIR)$(RK_LIB)/interestingness/
-	install -m 644 interestingness/relaykit_tvm.py interestingness/relaykit_repro.py interestingness/relaykit_outcome.py interestingness/README.md interestingness/PROTOCOL.md $(DESTDIR)$(RK_LIB)/interestingness/
+	install -m 644 interestingness/relaykit_tvm.py interestingness/relaykit_repro.py interestingness/relaykit_outcome.py interestingness/README.md interestingness/PROTOCOL.md interestingness/tvm-limitations.txt $(DESTDIR)$(RK_LIB)/interestingness/
 	for s in $(TVM_SCRIPTS); do ln -sf ../lib/relaykit/interestingness/$$s $(DESTDIR)$(PREFIX)/bin/$$s; done
 	install -m 644 python/relaykit/__init__.py $(DESTDIR)$(PYTHONDIR_)/relaykit/
 	install -d $(DESTDIR)$(MANDIR)/man1

@@ -1151,12 +1151,12 @@ def run_in_child(args, path, chdir=False):
             continue
         if "stage" in msg:
             stage = msg["stage"]
+        elif "kind" in msg:  # the verdict (it may hold a note of its own)
+            result = msg
         elif "ran" in msg:
             ran.append(msg["ran"])
         elif "note" in msg:
             notes.append(msg["note"])
-        elif "kind" in msg:
-            result = msg
     if timed_out:
         head = "timeout after %g s" % args.timeout
         return Outcome("error", stage, head, head, output, ran)
