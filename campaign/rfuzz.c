@@ -66,6 +66,7 @@ static const char usage_options[] =
     "      --reduce-minutes M  at most M minutes per group (10)\n"
     "      --rreduce PATH the rreduce to use (default: the one beside rfuzz)\n"
     "      --json         print the summary as JSON on standard output at the end\n"
+    OP_TVM_VERSION_HELP
     "  -q                 no progress line\n"
     "  -h, --help         this help;  --version\n"
     "\n"
@@ -553,6 +554,7 @@ static void print_json(const Campaign *c) {
                            "known", (json_int_t)c->n.known, "passed", (json_int_t)c->n.passed, "pool",
                            (json_int_t)c->pool.len, "oracle_errors", (json_int_t)c->n.oracle_errors, "groups", groups);
   json_object_set_new(root, "bugs", json_integer((json_int_t)c->n.bugs));
+  json_object_set_new(root, "tvm_version", json_string(op_tvm_name()));
   json_object_set_new(root, "limitations", json_integer((json_int_t)c->n.limitations));
   json_object_set_new(root, "rejected", json_integer((json_int_t)c->n.rejected));
   char *s = json_dumps(root, JSON_INDENT(1));
@@ -665,7 +667,8 @@ static int parse_options(int argc, char **argv, Options *o) {
       {"reduce-minutes", required_argument, NULL, OPT_REDUCE_MINUTES}, {"reduce", required_argument, NULL, OPT_REDUCE},
       {"limitations", required_argument, NULL, OPT_LIMITATIONS},
       {"rreduce", required_argument, NULL, OPT_RREDUCE}, {"json", no_argument, NULL, OPT_JSON},
-      {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, OPT_VERSION}, {NULL, 0, NULL, 0},
+      {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, OPT_VERSION}, OP_TVM_VERSION_OPTION,
+      {NULL, 0, NULL, 0},
   };
   *o = (Options){.timeout = 120, .reduce_minutes = 10, .seed = 1, .shard = 1, .nshards = 1};
   o->reduce_class[FAIL_BUG] = true;
@@ -723,7 +726,10 @@ static int parse_options(int argc, char **argv, Options *o) {
       break;
     case OPT_RREDUCE: o->rreduce = optarg; break;
     case OPT_JSON: o->json = true; break;
-    case OPT_VERSION: return cli_version("rfuzz");
+    case OP_OPT_TVM_VERSION:
+      if (!op_tvm_option(optarg)) return 2;
+      break;
+    case OPT_VERSION: return op_tvm_print_version("rfuzz");
     case 'h': print_usage(); return 0;
     default: return cli_bad_option("rfuzz");
     }

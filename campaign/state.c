@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../support/fileio.h"
+#include "../typegen/ops/ops.h"
 #include "campaign.h"
 
 void campaign_init(Campaign *c, const char *dir) {
@@ -194,6 +195,7 @@ bool campaign_save(const Campaign *c, char *err, size_t errlen) {
                            (json_int_t)c->seed, "shard", (json_int_t)c->shard, "shards", (json_int_t)c->nshards,
                            "oracle", jstr(c->oracle), "round", (json_int_t)c->round, "seconds", c->seconds,
                            "counts", counts_json(&c->n), "pool", pool, "groups", groups);
+  json_object_set_new(root, "tvm_version", json_string(op_tvm_name()));
   char *text = json_dumps(root, JSON_INDENT(1) | JSON_SORT_KEYS);
   json_decref(root);
   char *path = campaign_path(c, "campaign.json");
@@ -319,7 +321,8 @@ static char *index_markdown(const Campaign *c) {
   sb_printf(&sb, ".\n\nFailures by class: %lu bugs, %lu limitations of TVM, %lu rejected inputs "
                  "(interestingness/tvm-limitations.txt and --limitations say which is which).\n",
             c->n.bugs, c->n.limitations, c->n.rejected);
-  sb_printf(&sb, "\nOracle: `%s`\n", c->oracle ? c->oracle : "");
+  sb_printf(&sb, "\nOracle: `%s`; programs generated and checked against TVM v%s's Relay registry.\n",
+            c->oracle ? c->oracle : "", op_tvm_name());
   static const char *const titles[FAIL_NCLASSES] = {"Bugs", "Limitations of TVM", "Rejected inputs"};
   for (int k = 0; k < FAIL_NCLASSES; k++) {
     size_t shown = 0;

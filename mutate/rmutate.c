@@ -50,6 +50,7 @@ static const char usage[] =
     "                     signature, as roracle does (TEST exits non-zero when a program fails);\n"
     "                     --oracle-server CMD: the same with a persistent oracle server;\n"
     "                     --oracle-timeout S: seconds per program (default 60)\n"
+    OP_TVM_VERSION_HELP
     "  -j N               parallel workers (default: cores); the files are the same for every N\n"
     "      --json         print a summary as one JSON object on standard output\n"
     "  -q                 no progress line\n"
@@ -536,7 +537,7 @@ static int parse_options(int argc, char **argv, Cli *cli) {
       {"version", no_argument, NULL, OPT_VERSION},     {"help", no_argument, NULL, 'h'},
       {"oracle", required_argument, NULL, OPT_ORACLE}, {"oracle-server", required_argument, NULL, OPT_ORACLE_SERVER},
       {"oracle-timeout", required_argument, NULL, OPT_ORACLE_TIMEOUT},
-      {NULL, 0, NULL, 0},
+      OP_TVM_VERSION_OPTION,                           {NULL, 0, NULL, 0},
   };
   memset(cli, 0, sizeof *cli);
   cli->count = 100;
@@ -585,7 +586,10 @@ static int parse_options(int argc, char **argv, Cli *cli) {
     case OPT_BATCH:
       if (!count_option("--batch", 1, &cli->batch)) return 2;
       break;
-    case OPT_VERSION: return cli_version("rmutate");
+    case OP_OPT_TVM_VERSION:
+      if (!op_tvm_option(optarg)) return 2;
+      break;
+    case OPT_VERSION: return op_tvm_print_version("rmutate");
     case OPT_ORACLE: cli->oracle_test = optarg; break;
     case OPT_ORACLE_SERVER: cli->oracle_server = optarg; break;
     case OPT_ORACLE_TIMEOUT: cli->oracle_timeout = optarg; break;
@@ -678,8 +682,9 @@ static void print_summary(const Run *run) {
     json_object_set_new(per, mut_mutators[i].name, json_integer((json_int_t)run->per_mutator[i]));
   if (run->per_mutator[MUT_NMUTATORS])
     json_object_set_new(per, "ill-typed", json_integer((json_int_t)run->per_mutator[MUT_NMUTATORS]));
-  json_t *j = json_pack("{s:I, s:I, s:I, s:o}", "mutants", (json_int_t)run->written, "retries",
-                        (json_int_t)run->retries, "mutations", (json_int_t)run->steps_total, "per_mutator", per);
+  json_t *j = json_pack("{s:I, s:I, s:I, s:o, s:s}", "mutants", (json_int_t)run->written, "retries",
+                        (json_int_t)run->retries, "mutations", (json_int_t)run->steps_total, "per_mutator", per,
+                        "tvm_version", op_tvm_name());
   json_dumpf(j, stdout, JSON_COMPACT);
   fputc('\n', stdout);
   json_decref(j);

@@ -9,6 +9,7 @@
 #include "../support/fileio.h"
 #include "../support/strbuf.h"
 #include "../support/version.h"
+#include "../typegen/ops/ops.h"
 #include "pipeline.h"
 
 /* The Python the TVM tests use (interestingness/README.md): RELAYKIT_PYTHON, else python3. */
@@ -40,7 +41,8 @@ static void environment(StrBuf *b) {
   char uname[256];
   first_line("uname -srm", uname, sizeof uname);
   sb_printf(b, "- OS: %s%s%s\n", *line ? line : "", *line && *uname ? ", " : "", uname);
-  sb_puts(b, "- relaykit: " RELAYKIT_VERSION "\n");
+  sb_printf(b, "- relaykit: " RELAYKIT_VERSION ", checking against TVM v%s's Relay registry (%s)\n", op_tvm_name(),
+            op_tvm_how());
 }
 
 /* The fence language of a test script, from its #! line. */

@@ -20,6 +20,7 @@
 #include "../support/strbuf.h"
 #include "../support/xalloc.h"
 #include "../support/version.h"
+#include "../typegen/ops/ops.h"
 #include "driver.h"
 #include "keys.h"
 #include "report.h"
@@ -73,6 +74,7 @@ static const char usage[] =
     "                     written to FILE.pipeline (interestingness/PROTOCOL.md, side files)\n"
     "      --pipeline FILE  the pipeline to start from (its JSON), for a test that reads it beside\n"
     "                     the candidate but does not say what it runs\n"
+    OP_TVM_VERSION_HELP
     "  -v                 log every accepted step on standard error\n"
     "  -h, --help         show this help;  --version\n"
     "\n"
@@ -218,6 +220,7 @@ static void print_json(const RedStats *st, const RedOptions *o) {
                         (json_int_t)st->calls_after, "seconds", st->seconds, "interrupted", st->interrupted,
                         "passes", passes);
   json_object_set_new(j, "ill_typed", json_integer((json_int_t)st->ill_typed));
+  json_object_set_new(j, "tvm_version", json_string(op_tvm_name()));
   json_object_set_new(j, "cancelled", json_integer((json_int_t)st->cancelled));
   json_object_set_new(j, "also_interesting", json_integer((json_int_t)st->also_saved));
   json_object_set_new(j, "jobs", json_integer((json_int_t)o->jobs));
@@ -394,7 +397,7 @@ static int parse_options(int argc, char **argv, Cli *c) {
       {"stuck-timeouts", required_argument, NULL, OPT_STUCK_TIMEOUTS}, {"version", no_argument, NULL, OPT_VERSION},
       {"jobs", required_argument, NULL, 'j'},            {"server", required_argument, NULL, OPT_SERVER},
       {"frame", required_argument, NULL, OPT_FRAME},     {"no-pipeline", no_argument, NULL, OPT_NO_PIPELINE},
-      {"pipeline", required_argument, NULL, OPT_PIPELINE}, {NULL, 0, NULL, 0},
+      {"pipeline", required_argument, NULL, OPT_PIPELINE}, OP_TVM_VERSION_OPTION, {NULL, 0, NULL, 0},
   };
   RedOptions *o = &c->o;
   int opt;
@@ -429,7 +432,10 @@ static int parse_options(int argc, char **argv, Cli *c) {
     case OPT_REPORT: c->report = optarg; break;
     case OPT_TRIVIAL: c->trivial_is_error = true; break;
     case OPT_REQUIRE_TYPED: c->require_typed = true; break;
-    case OPT_VERSION: return cli_version("rreduce");
+    case OP_OPT_TVM_VERSION:
+      if (!op_tvm_option(optarg)) return 2;
+      break;
+    case OPT_VERSION: return op_tvm_print_version("rreduce");
     case 'h': fputs(usage, stdout); return 0;
     default: return cli_bad_option("rreduce");
     }

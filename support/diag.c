@@ -9,6 +9,7 @@ void diag_init(Diag *d, const char *file, const char *text, size_t len) {
   d->text = text;
   d->len = len;
   d->errors = 0;
+  d->warnings = 0;
   sb_init(&d->out);
 }
 

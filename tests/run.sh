@@ -10,6 +10,10 @@ cd "$root"
 full=0
 [ "${1:-}" = "--full" ] && full=1
 passed=0 failed=0
+# The suites expect what a machine without TVM gets: relaykit checks against the newest release it
+# knows (typegen/ops/tvm_version.c), whatever TVM this machine can import; the tests of the default
+# itself unset this.
+export RELAYKIT_TVM_VERSION=0.19
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 

@@ -187,6 +187,8 @@ def main():
     os.environ.setdefault("TOPHUB_LOCATION", "NONE")
     import tvm  # pylint: disable=import-outside-toplevel
     from tvm import relay  # pylint: disable=import-outside-toplevel
+    # rcheck checks against this TVM's registry (and need not ask Python which TVM it is, each time)
+    os.environ["RELAYKIT_TVM_VERSION"] = tvm.__version__
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         scratch = os.path.join(tmp, "printed.relay")
@@ -196,7 +198,7 @@ def main():
     rows = [r for r in rows if not r.get("skipped")]
     both = [r for r in rows if "types_agree" in r]  # module mode, accepted by both
     summary = {
-        "name": args.name, "programs": len(rows), "skipped": len(skipped),
+        "name": args.name, "tvm_version": tvm.__version__, "programs": len(rows), "skipped": len(skipped),
         "verdicts_agree": sum(r["verdict_agrees"] for r in rows),
         "tvm_accepts": sum(r["tvm"] == "accept" for r in rows),
         "typed_programs": len(both), "types_agree": sum(r["types_agree"] for r in both),
@@ -209,7 +211,7 @@ def main():
     unexplained = [r for r in bad if not r["known"]]
     summary["known_disagreements"] = len(bad) - len(unexplained)
     summary["unexplained_disagreements"] = len(unexplained)
-    print("%(name)s: %(programs)d programs (%(skipped)d not comparable, skipped), verdict agrees on %(verdicts_agree)d "
+    print("%(name)s (TVM %(tvm_version)s): %(programs)d programs (%(skipped)d not comparable, skipped), verdict agrees on %(verdicts_agree)d "
           "(TVM accepts %(tvm_accepts)d); types agree on %(types_agree)d of %(typed_programs)d "
           "(%(bindings_compared)d types compared; %(tvm_retypes_its_printing)d where TVM types its own printing "
           "differently from the text it printed, compared with TVM's types for its printing)" % summary)

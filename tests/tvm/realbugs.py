@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-# The TVM tests against the real bugs in ../shared/realbugs (issue 14, item 1), run by
-# `make check-tvm` when TVM is importable. For each bug, every script of its stage (and
-# tvm-server with the same check) must say "interesting" on the repro, with --match on the
-# bug's error text, and "no bug" on the same program with the failing part removed (FIXES).
+# The TVM tests against the real bugs in ../shared/realbugs (issue 14, item 1; issue 31 for the
+# releases), run by `make check-tvm` when TVM is importable. For each bug, every script of its
+# stage (and tvm-server with the same check) must say "interesting" on the repro, with --match on
+# the bug's error text, and "no bug" on the same program with the failing part removed (FIXES);
+# the standalone Python repro the script writes (RELAYKIT_REPRO) must fail the same way under plain
+# TVM. A bug the importable TVM has fixed (FIXED_IN) must say "no bug" instead, on the repro too.
 """realbugs.py [--bugs DIR] [--only ID,...] [--markdown FILE]"""
 
 import argparse
@@ -60,6 +62,47 @@ BUGS = {
 }
 
 
+# id -> (the first release relaykit knows that has the fix, the evidence): there the repro is "no
+# bug" (measured on TVM v0.13.0 and v0.19.0; bench/RESULTS.md, "Real TVM v0.19.0").
+FIXED_IN = {
+    "pr15533-mixed-precision-while-loop": (
+        (0, 19), "apache/tvm#15533 (ToMixedPrecision leaves ADT values as they are) is in v0.19.0: the pass runs"),
+}
+
+
+def release(version):
+    """'0.19.0' -> (0, 19); a fork's '0.18.0+vendor' -> (0, 18)."""
+    m = re.match(r"v?(\d+)\.(\d+)", version)
+    return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+
+
+def fixed_here(bid, version):
+    return bid in FIXED_IN and release(version) >= FIXED_IN[bid][0]
+
+
+def tvm_version():
+    """The version of the TVM the scripts import (their Python: RELAYKIT_PYTHON, else this one)."""
+    py = os.environ.get("RELAYKIT_PYTHON") or sys.executable
+    rc, out, err, _ = run([py, "-c", "import tvm; print(tvm.__version__)"], timeout=300)
+    return out.strip() if rc == 0 else "unknown (%s)" % last_line(err)
+
+
+def standalone_repro(check, opts, path, signature, folder):
+    """The script's standalone repro (RELAYKIT_REPRO) run by plain Python and TVM: (whether it fails
+    with the signature, what it printed last)."""
+    repro = os.path.join(folder, "repro.py")
+    env = dict(os.environ, RELAYKIT_REPRO=repro)
+    script = os.path.join(I, "tvm-" + check[0])
+    subprocess.run([script, "-q"] + opts + [path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                   timeout=600)
+    if not os.path.exists(repro):
+        return False, "no repro written"
+    py = os.environ.get("RELAYKIT_PYTHON") or sys.executable
+    rc, out, err, _ = run([py, repro], timeout=600, cwd=folder)
+    text = out + err
+    return rc != 0 and signature in text, "exit %s: %s" % (rc, (signature if signature in text else last_line(text))[:90])
+
+
 # id -> the check of the "no bug" run when it is not the bug's own check on the fixed program.
 FIXED_CHECK = {
     "tvm16869-lazy-gradient-init-gradcell": ["pass", "InferType", "--build", "--opt-level", "3"],
@@ -92,6 +135,8 @@ def main():
         bugs = json.load(f)
     only = set(args.only.split(",")) if args.only else None
     rows, others, failures = [], [], 0
+    version = tvm_version()
+    print("TVM %s" % version)
     with tempfile.TemporaryDirectory() as tmp:
         for bug in bugs:
             bid = bug["id"]
@@ -124,6 +169,7 @@ def main():
             fixed_check = FIXED_CHECK.get(bid, check)
             fixed_opts = fixed_check[1:] + ["--match", match]
             fixed_script = os.path.join(I, "tvm-" + fixed_check[0])
+            fixed = fixed_here(bid, version)
             rc_bug, out_bug, _, t_bug = run([script, "-q"] + opts + [bug_path])
             rc_fix, out_fix, _, t_fix = run([fixed_script, "-q"] + fixed_opts + [fixed_path])
             server = [os.path.join(I, "tvm-server"), check[0]] + opts
@@ -133,17 +179,27 @@ def main():
                                                       ("%s\n" % fixed_path).encode())
             answers += answers2.splitlines()
             rc_srv, err_srv, t_srv = max(rc_srv, rc_srv2), err_srv + err_srv2, t_srv + t_srv2
-            ok_script = rc_bug == 0 and rc_fix == 1 and "no bug" in out_fix
-            ok_server = (rc_srv == 0 and len(answers) == 2 and answers[0].startswith("0 ")
-                         and answers[1] == "1")
+            if fixed:  # the repro is "no bug" now, as its fixed program
+                ok_script = rc_bug == 1 and "no bug" in out_bug and rc_fix == 1 and "no bug" in out_fix
+                ok_server = rc_srv == 0 and answers == ["1", "1"]
+                ok_repro, repro_said = True, "-"
+            else:
+                ok_script = rc_bug == 0 and rc_fix == 1 and "no bug" in out_fix
+                ok_server = (rc_srv == 0 and len(answers) == 2 and answers[0].startswith("0 ")
+                             and answers[1] == "1")
+                ok_repro, repro_said = standalone_repro(check, opts, bug_path, bug["signature"], folder)
+                if not ok_repro:
+                    failures += 1
             for name, ok in (("tvm-" + check[0], ok_script), ("tvm-server " + check[0], ok_server)):
                 if not ok:
                     failures += 1
             rows.append((bid, " ".join(["tvm-" + check[0]] + check[1:]), ok_script, ok_server,
-                         last_line(out_bug), last_line(out_fix), t_bug, answers, err_srv, t_srv))
-            print("%s %s: %s / fixed: %s (%.1f s); server: %s (%.1f s for both)" % (
-                "ok  " if ok_script and ok_server else "FAIL", bid, last_line(out_bug),
-                last_line(out_fix), t_bug, " | ".join(answers) or last_line(err_srv), t_srv))
+                         last_line(out_bug), last_line(out_fix), t_bug, answers, err_srv, t_srv, fixed,
+                         ok_repro, repro_said))
+            print("%s %s: %s%s / fixed: %s (%.1f s); server: %s (%.1f s for both); standalone repro: %s" % (
+                "ok  " if ok_script and ok_server and ok_repro else "FAIL", bid,
+                "FIXED in TVM %s: " % version if fixed else "", last_line(out_bug),
+                last_line(out_fix), t_bug, " | ".join(answers) or last_line(err_srv), t_srv, repro_said))
         # The scripts of the other stages: "no bug" on every repro, and tvm-diff runs and agrees
         # on repros it can make inputs for.
         for bug in bugs:
@@ -168,17 +224,22 @@ def main():
                 print("%s %s: %s: %s (%.1f s)" % ("ok  " if ok else "FAIL", bid, check[0], verdict, t))
     if args.markdown:
         with open(args.markdown, "w") as f:
-            f.write("| bug | test | repro | fixed | server (repro, fixed) |\n|---|---|---|---|---|\n")
+            f.write("TVM %s\n\n| bug | on this TVM | test | the repro | the fixed program | server (repro, fixed) "
+                    "| standalone repro |\n|---|---|---|---|---|---|---|\n" % version)
             for r in rows:
-                f.write("| %s | `%s` | %s | %s | %s |\n" % (
-                    r[0], r[1], "exit 0, %.1f s" % r[6] if r[2] else "**FAIL** " + r[4][:80],
+                state = ("fixed: " + FIXED_IN[r[0]][1]) if r[10] else "reproduces"
+                f.write("| %s | %s | `%s` | %s | %s | %s | %s |\n" % (
+                    r[0], state, r[1],
+                    ("%s, %.1f s" % (r[4][:80], r[6])) if r[2] else "**FAIL** " + r[4][:80],
                     "no bug" if r[2] else r[5][:60],
-                    "`%s`" % " / ".join(a[:60] for a in r[7]) if r[3] else "**FAIL**"))
+                    "`%s`" % " / ".join(a[:60] for a in r[7]) if r[3] else "**FAIL**",
+                    r[12] if r[11] else "**FAIL** " + r[12]))
             if others:
                 f.write("\n| bug | other script | verdict | s |\n|---|---|---|---:|\n")
                 for r in others:
                     f.write("| %s | `%s` | %s%s | %.1f |\n" % (r[0], r[1], "" if r[2] else "**FAIL** ", r[3][:90], r[4]))
-    print("%d bugs, %d failures" % (len(rows), failures))
+    print("%d bugs on TVM %s: %d reproduce, %d fixed; %d failures" % (
+        len(rows), version, sum(not r[10] for r in rows), sum(r[10] for r in rows), failures))
     return 1 if failures else 0
 
 

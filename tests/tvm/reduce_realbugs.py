@@ -50,9 +50,14 @@ def main():
     bin_ = os.path.join(ROOT, "bin")
     rows, failures = [], 0
     work = args.keep or tempfile.mkdtemp(prefix="relaykit-realbugs-")
+    version = realbugs.tvm_version()
+    print("TVM %s" % version)
     for bug in bugs:
         bid = bug["id"]
         if (only and bid not in only) or bid not in realbugs.BUGS:
+            continue
+        if realbugs.fixed_here(bid, version):  # nothing to reduce: realbugs.py checks it is "no bug"
+            print("fixed %s: %s" % (bid, realbugs.FIXED_IN[bid][1]))
             continue
         check = realbugs.BUGS[bid][0]
         folder = os.path.join(work, bid)

@@ -27,7 +27,11 @@ if ! why=$("$PY" -c 'import tvm, tvm.relay' 2>&1); then
   exit 0
 fi
 export RELAYKIT_PYTHON=$PY
-echo "check-tvm: TVM $("$PY" -c 'import tvm; print(tvm.__version__)') from $("$PY" -c 'import os, tvm; print(os.path.dirname(tvm.__file__))'), FULL=$FULL"
+# relaykit's tools check against this TVM's release (typegen/ops/tvm_version.c); said by rcheck.
+RELAYKIT_TVM_VERSION=$("$PY" -c 'import tvm; print(tvm.__version__)')
+export RELAYKIT_TVM_VERSION
+echo "check-tvm: TVM $RELAYKIT_TVM_VERSION from $("$PY" -c 'import os, tvm; print(os.path.dirname(tvm.__file__))'), FULL=$FULL"
+"$ROOT/bin/rcheck" --version | sed -n 's/^/check-tvm: relaykit /; 2p'
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/relaykit-check-tvm.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 passed=0 failed=0

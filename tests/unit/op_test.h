@@ -16,6 +16,23 @@
 #include "../../typegen/ops/ops.h"
 #include "../../typegen/types/types.h"
 
+/* Checks against TVM release `version` ("0.13", "0.19") from now on: the tests of an op that
+   changed between releases say which release they mean. */
+static inline void op_test_release(const char *version) {
+  char err[256];
+  if (!op_tvm_choose(version, err, sizeof err)) {
+    fprintf(stderr, "op_test_release: %s\n", err);
+    abort();
+  }
+}
+
+/* A cmocka group setup: the release the tests of a file were written for. */
+static inline int op_test_v0_13(void **state) {
+  (void)state;
+  op_test_release("0.13");
+  return 0;
+}
+
 /* Whether `attrs` (as written in a call) sets attribute `name`. */
 static inline bool op_test_sets(const char *attrs, const char *name) {
   size_t n = strlen(name);

@@ -131,15 +131,33 @@ static void test_weight_transforms(void **state) {
                 "convolution_algorithm=2, out_dtype=\"float16\"", "Tensor[(64, 32, 8, 8), float16]");
   assert_rejects("nn.contrib_conv2d_winograd_nnpack_weight_transform", "Tensor[(64, 32, 3, 3), float32]", "",
                  "Cannot find required field 'convolution_algorithm'");
-  /* HWIO (3, 3, 64, 128): K = 576 in tiles of 16, N = 128 in tiles of 4; then padded up */
+  /* HWIO (3, 3, 64, 128): K = 576 in tiles of 16, N = 128 in tiles of 4; then padded up (v0.13.0) */
+  op_test_release("0.13");
   assert_infers("nn.contrib_conv2d_gemm_weight_transform", "Tensor[(3, 3, 64, 128), int8]", "tile_rows=4, tile_cols=16",
                 "Tensor[(32, 36, 4, 16), int8]");
   assert_infers("nn.contrib_conv2d_gemm_weight_transform", "Tensor[(3, 3, 3, 10), int8]", "tile_rows=4, tile_cols=16",
                 "Tensor[(3, 2, 4, 16), int8]");
   assert_rejects("nn.contrib_conv2d_gemm_weight_transform", "Tensor[(3, 3, 10), int8]", "tile_rows=4, tile_cols=16",
                  "Only support HWIO kernel layout");
+  /* v0.19.0: tile_N and tile_K, K padded to four tiles, (k, n) tiles but for 8-bit integers (measured
+     on v0.19.0: (3, 3, 5, 7) with tiles 4 and 4 gives (2, 12, 4, 4)) */
+  op_test_release("0.19");
+  assert_infers("nn.contrib_conv2d_gemm_weight_transform", "Tensor[(3, 3, 64, 128), int8]", "tile_N=4, tile_K=16",
+                "Tensor[(32, 36, 4, 16), int8]");
+  assert_infers("nn.contrib_conv2d_gemm_weight_transform", "Tensor[(3, 3, 3, 10), int8]", "tile_N=4, tile_K=16",
+                "Tensor[(3, 4, 4, 16), int8]");
+  assert_infers("nn.contrib_conv2d_gemm_weight_transform", "Tensor[(3, 3, 3, 10), float32]", "tile_N=4, tile_K=16",
+                "Tensor[(3, 4, 16, 4), float32]");
+  assert_infers("nn.contrib_conv2d_gemm_weight_transform", "Tensor[(3, 3, 5, 7), float32]", "tile_N=4, tile_K=4",
+                "Tensor[(2, 12, 4, 4), float32]");
+  assert_rejects("nn.contrib_conv2d_gemm_weight_transform", "Tensor[(3, 3, 3, 10), int8]", "tile_N=0, tile_K=16",
+                 "tile_N and tile_K must be positive");
+  assert_rejects("nn.contrib_conv2d_gemm_weight_transform", "Tensor[(3, 3, 3, 10), int8]", "tile_N=4",
+                 "Cannot find required field 'tile_K'");
+  op_test_release("0.13");
   assert_rejects("nn.contrib_conv2d_gemm_weight_transform", "Tensor[(3, 3, 3, 10), int8]", "tile_rows=4",
                  "Cannot find required field 'tile_cols'");
+  op_test_release("0.19");
 }
 
 static void test_gemm(void **state) {
@@ -300,7 +318,10 @@ static void test_schemas(void **state) {
   assert_string_equal(op_lookup("nn.correlation")->attrs[5].def, "True");
   static const char *const dpack[] = {"units", "out_dtype", "weight_layout"};
   check_names("nn.contrib_dense_pack", dpack, 3);
-  static const char *const gemm_wt[] = {"tile_rows", "tile_cols"};
+  static const char *const gemm_wt_v13[] = {"tile_rows", "tile_cols"}, *const gemm_wt[] = {"tile_N", "tile_K"};
+  op_test_release("0.13");
+  check_names("nn.contrib_conv2d_gemm_weight_transform", gemm_wt_v13, 2);
+  op_test_release("0.19");
   check_names("nn.contrib_conv2d_gemm_weight_transform", gemm_wt, 2);
   static const char *const nnpack[] = {"convolution_algorithm", "out_dtype"};
   check_names("nn.contrib_conv2d_winograd_nnpack_weight_transform", nnpack, 2);

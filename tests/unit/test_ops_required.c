@@ -14,14 +14,20 @@ static void test_every_required_pair_names_a_schema_attribute(void **state) {
   const char *const(*pairs)[2];
   size_t n = op_required_table(&pairs);
   assert_true(n > 50);
-  for (size_t i = 0; i < n; i++) {
-    const OpDef *op = op_lookup(pairs[i][0]);
-    if (!op) fail_msg("required.c names %s, which is not registered", pairs[i][0]);
-    size_t k = 0;
-    while (k < op->nattrs && strcmp(op->attrs[k].name, pairs[i][1]) != 0) k++;
-    if (k == op->nattrs) fail_msg("required.c names %s.%s, which its schema lacks", pairs[i][0], pairs[i][1]);
-    assert_true(op_attr_required(op, k));
+  for (size_t i = 0; i < n; i++) { /* in the row of some release: qnn.dequantize's out_dtype is v0.19.0's */
+    bool found = false;
+    for (int r = 0; r < TVM_RELEASES && !found; r++) {
+      const OpDef *op = op_lookup_in(pairs[i][0], (TvmRelease)r);
+      size_t k = 0;
+      while (op && k < op->nattrs && strcmp(op->attrs[k].name, pairs[i][1]) != 0) k++;
+      if (!op || k == op->nattrs) continue;
+      op_test_release(op_tvm_release_short((TvmRelease)r));
+      assert_true(op_attr_required(op, k));
+      found = true;
+    }
+    if (!found) fail_msg("required.c names %s.%s, which no release's schema has", pairs[i][0], pairs[i][1]);
   }
+  op_test_release("0.19");
 }
 
 static void test_a_call_without_a_required_attribute_is_rejected_when_strict(void **state) {

@@ -31,6 +31,7 @@ static const char usage[] =
     "      --weight NAME=W  a construct's weight: op reuse let if tuple closure global recursion\n"
     "                     poly adt ref side_op\n"
     "      --list-ops     print the operators the generator knows, one per line, and exit\n"
+    OP_TVM_VERSION_HELP
     "      --stats        print the op histogram, GenCoG's vertex and edge diversity, and how\n"
     "                     many operator calls in @main depend on an input (adapters count too)\n"
     "      --json         with --stats: as JSON\n"
@@ -127,7 +128,10 @@ static int apply_option(RgenOptions *o, int c, const char *arg) {
   case OPT_CALLS:
     if (!parse_u64(arg, &o->calls) || o->calls == 0) return die_usage("--calls takes a count", arg);
     break;
-  case OPT_VERSION: return cli_version("rgen");
+  case OP_OPT_TVM_VERSION:
+    if (!op_tvm_option(arg)) return 2;
+    break;
+  case OPT_VERSION: return op_tvm_print_version("rgen");
   case 'h': fputs(usage, stdout); return 0;
   default: return cli_bad_option("rgen");
   }
@@ -148,9 +152,11 @@ static int parse_options(int argc, char **argv, RgenOptions *o) {
       {"json", no_argument, NULL, OPT_JSON},             {"calls", required_argument, NULL, OPT_CALLS},
       {"forward", no_argument, NULL, OPT_FORWARD},
       {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, OPT_VERSION},
-      {NULL, 0, NULL, 0},
+      OP_TVM_VERSION_OPTION,                             {NULL, 0, NULL, 0},
   };
   char err[512];
+  for (int i = 1; i < argc - 1; i++) /* the release first: a policy's operators are looked up in it */
+    if (!strcmp(argv[i], "--tvm-version") && !op_tvm_option(argv[i + 1])) return 2;
   for (int i = 1; i < argc - 1; i++)
     if (!strcmp(argv[i], "--policy") && !gen_policy_load(&o->policy, argv[i + 1], &o->arena, err, sizeof err)) {
       fprintf(stderr, "rgen: %s\n", err);

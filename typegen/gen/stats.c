@@ -205,6 +205,7 @@ char *gen_stats_report(GenStats *s, unsigned samples, bool as_json) {
     json_t *j = json_pack("{s:I, s:I, s:f, s:f, s:I, s:o, s:o}", "operators", (json_int_t)s->nops, "calls",
                           (json_int_t)s->calls, "vertex_diversity", vertex, "edge_diversity", edge, "edges",
                           (json_int_t)s->edges.len, "input_dependence", dep, "histogram", ops);
+    json_object_set_new(j, "tvm_version", json_string(op_tvm_name()));
     text = json_dumps(j, JSON_INDENT(2));
     json_decref(j);
     sb_puts(&out, text);

@@ -399,6 +399,12 @@ static const Type *call(Infer *in, AstExpr *e) {
       return adt;
     }
     const OpDef *op = op_lookup(callee->text);
+    int other = op ? -1 : op_tvm_elsewhere(callee->text);
+    if (other >= 0) /* not a custom op: one relaykit knows TVM removed or added */
+      return error_at(in, &callee->node, "operator %s is not in TVM v%s's registry (TVM v%s has it: --tvm-version %s)",
+                      callee->text, op_tvm_name(), op_tvm_release_name((TvmRelease)other),
+                      op_tvm_release_short((TvmRelease)other)),
+             NULL;
     if (!op) return opaque_call(in, e);
     return op_call(in, e, op, e->items, e->nitems, &e->attrs);
   }

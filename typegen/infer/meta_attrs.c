@@ -8,6 +8,9 @@
  * anything types the program: typing, reduction, mutation and printing then see one form, and what
  * relaykit prints TVM reads back (apache/tvm's parser builds the same struct from written fields).
  *
+ * Written attributes may refer to the section too: TVM v0.19.0 boxes split's indices_or_sections
+ * (runtime.BoxInt) and prints `indices_or_sections=meta[runtime.BoxInt][0]`; those become literals.
+ *
  * TVM's node graph (SaveJSON) stores a plain field (int, double, bool, std::string, DataType) as its
  * value spelled as a string, and an object field (Array, IntImm, FloatImm, String) as the index of
  * its node; nothing in the JSON says which, so the struct's declaration does (op_attr_boxed).
@@ -87,6 +90,20 @@ static const char *field(json_t *node, const char *key) {
   return json_string_value(json_object_get(json_object_get(node, "attrs"), key));
 }
 
+/* A boxed scalar (runtime.BoxInt, BoxBool, BoxFloat: TVM v0.19.0 keeps split's indices_or_sections
+   so), whose value is its repr_str. */
+static AstExpr *boxed(Reader *r, json_t *node) {
+  const char *key = json_string_value(json_object_get(node, "type_key"));
+  const char *s = json_string_value(json_object_get(node, "repr_str"));
+  if (!s) return fail(r, "%s node has no repr_str", key);
+  if (!strcmp(key, "runtime.BoxBool")) return atom(r, AST_BOOL, strcmp(s, "0") && strcmp(s, "False") ? "True" : "False");
+  if (!strcmp(key, "runtime.BoxFloat")) return float_atom(r, s);
+  if (strcmp(key, "runtime.BoxInt")) return fail(r, "a value of type %s, which relaykit cannot write as an attribute", key);
+  char *end;
+  strtoll(s, &end, 10);
+  return end != s && !*end ? atom(r, AST_INT, s) : fail(r, "%s node holds '%s'", key, s);
+}
+
 /* The value of node `index` of the graph: None, an IntImm, FloatImm or String, or an Array of them. */
 static AstExpr *object(Reader *r, const char *index, AttrType type, int depth) {
   char *end;
@@ -110,6 +127,7 @@ static AstExpr *object(Reader *r, const char *index, AttrType type, int depth) {
     const char *value = field(node, "value");
     return value ? float_atom(r, value) : fail(r, "FloatImm node %ld has no value", i);
   }
+  if (!strncmp(key, "runtime.Box", strlen("runtime.Box"))) return boxed(r, node);
   if (!strcmp(key, "runtime.String")) {
     const char *s = json_string_value(json_object_get(node, "repr_str"));
     return s ? string_atom(r, s) : fail(r, "String node %ld has no repr_str", i);
@@ -179,18 +197,24 @@ static json_t *struct_node(Reader *r, const char *ref) {
   return NULL;
 }
 
+/* The section's node that reference `ref` (meta[KEY][i]) names, the section read on first use;
+   NULL (r failed) when it cannot be read or has no such entry.  Errors point at `ref`. */
+static json_t *referenced(Reader *r, const AstExpr *ref) {
+  r->at = &ref->node;
+  snprintf(r->ref, sizeof r->ref, "%s", ref->text);
+  if (!r->root) {
+    char err[256];
+    r->root = meta_json_load(r->m->metadata, err, sizeof err, NULL);
+    if (!r->root) return fail(r, "cannot read the #[metadata] section: %s", err), NULL;
+  }
+  return struct_node(r, ref->text);
+}
+
 /* Replaces call e's last argument, a reference to a struct, by the struct's fields written out:
    those that differ from the schema's default or that TVM's parser requires, then the key. */
 static void inline_call(Reader *r, AstExpr *e, const OpDef *op) {
   AstExpr *arg = e->items[e->nitems - 1];
-  r->at = &arg->node;
-  snprintf(r->ref, sizeof r->ref, "%s", arg->text);
-  if (!r->root) {
-    char err[256];
-    r->root = meta_json_load(r->m->metadata, err, sizeof err, NULL);
-    if (!r->root) return (void)fail(r, "cannot read the #[metadata] section: %s", err);
-  }
-  json_t *node = struct_node(r, arg->text);
+  json_t *node = referenced(r, arg);
   if (!node) return;
   const char *type_key = json_string_value(json_object_get(node, "type_key"));
   json_t *fields = json_object_get(node, "attrs");
@@ -247,6 +271,25 @@ bool meta_is_attrs_ref(const AstExpr *e) {
   return e->kind == AST_META && !strncmp(e->text, "meta[relay.attrs.", strlen("meta[relay.attrs."));
 }
 
+static bool is_boxed_ref(const AstExpr *e) {
+  return e->kind == AST_META && !strncmp(e->text, "meta[runtime.Box", strlen("meta[runtime.Box"));
+}
+
+/* A written attribute's value that refers to a boxed scalar in the section, also inside lists:
+   `indices_or_sections=[meta[runtime.BoxInt][0], meta[runtime.BoxInt][1]]` (v0.19.0's printing of
+   split) becomes the literals. */
+static void inline_boxed(Reader *r, AstExpr **slot) {
+  AstExpr *e = *slot;
+  if (e->kind == AST_LIST) {
+    for (size_t i = 0; i < e->nitems && !r->failed; i++) inline_boxed(r, &e->items[i]);
+    return;
+  }
+  if (!is_boxed_ref(e)) return;
+  json_t *node = referenced(r, e);
+  AstExpr *v = node ? boxed(r, node) : NULL;
+  if (v) *slot = v;
+}
+
 static void walk(Reader *r, AstExpr *e) {
   if (!e || r->failed) return;
   if (e->kind == AST_CALL && e->a && e->a->kind == AST_NAME && e->nitems && !e->attrs.len &&
@@ -254,6 +297,8 @@ static void walk(Reader *r, AstExpr *e) {
     const OpDef *op = op_lookup(e->a->text);
     if (op) inline_call(r, e, op); /* an unknown op's call stays opaque, reference and all */
   }
+  if (e->kind == AST_CALL)
+    for (size_t i = 0; i < e->attrs.len && !r->failed; i++) inline_boxed(r, &e->attrs.items[i]->value);
   AstExpr **slot;
   for (AstChildren it = ast_children(e); !r->failed && (slot = ast_next_child(&it));) walk(r, *slot);
 }

@@ -21,8 +21,9 @@ static const char usage[] =
     "      --tvm-strict also reject what TVM's parser rejects before typing: a call that leaves\n"
     "                   out an attribute TVM requires written out (nn.dense's units,\n"
     "                   strided_slice's axes: write units=None); by default its default is taken\n"
-    "      --list-ops   print every operator the type checker knows, one a line, and exit (TVM\n"
-    "                   v0.13's Relay registry; an operator it does not know is an error)\n"
+    "      --list-ops   print every operator the type checker knows, one a line, and exit (the\n"
+    "                   chosen TVM release's Relay registry)\n"
+    OP_TVM_VERSION_HELP
     "  -h, --help       show this help\n"
     "\n"
     "exit status: 0 well-typed, 1 a program was rejected (syntax or type error), 2 usage or I/O error\n";
@@ -88,7 +89,7 @@ static json_t *module_json(const char *path, const AstModule *m) {
     json_array_append_new(defs, json_pack("{s:s, s:o, s:o}", "name", d->name, "type", type_json(d->fn->type),
                                           "bindings", bindings));
   }
-  json_t *j = json_pack("{s:s, s:o}", "file", path, "definitions", defs);
+  json_t *j = json_pack("{s:s, s:s, s:o}", "file", path, "tvm_version", op_tvm_name(), "definitions", defs);
   if (m->body) {
     json_t *bindings = json_array();
     collect(m->body, bindings);
@@ -148,8 +149,9 @@ static int parse_options(int argc, char **argv, RcheckOptions *o) {
       {"annotate", no_argument, NULL, OPT_ANNOTATE}, {"json", no_argument, NULL, OPT_JSON},
       {"list-ops", no_argument, NULL, OPT_LIST_OPS}, {"tvm-strict", no_argument, NULL, OPT_STRICT},
       {"help", no_argument, NULL, 'h'},              {"version", no_argument, NULL, OPT_VERSION},
-      {NULL, 0, NULL, 0},
+      OP_TVM_VERSION_OPTION,                         {NULL, 0, NULL, 0},
   };
+  bool list = false; /* after every option: --tvm-version may follow it */
   int c;
   cli_name(argv, "rcheck");
   while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -157,12 +159,16 @@ static int parse_options(int argc, char **argv, RcheckOptions *o) {
     case OPT_ANNOTATE: o->annotate = true; break;
     case OPT_STRICT: op_require_written(true); break;
     case OPT_JSON: o->json = true; break;
-    case OPT_LIST_OPS: return list_ops();
-    case OPT_VERSION: return cli_version("rcheck");
+    case OPT_LIST_OPS: list = true; break;
+    case OP_OPT_TVM_VERSION:
+      if (!op_tvm_option(optarg)) return 2;
+      break;
+    case OPT_VERSION: return op_tvm_print_version("rcheck");
     case 'h': fputs(usage, stdout); return 0;
     default: return cli_bad_option("rcheck");
     }
   }
+  if (list) return list_ops();
   if (optind >= argc) {
     fputs("rcheck: no input files (use '-' for standard input)\n", stderr);
     fputs(usage, stderr);

@@ -16,6 +16,9 @@
  * Not generated: these ops are created by the Ethos-U partitioning and legalization passes for
  * the NPU, with constant weights and lookup tables; a generated call would be of no use outside
  * that flow.
+ *
+ * TVM v0.13.0 only: v0.19.0 removed the Ethos-U backend and these ops with it (every row says
+ * OP_TVM_ONLY(TVM_0_13)).
  */
 
 #include <stdio.h>
@@ -247,7 +250,7 @@ static const OpAttrSpec binary_attrs[] = {
     {"rescale_shift", AT_INT, "0"}};
 
 static const OpDef binary_elementwise_ops[] = {
-    KIT_OP("contrib.ethosu.binary_elementwise", 3, binary_attrs, binary_rel),
+    KIT_OP("contrib.ethosu.binary_elementwise", 3, binary_attrs, binary_rel, OP_TVM_ONLY(TVM_0_13)),
 };
 OP_REGISTER(binary_elementwise_ops);
 
@@ -284,7 +287,7 @@ static const OpAttrSpec conv2d_attrs[] = {QPARAMS({"weight_zero_point", AT_INT, 
                                           {"upscale", AT_STR, "\"NONE\""}, LAYOUTS};
 
 static const OpDef conv2d_ops[] = {
-    KIT_OP("contrib.ethosu.conv2d", 4, conv2d_attrs, conv2d_rel),
+    KIT_OP("contrib.ethosu.conv2d", 4, conv2d_attrs, conv2d_rel, OP_TVM_ONLY(TVM_0_13)),
 };
 OP_REGISTER(conv2d_ops);
 
@@ -316,7 +319,7 @@ static const OpAttrSpec depthwise_attrs[] = {QPARAMS({"weight_zero_point", AT_IN
                                              {"ofm_dtype", AT_STR, "\"int8\""}};
 
 static const OpDef depthwise_conv2d_ops[] = {
-    KIT_OP("contrib.ethosu.depthwise_conv2d", 4, depthwise_attrs, depthwise_rel),
+    KIT_OP("contrib.ethosu.depthwise_conv2d", 4, depthwise_attrs, depthwise_rel, OP_TVM_ONLY(TVM_0_13)),
 };
 OP_REGISTER(depthwise_conv2d_ops);
 
@@ -338,7 +341,7 @@ static const Type *identity_rel(OpCall *c) {
 static const OpAttrSpec identity_attrs[] = {QPARAMS(), {"activation", AT_STR, "\"NONE\""}};
 
 static const OpDef identity_ops[] = {
-    KIT_OP("contrib.ethosu.identity", 2, identity_attrs, identity_rel),
+    KIT_OP("contrib.ethosu.identity", 2, identity_attrs, identity_rel, OP_TVM_ONLY(TVM_0_13)),
 };
 OP_REGISTER(identity_ops);
 
@@ -383,7 +386,7 @@ static const OpAttrSpec pooling_attrs[] = {{"pooling_type", AT_STR, "None"},
                                            LAYOUTS};
 
 static const OpDef pooling_ops[] = {
-    KIT_OP("contrib.ethosu.pooling", 2, pooling_attrs, pooling_rel),
+    KIT_OP("contrib.ethosu.pooling", 2, pooling_attrs, pooling_rel, OP_TVM_ONLY(TVM_0_13)),
 };
 OP_REGISTER(pooling_ops);
 
@@ -407,6 +410,6 @@ static const OpAttrSpec unary_attrs[] = {{"operator_type", AT_STR, "None"}, QPAR
                                          ACT_CLIP_ROUND, LAYOUTS};
 
 static const OpDef unary_elementwise_ops[] = {
-    KIT_OP("contrib.ethosu.unary_elementwise", 2, unary_attrs, unary_rel),
+    KIT_OP("contrib.ethosu.unary_elementwise", 2, unary_attrs, unary_rel, OP_TVM_ONLY(TVM_0_13)),
 };
 OP_REGISTER(unary_elementwise_ops);

@@ -377,6 +377,8 @@ extern const OpAttrSpec kit_squeeze_attrs[1];           /* SqueezeAttrs */
 extern const OpAttrSpec kit_tile_attrs[1];              /* TileAttrs */
 extern const OpAttrSpec kit_one_hot_attrs[3];           /* OneHotAttrs */
 extern const OpAttrSpec kit_topk_attrs[5];              /* TopKAttrs */
+extern const OpAttrSpec kit_dequantize_attrs_v13[1];    /* DequantizeAttrs, v0.13.0 */
+extern const OpAttrSpec kit_dequantize_attrs[2];        /* DequantizeAttrs, v0.19.0 */
 /* UpSamplingAttrs, UpSampling3DAttrs and ShapeOfAttrs: one struct, two defaults (kit_attrs.c says
    why) — the static op's and the dyn or VM op's. */
 extern const OpAttrSpec kit_upsampling_attrs[5], kit_dyn_upsampling_attrs[5];

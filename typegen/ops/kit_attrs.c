@@ -1,5 +1,5 @@
 /*
- * The schemas of TVM v0.13's attrs structs (include/tvm/relay/attrs/) whose ops sit in several
+ * The schemas of TVM's attrs structs (include/tvm/relay/attrs/) whose ops sit in several
  * families, each declared once (see kit.h).  A field TVM declares without a default is spelled
  * None: the schema needs some spelling, and a relation that needs the value rejects None with TVM's
  * "Cannot find required field" message.
@@ -71,6 +71,12 @@ const OpAttrSpec kit_one_hot_attrs[] = {
    ShapeOf helper writes int64): a departure from TVM, kept so that nothing changes here. */
 const OpAttrSpec kit_shape_of_attrs[] = {{"dtype", AT_DTYPE, "\"\""}};
 const OpAttrSpec kit_vm_shape_of_attrs[] = {{"dtype", AT_DTYPE, "\"int32\""}};
+
+/* qnn/attrs.h: DequantizeAttrs (qnn.dequantize, qnn.simulated_dequantize).  Only axis in v0.13.0;
+   v0.19.0 declares out_dtype first, without a default (required: the printer always writes it;
+   float32 is what its Python API passes). */
+const OpAttrSpec kit_dequantize_attrs_v13[] = {{"axis", AT_INT, "-1"}};
+const OpAttrSpec kit_dequantize_attrs[] = {{"out_dtype", AT_DTYPE, "\"float32\""}, {"axis", AT_INT, "-1"}};
 
 /* attrs/algorithm.h */
 const OpAttrSpec kit_topk_attrs[] = {{"k", AT_INT, "None"},

@@ -53,14 +53,23 @@ OP_REGISTER(memory_kill_ops);
 
 /* ------------------------------------------------------------------ memory.alloc_storage */
 
-/* AllocStorageRel: a Storage object, the core prelude's extern type (printed `Storage[]`). */
+/* AllocStorageRel: a Storage object, the core prelude's extern type (printed `Storage[]`).  Its
+   arguments are (size, alignment) in v0.13.0 and (size, shape, alignment) in v0.19.0, where the
+   shape must be a tensor. */
 static const Type *alloc_storage_rel(OpCall *c) { return ty_call(c->types, "Storage", NULL, 0); }
+
+static const Type *alloc_storage_shape_rel(OpCall *c) {
+  if (c->args[1]->kind != TY_TENSOR) return op_fail(c, 1, "%s: Check failed: tt != nullptr: must be tensor type", c->op->name);
+  return alloc_storage_rel(c);
+}
 
 static const OpAttrSpec alloc_storage_attrs[] = {{"virtual_device", AT_ANY, "None"}, {"dtype_hint", AT_DTYPE, "\"float32\""}};
 
 static const OpDef memory_alloc_storage_ops[] = {
-    OP_ENTRY("memory.alloc_storage", 2, 2, alloc_storage_attrs, KIT_NELEMS(alloc_storage_attrs),
-             alloc_storage_rel),
+    OP_ENTRY("memory.alloc_storage", 2, 2, alloc_storage_attrs, KIT_NELEMS(alloc_storage_attrs), alloc_storage_rel,
+             OP_TVM_ONLY(TVM_0_13)),
+    OP_ENTRY("memory.alloc_storage", 3, 3, alloc_storage_attrs, KIT_NELEMS(alloc_storage_attrs),
+             alloc_storage_shape_rel, OP_TVM_ONLY(TVM_0_19)),
 };
 OP_REGISTER(memory_alloc_storage_ops);
 

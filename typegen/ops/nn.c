@@ -1231,11 +1231,26 @@ static bool is_dtype(DType d, DTypeCode code, int bits) { return d.code == code 
 /* The quantisation axis: negative counts from the end (0 for a scalar). */
 static int64_t qnn_axis(int64_t axis, size_t rank) { return axis < 0 ? (rank > 0 ? (int64_t)rank + axis : 0) : axis; }
 
+/* The quantized dtypes of quantize's result and dequantize's data: v0.19.0 added uint16. */
+typedef struct QnnTypes {
+  const DType *set;
+  size_t n;
+  const char *quantize_msg, *dequantize_msg; /* TVM's lists, as its messages spell them */
+} QnnTypes;
+
+static const DType qnn_io_types_v13[] = {{DT_INT, 8, 1}, {DT_UINT, 8, 1}, {DT_INT, 16, 1}, {DT_INT, 32, 1}};
+
 static const DType qnn_io_types[] = {{DT_INT, 8, 1}, {DT_UINT, 8, 1}, {DT_INT, 16, 1}, {DT_UINT, 16, 1}, {DT_INT, 32, 1}};
+
+static const QnnTypes qnn_types_v13 = {qnn_io_types_v13, KIT_NELEMS(qnn_io_types_v13), "[int8, unit8, int16, int32]",
+                                       "[unit8, int8, int16, int32]"};
+
+static const QnnTypes qnn_types = {qnn_io_types, KIT_NELEMS(qnn_io_types), "[int8, unit8, int16, uint16, int32]",
+                                   "[int8, unit8, int16, uint16, int32]"};
 
 /* QuantizeRel (src/relay/qnn/op/quantize.cc): float32 in; scale (float32) and zero point (int32) are
    scalars or vectors along the axis; out_dtype is an integer type. */
-static const Type *quantize_rel(OpCall *c) {
+static const Type *quantize_rel_with(OpCall *c, const QnnTypes *q) {
   const Type *data = op_tensor_arg(c, 0);
   if (!data) return NULL;
   char b1[16];
@@ -1252,21 +1267,26 @@ static const Type *quantize_rel(OpCall *c) {
   int64_t len = rank > 0 ? data->dims[axis] : 1;
   if (!kit_qnn_assign_arg(c, 1, dt_float32, len) || !kit_qnn_assign_arg(c, 2, dt_int32, len)) return NULL;
   DType out = op_dtype(c, "out_dtype");
-  if (!kit_dtype_in(out, qnn_io_types, KIT_NELEMS(qnn_io_types)))
-    return op_fail(c, -1, "%s: Output type should be one of [int8, unit8, int16, uint16, int32] but was %s", c->op->name,
+  if (!kit_dtype_in(out, q->set, q->n))
+    return op_fail(c, -1, "%s: Output type should be one of %s but was %s", c->op->name, q->quantize_msg,
                    kit_dtype_name(out, b1));
   return ty_tensor(c->types, out, data->dims, rank);
 }
 
-/* DequantizeRel (src/relay/qnn/op/dequantize.cc, v0.13: no out_dtype, the result is float32):
-   scale and zero point count as scalars also when they hold one element. */
-static const Type *dequantize_rel(OpCall *c) {
+static const Type *quantize_rel_v13(OpCall *c) { return quantize_rel_with(c, &qnn_types_v13); }
+
+static const Type *quantize_rel(OpCall *c) { return quantize_rel_with(c, &qnn_types); }
+
+/* DequantizeRel (src/relay/qnn/op/dequantize.cc): scale and zero point count as scalars also when
+   they hold one element.  The result is float32 in v0.13.0; v0.19.0 says which, out_dtype (float32
+   or float16), when the schema has it. */
+static const Type *dequantize_rel_with(OpCall *c, const QnnTypes *q) {
   const Type *data = op_tensor_arg(c, 0);
   if (!data) return NULL;
   char b1[16];
-  if (!kit_dtype_in(data->dtype, qnn_io_types, KIT_NELEMS(qnn_io_types)))
-    return op_fail(c, 0, "%s: Input type should be one of the quantized types [int8, unit8, int16, uint16, int32] but was %s",
-                   c->op->name, kit_dtype_name(data->dtype, b1));
+  if (!kit_dtype_in(data->dtype, q->set, q->n))
+    return op_fail(c, 0, "%s: Input type should be one of the quantized types %s but was %s", c->op->name,
+                   q->dequantize_msg, kit_dtype_name(data->dtype, b1));
   size_t rank = data->ndims;
   int64_t axis = qnn_axis(op_int(c, "axis"), rank);
   const Type *scale = op_tensor_arg(c, 1), *zp = scale ? op_tensor_arg(c, 2) : NULL;
@@ -1279,8 +1299,19 @@ static const Type *dequantize_rel(OpCall *c) {
     len = data->dims[axis];
   }
   if (!kit_qnn_assign_arg(c, 1, dt_float32, len) || !kit_qnn_assign_arg(c, 2, dt_int32, len)) return NULL;
-  return ty_tensor(c->types, dt_float32, data->dims, rank);
+  DType out = dt_float32;
+  if (q == &qnn_types) {
+    out = op_dtype(c, "out_dtype");
+    if (!dtype_eq(out, dt_float32) && !dtype_eq(out, DT(DT_FLOAT, 16)))
+      return op_fail(c, -1, "%s: Output type should be one of [float16, float32] but was %s", c->op->name,
+                     kit_dtype_name(out, b1));
+  }
+  return ty_tensor(c->types, out, data->dims, rank);
 }
+
+static const Type *dequantize_rel_v13(OpCall *c) { return dequantize_rel_with(c, &qnn_types_v13); }
+
+static const Type *dequantize_rel(OpCall *c) { return dequantize_rel_with(c, &qnn_types); }
 
 /* RequantizeRel (src/relay/qnn/op/requantize.cc): the input scale and zero point follow the axis;
    the output ones are scalars. */
@@ -1392,11 +1423,10 @@ static bool requantize_sample(OpGen *g, const OpDef *op, OpPlan *out) {
   return requantize_solve(g, op, opgen_tensor(g, d, 0, g->policy->max_rank), out);
 }
 
-/* QuantizeAttrs: out_dtype has no default.  DequantizeAttrs (v0.13): only axis.  RequantizeAttrs:
-   rounding and compute_dtype default to the string "None" (chosen from RequantizeConfig later). */
+/* QuantizeAttrs: out_dtype has no default.  DequantizeAttrs: kit_dequantize_attrs (kit_attrs.c).
+   RequantizeAttrs: rounding and compute_dtype default to the string "None" (chosen from
+   RequantizeConfig later). */
 static const OpAttrSpec quantize_attrs[] = {{"out_dtype", AT_DTYPE, "None"}, {"axis", AT_INT, "-1"}};
-
-static const OpAttrSpec dequantize_attrs[] = {{"axis", AT_INT, "-1"}};
 
 static const OpAttrSpec requantize_attrs[] = {{"axis", AT_INT, "-1"},
                                               {"rounding", AT_STR, "\"None\""},
@@ -1404,10 +1434,16 @@ static const OpAttrSpec requantize_attrs[] = {{"axis", AT_INT, "-1"},
                                               {"out_dtype", AT_DTYPE, "\"\""}};
 
 static const OpDef quantize_ops[] = {
+    KIT_OP("qnn.quantize", 3, quantize_attrs, quantize_rel_v13,
+           KIT_GEN(OPDT_INT, quantize_recognize, quantize_solve, quantize_sample), OP_TVM_ONLY(TVM_0_13)),
     KIT_OP("qnn.quantize", 3, quantize_attrs, quantize_rel,
-           KIT_GEN(OPDT_INT, quantize_recognize, quantize_solve, quantize_sample)),
-    KIT_OP("qnn.dequantize", 3, dequantize_attrs, dequantize_rel,
-           KIT_GEN(OPDT_FLOAT, dequantize_recognize, dequantize_solve, dequantize_sample)),
+           KIT_GEN(OPDT_INT, quantize_recognize, quantize_solve, quantize_sample), OP_TVM_ONLY(TVM_0_19)),
+    /* generated for float32 results in both (the recognizer's), so that a seed gives the same
+       programs; v0.19.0's prints out_dtype="float32", which it requires */
+    KIT_OP("qnn.dequantize", 3, kit_dequantize_attrs_v13, dequantize_rel_v13,
+           KIT_GEN(OPDT_FLOAT, dequantize_recognize, dequantize_solve, dequantize_sample), OP_TVM_ONLY(TVM_0_13)),
+    KIT_OP("qnn.dequantize", 3, kit_dequantize_attrs, dequantize_rel,
+           KIT_GEN(OPDT_FLOAT, dequantize_recognize, dequantize_solve, dequantize_sample), OP_TVM_ONLY(TVM_0_19)),
     KIT_OP("qnn.requantize", 5, requantize_attrs, requantize_rel,
            KIT_GEN(OPDT_INT, requantize_recognize, requantize_solve, requantize_sample)),
 };

@@ -165,17 +165,21 @@ typedef struct ConvKind {
   const char *kernel_canon; /* "OIHW" (forward) or "IOHW" (transposed) */
   const char *tag;          /* TVM's prefix for weight-shape messages: "Conv2D", "Conv2DTransposed" */
   bool transposed;
+  bool depthwise;           /* a grouped convolution can be depthwise (conv_rel) */
 } ConvKind;
 
-static const ConvKind conv1d_kind = {1, "NCW", "OIW", "Conv1D", false};
+static const ConvKind conv1d_kind = {1, "NCW", "OIW", "Conv1D", false, false};
 
-static const ConvKind conv2d_kind = {2, "NCHW", "OIHW", "Conv2D", false};
+static const ConvKind conv2d_kind = {2, "NCHW", "OIHW", "Conv2D", false, true};
 
-static const ConvKind conv3d_kind = {3, "NCDHW", "OIDHW", "Conv3D", false};
+/* Conv3DRel learnt depthwise weights after v0.13.0 (v0.19.0 has them). */
+static const ConvKind conv3d_kind_v13 = {3, "NCDHW", "OIDHW", "Conv3D", false, false};
 
-static const ConvKind conv1d_transpose_kind = {1, "NCW", "IOW", "Conv1DTraspose", true}; /* sic, as TVM */
+static const ConvKind conv3d_kind = {3, "NCDHW", "OIDHW", "Conv3D", false, true};
 
-static const ConvKind conv2d_transpose_kind = {2, "NCHW", "IOHW", "Conv2DTransposed", true};
+static const ConvKind conv1d_transpose_kind = {1, "NCW", "IOW", "Conv1DTraspose", true, false}; /* sic, as TVM */
+
+static const ConvKind conv2d_transpose_kind = {2, "NCHW", "IOHW", "Conv2DTransposed", true, false};
 
 /* The three layout checks every convolution relation starts with.  Conv2DRel words its messages
    differently from the others. */
@@ -254,11 +258,11 @@ static const Type *conv_rel(OpCall *c, const ConvKind *k) {
   int64_t cout, dk[3], wcan[KIT_LAYOUT_MAX], wdims[KIT_LAYOUT_MAX];
   char b1[256], b2[256];
 
-  /* Conv2DRel / Conv3DRel: a grouped convolution whose groups equal the input channels and the
-     weight's output channels is depthwise, and the weight inferred from the attributes is then
-     (C, channels / C, k...). */
+  /* Conv2DRel (and v0.19.0's Conv3DRel): a grouped convolution whose groups equal the input
+     channels and the weight's output channels is depthwise, and the weight inferred from the
+     attributes is then (C, channels / C, k...). */
   bool depthwise = false;
-  if (!k->transposed && nd >= 2 && groups > 1) {
+  if (k->depthwise && groups > 1) {
     if (!kit_layout_convert(c, 1, &kl, weight->dims, weight->ndims, &kcanon, wcan)) return NULL;
     depthwise = groups == cin && groups == wcan[0];
   }
@@ -359,6 +363,8 @@ static const Type *conv1d_rel(OpCall *c) { return conv_rel(c, &conv1d_kind); }
 
 static const Type *conv2d_rel(OpCall *c) { return conv_rel(c, &conv2d_kind); }
 
+static const Type *conv3d_rel_v13(OpCall *c) { return conv_rel(c, &conv3d_kind_v13); }
+
 static const Type *conv3d_rel(OpCall *c) { return conv_rel(c, &conv3d_kind); }
 
 static const Type *conv1d_transpose_rel(OpCall *c) { return conv_rel(c, &conv1d_transpose_kind); }
@@ -367,8 +373,10 @@ static const Type *conv2d_transpose_rel(OpCall *c) { return conv_rel(c, &conv2d_
 
 /* QnnConv2DRel (src/relay/qnn/op/convolution.cc): int8/uint8/int16 data and weight, scalar input
    zero point and scale, a weight scale that is a scalar or a vector over the output channels, then
-   Conv2DRel on (data, weight). */
-static const Type *qnn_conv2d_rel(OpCall *c) {
+   Conv2DRel on (data, weight).  `grouped`: v0.19.0 tells a grouped convolution from a depthwise
+   one (its weight scale has `channels` elements); v0.13.0 takes every grouped one as depthwise
+   (I * O elements). */
+static const Type *qnn_conv2d_rel_with(OpCall *c, bool grouped) {
   const Type *data = op_tensor_arg(c, 0), *weight = data ? op_tensor_arg(c, 1) : NULL;
   if (!weight) return NULL;
   const char *name = c->op->name;
@@ -398,13 +406,13 @@ static const Type *qnn_conv2d_rel(OpCall *c) {
     len = weight->dims[o - kl];
   } else {
     if (!o && !i) return op_fail(c, -1, "%s: Kernel layout attribute is not defined", name);
-    if (!d) return op_fail(c, -1, "%s: Data layout attribute is not defined", name);
+    if (grouped && !d) return op_fail(c, -1, "%s: Data layout attribute is not defined", name);
     bool have_ch = !op_is_none(c, "channels");
     int64_t ch = have_ch ? op_int(c, "channels") : KIT_ANY, groups = op_int(c, "groups");
-    size_t oi = o ? (size_t)(o - kl) : 0, ii = i ? (size_t)(i - kl) : 0, di = (size_t)(d - dl);
-    if (oi >= weight->ndims || ii >= weight->ndims || di >= data->ndims)
+    size_t oi = o ? (size_t)(o - kl) : 0, ii = i ? (size_t)(i - kl) : 0, di = d ? (size_t)(d - dl) : 0;
+    if (oi >= weight->ndims || ii >= weight->ndims || (grouped && di >= data->ndims))
       return op_fail(c, -1, "%s: the layouts %s / %s do not fit the data and weight ranks", name, dl, kl);
-    if (have_ch && groups == data->dims[di] && ch == weight->dims[ii]) /* depthwise */
+    if (!grouped || (have_ch && groups == data->dims[di] && ch == weight->dims[ii])) /* depthwise */
       len = weight->dims[ii] == KIT_ANY || weight->dims[oi] == KIT_ANY ? KIT_ANY : weight->dims[ii] * weight->dims[oi];
     else
       len = ch; /* grouped */
@@ -412,6 +420,10 @@ static const Type *qnn_conv2d_rel(OpCall *c) {
   if (!kit_qnn_assign_arg(c, 5, dt_float32, len)) return NULL;
   return conv_rel(c, &conv2d_kind);
 }
+
+static const Type *qnn_conv2d_rel_v13(OpCall *c) { return qnn_conv2d_rel_with(c, false); }
+
+static const Type *qnn_conv2d_rel(OpCall *c) { return qnn_conv2d_rel_with(c, true); }
 
 /* What the solver needs to know about a convolution: the layouts it generates (the canonical pair
    first, then the channels-last pair topi also implements, or NULL), and the variants. */
@@ -646,15 +658,19 @@ static const OpDef conv_ops[] = {
        it (ops/nn_conv.c), which needs channels and kernel_size and does not check the weight. */
     KIT_OP("nn.contrib_conv2d_NCHWc", 2, kit_conv2d_attrs, conv2d_nchwc_rel,
            KIT_GEN(OPDT_FLOAT, kit_nn_rank5, conv2d_nchwc_solve, conv2d_nchwc_sample)),
+    KIT_OP("nn.conv3d", 2, conv3d_attrs, conv3d_rel_v13,
+           KIT_GEN(OPDT_FLOAT, kit_nn_rank5, conv3d_solve, conv3d_sample), OP_TVM_ONLY(TVM_0_13)),
     KIT_OP("nn.conv3d", 2, conv3d_attrs, conv3d_rel,
-           KIT_GEN(OPDT_FLOAT, kit_nn_rank5, conv3d_solve, conv3d_sample)),
+           KIT_GEN(OPDT_FLOAT, kit_nn_rank5, conv3d_solve, conv3d_sample), OP_TVM_ONLY(TVM_0_19)),
     KIT_OP("nn.conv1d_transpose", 2, conv1d_transpose_attrs, conv1d_transpose_rel,
            KIT_GEN(OPDT_FLOAT, kit_nn_rank3, conv1d_transpose_solve, conv1d_transpose_sample)),
     KIT_OP("nn.conv2d_transpose", 2, kit_conv2d_transpose_attrs, conv2d_transpose_rel,
            KIT_GEN(OPDT_FLOAT, kit_nn_rank4, conv2d_transpose_solve, conv2d_transpose_sample)),
     /* src/relay/qnn/op */
+    KIT_OP("qnn.conv2d", 6, qnn_conv2d_attrs, qnn_conv2d_rel_v13,
+           KIT_GEN(OPDT_INT, qnn_conv2d_recognize, qnn_conv2d_solve, qnn_conv2d_sample), OP_TVM_ONLY(TVM_0_13)),
     KIT_OP("qnn.conv2d", 6, qnn_conv2d_attrs, qnn_conv2d_rel,
-           KIT_GEN(OPDT_INT, qnn_conv2d_recognize, qnn_conv2d_solve, qnn_conv2d_sample)),
+           KIT_GEN(OPDT_INT, qnn_conv2d_recognize, qnn_conv2d_solve, qnn_conv2d_sample), OP_TVM_ONLY(TVM_0_19)),
     /* registered with Conv2DRel, like nn.conv2d */
     KIT_OP("nn.contrib_depthwise_conv2d_NCHWc", 2, kit_conv2d_attrs, conv2d_rel,
            KIT_GEN(OPDT_FLOAT, depthwise_nchwc_recognize, depthwise_nchwc_solve, depthwise_nchwc_sample)),
@@ -1056,46 +1072,103 @@ OP_REGISTER(gemm_ops);
 
 /* ---------------------------------------------------------------- nn.contrib_conv2d_gemm_weight_transform */
 
-/* Conv2DGemmWeightTransformRel: an HWIO weight as (N, K) = (O, H*W*I) tiles, each padded up to a
-   multiple of its tile: (ceil(N / tile_rows), ceil(K / tile_cols), tile_rows, tile_cols). */
-static const Type *gemm_wt_rel(OpCall *c) {
+/* The tiles of Conv2DGemmWeightTransformRel: the two attributes, positive (TVM divides by them);
+   false after failing.  v0.13.0 names them tile_rows and tile_cols, v0.19.0 tile_N and tile_K. */
+static bool gemm_tiles(OpCall *c, const char *nn, const char *kk, int64_t *n, int64_t *k) {
+  if (!kit_required(c, nn) || !kit_required(c, kk)) return false;
+  *n = op_int(c, nn);
+  *k = op_int(c, kk);
+  if (*n > 0 && *k > 0) return true;
+  op_fail(c, -1, "%s: %s and %s must be positive, got %lld and %lld", c->op->name, nn, kk, (long long)*n, (long long)*k);
+  return false;
+}
+
+/* An HWIO weight as (N, K) = (O, H*W*I). */
+static const Type *gemm_nk(OpCall *c, int64_t *N, int64_t *K) {
   const Type *w = op_tensor_arg(c, 0);
-  if (!w || !kit_required(c, "tile_rows") || !kit_required(c, "tile_cols")) return NULL;
-  int64_t n = op_int(c, "tile_rows"), k = op_int(c, "tile_cols");
-  if (n <= 0 || k <= 0)
-    return op_fail(c, -1, "%s: tile_rows and tile_cols must be positive, got %lld and %lld", c->op->name, (long long)n,
-                   (long long)k);
+  if (!w) return NULL;
   if (w->ndims != 4) return op_fail(c, 0, "%s: Only support HWIO kernel layout", c->op->name);
-  int64_t K = kit_dim_mul(kit_dim_mul(w->dims[0], w->dims[1]), w->dims[2]), N = w->dims[3];
-  int64_t o[4] = {N == KIT_ANY ? KIT_ANY : (N + n - 1) / n, K == KIT_ANY ? KIT_ANY : (K + k - 1) / k, n, k};
+  *K = kit_dim_mul(kit_dim_mul(w->dims[0], w->dims[1]), w->dims[2]);
+  *N = w->dims[3];
+  return w;
+}
+
+static int64_t ceil_div(int64_t a, int64_t b) { return a == KIT_ANY ? KIT_ANY : (a + b - 1) / b; }
+
+/* Conv2DGemmWeightTransformRel of v0.13.0: each of N and K padded up to a multiple of its tile,
+   (ceil(N / tile_rows), ceil(K / tile_cols), tile_rows, tile_cols). */
+static const Type *gemm_wt_rel_v13(OpCall *c) {
+  int64_t n, k, N, K;
+  const Type *w = gemm_nk(c, &N, &K);
+  if (!w || !gemm_tiles(c, "tile_rows", "tile_cols", &n, &k)) return NULL;
+  int64_t o[4] = {ceil_div(N, n), ceil_div(K, k), n, k};
   return ty_tensor(c->types, w->dtype, o, 4);
 }
 
-static const OpAttrSpec gemm_wt_attrs[] = {{"tile_rows", AT_INT, "None"}, {"tile_cols", AT_INT, "None"}};
+/* v0.19.0's: K is padded to a multiple of four tiles, and only 8-bit integer weights keep the
+   (n, k) tile order: (ceil(N / n), 4 * ceil(K / 4k), n, k), else (..., k, n). */
+static const Type *gemm_wt_rel(OpCall *c) {
+  int64_t n, k, N, K;
+  const Type *w = gemm_nk(c, &N, &K);
+  if (!w || !gemm_tiles(c, "tile_N", "tile_K", &n, &k)) return NULL;
+  bool int8 = w->dtype.bits == 8 && w->dtype.lanes == 1 && (w->dtype.code == DT_INT || w->dtype.code == DT_UINT);
+  int64_t kk = ceil_div(K, 4 * k), o[4] = {ceil_div(N, n), kk == KIT_ANY ? KIT_ANY : 4 * kk, int8 ? n : k, int8 ? k : n};
+  return ty_tensor(c->types, w->dtype, o, 4);
+}
 
-/* GEMM's transform of an HWIO weight: (ceil(O / rows), ceil(H * W * I / cols), rows, cols). */
-static bool gemm_wt_recognize(const OpDef *op, const Type *t) { return kit_gen_ok_dims(op, t, 4, 4, 1); }
+static const OpAttrSpec gemm_wt_attrs_v13[] = {{"tile_rows", AT_INT, "None"}, {"tile_cols", AT_INT, "None"}};
 
-static bool gemm_wt_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+static const OpAttrSpec gemm_wt_attrs[] = {{"tile_N", AT_INT, "None"}, {"tile_K", AT_INT, "None"}};
+
+/* The plan for result t: an HWIO weight with N = O and K = H * W * I (drawn within their tiles'
+   padding by the caller) and the two tile attributes, named as the release names them. */
+static bool gemm_wt_plan(OpGen *g, const OpDef *op, const Type *t, int64_t N, int64_t K, const char *const names[2],
+                         int64_t n, int64_t k, OpPlan *out) {
+  int64_t h = kit_divisor_from(g, K, 1), rest = K / h, w = kit_divisor_from(g, rest, 1);
+  int64_t d[4] = {h, w, rest / w, N};
+  const Type *weight = kit_tensor(g, t->dtype, d, 4);
+  opgen_plan_init(g, op, out);
+  out->args[0] = weight;
+  out->nargs = 1;
+  opgen_set_int(g, op, out, names[0], n);
+  opgen_set_int(g, op, out, names[1], k);
+  out->result = t;
+  return true;
+}
+
+/* v0.13.0: (ceil(O / rows), ceil(H * W * I / cols), rows, cols). */
+static bool gemm_wt_recognize_v13(const OpDef *op, const Type *t) { return kit_gen_ok_dims(op, t, 4, 4, 1); }
+
+static bool gemm_wt_solve_v13(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
   if (!op->recognize(op, t)) return false;
   const int64_t *o = t->dims, rows = o[2], cols = o[3];
   int64_t N = (o[0] - 1) * rows + rng_range(g->rng, 1, rows), K = (o[1] - 1) * cols + rng_range(g->rng, 1, cols);
-  int64_t h = kit_divisor_from(g, K, 1), rest = K / h, w = kit_divisor_from(g, rest, 1);
-  int64_t d[4] = {h, w, rest / w, N};
-  opgen_plan_init(g, op, out);
-  out->args[0] = kit_tensor(g, t->dtype, d, 4);
-  out->nargs = 1;
-  opgen_set_int(g, op, out, "tile_rows", rows);
-  opgen_set_int(g, op, out, "tile_cols", cols);
-  out->result = t;
-  return true;
+  static const char *const names[2] = {"tile_rows", "tile_cols"};
+  return gemm_wt_plan(g, op, t, N, K, names, rows, cols, out);
+}
+
+/* v0.19.0: the second dimension counts tiles of K in fours. */
+static bool gemm_wt_recognize(const OpDef *op, const Type *t) {
+  return kit_gen_ok_dims(op, t, 4, 4, 1) && t->dims[1] % 4 == 0;
+}
+
+static bool gemm_wt_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
+  if (!op->recognize(op, t)) return false;
+  const int64_t *o = t->dims;
+  bool int8 = t->dtype.bits == 8 && (t->dtype.code == DT_INT || t->dtype.code == DT_UINT);
+  int64_t n = int8 ? o[2] : o[3], k = int8 ? o[3] : o[2];
+  int64_t N = (o[0] - 1) * n + rng_range(g->rng, 1, n), K = (o[1] / 4 - 1) * 4 * k + rng_range(g->rng, 1, 4 * k);
+  static const char *const names[2] = {"tile_N", "tile_K"};
+  return gemm_wt_plan(g, op, t, N, K, names, n, k, out);
 }
 
 static bool gemm_wt_sample(OpGen *g, const OpDef *op, OpPlan *out) { return kit_sample_ranked(g, op, out, 4, 4, dt_void); }
 
 static const OpDef gemm_weight_transform_ops[] = {
+    KIT_OP("nn.contrib_conv2d_gemm_weight_transform", 1, gemm_wt_attrs_v13, gemm_wt_rel_v13,
+           KIT_GEN(OPDT_NUMERIC, gemm_wt_recognize_v13, gemm_wt_solve_v13, gemm_wt_sample), OP_TVM_ONLY(TVM_0_13)),
     KIT_OP("nn.contrib_conv2d_gemm_weight_transform", 1, gemm_wt_attrs, gemm_wt_rel,
-           KIT_GEN(OPDT_NUMERIC, gemm_wt_recognize, gemm_wt_solve, gemm_wt_sample)),
+           KIT_GEN(OPDT_NUMERIC, gemm_wt_recognize, gemm_wt_solve, gemm_wt_sample), OP_TVM_ONLY(TVM_0_19)),
 };
 OP_REGISTER(gemm_weight_transform_ops);
 

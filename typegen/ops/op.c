@@ -11,17 +11,23 @@
 
 /* ------------------------------------------------------------------ the registry */
 
-/* Filled once on first use (a registry set up at start, never changed after). */
+/* Filled once on first use (a registry set up at start, never changed after).  `rows` holds every
+   row of every release (an op changed between releases has a row per variant); `view` holds, per
+   release, the rows that hold for it, one per op. */
 static struct {
   bool ready;
-  const OpDef **ops;
-  size_t len;
+  const OpDef **rows;
+  size_t nrows;
+  const OpDef **view[TVM_RELEASES];
+  size_t len[TVM_RELEASES];
   Arena arena;          /* parsed defaults */
-  const AttrVal **defs; /* per op (in `ops` order): its attribute defaults */
+  const AttrVal **defs; /* per row (in `rows` order): its attribute defaults */
 } reg;
 
 static int by_name(const void *a, const void *b) {
-  return strcmp((*(const OpDef *const *)a)->name, (*(const OpDef *const *)b)->name);
+  const OpDef *x = *(const OpDef *const *)a, *y = *(const OpDef *const *)b;
+  int c = strcmp(x->name, y->name);
+  return c ? c : (x->tvm > y->tvm) - (x->tvm < y->tvm); /* variants in a fixed order */
 }
 
 static bool attr_from_expr(const AstExpr *e, AttrVal *out, Arena *arena);
@@ -59,6 +65,22 @@ enum { NFAMILIES = sizeof families / sizeof families[0] };
 /* The section's bounds, which the linker defines. */
 extern const OpRows *const __start_relaykit_ops[], *const __stop_relaykit_ops[];
 
+bool op_tvm_holds(const OpDef *op, TvmRelease r) { return op->tvm == 0 || (op->tvm & OP_TVM_BIT(r)) != 0; }
+
+/* Two rows of one op must hold for different releases, and each release's view one row per op. */
+static void check_variants(void) {
+  for (size_t i = 1; i < reg.nrows; i++) {
+    const OpDef *a = reg.rows[i - 1], *b = reg.rows[i];
+    if (strcmp(a->name, b->name)) continue;
+    for (int r = 0; r < TVM_RELEASES; r++)
+      if (op_tvm_holds(a, (TvmRelease)r) && op_tvm_holds(b, (TvmRelease)r)) {
+        fprintf(stderr, "relaykit: operator %s is registered twice for TVM v%s\n", a->name,
+                op_tvm_release_name((TvmRelease)r));
+        abort();
+      }
+  }
+}
+
 static void registry_init(void) {
   if (reg.ready) return;
   size_t total = 0;
@@ -71,19 +93,20 @@ static void registry_init(void) {
     }
     total += (*r)->n;
   }
-  reg.ops = xmalloc((total ? total : 1) * sizeof *reg.ops);
+  reg.rows = xmalloc((total ? total : 1) * sizeof *reg.rows);
   for (const OpRows *const *r = __start_relaykit_ops; r < __stop_relaykit_ops; r++)
-    for (size_t i = 0; i < (*r)->n; i++) reg.ops[reg.len++] = &(*r)->rows[i];
-  qsort(reg.ops, reg.len, sizeof *reg.ops, by_name);
-  for (size_t i = 1; i < reg.len; i++)
-    if (!strcmp(reg.ops[i - 1]->name, reg.ops[i]->name)) {
-      fprintf(stderr, "relaykit: operator %s is registered twice\n", reg.ops[i]->name);
-      abort();
-    }
+    for (size_t i = 0; i < (*r)->n; i++) reg.rows[reg.nrows++] = &(*r)->rows[i];
+  qsort(reg.rows, reg.nrows, sizeof *reg.rows, by_name);
+  check_variants();
+  for (int v = 0; v < TVM_RELEASES; v++) {
+    reg.view[v] = xmalloc((total ? total : 1) * sizeof *reg.view[v]);
+    for (size_t i = 0; i < reg.nrows; i++)
+      if (op_tvm_holds(reg.rows[i], (TvmRelease)v)) reg.view[v][reg.len[v]++] = reg.rows[i];
+  }
   arena_init(&reg.arena);
-  reg.defs = xcalloc(reg.len ? reg.len : 1, sizeof *reg.defs);
-  for (size_t i = 0; i < reg.len; i++) {
-    const OpDef *op = reg.ops[i];
+  reg.defs = xcalloc(reg.nrows ? reg.nrows : 1, sizeof *reg.defs);
+  for (size_t i = 0; i < reg.nrows; i++) {
+    const OpDef *op = reg.rows[i];
     AttrVal *vals = arena_alloc(&reg.arena, (op->nattrs ? op->nattrs : 1) * sizeof *vals);
     for (size_t a = 0; a < op->nattrs; a++) vals[a] = parse_default(op, &op->attrs[a]);
     reg.defs[i] = vals;
@@ -94,32 +117,63 @@ static void registry_init(void) {
 size_t op_family_size(const char *name) {
   size_t n = 0;
   for (const OpRows *const *r = __start_relaykit_ops; r < __stop_relaykit_ops; r++)
-    if (!strcmp((*(*r)->family)->name, name)) n += (*r)->n;
+    if (!strcmp((*(*r)->family)->name, name))
+      for (size_t i = 0; i < (*r)->n; i++) n += op_tvm_holds(&(*r)->rows[i], op_tvm());
   return n;
 }
 
 const OpDef *const *op_all(size_t *count) {
   registry_init();
-  *count = reg.len;
-  return reg.ops;
+  TvmRelease v = op_tvm();
+  *count = reg.len[v];
+  return reg.view[v];
 }
 
-static size_t index_of(const char *name) {
-  size_t lo = 0, hi = reg.len;
+/* The first of `n` name-sorted rows named `name`, or n. */
+static size_t first_named(const OpDef *const *rows, size_t n, const char *name) {
+  size_t lo = 0, hi = n;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
-    int c = strcmp(reg.ops[mid]->name, name);
-    if (c == 0) return mid;
-    if (c < 0) lo = mid + 1;
+    if (strcmp(rows[mid]->name, name) < 0) lo = mid + 1;
     else hi = mid;
   }
-  return (size_t)-1;
+  return lo < n && !strcmp(rows[lo]->name, name) ? lo : n;
 }
 
-const OpDef *op_lookup(const char *name) {
+const OpDef *op_lookup_in(const char *name, TvmRelease r) {
   registry_init();
-  size_t i = index_of(name);
-  return i == (size_t)-1 ? NULL : reg.ops[i];
+  size_t i = first_named(reg.view[r], reg.len[r], name);
+  return i == reg.len[r] ? NULL : reg.view[r][i];
+}
+
+const OpDef *op_lookup(const char *name) { return op_lookup_in(name, op_tvm()); }
+
+/* The row's index in reg.rows (its defaults').  A copy of a row (kit_any_dtype's, kit_delegate's)
+   is known by its name, as the chosen release's row. */
+static size_t row_index(const OpDef *op) {
+  for (int pass = 0; pass < 2; pass++) {
+    for (size_t i = first_named(reg.rows, reg.nrows, op->name); i < reg.nrows && !strcmp(reg.rows[i]->name, op->name);
+         i++)
+      if (reg.rows[i] == op) return i;
+    if (!(op = op_lookup(op->name))) break;
+  }
+  fprintf(stderr, "relaykit: internal error: an operator that is not a registered row\n");
+  abort();
+}
+
+int op_tvm_elsewhere(const char *name) {
+  for (int r = TVM_RELEASES - 1; r >= 0; r--)
+    if (r != (int)op_tvm() && op_lookup_in(name, (TvmRelease)r)) return r;
+  return -1;
+}
+
+int op_tvm_attr_elsewhere(const OpDef *op, const char *attr) {
+  for (int r = TVM_RELEASES - 1; r >= 0; r--) {
+    const OpDef *other = r == (int)op_tvm() ? NULL : op_lookup_in(op->name, (TvmRelease)r);
+    for (size_t k = 0; other && k < other->nattrs; k++)
+      if (!strcmp(other->attrs[k].name, attr)) return r;
+  }
+  return -1;
 }
 
 /* ------------------------------------------------------------------ attribute values */
@@ -239,7 +293,13 @@ const AttrVal *op_attrs_from_ast(const OpDef *op, const AstAttrs *attrs, Arena *
     while (k < op->nattrs && strcmp(op->attrs[k].name, a->key) != 0) k++;
     if (k == op->nattrs) {
       *bad = a;
-      snprintf(err, errlen, "operator %s has no attribute '%s'", op->name, a->key);
+      int r = op_tvm_attr_elsewhere(op, a->key);
+      if (r >= 0)
+        snprintf(err, errlen, "operator %s has no attribute '%s' in TVM v%s (TVM v%s has it: --tvm-version %s)",
+                 op->name, a->key, op_tvm_name(), op_tvm_release_name((TvmRelease)r),
+                 op_tvm_release_short((TvmRelease)r));
+      else
+        snprintf(err, errlen, "operator %s has no attribute '%s'", op->name, a->key);
       return NULL;
     }
     AttrVal v;
@@ -311,7 +371,7 @@ static bool attr_equal(const AttrVal *a, const AttrVal *b) {
 
 bool op_attr_equals_default(const OpDef *op, size_t k, const AttrVal *v) {
   registry_init();
-  return attr_equal(&reg.defs[index_of(op->name)][k], v);
+  return attr_equal(&reg.defs[row_index(op)][k], v);
 }
 
 bool op_attr_is_default(const OpDef *op, size_t k, const AttrVal *v) {
@@ -321,7 +381,7 @@ bool op_attr_is_default(const OpDef *op, size_t k, const AttrVal *v) {
 AttrVal *op_default_attrs(const OpDef *op, Arena *arena) {
   registry_init();
   AttrVal *vals = arena_alloc(arena, (op->nattrs ? op->nattrs : 1) * sizeof *vals);
-  memcpy(vals, reg.defs[index_of(op->name)], op->nattrs * sizeof *vals);
+  memcpy(vals, reg.defs[row_index(op)], op->nattrs * sizeof *vals);
   return vals;
 }
 

@@ -13,6 +13,9 @@
  *   required.c  what TVM v0.13's text parser demands beyond the schemas: required attributes,
  *               attrs_type_key, boxed scalars
  *   attr_ast.c  attribute values back to AST, for the calls relaykit writes
+ *   tvm_version.c  the TVM releases the registry describes (v0.13.0, v0.19.0), what differs
+ *               between them, and the one this process checks against (--tvm-version, else the
+ *               TVM the TVM scripts would import, else the newest)
  *
  * The kit (kit.h is its map; kit*.c): the helpers the families share, prefix kit_.
  *
@@ -118,6 +121,7 @@ struct OpPlan;
 
 struct OpDef {
   const char *name;          /* "nn.conv2d" */
+  unsigned tvm;              /* the TVM releases this row holds for (OP_TVM_ONLY); 0: every one */
   int min_args, max_args;    /* number of positional arguments */
   const OpAttrSpec *attrs;   /* schema, in TVM's declaration order */
   size_t nattrs;
@@ -129,13 +133,58 @@ struct OpDef {
   bool (*sample)(struct OpGen *g, const OpDef *op, struct OpPlan *out);
 };
 
-/* A table entry without generators; families add recognize/solve/sample with designated fields. */
-#define OP_ENTRY(n, lo, hi, a, na, rel) \
-  { .name = (n), .min_args = (lo), .max_args = (hi), .attrs = (a), .nattrs = (na), .relation = (rel) }
+/* ------------------------------------------------------------------ TVM releases (tvm_version.c) */
+/* The TVM releases whose Relay registries relaykit describes, oldest first.  Most rows hold for
+   every one; an op that exists in some only, or whose schema or relation changed, has a row per
+   variant, each naming its releases (OP_TVM_ONLY), so the difference is data in the op's block.
+   Everything below (lookup, op_all, defaults, required attributes) answers for the release this
+   process checks against. */
+typedef enum TvmRelease { TVM_0_13, TVM_0_19, TVM_RELEASES } TvmRelease;
+#define OP_TVM_BIT(r) (1u << (r))
+/* A row's designated field: it holds for release r only (TVM_0_13, TVM_0_19). */
+#define OP_TVM_ONLY(r) .tvm = OP_TVM_BIT(r)
 
-/* Every registered op, sorted by name. */
+/* The release this process checks against: chosen by op_tvm_choose, else resolved on first use
+   (RELAYKIT_TVM_VERSION, else the TVM the TVM scripts would import, else the newest), and exported
+   as RELAYKIT_TVM_VERSION for the relaykit tools this process runs. */
+TvmRelease op_tvm(void);
+const char *op_tvm_name(void); /* "0.19.0" */
+/* How it was chosen: "--tvm-version 0.13", "the TVM python3 imports: 0.19.0 at /x/tvm", ... */
+const char *op_tvm_how(void);
+const char *op_tvm_release_name(TvmRelease r); /* "0.19.0" */
+const char *op_tvm_release_short(TvmRelease r); /* "0.19", as --tvm-version takes it */
+/* The releases relaykit knows, for messages: "0.13 (v0.13.0) and 0.19 (v0.19.0)". */
+const char *op_tvm_known(void);
+/* --tvm-version TEXT: 0.13 or 0.19 (v0.19.0 and 0.19.dev0 too; a fork's 0.18.0+vendor maps to the
+   nearest, said once on stderr).  False with the reason in err (naming the known releases). */
+bool op_tvm_choose(const char *text, char *err, size_t errlen);
+/* The tools' option: `{"tvm-version", required_argument, NULL, OP_OPT_TVM_VERSION}` in getopt's
+   table, then `case OP_OPT_TVM_VERSION: if (!op_tvm_option(optarg)) return 2; break;`, and
+   `op_tvm_print_version(PROG)` for --version (relaykit's version, then the release and how it was
+   chosen). */
+enum { OP_OPT_TVM_VERSION = 0x7456 };
+#define OP_TVM_VERSION_OPTION {"tvm-version", required_argument, NULL, OP_OPT_TVM_VERSION}
+#define OP_TVM_VERSION_HELP                                                                              \
+  "      --tvm-version V  TVM V's Relay registry: 0.13 or 0.19 (default: the TVM the TVM scripts\n"    \
+  "                   would import, else 0.19, the last release with Relay)\n"
+bool op_tvm_option(const char *arg);
+int op_tvm_print_version(const char *prog);
+/* Whether row `op` holds for release r. */
+bool op_tvm_holds(const OpDef *op, TvmRelease r);
+/* For messages about what the chosen release lacks: a release other than the chosen one that has
+   an operator `name`, or in which `op`'s operator takes an attribute `attr`; -1 when none. */
+int op_tvm_elsewhere(const char *name);
+int op_tvm_attr_elsewhere(const OpDef *op, const char *attr);
+
+/* A table entry without generators; families add recognize/solve/sample with designated fields. */
+#define OP_ENTRY(n, lo, hi, a, na, rel, ...) \
+  { .name = (n), .min_args = (lo), .max_args = (hi), .attrs = (a), .nattrs = (na), .relation = (rel), __VA_ARGS__ }
+
+/* Every op of the chosen release (op_tvm), sorted by name. */
 const OpDef *const *op_all(size_t *count);
 const OpDef *op_lookup(const char *name);
+/* The row of operator `name` for release r, or NULL. */
+const OpDef *op_lookup_in(const char *name, TvmRelease r);
 
 /* Builds the attribute values of a call from its AST attributes, filling defaults.  `arena` owns
    the result.  On an unknown attribute or a value of the wrong kind returns NULL, with a message

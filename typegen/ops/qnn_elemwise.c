@@ -267,16 +267,18 @@ static bool simulated_sample(OpGen *g, const OpDef *op, OpPlan *out) {
   return kit_sample_in(g, op, out, &dt_float32, 1, 0, g->policy->max_rank);
 }
 
-/* SimulatedQuantizeAttrs, DequantizeAttrs (qnn/attrs.h): the axis. */
+/* SimulatedQuantizeAttrs (qnn/attrs.h): the axis.  DequantizeAttrs: kit_dequantize_attrs (v0.19.0
+   added out_dtype, which simulated_dequantize's relation does not read). */
 static const OpAttrSpec axis_attrs[] = {{"axis", AT_INT, "-1"}};
 
-#define QNN_SIMULATED(n)                                                                                  \
-  {.name = (n), .min_args = 4, .max_args = 4, .attrs = axis_attrs, .nattrs = KIT_NELEMS(axis_attrs),      \
-   .relation = qnn_simulated_rel, KIT_GEN(OPDT_FLOAT, simulated_recognize, simulated_solve, simulated_sample)}
+#define QNN_SIMULATED(n, a, ...)                                                                          \
+  {.name = (n), .min_args = 4, .max_args = 4, .attrs = (a), .nattrs = KIT_NELEMS(a), .relation = qnn_simulated_rel, \
+   KIT_GEN(OPDT_FLOAT, simulated_recognize, simulated_solve, simulated_sample), __VA_ARGS__}
 
 static const OpDef simulated_ops[] = {
     /* simulated_quantize.cc, simulated_dequantize.cc */
-    QNN_SIMULATED("qnn.simulated_quantize"),
-    QNN_SIMULATED("qnn.simulated_dequantize"),
+    QNN_SIMULATED("qnn.simulated_quantize", axis_attrs),
+    QNN_SIMULATED("qnn.simulated_dequantize", kit_dequantize_attrs_v13, OP_TVM_ONLY(TVM_0_13)),
+    QNN_SIMULATED("qnn.simulated_dequantize", kit_dequantize_attrs, OP_TVM_ONLY(TVM_0_19)),
 };
 OP_REGISTER(simulated_ops);

@@ -1,11 +1,14 @@
 /*
- * Attributes TVM v0.13's text parser requires: fields of the op's attrs struct declared without a
+ * Attributes TVM's text parser requires: fields of the op's attrs struct declared without a
  * default (TVM_ATTR_FIELD without set_default), so that a call omitting them is rejected with
  * "Cannot find required field" even where the relation would accept the default.  Read off TVM
  * v0.13.0 itself (tvm.ir.make_node on each op's attrs_type_key; see tests/tvm/ and bench/RESULTS.md,
- * "Fidelity"); the schema's default is what `X=None` (or the usual value) means.  relaykit prints
- * these attributes always, so that what rgen, rmutate and rreduce write TVM reads; `rcheck
- * --tvm-strict` rejects a call without them, as TVM does (by default their default is taken).
+ * "Fidelity"), and off v0.19.0 for the fields it added; the schema's default is what `X=None` (or
+ * the usual value) means.  relaykit prints these attributes always, so that what rgen, rmutate and
+ * rreduce write TVM reads; `rcheck --tvm-strict` rejects a call without them, as TVM does (by
+ * default their default is taken).  A pair holds where the op's row (of the chosen release) has
+ * the attribute: qnn.dequantize's and qnn.simulated_dequantize's out_dtype and the gemm transform's tile_N and tile_K are
+ * v0.19.0's, tile_rows and tile_cols v0.13.0's.
  */
 #include <string.h>
 
@@ -56,6 +59,10 @@ static const char *const required[][2] = {
     {"nn.avg_pool3d", "pool_size"},
     {"nn.batch_to_space_nd", "crops"},
     {"nn.bitserial_dense", "units"},
+    {"nn.contrib_conv2d_gemm_weight_transform", "tile_K"},
+    {"nn.contrib_conv2d_gemm_weight_transform", "tile_N"},
+    {"nn.contrib_conv2d_gemm_weight_transform", "tile_cols"},
+    {"nn.contrib_conv2d_gemm_weight_transform", "tile_rows"},
     {"nn.contrib_dense_pack", "units"},
     {"nn.dense", "units"},
     {"nn.l2_normalize", "eps"},
@@ -77,7 +84,9 @@ static const char *const required[][2] = {
     {"qnn.avg_pool2d", "pool_size"},
     {"qnn.contrib_dense_pack", "units"},
     {"qnn.dense", "units"},
+    {"qnn.dequantize", "out_dtype"},
     {"qnn.quantize", "out_dtype"},
+    {"qnn.simulated_dequantize", "out_dtype"},
     {"random.normal", "out_shape"},
     {"random.threefry_generate", "out_shape"},
     {"random.uniform", "out_shape"},
@@ -95,6 +104,11 @@ static const char *const required[][2] = {
     {"topk", "k"},
     {"transpose", "axes"},
     {"vision.get_valid_counts", "score_threshold"},
+    {"vision.regular_non_max_suppression", "iou_threshold"},
+    {"vision.regular_non_max_suppression", "max_detections"},
+    {"vision.regular_non_max_suppression", "max_detections_per_class"},
+    {"vision.regular_non_max_suppression", "num_classes"},
+    {"vision.regular_non_max_suppression", "score_threshold"},
     {"vision.roi_align", "pooled_size"},
     {"vision.roi_align", "spatial_scale"},
     {"vision.roi_pool", "pooled_size"},
@@ -102,7 +116,7 @@ static const char *const required[][2] = {
     {"zeros", "shape"},
 };
 
-/* Ops TVM v0.13 registers without an attrs type (no set_attrs_type), though its Python API makes
+/* Ops TVM registers without an attrs type (no set_attrs_type), though its Python API makes
    their calls with attributes and its printer writes them: its parser attaches written attributes
    to such a call only with attrs_type_key="..." naming the struct ("unable to determine the
    'attrs_type_key'" otherwise).  vision.* and dyn.expand_dims model this in their schemas. */
@@ -150,6 +164,11 @@ static const char *const boxed[][2] = {
     {"cumprod", "axis"},          {"cumprod", "exclusive"},         {"cumsum", "axis"},
     {"cumsum", "exclusive"},      {"dft", "inverse"},               {"scatter_elements", "axis"},
     {"scatter_elements", "reduction"}, {"scatter_nd", "mode"},      {"vision.get_valid_counts", "score_threshold"},
+    {"vision.regular_non_max_suppression", "iou_threshold"},
+    {"vision.regular_non_max_suppression", "max_detections"},
+    {"vision.regular_non_max_suppression", "max_detections_per_class"},
+    {"vision.regular_non_max_suppression", "num_classes"},
+    {"vision.regular_non_max_suppression", "score_threshold"},
 };
 
 bool op_attr_boxed(const OpDef *op, size_t k) {

@@ -1,7 +1,8 @@
 /*
  * Vision operators: anchors and box decoding (multibox_prior, multibox_transform_loc), box
- * filtering (get_valid_counts, non_max_suppression, all_class_non_max_suppression), region pooling
- * (roi_align, roi_pool, proposal) and yolo_reorg.  Facts from TVM v0.13
+ * filtering (get_valid_counts, non_max_suppression, all_class_non_max_suppression, and v0.19.0's
+ * regular_non_max_suppression), region pooling (roi_align, roi_pool, proposal) and yolo_reorg.
+ * Facts from TVM v0.13 (and v0.19 where the two differ)
  * src/relay/op/vision/{multibox_op.cc, nms.cc, rcnn_op.cc, yolo.cc}, the attribute structs in
  * include/tvm/relay/attrs/vision.h, and python/tvm/relay/op/vision/ (multibox.py, nms.py, rcnn.py)
  * for the argument types the Python API builds (scalar thresholds and counts).
@@ -190,13 +191,21 @@ static bool mtl_sample(OpGen *g, const OpDef *op, OpPlan *out) {
   return mtl_solve(g, op, ty_tuple(g->types, f, 2), out);
 }
 
+/* v0.19.0 added keep_background (the relation does not read it). */
+static const OpAttrSpec multibox_transform_loc_attrs_v13[] = {{"clip", AT_BOOL, "True"},
+                                                              {"threshold", AT_FLOAT, "0.01f"},
+                                                              {"variances", AT_ANY, "[0.1f, 0.1f, 0.2f, 0.2f]"}};
+
 static const OpAttrSpec multibox_transform_loc_attrs[] = {{"clip", AT_BOOL, "True"},
                                                           {"threshold", AT_FLOAT, "0.01f"},
-                                                          {"variances", AT_ANY, "[0.1f, 0.1f, 0.2f, 0.2f]"}};
+                                                          {"variances", AT_ANY, "[0.1f, 0.1f, 0.2f, 0.2f]"},
+                                                          {"keep_background", AT_BOOL, "False"}};
 
 static const OpDef multibox_transform_loc_ops[] = {
+    KIT_OP("vision.multibox_transform_loc", 3, multibox_transform_loc_attrs_v13, multibox_transform_loc_rel,
+           KIT_GEN(OPDT_FLOAT, mtl_recognize, mtl_solve, mtl_sample), OP_TVM_ONLY(TVM_0_13)),
     KIT_OP("vision.multibox_transform_loc", 3, multibox_transform_loc_attrs, multibox_transform_loc_rel,
-           KIT_GEN(OPDT_FLOAT, mtl_recognize, mtl_solve, mtl_sample)),
+           KIT_GEN(OPDT_FLOAT, mtl_recognize, mtl_solve, mtl_sample), OP_TVM_ONLY(TVM_0_19)),
 };
 OP_REGISTER(multibox_transform_loc_ops);
 
@@ -339,6 +348,43 @@ static const OpDef non_max_suppression_ops[] = {
            KIT_GEN(OPDT_FLOAT, nms_recognize, nms_solve, nms_sample)),
 };
 OP_REGISTER(non_max_suppression_ops);
+
+/* ------------------------------------------------------------------ vision.regular_non_max_suppression */
+
+/* RegularNMSRel (v0.19.0's nms.cc; TFLite's detection post-processing): boxes (B, N, 4) and scores
+   (B, N, classes), both 3-D whatever their dtypes; with D = max_detections the result is
+   ((B, D, 4) float32, (B, D) float32, (B, D) float32, (B) int32).  Registered without an attrs
+   type, like the other NMS ops, and every field is required: TVM fails "Check failed: (param)" on
+   a call without attributes. */
+static const Type *regular_nms_rel(OpCall *c) {
+  static const char *const fields[] = {"max_detections_per_class", "max_detections", "num_classes", "iou_threshold",
+                                       "score_threshold"};
+  if (!kit_keyed_attrs(c, "relay.attrs.RegularNonMaximumSuppressionAttrs", true)) return NULL;
+  for (size_t i = 0; i < KIT_NELEMS(fields); i++)
+    if (!kit_required(c, fields[i])) return NULL;
+  const Type *boxes = kit_ranked(c, 0, 3, "Input boxes should be 3-D.");
+  if (!boxes || !kit_ranked(c, 1, 3, "Input scores count should be 3-D.")) return NULL;
+  int64_t d = op_int(c, "max_detections");
+  if (d < 0) return op_fail(c, -1, "%s: max_detections must not be negative, got %lld", c->op->name, (long long)d);
+  int64_t bd4[3] = {boxes->dims[0], d, 4}, bd[2] = {boxes->dims[0], d};
+  const Type *f[4] = {ty_tensor(c->types, dt_float32, bd4, 3), ty_tensor(c->types, dt_float32, bd, 2),
+                      ty_tensor(c->types, dt_float32, bd, 2), ty_tensor(c->types, dt_int32, bd, 1)};
+  return ty_tuple(c->types, f, 4);
+}
+
+static const OpAttrSpec regular_nms_attrs[] = {{"max_detections_per_class", AT_INT, "None"},
+                                               {"max_detections", AT_INT, "None"},
+                                               {"num_classes", AT_INT, "None"},
+                                               {"iou_threshold", AT_FLOAT, "None"},
+                                               {"score_threshold", AT_FLOAT, "None"},
+                                               {"attrs_type_key", AT_STR, "None"}};
+
+/* Not generated: a new op would be one more in the generator's draws, and a seed would then give
+   other programs for v0.19.0 than for v0.13.0 wherever the two registries agree. */
+static const OpDef regular_non_max_suppression_ops[] = {
+    KIT_OP("vision.regular_non_max_suppression", 2, regular_nms_attrs, regular_nms_rel, OP_TVM_ONLY(TVM_0_19)),
+};
+OP_REGISTER(regular_non_max_suppression_ops);
 
 /* ------------------------------------------------------------------ vision.all_class_non_max_suppression */
 
