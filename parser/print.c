@@ -29,7 +29,8 @@ static void braced(Printer *p, const AstExpr *body);
 static void put(Printer *p, const char *s) { sb_puts(&p->out, s); }
 
 static void starts(Printer *p, const AstNode *n) {
-  if (p->opts->node_start && n->comments) p->opts->node_start(n, p->out.len, p->opts->node_ctx);
+  if (p->opts->node_start && (n->comments || p->opts->every_node))
+    p->opts->node_start(n, p->out.len, p->opts->node_ctx);
 }
 
 static void newline(Printer *p) {
@@ -107,6 +108,15 @@ static void comments(Printer *p, const AstNode *n) {
   for (; c; c = c->next) {
     if (c == p->span_comment) { /* its span went to the block's result */
       p->span_comment = NULL;
+      continue;
+    }
+    if (p->opts->strip_types && p->opts->keep_spans && !strncmp(c->text, "/* ty=", 6) &&
+        joined_span(c->text)) {
+      /* keep_spans keeps the span of a joined `ty=T span=S` comment: rmutate's marks
+         (`span=SEED:L:C rmutate-step-N`) live in such comments once a step's mutant was printed
+         with its types, and must survive the next step's printing */
+      put(p, " /* ");
+      put(p, joined_span(c->text));
       continue;
     }
     if ((p->opts->strip_types || p->opts->type_text) && !strncmp(c->text, "/* ty=", 6)) continue;
@@ -310,7 +320,8 @@ static const char *block_span(const AstComment *c) {
   return !strncmp(c->text, "/* ty=", 6) ? joined_span(c->text) : NULL;
 }
 
-/* A block's result, which takes the block's span comment when it prints a type of its own. */
+/* A block's result, which takes the block's span comment when it prints a type of its own.  The
+   block's comments follow its result, so node_start reports the block where its result starts. */
 static void seq_result(Printer *p, const AstExpr *seq) {
   const AstNode *for_ = p->span_for;
   const char *text = p->span_text;
@@ -318,6 +329,7 @@ static void seq_result(Printer *p, const AstExpr *seq) {
   p->span_for = span ? &seq->a->node : NULL;
   p->span_text = span;
   p->span_comment = NULL;
+  starts(p, &seq->node);
   expr(p, seq->a);
   bool took = span && !p->span_text;
   p->span_for = for_;
@@ -400,7 +412,7 @@ static void match(Printer *p, const AstExpr *e) {
 }
 
 static void expr(Printer *p, const AstExpr *e) {
-  starts(p, &e->node);
+  if (e->kind != AST_SEQ) starts(p, &e->node); /* a block's comments are its result's (seq_result) */
   switch (e->kind) {
   case AST_INT:
   case AST_FLOAT:

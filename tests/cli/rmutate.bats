@@ -55,6 +55,30 @@ for l in open(sys.argv[1]): assert len(json.loads(l)["mutators"]) == 3
   for f in "$T"/d/*.relay; do "$RCHECK" "$f" > /dev/null; done
 }
 
+@test "--depth 3: every change of the chain is in the mutant, located and spanned" {
+  "$RMUTATE" "$CORPUS/models/resnet-18.relay" -n 50 --depth 3 --seed 4 -o "$T/p" -q
+  python3 - "$T/p" <<'PY'
+import json, os, re, sys
+d = sys.argv[1]
+n = 0
+for line in open(os.path.join(d, "manifest.jsonl")):
+    e = json.loads(line)
+    text = open(os.path.join(d, e["file"])).read().splitlines()
+    assert len(e["changes"]) == 3, e
+    for i, c in enumerate(e["changes"]):
+        assert ("parent_at" in c) == (i > 0), c   # a later step's place in the mutant it changed
+        at = c["seed_at"]                          # every step's place in the seed
+        l, col = map(int, c["mutant_at"].split(":"))
+        assert l > 0 and col > 0, (e["file"], c)
+        # the span comment back to where the node was in the seed, on the node at mutant_at
+        span = "span=resnet-18.relay:%s rmutate-step-%d */" % (at, i)
+        lines = [k for k, t in enumerate(text, 1) if span in t]
+        assert len(lines) == 1 and lines[0] >= l, (e["file"], c, lines)
+        n += 1
+assert n == 150, n
+PY
+}
+
 @test "--ill-typed: every mutant is rejected with the error its manifest records" {
   run "$RMUTATE" "$CORPUS/models/resnet-18.relay" --ill-typed -n 40 --seed 3 -o "$T/ill"
   [ "$status" -eq 0 ]
