@@ -33,6 +33,12 @@ static void starts(Printer *p, const AstNode *n) {
     p->opts->node_start(n, p->out.len, p->opts->node_ctx);
 }
 
+/* An attribute or a type is reported only when it has comments, whatever every_node says: the
+   nodes a caller follows through a printing are values, binders and statements. */
+static void commented_starts(Printer *p, const AstNode *n) {
+  if (p->opts->node_start && n->comments) p->opts->node_start(n, p->out.len, p->opts->node_ctx);
+}
+
 static void newline(Printer *p) {
   sb_putc(&p->out, '\n');
   for (unsigned i = 0; i < p->indent; i++) sb_putc(&p->out, ' ');
@@ -147,6 +153,7 @@ static void names(Printer *p, const char *const *ns, size_t n) {
 }
 
 static void type(Printer *p, const AstType *t) {
+  commented_starts(p, &t->node);
   switch (t->kind) {
   case AST_TY_TENSOR:
     put(p, "Tensor[(");
@@ -194,6 +201,7 @@ static void type(Printer *p, const AstType *t) {
 /* ------------------------------------------------------------------ attributes, binders */
 
 static void attr(Printer *p, const AstAttr *a) {
+  commented_starts(p, &a->node);
   put(p, a->key);
   put(p, "=");
   expr(p, a->value);
