@@ -124,17 +124,17 @@ typedef enum TryOutcome {
    printed and checked.  On TRY_DONE the step is recorded in out, *text is the mutant printed with
    its inferred types, *origins that text's seed places and *checked the program the check loaded
    (empty for --ill-typed). */
-static TryOutcome try_once(const Program *from, const MutOrigins *from_origins, const MutOptions *o, Rng *rng,
-                           bool *tried, unsigned step, MutResult *out, char **text, MutOrigins *origins,
-                           Program *checked) {
+static TryOutcome try_once(const Program *from, const MutOrigins *from_origins, const MutOptions *o,
+                           const OpGenPolicy *limits, Rng *rng, bool *tried, unsigned step, MutResult *out,
+                           char **text, MutOrigins *origins, Program *checked) {
   Program l;
   prog_clone(from, &l);
   MutNodes found = {0};
   mut_nodes(l.m, &found);
   StrBuf what;
   sb_init(&what);
-  MutContext c = {l.m,        l.types,      rng,  o->policy, o->fuel, o->donors,
-                  o->ndonors, o->seed_name, step, &what,     {0},     NULL};
+  MutContext c = {l.m,        l.types,      rng,  o->policy, limits, o->fuel, o->donors,
+                  o->ndonors, o->seed_name, step, &what,     {0},    NULL};
   size_t k = 0;
   bool applied = false;
   if (o->ill_typed) {
@@ -161,9 +161,11 @@ static TryOutcome try_once(const Program *from, const MutOrigins *from_origins, 
   char msg[1024] = "";
   /* A change the mutant does not show (an earlier step's, replaced by this one) has neither a
      place nor a span; a mutator that proposed an ill-typed program, or with --ill-typed one that
-     slipped through type-checking: never written, the step is tried again. */
+     slipped through type-checking; a tensor beyond the limits (mutate.h): never written, the step
+     is tried again. */
   if (!applied || !all_located(out->steps, step + 1) ||
-      prog_load(checked, "mutant", t, false, msg, sizeof msg) == o->ill_typed) {
+      prog_load(checked, "mutant", t, false, msg, sizeof msg) == o->ill_typed ||
+      (!o->ill_typed && gen_module_misfit(checked->m, limits))) {
     prog_free(checked);
     free(printed.items);
     free(t);
@@ -200,6 +202,8 @@ bool mut_make(const Program *seed, const MutOptions *o, uint64_t index, uint64_t
   size_t in_use = 0; /* bounds the tries of a step */
   for (size_t i = 0; i < MUT_NMUTATORS; i++) in_use += o->weights[i] > 0;
   out->steps = xcalloc(depth, sizeof *out->steps);
+  OpGenPolicy limits = o->policy ? o->policy->types : opgen_default_policy;
+  gen_limits_widen_module(&limits, seed->m); /* the seed's own sizes are never beyond them */
   char *current = NULL;     /* the last step's mutant */
   MutOrigins origins = {0}; /* its seed places */
   bool ok = true;
@@ -214,8 +218,8 @@ bool mut_make(const Program *seed, const MutOptions *o, uint64_t index, uint64_t
       char *text;
       Program checked = {0};
       MutOrigins next = {0};
-      TryOutcome t = try_once(step ? &from : seed, step ? &origins : NULL, o, &rng, tried, step, out, &text,
-                              &next, &checked);
+      TryOutcome t = try_once(step ? &from : seed, step ? &origins : NULL, o, &limits, &rng, tried, step, out,
+                              &text, &next, &checked);
       if (t == TRY_NO_MUTATOR) break;
       if (t == TRY_DONE) {
         free(current);

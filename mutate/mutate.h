@@ -37,6 +37,8 @@ typedef struct MutContext {
   TyTable *types;
   Rng *rng;
   const GenPolicy *policy;   /* for generated parts */
+  const OpGenPolicy *limits; /* every type of a mutant keeps these: the policy's, widened to the
+                                seed's own types (no tensor larger than the policy or the seed allow) */
   unsigned fuel;             /* operator calls per generated part, roughly */
   const MutDonor *donors;    /* --donor programs (may be none) */
   size_t ndonors;

@@ -114,6 +114,7 @@ static void max_graph(AstExpr **slot, void *ctx) {
 
 void mut_gen_at(MutContext *c, const MutSite *site, Gen *g, GenStmts *block) {
   gen_init(g, c->policy, c->m, c->types, *c->rng);
+  if (c->limits) g->limits = *c->limits;
   rng_next(c->rng); /* the generator took a copy of the stream: move ours on */
   mut_scope_at(c->m, site, &g->scope);
   unsigned max = 0;

@@ -199,3 +199,29 @@ wait_gone() {
   wait $pid || true
   wait_gone "kill9"
 }
+
+@test "mutants keep the type limits: no tensor beyond the policy's sizes or the seed's own" {
+  printf '{"max_rank": 2, "max_dim": 4, "max_elements": 16}\n' > "$T/tight.json"
+  for seed in mlp dcgan; do
+    "$RMUTATE" "$CORPUS/models/$seed.relay" -n 60 --depth 2 --seed 3 --policy "$T/tight.json" -o "$T/$seed" -q
+    "$RCHECK" --annotate "$CORPUS/models/$seed.relay" > "$T/seed.txt"
+    "$RCHECK" --annotate "$T/$seed"/*.relay > "$T/mutants.txt"
+    python3 - "$T/seed.txt" "$T/mutants.txt" <<'PY'
+import re, sys
+def tensors(path):
+    for m in re.finditer(r"Tensor\[\(([^)]*)\), *\w+\]", open(path).read()):
+        dims = [int(x) for x in m.group(1).replace(" ", "").split(",") if x and x != "?"]
+        size = 1
+        for x in dims: size *= x
+        yield m.group(0), len(dims), max(dims, default=0), size
+seed = list(tensors(sys.argv[1]))
+rank = max([2] + [t[1] for t in seed]); dim = max([4] + [t[2] for t in seed]); size = max([16] + [t[3] for t in seed])
+n = 0
+for text, r, d, e in tensors(sys.argv[2]):
+    n += 1
+    assert r <= rank and d <= dim and e <= size, (text, rank, dim, size)
+assert n > 0
+print(n, "tensor types within rank", rank, "size", dim, "elements", size)
+PY
+  done
+}

@@ -14,6 +14,8 @@
  *              bindings that reuse earlier values, if, tuples and projections, closures, calls
  *              of helper globals (recursive and polymorphic ones too), ADT constructors and
  *              match, refs; gen_smallest (and the forward leaves it binds); the module generator
+ *   limits.c   the type limits as a bound on every type of a program (gen.c and forward.c check
+ *              each type they make; a typed program is checked whole)
  *   stats.c    operator histogram, GenCoG's vertex and edge diversity, input dependence
  *   rgen.c     the rgen program
  */
@@ -82,6 +84,8 @@ typedef struct GenCallRecord {
   size_t nproducers;
 } GenCallRecord;
 
+/* Called for each call as it is generated; with rec NULL when the calls since the program began
+   are void (gen_module makes a program again when one of its types is beyond the limits). */
 typedef void (*GenCallHook)(void *ctx, const GenCallRecord *rec);
 
 /* A call's "vertex type" for diversity: each argument's rank and dtype, and the attribute values
@@ -102,8 +106,23 @@ bool gen_stats_full(const GenStats *s);
 char *gen_stats_report(GenStats *s, unsigned samples, bool json);
 /* Counts a generated module's operator calls in @main (adapters too) and those that depend on an
    input: a call depends on one when an argument mentions a parameter of @main or a variable whose
-   definition does (transitively through earlier bindings). */
+   definition does (transitively through earlier bindings).  The module is kept: the calls the
+   hook saw while it was made count from now on. */
 void gen_stats_module(GenStats *s, const AstModule *m);
+
+/* ------------------------------------------------------------------ limits (limits.c) */
+/* Whether every tensor in t (tuple fields, function parameters and results, a reference's value)
+   keeps the limits: rank at most max_rank, each known size at most max_dim, at most max_elements
+   elements (the known sizes' product). */
+bool gen_type_fits(const OpGenPolicy *limits, const Type *t);
+/* Raises the limits so that t fits: a type the caller gives (rgen --type, a seed's types for
+   rmutate) is in bounds by definition, and nothing generated may be larger than it. */
+void gen_limits_widen(OpGenPolicy *limits, const Type *t);
+/* The same for every type of a typed module. */
+void gen_limits_widen_module(OpGenPolicy *limits, const AstModule *m);
+/* The first type of a typed module (its expressions', binders' and patterns' types) that does not
+   fit the limits, or NULL when all do. */
+const Type *gen_module_misfit(const AstModule *m, const OpGenPolicy *limits);
 
 /* ------------------------------------------------------------------ the library */
 typedef struct GenVar {
@@ -128,6 +147,8 @@ typedef VEC(GenHelper) GenHelpers;
    call gen_expr / gen_smallest with their own scope. */
 typedef struct Gen {
   const GenPolicy *policy;
+  OpGenPolicy limits; /* every type made keeps these: the policy's, widened (gen_limits_widen)
+                         to what the caller's types need (gen_init copies the policy's) */
   AstModule *m;
   TyTable *types;
   Rng rng;
@@ -190,8 +211,10 @@ AstExpr *gen_plan_call(Gen *g, const OpDef *op, const OpPlan *plan, AstExpr *con
 const Type *gen_random_type(Gen *g);
 
 /* Generates program number `index` of a run with `seed`: a module whose @main returns `ret`
-   (a random type when NULL).  The same (seed, index) always gives the same program.  The module
-   is owned by the caller (ast_free). */
+   (a random type when NULL).  The same (seed, index) always gives the same program.  It
+   type-checks and every type in it keeps the policy's limits (widened to `ret`): a program that
+   does not is made again from another stream of (seed, index).  The module is owned by the
+   caller (ast_free); NULL with err set for a `ret` that is not a type it can make. */
 AstModule *gen_module(const GenPolicy *policy, uint64_t seed, uint64_t index, const char *ret_type_text,
                       GenCallHook hook, void *hook_ctx, char *err, size_t errlen);
 

@@ -23,6 +23,14 @@ typedef struct OpStat {
   StrSet vertices;
 } OpStat;
 
+/* A call of the program being generated, counted once the program is kept (gen_stats_module). */
+typedef struct Pending {
+  OpStat *op;
+  char *vertex; /* gen_call_signature */
+  char **edges; /* "producer -> consumer" */
+  size_t nedges;
+} Pending;
+
 struct GenStats {
   const GenPolicy *policy;
   OpStat *ops;
@@ -31,6 +39,7 @@ struct GenStats {
   unsigned long calls;
   unsigned long long limit; /* 0: no limit */
   unsigned long long main_calls, dependent_calls; /* gen_stats_module's counts */
+  VEC(Pending) pending;
 };
 
 void gen_stats_limit(GenStats *s, unsigned long long calls) { s->limit = calls; }
@@ -51,8 +60,21 @@ GenStats *gen_stats_new(const GenPolicy *policy) {
   return s;
 }
 
+static void pending_clear(GenStats *s) {
+  for (size_t i = 0; i < s->pending.len; i++) {
+    Pending *p = &s->pending.items[i];
+    free(p->vertex);
+    for (size_t k = 0; k < p->nedges; k++)
+      free(p->edges[k]);
+    free(p->edges);
+  }
+  s->pending.len = 0;
+}
+
 void gen_stats_free(GenStats *s) {
   if (!s) return;
+  pending_clear(s);
+  free(s->pending.items);
   for (size_t i = 0; i < s->nops; i++) strset_free(&s->ops[i].vertices);
   free(s->ops);
   strset_free(&s->edges);
@@ -67,19 +89,35 @@ static OpStat *find(GenStats *s, const OpDef *op) {
 
 void gen_stats_hook(void *ctx, const GenCallRecord *rec) {
   GenStats *s = ctx;
+  if (!rec) { /* the program is made again: its calls so far never happened */
+    pending_clear(s);
+    return;
+  }
   OpStat *st = find(s, rec->op);
-  if (!st || gen_stats_full(s)) return;
-  st->calls++;
-  s->calls++;
-  strset_add(&st->vertices, rec->signature);
+  if (!st) return;
+  Pending p = {st, xstrdup(rec->signature), xcalloc(rec->nproducers ? rec->nproducers : 1, sizeof(char *)),
+               0};
   for (size_t i = 0; i < rec->nproducers; i++) {
     if (!rec->producers[i] || !find(s, rec->producers[i])) continue;
     StrBuf edge;
     sb_init(&edge);
     sb_printf(&edge, "%s -> %s", rec->producers[i]->name, rec->op->name);
-    strset_add(&s->edges, edge.data);
-    sb_free(&edge);
+    p.edges[p.nedges++] = sb_take(&edge);
   }
+  VEC_PUSH(s->pending, p);
+}
+
+/* Counts the calls of the program just kept, in the order they were made, until the limit. */
+static void commit(GenStats *s) {
+  for (size_t i = 0; i < s->pending.len && !gen_stats_full(s); i++) {
+    Pending *p = &s->pending.items[i];
+    p->op->calls++;
+    s->calls++;
+    strset_add(&p->op->vertices, p->vertex);
+    for (size_t k = 0; k < p->nedges; k++)
+      strset_add(&s->edges, p->edges[k]);
+  }
+  pending_clear(s);
 }
 
 /* The variables that depend on an input so far: graph bindings and locals apart, since %1 and a
@@ -130,6 +168,7 @@ static bool mentions(GenStats *s, Deps *d, AstExpr *e) {
 }
 
 void gen_stats_module(GenStats *s, const AstModule *m) {
+  commit(s);
   for (size_t i = 0; i < m->ndefs; i++) {
     const AstDef *def = m->defs[i];
     if (def->kind != AST_DEF_FN || strcmp(def->name, "main") != 0) continue;
@@ -155,6 +194,11 @@ static size_t call_space_estimate(const GenPolicy *policy, const OpDef *op, unsi
     OpGen g = {types, &rng, &arena, &policy->types};
     OpPlan plan;
     if (!op->sample(&g, op, &plan)) continue;
+    /* the space of calls the policy allows: the generator makes none beyond its type limits */
+    bool fits = gen_type_fits(&policy->types, plan.result);
+    for (size_t i = 0; i < plan.nargs; i++)
+      fits &= gen_type_fits(&policy->types, plan.args[i]);
+    if (!fits) continue;
     char *sig = gen_call_signature(op, &plan);
     strset_add(&seen, sig);
     free(sig);
