@@ -323,7 +323,7 @@ static void record_call(Gen *g, const OpDef *op, const OpPlan *plan, AstExpr *co
       for (size_t f = 0; f < v->nfields && np < 64; f++) producers[np++] = v->fields[f];
     else producers[np++] = v ? v->producer : NULL;
   }
-  GenCallRecord rec = {op, sig, producers, np};
+  GenCallRecord rec = {op, plan, sig, producers, np};
   g->hook(g->hook_ctx, &rec);
   free(sig);
 }

@@ -16,7 +16,9 @@
  *              match, refs; gen_smallest (and the forward leaves it binds); the module generator
  *   limits.c   the type limits as a bound on every type of a program (gen.c and forward.c check
  *              each type they make; a typed program is checked whole)
- *   stats.c    operator histogram, GenCoG's vertex and edge diversity, input dependence
+ *   gencog.c   GenCoG's own definition of a vertex and of an operator's vertex space
+ *   stats.c    operator histogram, vertex diversity (relaykit's and GenCoG's definitions), edge
+ *              diversity, input dependence
  *   rgen.c     the rgen program
  */
 #ifndef RELAYKIT_GEN_H
@@ -79,6 +81,7 @@ bool gen_policy_check(const GenPolicy *p, char *err, size_t errlen);
 /* One generated call, for statistics. */
 typedef struct GenCallRecord {
   const OpDef *op;
+  const OpPlan *plan;   /* its argument types, attributes and result (during the call only) */
   char *signature;      /* argument types and attribute values, as text */
   const OpDef **producers; /* the operators that produced its arguments (NULL for none) */
   size_t nproducers;
@@ -91,6 +94,13 @@ typedef void (*GenCallHook)(void *ctx, const GenCallRecord *rec);
 /* A call's "vertex type" for diversity: each argument's rank and dtype, and the attribute values
    the call sets (malloc'd).  Exact shapes are left out: they would make every call distinct. */
 char *gen_call_signature(const OpDef *op, const OpPlan *plan);
+
+/* GenCoG's own vertex diversity (gencog.c): a call's vertex as GenCoG tells vertices apart (the
+   exact shapes of its inputs that are not parameters, the attributes GenCoG varies), malloc'd; and
+   the size GenCoG's formula gives the op's vertex space.  NULL and 0 for an op outside the 21 of
+   GenCoG's comparison. */
+char *gen_gencog_vertex(const OpDef *op, const OpPlan *plan);
+unsigned gen_gencog_space(const OpDef *op);
 
 /* Statistics over a generated set (stats.c). */
 typedef struct GenStats GenStats;
