@@ -184,3 +184,16 @@ sys.exit(1 if bad or n == 0 else 0)' "$e" "$r" "$d"
   "$RGEN" -n 20 --seed 2 --type 'Tensor[(2, 9, 3), float32]' --max-elements 64 --max-rank 2 --max-dim 4 -o "$T/w"
   tensor_limits 64 3 9 "$T"/w/*.relay
 }
+
+@test "--stats gives GenCoG's vertex diversity too; a directed run is the same for a seed, and -n 5 starts -n 10" {
+  run "$RGEN" --policy "$ROOT/examples/policy-gencog.json" --stats --calls 600 --seed 1
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"vertex diversity, GenCoG's definition: 0."*"over its 21 operators"* ]]
+  "$RGEN" --policy "$ROOT/examples/policy-gencog.json" -n 10 --seed 4 -o "$T/a"
+  "$RGEN" --policy "$ROOT/examples/policy-gencog.json" -n 10 --seed 4 -o "$T/b"
+  "$RGEN" --policy "$ROOT/examples/policy-gencog.json" -n 5 --seed 4 -o "$T/c"
+  diff -r "$T/a" "$T/b"
+  for f in "$T"/c/*.relay; do cmp "$f" "$T/a/$(basename "$f")"; done
+  "$RCHECK" "$T"/a/*.relay > /dev/null
+  tensor_limits 1024 5 4 "$T"/a/*.relay
+}

@@ -355,20 +355,26 @@ static AstExpr *gen_atom(Gen *g, const Type *t, unsigned fuel) {
 AstExpr *gen_plan_call(Gen *g, const OpDef *op, const OpPlan *plan, AstExpr *const *given, unsigned fuel) {
   AstExpr *args[OP_MAX_ARGS];
   unsigned share = plan->nargs ? fuel / (unsigned)plan->nargs : 0;
+  const OpDef *outer = g->consumer; /* the arguments' values are this call's to consume */
+  g->consumer = op;
   for (size_t i = 0; i < plan->nargs; i++) args[i] = given && given[i] ? given[i] : gen_atom(g, plan->args[i], share);
+  g->consumer = outer;
   AstAttr *attrs[64];
   size_t na = attrs_to_ast(g->m, op, plan->attrs, attrs);
   record_call(g, op, plan, args);
   (*uses_of(g, op))++;
+  gen_history_called(g, op);
   g->flops += estimate_flops(op, plan);
   return ast_new_call(g->m, ast_new_atom(g->m, AST_NAME, op->name), args, plan->nargs, attrs, na);
 }
 
 /* Among the candidates, ops used less in this program are likelier: rarely applicable ops (convs,
-   pools) get their turn, and the program's graph gets more distinct producer/consumer pairs. */
+   pools) get their turn, and the program's graph gets more distinct producer/consumer pairs (with
+   a run's history, less used in the run and new pairs too: gen_history_weight). */
 static const OpDef *pick_op(Gen *g, const OpDef *const *cands, size_t n) {
   double total = 0, w[256];
-  for (size_t i = 0; i < n; i++) total += w[i] = 1.0 / (1.0 + *uses_of(g, cands[i]));
+  for (size_t i = 0; i < n; i++)
+    total += w[i] = gen_history_weight(g, cands[i], *uses_of(g, cands[i]));
   double r = (double)rng_range(&g->rng, 0, 1 << 30) / (double)(1 << 30) * total;
   for (size_t i = 0; i < n; i++)
     if ((r -= w[i]) <= 0) return cands[i];
@@ -391,7 +397,8 @@ static AstExpr *gen_op(Gen *g, const Type *t, unsigned fuel) {
   for (int tries = 0; tries < 4 && n > 0; tries++) {
     const OpDef *op = pick_op(g, cands, n);
     OpPlan plan;
-    if (!op->solve(&g->og, op, t, &plan) || !plan_fits(g, &plan)) continue;
+    if (!op->solve(&g->og, op, t, &plan) || !plan_fits(g, &plan) || !gen_history_novel(g, op, &plan))
+      continue;
     if (g->policy->forward && plan.nargs == 0) continue; /* zeros(), arange(): constants, folded away */
     int64_t cost = estimate_flops(op, &plan);
     if (g->policy->flops_budget && g->flops + cost > g->policy->flops_budget) continue;
@@ -411,6 +418,7 @@ static void gen_side_op(Gen *g, unsigned fuel) {
     const OpDef *op = allowed[rng_index(&g->rng, k)];
     OpPlan plan;
     if (op->sample(&g->og, op, &plan) && plan_fits(g, &plan) && !(g->policy->forward && plan.nargs == 0) &&
+        gen_history_novel(g, op, &plan) &&
         !(g->policy->flops_budget && g->flops + estimate_flops(op, &plan) > g->policy->flops_budget))
       bind_let(g, gen_plan_call(g, op, &plan, NULL, fuel), plan.result, op);
   }
@@ -803,15 +811,16 @@ enum { GEN_ATTEMPTS = 8 };
 
 /* Attempt `attempt` at program `index` of a run: attempt 0 is the program of (seed, index); a
    program with a type beyond the limits is made again from another stream of the same pair. */
-static AstModule *attempt_module(const GenPolicy *policy, uint64_t seed, uint64_t index, unsigned attempt,
-                                 const char *ret_type_text, GenCallHook hook, void *hook_ctx, char *err,
-                                 size_t errlen, bool *fits) {
+static AstModule *attempt_module(const GenPolicy *policy, GenHistory *history, uint64_t seed, uint64_t index,
+                                 unsigned attempt, const char *ret_type_text, GenCallHook hook,
+                                 void *hook_ctx, char *err, size_t errlen, bool *fits) {
   AstModule *m = ast_module_new(true);
   TyTable *types = ty_table_new();
   Gen g;
   gen_init(&g, policy, m, types, rng_seed(attempt ? seed ^ (0x9e3779b97f4a7c15ULL * attempt) : seed, index));
   g.hook = hook;
   g.hook_ctx = hook_ctx;
+  g.history = history;
   const Type *ret = ret_type_text ? read_type(types, ret_type_text, err, errlen) : gen_random_type(&g);
   if (!ret) {
     gen_free(&g);
@@ -835,10 +844,20 @@ static AstModule *attempt_module(const GenPolicy *policy, uint64_t seed, uint64_
 
 AstModule *gen_module(const GenPolicy *policy, uint64_t seed, uint64_t index, const char *ret_type_text,
                       GenCallHook hook, void *hook_ctx, char *err, size_t errlen) {
+  return gen_module_in_run(policy, NULL, seed, index, ret_type_text, hook, hook_ctx, err, errlen);
+}
+
+AstModule *gen_module_in_run(const GenPolicy *policy, GenHistory *history, uint64_t seed, uint64_t index,
+                             const char *ret_type_text, GenCallHook hook, void *hook_ctx, char *err,
+                             size_t errlen) {
   for (unsigned attempt = 0;; attempt++) {
     bool fits = false;
-    AstModule *m =
-        attempt_module(policy, seed, index, attempt, ret_type_text, hook, hook_ctx, err, errlen, &fits);
+    AstModule *m = attempt_module(policy, history, seed, index, attempt, ret_type_text, hook, hook_ctx, err,
+                                  errlen, &fits);
+    if (m && fits)
+      gen_history_commit(history);
+    else
+      gen_history_discard(history);
     if (!m || fits) return m;
     ast_free(m);
     if (hook) hook(hook_ctx, NULL); /* the calls of a program made again do not count */

@@ -17,6 +17,8 @@
  *   limits.c   the type limits as a bound on every type of a program (gen.c and forward.c check
  *              each type they make; a typed program is checked whole)
  *   gencog.c   GenCoG's own definition of a vertex and of an operator's vertex space
+ *   directed.c a run's memory of its vertices, edges and operator calls, which directs the choices
+ *              of its next programs (policy->directed, GenCoG's expressivity-directed strategy)
  *   stats.c    operator histogram, vertex diversity (relaykit's and GenCoG's definitions), edge
  *              diversity, input dependence
  *   rgen.c     the rgen program
@@ -60,6 +62,8 @@ typedef struct GenPolicy {
   bool forward;                       /* GenCoG-style: tensor leaves derive from earlier values
                                          (@main's inputs first), not from zeros(...) or literals,
                                          which TVM folds away before codegen (forward.c) */
+  bool directed;                      /* a run's programs are directed by what the run made before
+                                         (directed.c): new vertices and edges first */
 } GenPolicy;
 
 /* The default policy: every construct, every operator, small tensors. */
@@ -70,7 +74,7 @@ bool gen_policy_allows(const GenPolicy *p, const OpDef *op);
    {"fuel": 32, "weights": {"op": 60, "if": 3, ...}, "allow_ops": [...], "deny_ops": [...],
     "max_rank": 4, "max_dim": 8, "max_elements": 4096, "flops_budget": 0,
     "float_dtypes": ["float32"], "int_dtypes": ["int32"], "main_params_max": 3,
-    "min_rank": 0, "float_only": false, "forward": false}
+    "min_rank": 0, "float_only": false, "forward": false, "directed": false, "uniform_shapes": false}
    Strings live in `arena`.  False with a message (FILE:LINE:COL for JSON errors). */
 bool gen_policy_load(GenPolicy *p, const char *path, Arena *arena, char *err, size_t errlen);
 /* Sets the weight of a construct by name ("op", "if", ...); false for an unknown name. */
@@ -150,6 +154,7 @@ typedef struct GenHelper {  /* a helper global already defined in the module */
 } GenHelper;
 
 typedef VEC(AstStmt *) GenStmts;
+typedef struct GenHistory GenHistory;
 typedef VEC(GenVar) GenVars;
 typedef VEC(GenHelper) GenHelpers;
 
@@ -173,6 +178,8 @@ typedef struct Gen {
   int64_t flops;            /* estimated so far */
   GenCallHook hook;
   void *hook_ctx;
+  GenHistory *history;   /* the run's, under policy->directed (NULL: each program on its own) */
+  const OpDef *consumer; /* the operator whose argument is being generated, or NULL */
 } Gen;
 
 void gen_init(Gen *g, const GenPolicy *policy, AstModule *m, TyTable *types, Rng rng);
@@ -227,5 +234,27 @@ const Type *gen_random_type(Gen *g);
    caller (ast_free); NULL with err set for a `ret` that is not a type it can make. */
 AstModule *gen_module(const GenPolicy *policy, uint64_t seed, uint64_t index, const char *ret_type_text,
                       GenCallHook hook, void *hook_ctx, char *err, size_t errlen);
+/* The same as program `index` of a run that remembers what it made (policy->directed): programs
+   0..index-1 must have been made with the same history, in order; the program kept is added to
+   it.  history NULL is gen_module. */
+AstModule *gen_module_in_run(const GenPolicy *policy, GenHistory *history, uint64_t seed, uint64_t index,
+                             const char *ret_type_text, GenCallHook hook, void *hook_ctx, char *err,
+                             size_t errlen);
+
+/* ------------------------------------------------------------------ directed generation (directed.c) */
+GenHistory *gen_history_new(void);
+void gen_history_free(GenHistory *h);
+/* Whether a call the generator is about to make is worth making: its vertex is new to the run, it
+   makes a producer -> consumer pair the run lacks, or by a small chance (drawn from g's stream);
+   true without a history.  A call it keeps is noted as the program's. */
+bool gen_history_novel(Gen *g, const OpDef *op, const OpPlan *plan);
+/* An operator's weight among those that can make a type: 1 / (1 + its calls in this program), and
+   with a history, its calls in the run too and a reward for a new pair with g->consumer. */
+double gen_history_weight(Gen *g, const OpDef *op, unsigned program_uses);
+/* Counts a call of op in the program being made. */
+void gen_history_called(Gen *g, const OpDef *op);
+/* The program being made is kept (its vertices, pairs and calls join the run's) or discarded. */
+void gen_history_commit(GenHistory *h);
+void gen_history_discard(GenHistory *h);
 
 #endif
