@@ -85,6 +85,9 @@ setup() {
   [[ "$output" != *"memory.kill"* ]]
   run "$RGEN" --list-ops --ops add,nn.relu
   [ "${#lines[@]}" -eq 2 ]
+  # only what the type limits let it make: a 3-D convolution needs rank 5
+  [ "$("$RGEN" --list-ops | grep -cx nn.conv3d)" -eq 0 ]
+  [ "$("$RGEN" --list-ops --max-rank 6 --max-dim 16 | grep -cx nn.conv3d)" -eq 1 ]
 }
 
 @test "--stats reports the histogram and diversities" {

@@ -132,6 +132,10 @@ bool gen_type_fits(const OpGenPolicy *limits, const Type *t);
 /* Raises the limits so that t fits: a type the caller gives (rgen --type, a seed's types for
    rmutate) is in bounds by definition, and nothing generated may be larger than it. */
 void gen_limits_widen(OpGenPolicy *limits, const Type *t);
+/* Whether the policy lets the generator call op within its limits: at least 16 of 256 draws of the
+   op's sampler keep them (a 3-D convolution needs rank 5, a threefry key a size of 10; an op whose
+   draws rarely fit is rarely called, and is not listed). */
+bool gen_op_fits(const GenPolicy *policy, const OpDef *op);
 /* The same for every type of a typed module. */
 void gen_limits_widen_module(OpGenPolicy *limits, const AstModule *m);
 /* The first type of a typed module (its expressions', binders' and patterns' types) that does not

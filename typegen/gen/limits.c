@@ -43,6 +43,27 @@ void gen_limits_widen(OpGenPolicy *limits, const Type *t) {
   gen_limits_widen(limits, t->ret);
 }
 
+bool gen_op_fits(const GenPolicy *policy, const OpDef *op) {
+  if (!gen_policy_allows(policy, op)) return false;
+  TyTable *types = ty_table_new();
+  Arena arena;
+  arena_init(&arena);
+  unsigned fitting = 0;
+  for (unsigned k = 0; k < 256 && fitting < 16; k++) {
+    Rng rng = rng_seed(0x5eed, k);
+    OpGen g = {types, &rng, &arena, &policy->types};
+    OpPlan plan;
+    if (!op->sample(&g, op, &plan)) continue;
+    bool fits = gen_type_fits(&policy->types, plan.result);
+    for (size_t i = 0; fits && i < plan.nargs; i++)
+      fits = gen_type_fits(&policy->types, plan.args[i]);
+    fitting += fits;
+  }
+  arena_free(&arena);
+  ty_table_free(types);
+  return fitting == 16;
+}
+
 /* ------------------------------------------------------------------ every type of a module */
 
 typedef void (*TypeVisit)(const Type *t, void *ctx);

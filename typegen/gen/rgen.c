@@ -31,7 +31,8 @@ static const char usage[] =
     "                     when --ops leaves them out, never when --deny-ops names them), not zeros\n"
     "      --weight NAME=W  a construct's weight: op reuse let if tuple closure global recursion\n"
     "                     poly adt ref side_op\n"
-    "      --list-ops     print the operators the generator knows, one per line, and exit\n"
+    "      --list-ops     print the operators the generator can call within the policy and its\n"
+    "                     type limits, one per line, and exit\n"
     "      --stats        print the op histogram, GenCoG's vertex and edge diversity, and how\n"
     "                     many operator calls in @main depend on an input (adapters count too)\n"
     "      --json         with --stats: as JSON\n"
@@ -166,12 +167,12 @@ static int parse_options(int argc, char **argv, RgenOptions *o) {
   return -1;
 }
 
-/* --list-ops: the operators the policy lets the generator use. */
+/* --list-ops: the operators the policy lets the generator use, within its type limits. */
 static int list_ops(const GenPolicy *policy) {
   size_t count;
   const OpDef *const *ops = op_all(&count);
   for (size_t i = 0; i < count; i++)
-    if (gen_policy_allows(policy, ops[i])) puts(ops[i]->name);
+    if (gen_op_fits(policy, ops[i])) puts(ops[i]->name);
   return 0;
 }
 
