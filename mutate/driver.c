@@ -204,8 +204,8 @@ bool mut_make(const Program *seed, const MutOptions *o, uint64_t index, uint64_t
   out->steps = xcalloc(depth, sizeof *out->steps);
   OpGenPolicy limits = o->policy ? o->policy->types : opgen_default_policy;
   gen_limits_widen_module(&limits, seed->m); /* the seed's own sizes are never beyond them */
-  char *current = NULL;     /* the last step's mutant */
-  MutOrigins origins = {0}; /* its seed places */
+  char *current = NULL;                      /* the last step's mutant */
+  MutOrigins origins = {0};                  /* its seed places */
   bool ok = true;
   for (unsigned step = 0; step < depth && ok; step++) {
     bool tried[MUT_NMUTATORS] = {false}, done = false;

@@ -29,7 +29,7 @@ typedef struct Pending {
   OpStat *op;
   char *vertex;        /* gen_call_signature */
   char *gencog_vertex; /* gen_gencog_vertex, or NULL */
-  char **edges; /* "producer -> consumer" */
+  char **edges;        /* "producer -> consumer" */
   size_t nedges;
 } Pending;
 
