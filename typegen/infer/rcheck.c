@@ -22,7 +22,9 @@ static const char usage[] =
     "                   out an attribute TVM requires written out (nn.dense's units,\n"
     "                   strided_slice's axes: write units=None); by default its default is taken\n"
     "      --list-ops   print every operator the type checker knows, one a line, and exit (the\n"
-    "                   chosen TVM release's Relay registry)\n"
+    "                   chosen TVM release's Relay operators but two internal ones; a call of\n"
+    "                   one it does not know is typed from its ty= comment or what pins its\n"
+    "                   type, with a warning, or refused)\n"
     OP_TVM_VERSION_HELP
     "  -h, --help       show this help\n"
     "\n"
