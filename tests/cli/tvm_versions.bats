@@ -170,3 +170,21 @@ fake_tvm() {
   sed 's/qnn.dequantize(\([^)]*\), out_dtype="float32"/qnn.dequantize(\1/' "$T/b" | diff "$T/a" -
   [ "$(grep -o 'qnn.dequantize([^)]*out_dtype="float32"' "$T/b" | wc -l)" -eq "$(grep -o 'qnn.dequantize(' "$T/b" | wc -l)" ]
 }
+
+@test "the default from a tvm package without libinfo.py (the fake TVM): imported, its __version__ read" {
+  export PYTHONPATH=$ROOT/tests/cli/fake_tvm
+  run "$BIN/rcheck" --version
+  [ "$status" -eq 0 ]
+  [ "${lines[1]}" = "checks against TVM v0.19.0's Relay registry (the TVM python3 imports: 0.19.0 at $ROOT/tests/cli/fake_tvm/tvm)" ]
+  FAKE_TVM_VERSION=0.13.0 run "$BIN/rcheck" --list-ops
+  [ "${#lines[@]}" -eq 300 ]
+  # a pre-release maps to the nearest, said once; what the tool runs (here the test) inherits the
+  # choice as RELAYKIT_TVM_VERSION, so relaykit tools it runs neither detect nor say it again
+  printf '#[version = "0.0.5"]\ndef @main(%%x: float32) {\n  negative(%%x)\n}\n' > "$T/n.relay"
+  printf '#!/bin/sh\necho "$RELAYKIT_TVM_VERSION" >> "%s/seen"\ngrep -q negative "$1"\n' "$T" > "$T/keep.sh"
+  chmod +x "$T/keep.sh"
+  FAKE_TVM_VERSION=0.14.0.dev1 run "$BIN/rreduce" "$T/n.relay" "$T/keep.sh"
+  [ "$status" -eq 0 ]
+  [ "$(grep -c 'note: TVM 0.14.0.dev1 is not a release relaykit knows; it checks against the nearest, v0.13.0' <<< "$output")" -eq 1 ]
+  [ "$(sort -u "$T/seen")" = "0.13" ]
+}
