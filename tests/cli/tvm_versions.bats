@@ -188,3 +188,54 @@ fake_tvm() {
   [ "$(grep -c 'note: TVM 0.14.0.dev1 is not a release relaykit knows; it checks against the nearest, v0.13.0' <<< "$output")" -eq 1 ]
   [ "$(sort -u "$T/seen")" = "0.13" ]
 }
+
+@test "v0.19.0's printing of split (indices_or_sections boxed in #[metadata]) is read as literals" {
+  # TVM v0.19.0's astext() of relay.split(x, [1, 3]), as printed
+  cat > "$T/split.relay" <<'RELAY'
+#[version = "0.0.5"]
+def @main(%x: Tensor[(6, 4), float32] /* ty=Tensor[(6, 4), float32] */) -> Tensor[(2, 4), float32] {
+  %0 = split(%x, indices_or_sections=[meta[runtime.BoxInt][0], meta[runtime.BoxInt][1]]) /* ty=(Tensor[(1, 4), float32], Tensor[(2, 4), float32], Tensor[(3, 4), float32]) */;
+  %0.1 /* ty=Tensor[(2, 4), float32] */
+}
+
+#[metadata]
+{
+  "root": 1, 
+  "nodes": [
+    {
+      "type_key": ""
+    }, 
+    {
+      "type_key": "Map", 
+      "keys": [
+        "runtime.BoxInt"
+      ], 
+      "data": [2]
+    }, 
+    {
+      "type_key": "Array", 
+      "data": [3, 4]
+    }, 
+    {
+      "type_key": "runtime.BoxInt", 
+      "repr_str": "1"
+    }, 
+    {
+      "type_key": "runtime.BoxInt", 
+      "repr_str": "3"
+    }
+  ], 
+  "b64ndarrays": [], 
+  "attrs": {"tvm_version": "0.19.0"}
+}
+RELAY
+  for v in 0.13 0.19; do # the reading is the same for both: v0.13.0 never prints a BoxInt
+    run "$BIN/rcheck" --tvm-version "$v" --annotate "$T/split.relay"
+    [ "$status" -eq 0 ]
+    [[ "${lines[2]}" == "  %0 = split(%x, indices_or_sections=[1, 3]) /* ty=(Tensor[(1, 4), float32], Tensor[(2, 4), float32], Tensor[(3, 4), float32]) */;" ]]
+  done
+  sed -i 's/"repr_str": "3"/"repr_str": "x"/' "$T/split.relay"
+  run "$BIN/rcheck" "$T/split.relay"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"runtime.BoxInt node holds 'x'"* ]]
+}
