@@ -64,7 +64,8 @@ for i, f in enumerate(p for p in sys.stdin.read().split("\0") if p):
     in=$(printf '%s/in/%04d.relay' "$T" "$i")
     i=$((i + 1))
     case $f in */nat__1.relay | */prelude__1.relay) continue ;; esac
-    "$RCHECK" --annotate "$in" > "$T/out" || { echo "rejected: $f"; return 1; }
+    # TVM v0.13.0 printed the corpus (its memory.alloc_storage takes two arguments, v0.19.0's three)
+    "$RCHECK" --tvm-version 0.13 --annotate "$in" > "$T/out" || { echo "rejected: $f"; return 1; }
     cmp -s "$f" "$T/out" || { echo "differs: $f"; diff "$f" "$T/out" | head -5; return 1; }
     n=$((n + 1))
   done < "$T/list"
