@@ -53,7 +53,7 @@ else n_gen=50 n_mut=10 n_ill=10 models="$SHARED/corpus/models/mlp.relay $SHARED/
 # A scale between the two (a slower machine, a second TVM): N_GEN programs per policy and seed,
 # N_MUT mutants per model, N_ILL ill-typed mutants per model; said, so a result names its scale.
 n_gen=${N_GEN:-$n_gen} n_mut=${N_MUT:-$n_mut} n_ill=${N_ILL:-$n_ill}
-echo "fidelity at: $((4 * n_gen)) rgen programs, $n_mut mutants of each of $(wc -w <<<"$models") models, $n_ill ill-typed of each of 3"
+echo "fidelity at: $((4 * n_gen)) rgen programs, $n_mut mutants of each of $(set -- $models; echo $#) models, $n_ill ill-typed of each of 3"
 mkdir -p "$TMP/gen" "$TMP/mut" "$TMP/ill"
 for seed in 1 2; do
   "$ROOT/bin/rgen" -n "$n_gen" --seed "$seed" -o "$TMP/gen/default-$seed"
