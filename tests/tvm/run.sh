@@ -10,7 +10,9 @@
 #
 # Environment: RELAYKIT_PYTHON (the Python TVM is installed for; default python3), TVM_HOME,
 # PYTHONPATH, TVM_LIBRARY_PATH, as for the scripts (interestingness/README.md).  ONLY=GROUP,... runs
-# some of the groups: bugs, module, fidelity, reduce (default all).
+# some of the groups: bugs, module, fidelity, reduce (default all).  N_GEN, N_MUT, N_ILL set the
+# fidelity's scale (rgen programs per policy and seed, mutants and ill-typed mutants per model).
+# relaykit's tools check against the importable TVM's release (RELAYKIT_TVM_VERSION, exported).
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 HERE=$ROOT/tests/tvm
