@@ -39,10 +39,10 @@ static bool dropped(const Printer *p, const char *c) {
   return p->opts->strip_types && is_tvm_annotation(c);
 }
 
-/* The "span=S" part (to the comment's end) of a joined "ty=T span=S" comment: " span=" at the
+/* The " span=S" part (to the comment's end) of a joined "ty=T span=S" comment: " span=" at the
    comment's own level, so what follows it is balanced however comments nest inside; NULL if
-   there is none. */
-static const char *joined_span(const char *c) {
+   there is none.  The reducer keeps a node's span with it through this too. */
+const char *ast_comment_span(const char *c) {
   unsigned depth = 0;
   for (const char *q = c; *q; q++) {
     if (q[0] == '/' && q[1] == '*') {
@@ -52,7 +52,7 @@ static const char *joined_span(const char *c) {
       depth--;
       q++;
     } else if (depth == 1 && !strncmp(q, " span=", 6)) {
-      return q + 1;
+      return q;
     }
   }
   return NULL;
@@ -77,7 +77,7 @@ static void comments(Printer *p, const AstNode *n) {
        printing once. */
     const char *span = NULL;
     for (; c && !strncmp(c->text, "/* ty=", 6); c = c->next)
-      if (joined_span(c->text)) span = joined_span(c->text);
+      if (ast_comment_span(c->text)) span = ast_comment_span(c->text) + 1;
     if (c && !strncmp(c->text, "/* span=", 8)) {
       span = c->text + 3;
       c = c->next;

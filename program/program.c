@@ -90,9 +90,20 @@ void prog_free(Program *p) {
 }
 
 char *prog_print(const Program *p, bool strip_annotations) {
-  AstPrintOptions o = {.strip_types = strip_annotations || p->comments >= PROG_COMMENTS_USER,
+  /* The two edits below change the tree, so they are made on a copy, and only when there is
+     something to change: most programs print as they are. */
+  bool drop_types = strip_annotations && p->comments == PROG_COMMENTS_ALL;
+  AstModule *m = NULL;
+  if (prog_stale_block_comments(p->m, false) || (drop_types && prog_count_comments(p->m, PROG_NOTE_TYPES))) {
+    m = ast_module_clone(p->m);
+    prog_stale_block_comments(m, true);
+    if (drop_types) prog_drop_comments(m, PROG_NOTE_TYPES);
+  }
+  AstPrintOptions o = {.strip_types = p->comments >= PROG_COMMENTS_USER,
                        .strip_comments = p->comments == PROG_COMMENTS_NONE};
-  return ast_print(p->m, &o);
+  char *text = ast_print(m ? m : p->m, &o);
+  ast_free(m);
+  return text;
 }
 
 bool prog_copy(const Program *p, Program *copy) {
