@@ -1,6 +1,7 @@
 # relaykit — build, test, bench.
 #   make                 programs in bin/
-#   make test            unit tests (cmocka), CLI tests (bats), tree-sitter corpus tests
+#   make test            unit tests (cmocka), CLI tests (bats), tree-sitter corpus tests, README's
+#                        examples (make check-docs)
 #   make test SAN=1      the same, built with AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench           throughput against peers; see bench/RESULTS.md
 #   make check-slow      the hostile suite: 100 MB files, deep nesting (ASan), minutes and GBs
@@ -46,7 +47,7 @@ LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GRAMMAR_SRC:%.c=$(BUILD)/%.o) $(GEN
 PROGRAMS    := rfmt rcheck rgen rreduce roracle rmutate rfuzz
 UNIT_TESTS  := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 
-.PHONY: all check test unit cli corpus-test grammar grammar-check bench install clean fuzz check-tvm check-slow
+.PHONY: all check test unit cli corpus-test grammar grammar-check bench install clean fuzz check-tvm check-slow check-docs
 all: $(PROGRAMS:%=$(BIN)/%)
 
 $(BUILD)/%.o: %.c
@@ -113,6 +114,11 @@ test: all $(UNIT_TESTS:%=$(BUILD)/tests/%)
 # What CI runs: the tests, again under ASan+UBSan, the grammar check and a libFuzzer smoke run.
 check: all $(UNIT_TESTS:%=$(BUILD)/tests/%)
 	@bash tests/run.sh --full
+
+# Runs the examples README.md marks (<!-- check-docs -->) and compares their output with what
+# README.md shows (scripts/check-docs); make test runs it too.
+check-docs: all
+	@python3 scripts/check-docs
 
 grammar:
 	ts=$$(scripts/tree-sitter-cli) && cd parser && "$$ts" generate

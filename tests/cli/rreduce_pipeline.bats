@@ -36,6 +36,9 @@ pipeline() {
   grep -q 'The bug needs FoldConstant then FuseOps(fuse_opt_level=0)' "$T/r.md"
   grep -q 'Checked 1-minimal' "$T/r.md"
   grep -q "interestingness/tvm-pass 'FoldConstant' 'FuseOps(fuse_opt_level=0)' --opt-level 0 bug.relay" "$T/r.md"
+  # the standalone repro is made under the reduced pipeline
+  grep -q "relay.transform.FuseOps(fuse_opt_level=0)" "$T/r.md"
+  ! grep -q "relay.transform.SimplifyExpr" "$T/r.md"
   # and that is what the test fails on
   cp "$T/bug.relay" "$T/again.relay"
   run "$I/tvm-pass" -q FoldConstant 'FuseOps(fuse_opt_level=0)' --match 'fake pass order' "$T/again.relay"

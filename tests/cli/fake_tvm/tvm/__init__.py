@@ -21,7 +21,8 @@
 #                        supported with Hexagon");
 #   trap:OP              an executor run on OP with a negative first input dies by SIGFPE (an
 #                        integer division by zero on those inputs: not a bug of TVM);
-#   nan:OP               an executor returns NaN on OP when the first input is negative.
+#   nan:OP               an executor returns NaN on OP when the first input is negative;
+#   break:PASS           the module PASS leaves no longer type-checks (a FAKE_TYPE_ERROR marker).
 # With FAKE_TVM_LABELS=FILE, every planted rule that fires appends "HASH RULE" to FILE, HASH the
 # git blob hash of the module's text: the ground truth bench/triage.sh scores grouping against.
 # A planted segfault prints a backtrace first, as a TVM built with BACKTRACE_ON_SEGFAULT does.
@@ -55,7 +56,8 @@ def trap(text, stage):
                            "  Check failed: fake %s error %s" % (stage.lower(), word))
 
 
-PLANTED_KINDS = ("build-segv", "pass-error", "build-order", "diff", "typecheck-abort", "limit", "trap", "nan")
+PLANTED_KINDS = ("build-segv", "pass-error", "build-order", "diff", "typecheck-abort", "limit", "trap", "nan",
+                 "break")
 
 
 def planted(kind):

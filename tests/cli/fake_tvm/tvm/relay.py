@@ -39,6 +39,15 @@ BUILD_PASSES = (
 )
 
 
+def _broken_by(mod, name):
+    """break:PASS (FAKE_TVM_PLANTED): the module after PASS no longer type-checks (InferType traps
+    the marker)."""
+    if name in tvm.planted("break"):
+        tvm.label(mod.text, "break:" + name)
+        return tvm.IRModule(mod.text + "\n/* FAKE_TYPE_ERROR_broken_by_%s */\n" % name, mod.pass_history)
+    return mod
+
+
 def _order_error(text, kind, first, then):
     tvm.label(text, "%s:%s>%s" % (kind, first, then))
     return tvm.TVMError(tvm.traceback("tvm::relay::transform::%s::Run(tvm::IRModule)" % then,
@@ -55,7 +64,7 @@ def run_build_passes(mod):
     for name, level in BUILD_PASSES:
         if level > ctx.opt_level or name in ctx.disabled_pass:
             continue
-        _transform.announce(name)
+        _transform.announce(name, mod)
         for first, then in tvm.planted("pass-error"):
             if then == name and first in mod.pass_history:
                 raise _order_error(mod.text, "pass-error", first, then)
@@ -63,6 +72,8 @@ def run_build_passes(mod):
             if then == name and first in ran:
                 raise _order_error(mod.text, "build-order", first, then)
         ran.append(name)
+        mod = _broken_by(mod, name)
+        _transform.announce_after(name, mod)
 
 
 def build(mod, target=None, params=None, executor=None):
@@ -133,11 +144,13 @@ class _Pass(object):
                     tvm.label(mod.text, "typecheck-abort:" + op)
                     tvm.fatal("planted typecheck-abort:%s" % op, "tvm::relay::TypeSolver::Solve",
                               "tvm::relay::FakeRel_%s" % tvm.ident(op))
-        _transform.announce(self.name)
+        _transform.announce(self.name, mod)
         for first, then in tvm.planted("pass-error"):
             if then == self.name and first in mod.pass_history:
                 raise _order_error(mod.text, "pass-error", first, then)
-        return tvm.IRModule(mod.text, mod.pass_history + [self.name])
+        out = _broken_by(tvm.IRModule(mod.text, mod.pass_history + [self.name]), self.name)
+        _transform.announce_after(self.name, out)
+        return out
 
 
 def _factory(name):
