@@ -251,14 +251,9 @@ static void not_interesting(const char *file, const char *test, const RedOptions
     fprintf(stderr, "rreduce: the test does not find %s interesting (killed by signal %d).", file, r->signal);
   else
     fprintf(stderr, "rreduce: the test does not find %s interesting (exit status %d).", file, r->status);
-  char abs_test[PATH_MAX]; /* the recipe changes directory before it runs the test */
-  if (test && realpath(test, abs_test)) test = abs_test;
-  if (test)
-    fprintf(stderr, "  Reproduce it with:\n  d=$(mktemp -d); cp '%s' \"$d/%s\"; cd \"$d\"; '%s' '%s'; echo $?\n", file,
-            o->basename, test, o->basename);
-  else
-    fprintf(stderr, "  Reproduce it with:\n  d=$(mktemp -d); cp '%s' \"$d/%s\"; echo \"$d/%s\" | %s\n", file, o->basename,
-            o->basename, o->server_cmd);
+  char *recipe = red_repro_recipe(o, file, NULL);
+  fprintf(stderr, "  Reproduce it with:\n  %s%s\n", recipe, test ? "; echo $?" : "");
+  free(recipe);
   if (r->output_len) fprintf(stderr, "its output:\n%.*s\n", (int)(r->output_len > 2000 ? 2000 : r->output_len), r->output);
 }
 
