@@ -123,7 +123,7 @@ static void comments(Printer *p, const AstNode *n) {
       continue;
     }
     if (p->opts->strip_types && p->opts->keep_spans && !strncmp(c->text, "/* ty=", 6) &&
-        joined_span(c->text)) {
+        joined_span(c->text) && !(n->opaque && !p->opts->type_text)) { /* an opaque call's went whole */
       /* keep_spans keeps the span of a joined `ty=T span=S` comment: rmutate's marks
          (`span=SEED:L:C rmutate-step-N`) live in such comments once a step's mutant was printed
          with its types, and must survive the next step's printing */

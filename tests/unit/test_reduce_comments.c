@@ -167,6 +167,11 @@ static void test_an_unknown_operator_keeps_its_type_comment(void **state) {
   char *c = red_propose(&prog, &red_pass_spans, 0);
   assert_non_null(strstr(c, "mycompany.op(%x) /* ty=Tensor[(2), float32] */"));
   free(c);
+  /* the final printing without types keeps the call's comment whole, its span once */
+  c = prog_print(&prog, true);
+  assert_non_null(strstr(c, "mycompany.op(%x) /* ty=Tensor[(2), float32] span=s:1:1 */;"));
+  assert_null(strstr(strstr(c, "span=") + 1, "span="));
+  free(c);
   prog_free(&prog);
 }
 
