@@ -16,12 +16,12 @@
 #include "reduce.h"
 
 typedef struct Field {
-  AstStmt *stmt;   /* the binding, or NULL for a parameter */
-  AstExpr *tuple;  /* its value */
+  AstStmt *stmt;    /* the binding, or NULL for a parameter */
+  AstExpr *tuple;   /* its value */
   AstBinder *param; /* the parameter of @main, whose annotation is the tuple type */
-  size_t field;    /* the unused field */
-  bool result;     /* a field of @main's result (tuple: that tuple) */
-  bool literal;    /* a field of a tuple written where it is consumed (tuple: that tuple) */
+  size_t field;     /* the unused field */
+  bool result;      /* a field of @main's result (tuple: that tuple) */
+  bool literal;     /* a field of a tuple written where it is consumed (tuple: that tuple) */
 } Field;
 typedef VEC(Field) Fields;
 

@@ -6,9 +6,9 @@
  * program a person writes, one input fewer.  A candidate is a (dead binding, parameter, field)
  * triple: every read of the parameter after the binding becomes a read of the binding, or of one
  * field of it when it holds a tuple, or (a tuple parameter: `concatenate(%cut6)`) a tuple of copies
- * of it (`concatenate((%2, %2))`, which pass fields then shortens).  Only parameters read nowhere before the binding (nor by it)
- * are proposed, so an accepted candidate always frees one; the types may change (the guard
- * decides whether what reads it still type-checks).
+ * of it (`concatenate((%2, %2))`, which pass fields then shortens).  Only parameters read nowhere
+ * before the binding (nor by it) are proposed, so an accepted candidate always frees one; the types
+ * may change (the guard decides whether what reads it still type-checks).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,10 +17,10 @@
 #include "reduce.h"
 
 typedef struct Live {
-  size_t stmt;     /* the dead binding, in @main's sequence */
+  size_t stmt;      /* the dead binding, in @main's sequence */
   AstBinder *param; /* the parameter to replace after it */
-  int field;       /* the field of the binding's tuple to read, -1 for the binding itself, or
-                      COPIES: a tuple of as many copies of it as the parameter's tuple has fields */
+  int field;        /* the field of the binding's tuple to read, -1 for the binding itself, or
+                       COPIES: a tuple of as many copies of it as the parameter's tuple has fields */
 } Live;
 typedef VEC(Live) Lives;
 enum { COPIES = -2 };
