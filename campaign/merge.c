@@ -178,6 +178,15 @@ int fuzz_merge_main(int argc, char **argv) {
     }
     m.seconds += c.seconds;
     fuzz_counts_add(&m.n, &c.n);
+    if (c.feedback == FB_COVERAGE || c.feedback == FB_BOTH) { /* the union of the shards' edges */
+      if (m.feedback != FB_BOTH) m.feedback = c.feedback;
+      for (size_t byte = 0; byte < c.edges.cap; byte++)
+        for (unsigned bit = 0; bit < 8; bit++)
+          if (c.edges.bits[byte] >> bit & 1) fuzz_edges_add(&m.edges, (uint32_t)(byte * 8 + bit));
+      if (c.edges_total > m.edges_total) m.edges_total = c.edges_total;
+    } else if (m.feedback == FB_AUTO) {
+      m.feedback = c.feedback;
+    }
     if (!status && !merge_groups(&m, &c, argv[k])) status = 2;
     campaign_free(&c);
   }
@@ -196,8 +205,8 @@ int fuzz_merge_main(int argc, char **argv) {
     status = 2;
   }
   if (!status)
-    fprintf(stderr, "rfuzz merge: %u campaigns, %lu programs, %zu groups -> %s/index.md\n", m.nshards, m.n.programs,
-            m.groups.len, o.out);
+    fprintf(stderr, "rfuzz merge: %u campaigns, %lu programs, %zu groups, %zu edges of TVM -> %s/index.md\n",
+            m.nshards, m.n.programs, m.groups.len, m.edges.count, o.out);
   campaign_free(&m);
   return status;
 }

@@ -41,6 +41,7 @@ void campaign_free(Campaign *c) {
   for (size_t i = 0; i < c->groups.len; i++) group_free(&c->groups.items[i]);
   free(c->groups.items);
   strset_free(&c->seen);
+  fuzz_edges_free(&c->edges);
   free(c->oracle);
   free(c->dir);
 }
@@ -148,7 +149,7 @@ static unsigned long num(json_t *o, const char *key) {
 
 #define COUNTS(X)                                                                                      \
   X(programs) X(passed) X(failed) X(known) X(oracle_errors) X(timeouts) X(ill_rejected) X(ill_accepted) \
-  X(generated) X(mutated) X(pool_adds) X(bugs) X(limitations) X(rejected)
+  X(generated) X(mutated) X(pool_adds) X(bugs) X(limitations) X(rejected) X(pass_rounds) X(pass_gains)
 
 void fuzz_counts_add(FuzzCounts *to, const FuzzCounts *from) {
 #define ADD(f) to->f += from->f;
@@ -184,20 +185,57 @@ static FailClass class_named(json_t *j) {
   return FAIL_BUG;
 }
 
+/* Every coverage.NNNNNN.edges file of the campaign but `keep`. */
+static void remove_old_edges(const Campaign *c, const char *keep) {
+  DIR *d = opendir(c->dir);
+  if (!d) return;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    size_t n = strlen(e->d_name);
+    if (strncmp(e->d_name, "coverage.", 9) || n < 15 || strcmp(e->d_name + n - 6, ".edges") || !strcmp(e->d_name, keep))
+      continue;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", c->dir, e->d_name);
+    unlink(path);
+  }
+  closedir(d);
+}
+
 bool campaign_save(const Campaign *c, char *err, size_t errlen) {
   json_t *pool = json_array(), *groups = json_array();
-  for (size_t i = 0; i < c->pool.len; i++)
-    json_array_append_new(pool, json_pack("{s:s, s:s}", "file", c->pool.items[i].file, "passes",
-                                          c->pool.items[i].passes));
+  for (size_t i = 0; i < c->pool.len; i++) {
+    json_t *e = json_pack("{s:s, s:s}", "file", c->pool.items[i].file, "passes", c->pool.items[i].passes);
+    if (c->feedback == FB_COVERAGE || c->feedback == FB_BOTH)
+      json_object_set_new(e, "tries", json_integer((json_int_t)c->pool.items[i].tries));
+    json_array_append_new(pool, e);
+  }
   for (size_t i = 0; i < c->groups.len; i++) json_array_append_new(groups, group_json(&c->groups.items[i]));
   json_t *root = json_pack("{s:i, s:I, s:I, s:I, s:o, s:I, s:f, s:o, s:o, s:o}", "version", 1, "seed",
                            (json_int_t)c->seed, "shard", (json_int_t)c->shard, "shards", (json_int_t)c->nshards,
                            "oracle", jstr(c->oracle), "round", (json_int_t)c->round, "seconds", c->seconds,
                            "counts", counts_json(&c->n), "pool", pool, "groups", groups);
+  if (c->feedback != FB_AUTO) json_object_set_new(root, "feedback", json_string(fuzz_feedback_names[c->feedback]));
+  bool covered = c->feedback == FB_COVERAGE || c->feedback == FB_BOTH;
+  /* The edges go to a file of this round's own, named in campaign.json, written first: whenever a
+     kill comes, campaign.json names edges that match it (a resumed campaign has exactly the
+     coverage it had); the previous round's file goes once campaign.json no longer names it. */
+  char edges_name[64];
+  snprintf(edges_name, sizeof edges_name, "coverage.%06llu.edges", (unsigned long long)c->round);
+  if (covered)
+    json_object_set_new(root, "coverage", json_pack("{s:I, s:I, s:s}", "edges", (json_int_t)c->edges.count, "total",
+                                                    (json_int_t)c->edges_total, "file", edges_name));
   char *text = json_dumps(root, JSON_INDENT(1) | JSON_SORT_KEYS);
   json_decref(root);
-  char *path = campaign_path(c, "campaign.json");
+  char *path = campaign_path(c, "%s", edges_name);
+  if (covered && !fuzz_edges_save(&c->edges, path, err, errlen)) {
+    free(path);
+    free(text);
+    return false;
+  }
+  free(path);
+  path = campaign_path(c, "campaign.json");
   bool ok = file_replace(path, text, strlen(text));
+  if (ok && covered) remove_old_edges(c, edges_name);
   if (!ok) snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
   free(text);
   free(path);
@@ -240,6 +278,28 @@ bool campaign_load(Campaign *c, bool *found, char *err, size_t errlen) {
   c->round = num(root, "round");
   json_t *secs = json_object_get(root, "seconds");
   c->seconds = json_is_number(secs) ? json_number_value(secs) : 0;
+  const char *fb = json_string_value(json_object_get(root, "feedback"));
+  c->feedback = FB_AUTO;
+  for (int k = FB_FEATURES; fb && k <= FB_BOTH; k++)
+    if (!strcmp(fb, fuzz_feedback_names[k])) c->feedback = (FuzzFeedback)k;
+  c->edges_total = num(json_object_get(root, "coverage"), "total");
+  if (c->feedback == FB_COVERAGE || c->feedback == FB_BOTH) {
+    const char *file = json_string_value(json_object_get(json_object_get(root, "coverage"), "file"));
+    if (!file || strchr(file, '/')) {
+      snprintf(err, errlen, "%s: its coverage file is not named", path);
+      json_decref(root);
+      free(path);
+      return false;
+    }
+    char *edges = campaign_path(c, "%s", file);
+    bool ok = fuzz_edges_load(&c->edges, edges, err, errlen);
+    free(edges);
+    if (!ok) {
+      json_decref(root);
+      free(path);
+      return false;
+    }
+  }
   json_t *counts = json_object_get(root, "counts");
 #define GET(f) c->n.f = num(counts, #f);
   COUNTS(GET)
@@ -256,7 +316,7 @@ bool campaign_load(Campaign *c, bool *found, char *err, size_t errlen) {
       free(path);
       return false;
     }
-    VEC_PUSH(c->pool, ((FuzzEntry){file, passes}));
+    VEC_PUSH(c->pool, ((FuzzEntry){file, passes, (unsigned)num(e, "tries")}));
   }
   json_array_foreach(json_object_get(root, "groups"), i, e) {
     FuzzGroup g = {.id = (unsigned)num(e, "id"), .key = sdup(json_object_get(e, "key")),
@@ -314,12 +374,22 @@ static char *index_markdown(const Campaign *c) {
                  "mutated), %lu failed, %lu passed, %lu known, %lu oracle errors; pool %zu (%lu added)",
             c->seconds, c->n.programs, c->n.generated,
             c->n.mutated, c->n.failed, c->n.passed, c->n.known, c->n.oracle_errors, c->pool.len, c->n.pool_adds);
+  if (c->feedback == FB_COVERAGE || c->feedback == FB_BOTH)
+    sb_printf(&sb, "; TVM's edges reached: %zu", c->edges.count);
+  if ((c->feedback == FB_COVERAGE || c->feedback == FB_BOTH) && c->edges_total)
+    sb_printf(&sb, " of %zu (%.2f%%)", c->edges_total, 100.0 * (double)c->edges.count / (double)c->edges_total);
+  if (c->n.pass_rounds)
+    sb_printf(&sb, "; pass-only rounds %lu, %lu of them with new edges", c->n.pass_rounds, c->n.pass_gains);
   if (c->n.ill_rejected || c->n.ill_accepted)
     sb_printf(&sb, "; ill-typed programs: %lu rejected cleanly, %lu accepted", c->n.ill_rejected, c->n.ill_accepted);
   sb_printf(&sb, ".\n\nFailures by class: %lu bugs, %lu limitations of TVM, %lu rejected inputs "
                  "(interestingness/tvm-limitations.txt and --limitations say which is which).\n",
             c->n.bugs, c->n.limitations, c->n.rejected);
   sb_printf(&sb, "\nOracle: `%s`\n", c->oracle ? c->oracle : "");
+  char *plot = campaign_path(c, "plot.png");
+  if (access(plot, F_OK) == 0) sb_puts(&sb, "\n![coverage and bug groups over time](plot.png) (`rfuzz plot`; also plot.svg)\n");
+  else sb_puts(&sb, "\n`rfuzz plot DIR` draws coverage and bug groups over time beside this file (needs gnuplot).\n");
+  free(plot);
   static const char *const titles[FAIL_NCLASSES] = {"Bugs", "Limitations of TVM", "Rejected inputs"};
   for (int k = 0; k < FAIL_NCLASSES; k++) {
     size_t shown = 0;

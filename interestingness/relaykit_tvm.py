@@ -1225,6 +1225,11 @@ CHECK_NAMES = tuple(c.name for c in CHECKS)
 
 # ----------------------------------------------------------------------------- the child
 
+def _edged(outcome, edges):
+    outcome.reported_edges = edges
+    return outcome
+
+
 class Outcome(object):  # pylint: disable=too-many-instance-attributes
     """What happened to one candidate: kind is ok, error or usage; stage the last stage entered;
     the passes TVM ran; the Python exception's type; whether a property did not hold (mismatch)."""
@@ -1233,6 +1238,7 @@ class Outcome(object):  # pylint: disable=too-many-instance-attributes
                  note=None):
         self.kind, self.stage, self.text, self.headline, self.output = kind, stage, text, headline, output
         self.ran, self.exception, self.mismatch, self.note = list(ran), exception, mismatch, note
+        self.reported_edges = self.edges = None  # coverage (run_in_child)
 
 
 def _child(args, path, wfd, chdir):
@@ -1278,13 +1284,25 @@ def _child(args, path, wfd, chdir):
     try:
         sys.stdout.flush()
         sys.stderr.flush()
+        fake_edges = getattr(sys.modules.get("tvm"), "relaykit_fake_edges", None)
+        if fake_edges is not None:  # a TVM stand-in that reports its own edges (the tests' fake)
+            send({"edges": list(fake_edges())})
         send(result)
     finally:
         os._exit(0)
 
 
-def run_in_child(args, path, chdir=False):
-    """Forks; the child does run_check with stdout+stderr captured. Returns an Outcome."""
+def run_in_child(args, path, chdir=False, coverage=None):
+    """Forks; the child does run_check with stdout+stderr captured. Returns an Outcome, with
+    .edges: the candidate's coverage edges when `coverage` has a source (else None)."""
+    if coverage is not None:
+        coverage.before()
+    outcome = _run_in_child(args, path, chdir)
+    outcome.edges = coverage.after(outcome.reported_edges) if coverage is not None else None
+    return outcome
+
+
+def _run_in_child(args, path, chdir=False):
     capture = tempfile.TemporaryFile()
     rfd, wfd = os.pipe()
     sys.stdout.flush()
@@ -1324,7 +1342,7 @@ def run_in_child(args, path, chdir=False):
     output = capture.read().decode("utf-8", "replace")
     capture.close()
 
-    stage, result, ran, notes = "start", None, [], []
+    stage, result, ran, notes, edges = "start", None, [], [], None
     for line in data.decode("utf-8", "replace").splitlines():
         try:
             msg = json.loads(line)
@@ -1338,22 +1356,24 @@ def run_in_child(args, path, chdir=False):
             ran.append(msg["ran"])
         elif "note" in msg:
             notes.append(msg["note"])
+        elif "edges" in msg:
+            edges = msg["edges"]
     if timed_out:
         head = "timeout after %g s" % args.timeout
-        return Outcome("error", stage, head, head, output, ran)
+        return _edged(Outcome("error", stage, head, head, output, ran), edges)
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
         try:
             head = "signal " + signal.Signals(sig).name
         except ValueError:
             head = "signal %d" % sig
-        return Outcome("error", stage, head, head, output, ran)
+        return _edged(Outcome("error", stage, head, head, output, ran), edges)
     if result is None:
         head = "the TVM child exited with status %d without a verdict" % os.WEXITSTATUS(status)
-        return Outcome("error", stage, head, head, output, ran)
+        return _edged(Outcome("error", stage, head, head, output, ran), edges)
     notes += [result["note"]] if result.get("note") else []
-    return Outcome(result["kind"], stage, result["text"], result.get("headline", ""), output, ran,
-                   result.get("exception"), result.get("mismatch", False), "; ".join(notes) or None)
+    return _edged(Outcome(result["kind"], stage, result["text"], result.get("headline", ""), output, ran,
+                   result.get("exception"), result.get("mismatch", False), "; ".join(notes) or None), edges)
 
 
 # ----------------------------------------------------------------------------- verdicts
@@ -1485,9 +1505,11 @@ def main_script(check, script):
     except relaykit_outcome.BadPipeline as e:
         sys.stderr.write("%s: bad pipeline: %s\n" % (prog, e))
         return EXIT_USAGE
-    outcome = run_in_child(args, args.file)
+    coverage = relaykit_outcome.Coverage()
+    coverage.start()
+    outcome = run_in_child(args, args.file, coverage=coverage)
     status, sig, explanation = verdict(args, outcome)
-    relaykit_outcome.write_outcome(args.file, args, outcome, status, sig)
+    relaykit_outcome.write_outcome(args.file, args, outcome, status, sig, coverage.field(outcome.edges))
     if outcome.output and not args.quiet:
         sys.stderr.write(outcome.output if outcome.output.endswith("\n") else outcome.output + "\n")
     sys.stdout.write("%s: %s\n" % (prog, explanation))
@@ -1676,6 +1698,8 @@ def main_server(script):
             return EXIT_USAGE
     # the echo extension (PROTOCOL.md): each answer starts with its path and a tab
     echo = os.environ.pop("RELAYKIT_ORACLE_ECHO", "") == "1"
+    coverage = relaykit_outcome.Coverage()  # the coverage extension: edges per candidate
+    coverage.start()
     stdin = sys.stdin.buffer
     while True:
         line = stdin.readline()
@@ -1708,9 +1732,9 @@ def main_server(script):
                     sys.stderr.write("tvm-server: %s: %s\n" % (path, sig))
                     sys.stderr.flush()
             if args is not None:
-                outcome = run_in_child(args, path, chdir=True)
+                outcome = run_in_child(args, path, chdir=True, coverage=coverage)
                 status, sig, explanation = verdict(args, outcome)
-                relaykit_outcome.write_outcome(path, args, outcome, status, sig)
+                relaykit_outcome.write_outcome(path, args, outcome, status, sig, coverage.field(outcome.edges))
                 if args.verbose:
                     sys.stderr.write("%stvm-server: %s: %s\n" % (outcome.output, path, explanation))
                     sys.stderr.flush()

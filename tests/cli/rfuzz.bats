@@ -4,6 +4,7 @@
 # (resume, shards, determinism), against a tiny shell oracle that needs no Python.
 
 load signal_helpers
+load rfuzz_helpers
 
 setup() {
   ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
@@ -26,27 +27,6 @@ done
 EOF
   chmod +x "$T/oracle.sh"
   ORACLE="$T/oracle.sh --args-beside"
-}
-
-# A Python with numpy (tvm-diff's inputs) and the fake tvm on its path.
-use_fake_tvm() {
-  export PYTHONPATH=$ROOT/tests/cli/fake_tvm
-  local py
-  for py in python3 /usr/bin/python3; do
-    if "$py" -c 'import numpy' 2>/dev/null; then export RELAYKIT_PYTHON=$py; return 0; fi
-  done
-  skip "no Python with numpy (apt-get install python3-numpy)"
-}
-
-# The campaign's state without the clock: what must be the same for the same seed and answers.
-state() {
-  python3 -c '
-import json, sys
-c = json.load(open(sys.argv[1] + "/campaign.json"))
-for g in c["groups"]:
-    g.pop("first_seconds")
-c.pop("seconds")
-print(json.dumps(c, sort_keys=True))' "$1"
 }
 
 @test "rfuzz: --help, --version, --list-passes; usage errors exit 2 with one line" {

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -362,6 +363,67 @@ static void test_classes(void **state) {
   fail_rules_free(&c);
 }
 
+/* The coverage extension's edge sets (PROTOCOL.md, "coverage"): base64 of LEB128 gaps, decoded
+   exactly, anything else refused; a campaign's union saved and loaded unchanged. */
+static void test_coverage_edges(void **state) {
+  (void)state;
+  uint32_t *e;
+  size_t n;
+  assert_true(fuzz_edges_decode("AAAAf52MBg==", &e, &n)); /* 0, 1, 2, 130, 100000 */
+  assert_int_equal(n, 5);
+  assert_int_equal(e[0], 0), assert_int_equal(e[2], 2), assert_int_equal(e[3], 130), assert_int_equal(e[4], 100000);
+  free(e);
+  assert_true(fuzz_edges_decode("////fw", &e, &n)); /* unpadded; 2^28 - 1, the largest */
+  assert_int_equal(n, 1), assert_int_equal(e[0], (1u << 28) - 1);
+  free(e);
+  assert_true(fuzz_edges_decode("", &e, &n));
+  assert_int_equal(n, 0);
+  free(e);
+  const char *bad[] = {"gICAgAE=", /* 2^28 */ "gA==", /* a number cut short */ "@@@", "AA A=",
+                       "//////////8B" /* a gap of more than 35 bits */};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    assert_false(fuzz_edges_decode(bad[i], &e, &n));
+    assert_null(e);
+  }
+  FuzzCoverage cov;
+  assert_true(fuzz_coverage_read("{\"status\": 1}", &cov));
+  assert_false(cov.present);
+  assert_true(fuzz_coverage_read("not json", &cov));
+  assert_false(cov.present);
+  assert_false(fuzz_coverage_read("{\"coverage\": 5}", &cov));
+  assert_false(fuzz_coverage_read("{\"coverage\": {\"edges\": 1}}", &cov)); /* no set */
+  assert_true(fuzz_coverage_read("{\"coverage\": {\"set\": \"AAAAf52MBg==\", \"total\": 200000}}", &cov));
+  assert_true(cov.present);
+  assert_int_equal(cov.n, 5), assert_int_equal(cov.total, 200000);
+  FuzzEdges seen = {0};
+  assert_true(fuzz_edges_add(&seen, 130));
+  assert_false(fuzz_edges_add(&seen, 130));
+  assert_int_equal(fuzz_coverage_new(&seen, &cov), 4);
+  assert_int_equal(fuzz_coverage_add(&seen, &cov), 4);
+  assert_int_equal(fuzz_coverage_add(&seen, &cov), 0);
+  assert_int_equal(seen.count, 5);
+  assert_true(fuzz_edges_has(&seen, 100000) && !fuzz_edges_has(&seen, 99999) && !fuzz_edges_has(&seen, 1u << 27));
+  fuzz_coverage_free(&cov);
+  char dir[] = "/tmp/test_campaign.XXXXXX", path[64], err[256];
+  assert_non_null(mkdtemp(dir));
+  snprintf(path, sizeof path, "%s/c.edges", dir);
+  assert_true(fuzz_edges_save(&seen, path, err, sizeof err));
+  FuzzEdges back = {0};
+  assert_true(fuzz_edges_load(&back, path, err, sizeof err));
+  assert_int_equal(back.count, 5);
+  for (uint32_t i = 0; i <= 100000; i++) assert_int_equal(fuzz_edges_has(&back, i), fuzz_edges_has(&seen, i));
+  fuzz_edges_free(&back);
+  FILE *f = fopen(path, "wb");
+  fputc(0x80, f); /* cut short */
+  fclose(f);
+  assert_false(fuzz_edges_load(&back, path, err, sizeof err));
+  assert_non_null(strstr(err, "c.edges"));
+  fuzz_edges_free(&back);
+  unlink(path);
+  rmdir(dir);
+  fuzz_edges_free(&seen);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_features_edges_through_bindings), cmocka_unit_test(test_features_scope_per_function),
@@ -370,6 +432,7 @@ int main(void) {
       cmocka_unit_test(test_pass_sequences),                  cmocka_unit_test(test_pass_set_parse),
       cmocka_unit_test(test_verdicts),                        cmocka_unit_test(test_kinds),
       cmocka_unit_test(test_group_keys_and_repro_args), cmocka_unit_test(test_classes),
+      cmocka_unit_test(test_coverage_edges),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

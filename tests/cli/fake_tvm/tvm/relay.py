@@ -24,6 +24,7 @@ def parse(text, source_name="from_string"):
         os.write(2, ("error: fake parse error in %s\n" % source_name).encode())
         raise tvm.TVMError("DiagnosticError: one or more error diagnostics were emitted")
     tvm.trap(text, "PARSE")
+    tvm.reach(*("op " + op for op in re.findall(r"(?<![\w.@%])([a-z_][\w.]*)\(", text)))
     return tvm.IRModule(text)
 
 
@@ -65,6 +66,7 @@ def run_build_passes(mod):
         if level > ctx.opt_level or name in ctx.disabled_pass:
             continue
         _transform.announce(name, mod)
+        tvm.reach_pass(name)
         for first, then in tvm.planted("pass-error"):
             if then == name and first in mod.pass_history:
                 raise _order_error(mod.text, "pass-error", first, then)
@@ -78,6 +80,8 @@ def run_build_passes(mod):
 
 def build(mod, target=None, params=None, executor=None):
     tvm.trap(mod.text, "BUILD")
+    ctx = _transform.CURRENT[-1] if _transform.CURRENT else None
+    tvm.reach("build at %s" % (ctx.opt_level if ctx else "?"))
     for op in tvm.planted("build-segv"):
         if tvm.calls(mod.text, op):
             tvm.label(mod.text, "build-segv:" + op)
@@ -145,6 +149,7 @@ class _Pass(object):
                     tvm.fatal("planted typecheck-abort:%s" % op, "tvm::relay::TypeSolver::Solve",
                               "tvm::relay::FakeRel_%s" % tvm.ident(op))
         _transform.announce(self.name, mod)
+        tvm.reach_pass(self.name)
         for first, then in tvm.planted("pass-error"):
             if then == self.name and first in mod.pass_history:
                 raise _order_error(mod.text, "pass-error", first, then)
