@@ -62,7 +62,10 @@ static const char usage[] =
     "      --passes A,B   only these passes;  --skip-passes A,B  not these;  --list-passes\n"
     "      --fast         one round of the passes instead of a fixpoint\n"
     "      --slow         no stuck guards: every opportunity of every pass is tried\n"
-    "      --keep-comments  keep comments (TVM's /* ty= */ and /* span= */ too) in the result\n"
+    "      --keep-comments  keep comments (TVM's /* ty= */ too) in the result; a ty= comment whose\n"
+    "                     node's type changed is rewritten to it (or loses its ty= part)\n"
+    "      --strip-spans  drop TVM's /* span= */ comments too (by default every node that survives\n"
+    "                     keeps its span, as the input wrote it)\n"
     "      --save-temps   keep the tests' temporary directories\n"
     "      --json         print statistics as one JSON object on standard output\n"
     "      --print-diff   show each accepted step as a unified diff on standard error\n"
@@ -95,7 +98,7 @@ static void on_signal(int sig) {
 enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_CPU, OPT_NOCACHE, OPT_PASSES, OPT_SKIP, OPT_LIST, OPT_FAST, OPT_SLOW,
        OPT_KEEP, OPT_TEMPS, OPT_JSON, OPT_TIDY, OPT_MATCH, OPT_ALSO, OPT_HISTORY, OPT_REPORT, OPT_TRIVIAL, OPT_REQUIRE_TYPED, OPT_STUCK,
        OPT_STUCK_TIMEOUTS, OPT_VERSION, OPT_SERVER, OPT_STATS, OPT_PRINT_DIFF, OPT_NO_VERIFY, OPT_FRAME,
-       OPT_NO_PIPELINE, OPT_PIPELINE };
+       OPT_NO_PIPELINE, OPT_PIPELINE, OPT_STRIP_SPANS };
 
 /* FILE.rreduce-last (malloc'd). */
 static char *last_record_path(const char *file) {
@@ -248,14 +251,9 @@ static void not_interesting(const char *file, const char *test, const RedOptions
     fprintf(stderr, "rreduce: the test does not find %s interesting (killed by signal %d).", file, r->signal);
   else
     fprintf(stderr, "rreduce: the test does not find %s interesting (exit status %d).", file, r->status);
-  char abs_test[PATH_MAX]; /* the recipe changes directory before it runs the test */
-  if (test && realpath(test, abs_test)) test = abs_test;
-  if (test)
-    fprintf(stderr, "  Reproduce it with:\n  d=$(mktemp -d); cp '%s' \"$d/%s\"; cd \"$d\"; '%s' '%s'; echo $?\n", file,
-            o->basename, test, o->basename);
-  else
-    fprintf(stderr, "  Reproduce it with:\n  d=$(mktemp -d); cp '%s' \"$d/%s\"; echo \"$d/%s\" | %s\n", file, o->basename,
-            o->basename, o->server_cmd);
+  char *recipe = red_repro_recipe(o, file, NULL);
+  fprintf(stderr, "  Reproduce it with:\n  %s%s\n", recipe, test ? "; echo $?" : "");
+  free(recipe);
   if (r->output_len) fprintf(stderr, "its output:\n%.*s\n", (int)(r->output_len > 2000 ? 2000 : r->output_len), r->output);
 }
 
@@ -315,6 +313,7 @@ typedef struct Cli {
   const char *file, *test;     /* FILE and TEST (test NULL with --server) */
   const char *only, *skip, *out, *match, *history, *report;
   bool json, stats, tidy, trivial_is_error, require_typed, verify;
+  bool strip_spans;            /* --strip-spans: the spans pass runs */
   Pattern *re;                 /* --match, compiled */
   const char *pipeline_path;   /* --pipeline FILE */
   char *pipeline_text;         /* its content, checked */
@@ -394,7 +393,8 @@ static int parse_options(int argc, char **argv, Cli *c) {
       {"stuck-timeouts", required_argument, NULL, OPT_STUCK_TIMEOUTS}, {"version", no_argument, NULL, OPT_VERSION},
       {"jobs", required_argument, NULL, 'j'},            {"server", required_argument, NULL, OPT_SERVER},
       {"frame", required_argument, NULL, OPT_FRAME},     {"no-pipeline", no_argument, NULL, OPT_NO_PIPELINE},
-      {"pipeline", required_argument, NULL, OPT_PIPELINE}, {NULL, 0, NULL, 0},
+      {"pipeline", required_argument, NULL, OPT_PIPELINE}, {"strip-spans", no_argument, NULL, OPT_STRIP_SPANS},
+      {NULL, 0, NULL, 0},
   };
   RedOptions *o = &c->o;
   int opt;
@@ -414,6 +414,7 @@ static int parse_options(int argc, char **argv, Cli *c) {
     case OPT_FAST: o->fast = true; break;
     case OPT_SLOW: o->fast = false; o->max_failures = o->max_timeouts = 0; break;
     case OPT_KEEP: o->keep_comments = true; break;
+    case OPT_STRIP_SPANS: c->strip_spans = true; break;
     case OPT_TEMPS: o->oracle.run.keep_temps = true; break;
     case OPT_JSON: c->json = true; break;
     case OPT_STATS: c->stats = true; break;
@@ -490,6 +491,7 @@ static int check_arguments(int argc, char **argv, Cli *c) {
     if ((c->only && !cli_in_list(c->only, red_passes[i]->name)) || (c->skip && cli_in_list(c->skip, red_passes[i]->name)))
       continue;
     if (o->keep_comments && red_passes[i] == &red_pass_comments) continue;
+    if (!c->strip_spans && red_passes[i] == &red_pass_spans) continue; /* spans stay by default */
     c->passes[o->npasses++] = red_passes[i];
   }
   o->passes = c->passes;

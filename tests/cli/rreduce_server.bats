@@ -86,11 +86,13 @@ server() {
   # an echoing server that repeats its first answer, as "interesting", once: late, while it is
   # answering the first candidate that is not interesting.  Without the echo that candidate
   # would take the stale line as its answer and be accepted; the echo shows it is stale, and
-  # the candidate goes to a fresh server.
+  # the candidate goes to a fresh server.  Never on a server's first query: with -j2 the second
+  # server's first candidate may be one that is not interesting, and a line naming that very
+  # candidate is its answer as far as any client can tell.
   server late.sh "  [ \"\$RELAYKIT_ORACLE_ECHO\" = 1 ] || { echo 'no RELAYKIT_ORACLE_ECHO' >&2; exit 3; }
   [ \$n -eq 1 ] && first=\$path
   if \"$RCHECK\" \"\$path\" >/dev/null 2>&1 && grep -q 'nn.conv2d(' \"\$path\"; then a=0; else a=1; fi
-  if [ \$a = 1 ] && [ -n \"\$first\" ] && [ ! -e \"\$0.once\" ]; then : > \"\$0.once\"; printf '%s\\t0\\n' \"\$first\"; sleep 0.2; fi
+  if [ \$a = 1 ] && [ \$n -gt 1 ] && [ ! -e \"\$0.once\" ]; then : > \"\$0.once\"; printf '%s\\t0\\n' \"\$first\"; sleep 0.2; fi
   printf '%s\\t%s\\n' \"\$path\" \$a"
   cp "$CORPUS/models/squeezenet_v1.1.relay" "$T/a.relay"
   "$RREDUCE" --tidy "$T/a.relay" "$T/keep.sh"
