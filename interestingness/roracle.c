@@ -470,7 +470,7 @@ static int report(const Entries *files, size_t n, const Options *o) {
 int main(int argc, char **argv) {
   Options o;
   int status = read_options(argc, argv, &o);
-  if (status >= 0) return status;
+  if (status >= 0) return cli_exit(status);
   Oracle oracle = {o.test, o.server ? server_pool_new(o.server, o.jobs, &o.ro) : NULL, o.ro};
 
   Entries files = {0};
@@ -500,5 +500,5 @@ done:
     free(files.items[i].match);
   }
   free(files.items);
-  return status;
+  return cli_exit(status);
 }

@@ -568,7 +568,7 @@ int main(int argc, char **argv) {
     pattern_free(c.re);
     free(c.also_dir);
     free(c.target);
-    return status;
+    return cli_exit(status);
   }
   status = 2;
   char *lock_path = NULL, *last_path = NULL;
@@ -598,5 +598,5 @@ done:
     close(lock_fd);
     free(lock_path);
   }
-  return status;
+  return cli_exit(status);
 }
