@@ -91,6 +91,28 @@ static char *print_located(const AstModule *m, AstPrintOptions o, MutStep *steps
   return text;
 }
 
+/* Whether e, at nesting level `level`, reaches deeper than the parser's limit (MUT_PARSER_DEPTH),
+   counting only the levels a
+   printed and re-read tree surely has: every expression, but a `let` chain in another (printed as
+   one chain) and parentheses and braces (printed or not as the layout needs).  Types, patterns and
+   attribute lists count in the parser too, so this is a lower bound: a mutant it finds too deep
+   the check would refuse, after printing and parsing the whole text (1,998 nested closures: 8 MB,
+   and nearly every mutation inside them goes past the limit). */
+static bool nested_too_deeply(AstExpr *e, unsigned level) {
+  bool counts = e->kind != AST_PAREN && e->kind != AST_BLOCK;
+  if (counts && ++level > MUT_PARSER_DEPTH) return true;
+  AstExpr **slot;
+  for (AstChildren it = ast_children(e); (slot = ast_next_child(&it));)
+    if (nested_too_deeply(*slot, e->kind == AST_SEQ && (*slot)->kind == AST_SEQ ? level - counts : level)) return true;
+  return false;
+}
+
+static bool module_too_deep(const AstModule *m) {
+  for (size_t i = 0; i < m->ndefs; i++)
+    if (m->defs[i]->kind == AST_DEF_FN && m->defs[i]->fn->body && nested_too_deeply(m->defs[i]->fn->body, 0)) return true;
+  return m->body && nested_too_deeply(m->body, 0);
+}
+
 typedef enum TryOutcome {
   TRY_NO_MUTATOR, /* every mutator in use was tried and found nothing to do */
   TRY_REFUSED,    /* the mutator drawn found nothing to do, or the check refused its mutant */
@@ -120,7 +142,7 @@ static TryOutcome try_once(const Program *from, const MutOptions *o, Rng *rng, b
     applied = mut_mutators[k].apply(&c);
     tried[k] |= !applied;
   }
-  if (!applied) {
+  if (!applied || module_too_deep(l.m)) {
     prog_free(&l);
     free(what.data);
     return TRY_REFUSED;
