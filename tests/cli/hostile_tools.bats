@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
-# Hostile input, round two (issue 29): deep nesting that type inference once took cubic time on.
-# The inputs are generated, not stored.
+# Hostile input, round two (issue 29): deep nesting that type inference once took cubic time on,
+# attribute values and shapes whose arithmetic overflows int64, and sizes that once made a
+# recognizer count to 3 billion.  The inputs are generated, not stored.
 
 setup() {
   ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
@@ -22,4 +23,32 @@ nested_closures() { # DEPTH: `fn () {` nested DEPTH deep, returning 1f
   run timeout 60 "$BIN/rmutate" "$T/nest.relay" -n 2 --seed 1 -j 1 -q -o "$T/mutants"
   [ "$status" -eq 0 ]
   [ -f "$T/mutants/00002.relay" ]
+}
+
+@test "shape arithmetic that overflows int64 is a located error, as TVM's would wrap around" {
+  cat > "$T/corr.relay" <<'EOF'
+#[version = "0.0.5"]
+def @main(%a: Tensor[(1, 1, 8, 8), float32], %b: Tensor[(1, 1, 8, 8), float32]) {
+  nn.correlation(%a, %b, kernel_size=1, max_displacement=9223372036854775807, stride1=1, stride2=1, padding=[0, 0], is_multiply=True, layout="NCHW")
+}
+EOF
+  run "$BIN/rcheck" "$T/corr.relay"
+  [ "$status" -eq 1 ]
+  [[ "$output" == "$T/corr.relay:3:3: error: nn.correlation: the shape arithmetic overflows int64"* ]]
+  printf '#[version = "0.0.5"]\ndef @main(%%x: Tensor[(5, 9223372036854775807, 4), float32]) {\n  nn.batch_flatten(%%x)\n}\n' > "$T/flat.relay"
+  run "$BIN/rcheck" "$T/flat.relay"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"error: nn.batch_flatten: the shape arithmetic overflows int64"* ]]
+  printf '#[version = "0.0.5"]\ndef @main(%%x: Tensor[(1, 4, 8), float32]) {\n  nn.adaptive_avg_pool1d(%%x, output_size=[-5])\n}\n' > "$T/pool.relay"
+  run "$BIN/rcheck" "$T/pool.relay"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"output_size would make a negative dimension (-5)"* ]]
+}
+
+@test "a huge but valid shape: checked, and mutated without counting to its square root" {
+  printf '#[version = "0.0.5"]\ndef @main(%%x: Tensor[(1, 9223372036854775807, 56, 56), float32]) {\n  nn.relu(%%x)\n}\n' > "$T/big.relay"
+  run "$BIN/rcheck" "$T/big.relay"
+  [ "$status" -eq 0 ]
+  run timeout 60 "$BIN/rmutate" "$T/big.relay" -n 2 --seed 1 -j 1 -q -o "$T/mutants"
+  [ "$status" -eq 0 ]
 }

@@ -245,24 +245,36 @@ const Type *gen_random_type(Gen *g) {
 
 /* ------------------------------------------------------------------ operator calls */
 
+/* Costs are counts >= 0 that saturate at INT64_MAX: a program's own types may be as large as int64
+   allows (a seed rmutate was given), and a cost past any budget is all that matters then. */
+static int64_t sat_add(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
+static int64_t sat_mul(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
 static int64_t elements(const Type *t) {
   if (t->kind == TY_TENSOR) {
     int64_t n = ty_num_elements(t);
     return n < 0 ? 64 : n;
   }
   int64_t n = 0;
-  for (uint32_t i = 0; i < t->nargs; i++) n += elements(t->args[i]);
+  for (uint32_t i = 0; i < t->nargs; i++) n = sat_add(n, elements(t->args[i]));
   return n;
 }
 
 /* A rough FLOP count: elements touched, times the reduction length for contractions. */
 static int64_t estimate_flops(const OpDef *op, const OpPlan *plan) {
   int64_t flops = elements(plan->result);
-  for (size_t i = 0; i < plan->nargs; i++) flops += elements(plan->args[i]);
+  for (size_t i = 0; i < plan->nargs; i++) flops = sat_add(flops, elements(plan->args[i]));
   bool contraction = strstr(op->name, "conv") || strstr(op->name, "dense") || strstr(op->name, "matmul");
   if (contraction && plan->nargs > 1 && plan->args[1]->kind == TY_TENSOR && plan->args[1]->ndims > 0 &&
       plan->args[1]->dims[0] > 0)
-    flops += elements(plan->result) * (elements(plan->args[1]) / plan->args[1]->dims[0]);
+    flops = sat_add(flops, sat_mul(elements(plan->result), elements(plan->args[1]) / plan->args[1]->dims[0]));
   return flops;
 }
 
@@ -358,7 +370,7 @@ AstExpr *gen_plan_call(Gen *g, const OpDef *op, const OpPlan *plan, AstExpr *con
   size_t na = attrs_to_ast(g->m, op, plan->attrs, attrs);
   record_call(g, op, plan, args);
   (*uses_of(g, op))++;
-  g->flops += estimate_flops(op, plan);
+  g->flops = sat_add(g->flops, estimate_flops(op, plan));
   return ast_new_call(g->m, ast_new_atom(g->m, AST_NAME, op->name), args, plan->nargs, attrs, na);
 }
 
@@ -382,7 +394,7 @@ static AstExpr *gen_op(Gen *g, const Type *t, unsigned fuel) {
     if (!op->solve(&g->og, op, t, &plan)) continue;
     if (g->policy->forward && plan.nargs == 0) continue; /* zeros(), arange(): constants, folded away */
     int64_t cost = estimate_flops(op, &plan);
-    if (g->policy->flops_budget && g->flops + cost > g->policy->flops_budget) continue;
+    if (g->policy->flops_budget && sat_add(g->flops, cost) > g->policy->flops_budget) continue;
     return bind_graph(g, gen_plan_call(g, op, &plan, NULL, fuel > 0 ? fuel - 1 : 0), t, op);
   }
   return NULL;
@@ -399,7 +411,7 @@ static void gen_side_op(Gen *g, unsigned fuel) {
     const OpDef *op = allowed[rng_index(&g->rng, k)];
     OpPlan plan;
     if (op->sample(&g->og, op, &plan) && !(g->policy->forward && plan.nargs == 0) &&
-        !(g->policy->flops_budget && g->flops + estimate_flops(op, &plan) > g->policy->flops_budget))
+        !(g->policy->flops_budget && sat_add(g->flops, estimate_flops(op, &plan)) > g->policy->flops_budget))
       bind_let(g, gen_plan_call(g, op, &plan, NULL, fuel), plan.result, op);
   }
   free(allowed);
