@@ -149,3 +149,14 @@ setup() {
   "$RGEN" -n 20 --seed 7 --policy "$ROOT/examples/policy-gencog.json" -o "$T/d"
   ! diff -rq "$T/a" "$T/d" > /dev/null
 }
+
+@test "--type nested past the parser's limit says so, without echoing kilobytes of it" {
+  deep=$(python3 -c "print('(' * 3000 + 'float32' + ',)' * 3000)")
+  run "$RGEN" --type "$deep"
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"nested too deeply (the limit is 2000 levels)"* ]]
+  [ "${#output}" -lt 300 ]
+  run "$RGEN" --type "Tensor[(2), float32"
+  [ "$status" -eq 2 ]
+  [[ "$output" == "rgen: not a type: Tensor[(2), float32: syntax error: expected ']'" ]]
+}

@@ -758,6 +758,16 @@ static const char *not_generable(const Type *t) {
   return t->ret ? not_generable(t->ret) : NULL;
 }
 
+/* "not a type: TEXT: why", TEXT cut short (a type nested past the parser's limit runs to kilobytes)
+   and why the parser's own message ("nested too deeply (the limit is 2000 levels)"). */
+static void not_a_type(const char *text, const char *diag, char *err, size_t errlen) {
+  const char *why = diag ? strstr(diag, "error: ") : NULL;
+  int whylen = why ? (int)strcspn(why += 7, "\n") : 0;
+  int textlen = (int)strlen(text);
+  snprintf(err, errlen, "not a type: %.*s%s%s%.*s", textlen > 80 ? 80 : textlen, text, textlen > 80 ? "..." : "",
+           why ? ": " : "", whylen, why ? why : "");
+}
+
 AstModule *gen_module(const GenPolicy *policy, uint64_t seed, uint64_t index, const char *ret_type_text,
                       GenCallHook hook, void *hook_ctx, char *err, size_t errlen) {
   AstModule *m = ast_module_new(true);
@@ -776,7 +786,7 @@ AstModule *gen_module(const GenPolicy *policy, uint64_t seed, uint64_t index, co
     const AstType *bad;
     if (tm && tm->body && tm->body->kind == AST_FN && tm->body->fn->nparams == 1)
       ret = ty_from_ast(types, tm->body->fn->params[0]->type, NULL, err, errlen, &bad);
-    else snprintf(err, errlen, "not a type: %s", ret_type_text);
+    else not_a_type(ret_type_text, d.out.data, err, errlen);
     ast_free(tm);
     diag_free(&d);
     if (!ret || not_generable(ret)) {
