@@ -582,6 +582,7 @@ int main(int argc, char **argv) {
   /* One rreduce per FILE: a second one would take the first one's intermediate programs for a new
      input.  The lock dies with the process, however it ends. */
   if (!c.out && !(lock_path = lock_file(c.o.out_path, &lock_fd))) goto done;
+  file_remove_stale_temps_of(c.o.out_path); /* what a kill left of a write (FILE.tmpXXXXXX, FILE.orig.tmp...) */
   status = reduce_file(&c, &text, argc, argv, &last_path);
 done:
   prog_free(&p);
