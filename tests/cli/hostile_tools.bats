@@ -52,3 +52,21 @@ EOF
   run timeout 60 "$BIN/rmutate" "$T/big.relay" -n 2 --seed 1 -j 1 -q -o "$T/mutants"
   [ "$status" -eq 0 ]
 }
+
+@test "a 10,000-binding chain: rmutate -n 2 -j 1 completes with two well-typed mutants, as rreduce does" {
+  # issue 29: on a 100,000-binding chain rmutate was not done after 618 s where rreduce took
+  # seconds; bench/large_chain.sh has the times (here only that both finish and are right)
+  bash "$ROOT/bench/chain.sh" 10000 > "$T/chain.relay"
+  run timeout 120 "$BIN/rmutate" "$T/chain.relay" -n 2 -j 1 --seed 1 -q -o "$T/mutants"
+  [ "$status" -eq 0 ]
+  for m in "$T/mutants/00001.relay" "$T/mutants/00002.relay"; do
+    "$BIN/rcheck" "$m" > /dev/null
+    ! "$BIN/rfmt" "$m" | cmp -s - <("$BIN/rfmt" "$T/chain.relay")
+  done
+  [ "$(ls "$T/mutants"/*.relay | wc -l)" -eq 2 ]
+  printf '#!/bin/sh\nexit 0\n' > "$T/yes.sh"
+  chmod +x "$T/yes.sh"
+  run timeout 120 "$BIN/rreduce" -j 1 --tidy "$T/chain.relay" "$T/yes.sh"
+  [ "$status" -eq 0 ]
+  "$BIN/rcheck" "$T/chain.relay" > /dev/null
+}
