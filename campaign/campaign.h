@@ -11,8 +11,12 @@
  *                 feedback, from its tree
  *   state.c       the campaign directory: campaign.json (saved after every round, atomically),
  *                 pool/, groups/, index.md
- *   triage.c      a failure's group key and the check that reproduces it; reduction with rreduce
- *   merge.c       `rfuzz merge`: shards joined, groups merged by signature
+ *   triage.c      a failure's group key (by what failed, not which round met it), the check that
+ *                 reproduces it; reduction with rreduce
+ *   merge.c       `rfuzz merge`: shards joined, groups merged by key
+ *   key.c         `rfuzz key`: the key and class of failures met outside a campaign
+ *   coverage.c    TVM's edge coverage as feedback: the oracle's edges, the campaign's union
+ *   plot.c        `rfuzz plot`: coverage and bug groups over time (gnuplot)
  *
  * Determinism: round r of shard I/N is the campaign's program number r*N + I-1; every random
  * choice of that round comes from rng_seed(seed, that number), so a campaign is a function of
@@ -27,6 +31,8 @@
 #include <stdint.h>
 
 #include "../parser/ast.h"
+#include "../interestingness/outcome.h"
+#include "../support/pattern.h"
 #include "../support/rng.h"
 #include "../support/strbuf.h"
 #include "../support/strset.h"
@@ -51,6 +57,9 @@ bool fuzz_pass_set_parse(FuzzPassSet *v, const char *list, char *err, size_t err
 char *fuzz_passes_random(Rng *rng, const FuzzPassSet *v);                 /* 0..4 random passes (malloc'd) */
 /* One of Tzer's mutations: insert, delete, replace or swap two (malloc'd). */
 char *fuzz_passes_mutate(Rng *rng, const char *seq, const FuzzPassSet *v);
+/* The same, or (a third of the time, when a pass of seq takes arguments) one pass's arguments
+   changed: FuseOps -> FuseOps(fuse_opt_level=1) (coverage feedback's pass-only rounds). */
+char *fuzz_passes_mutate_args(Rng *rng, const char *seq, const FuzzPassSet *v);
 /* Whether every name in seq is known (for sequences read back from a file). */
 bool fuzz_passes_valid(const char *seq);
 /* Calls `add(ctx, key)` for every pass pair of seq, "passes:A>B" ("passes:>A" for the first),
@@ -88,11 +97,9 @@ typedef struct FuzzKind {
      variants. */
   void (*check)(StrBuf *args, const char *passes, bool coin);
   /* What an answer (the oracle's exit status and first line) means, a hang and an oracle error
-     ruled out (fuzz_verdict). */
+     ruled out (fuzz_verdict).  Which group a failure joins is not the kind's to say: failures
+     are grouped by what failed (triage.c), whichever kind of round met them. */
   FuzzVerdict (*verdict)(int status, const char *sig);
-  /* The stage a failure is in, its group key's first word: the check's own, or the earlier stage
-     a non-zero status says failed. */
-  const char *(*stage)(int status);
 } FuzzKind;
 
 enum {
@@ -108,30 +115,76 @@ const FuzzKind *fuzz_kind(const char *name);
 /* What an answer means for a program of this kind. */
 FuzzVerdict fuzz_verdict(const FuzzKind *kind, int status, bool timed_out, const char *sig);
 
+/* ------------------------------------------------------------------ coverage.c */
+/* A set of TVM's coverage edges (indices of an instrumented build's counters): a bitmap. */
+typedef struct FuzzEdges {
+  uint8_t *bits;
+  size_t cap;   /* bytes */
+  size_t count; /* edges in the set */
+} FuzzEdges;
+void fuzz_edges_free(FuzzEdges *e);
+bool fuzz_edges_has(const FuzzEdges *e, uint32_t i);
+bool fuzz_edges_add(FuzzEdges *e, uint32_t i); /* true when it is new */
+/* Ascending indices from the outcome's encoding (base64 of LEB128 gaps); false when malformed. */
+bool fuzz_edges_decode(const char *b64, uint32_t **out, size_t *n);
+/* CAMPAIGN/coverage.edges: the set's LEB128 gaps (saved atomically). */
+bool fuzz_edges_save(const FuzzEdges *e, const char *path, char *err, size_t errlen);
+bool fuzz_edges_load(FuzzEdges *e, const char *path, char *err, size_t errlen);
+
+/* A program's coverage as its oracle's outcome gives it. */
+typedef struct FuzzCoverage {
+  bool present;      /* the outcome has a coverage field */
+  uint32_t *edges;   /* ascending */
+  size_t n;
+  size_t total;      /* the build's edges, when the oracle says (0: unknown) */
+} FuzzCoverage;
+/* From an outcome's text (NULL: none, present false); false when the field is malformed. */
+bool fuzz_coverage_read(const char *outcome, FuzzCoverage *cov);
+void fuzz_coverage_free(FuzzCoverage *cov);
+/* Of cov's edges, how many seen lacks; fuzz_coverage_add adds them (returns how many were new). */
+size_t fuzz_coverage_new(const FuzzEdges *seen, const FuzzCoverage *cov);
+size_t fuzz_coverage_add(FuzzEdges *seen, const FuzzCoverage *cov);
+
+/* What decides that a program joins the pool: features read from the program and its passes
+   (operators, operator edges, pass pairs), TVM's edge coverage (the oracle reports it), or both. */
+typedef enum FuzzFeedback { FB_AUTO, FB_FEATURES, FB_COVERAGE, FB_BOTH } FuzzFeedback;
+extern const char *const fuzz_feedback_names[4]; /* "auto", "features", "coverage", "both" */
+
 /* ------------------------------------------------------------------ state.c */
 
 typedef struct FuzzEntry {   /* a program of the pool */
   char *file;                /* relative to the campaign directory: pool/000012.relay */
   char *passes;              /* its pass sequence */
+  unsigned tries;            /* Tzer's N: pass-only mutations since it last gained coverage or
+                                had its program mutated (coverage feedback) */
 } FuzzEntry;
 
-typedef struct FuzzGroup {   /* failures with one signature */
+typedef struct FuzzGroup {   /* failures with one key */
   unsigned id;               /* groups/<id>, from 1 */
-  char *key;                 /* "build: Check failed: ..." (masked): what groups failures */
+  char *key;                 /* "build: Check failed: ... @ tvm::relay::Foo" (masked): what groups
+                                failures (triage.c) */
   char *signature;           /* the first failure's signature, as the oracle said it */
   char *match;               /* a regex for the signature's stable part (rreduce --match) */
   char *args;                /* the check that shows it, one argument a line */
+  FailClass cls;             /* its first failure's */
   unsigned long count;
   uint64_t first_program;    /* the campaign's program number of its first failure */
   double first_seconds;      /* campaign time of the first failure */
   long first_bytes, reduced_bytes; /* -1: none */
   char *status;              /* "new" (to reduce), "reduced", "not reduced: why", "not reduced (--no-reduce)" */
+  char *frame;               /* TVM's innermost frame of its first failure, or NULL: a reduction
+                                keeps it (rreduce --frame), so a crash does not slip into another */
+  char *reduced_key;         /* the key its reduced program fails with (NULL: not asked yet) */
+  unsigned merged_into;      /* the group it proved the same as after reduction (0: none) */
 } FuzzGroup;
 
 typedef struct FuzzCounts {
   unsigned long programs, passed, failed, known, oracle_errors, timeouts;
+  unsigned long bugs, limitations, rejected;  /* failures by class (failed = their sum) */
   unsigned long ill_rejected, ill_accepted;   /* invalid programs rejected cleanly (FV_REJECTED) / accepted */
   unsigned long generated, mutated, pool_adds;
+  unsigned long pass_rounds, pass_gains;      /* pass-only rounds (coverage feedback), and those
+                                                 whose new passes reached new edges */
 } FuzzCounts;
 
 typedef struct Campaign {
@@ -146,6 +199,9 @@ typedef struct Campaign {
   VEC(FuzzGroup) groups;
   StrSet seen;               /* features reached so far, of programs and pass sequences (not
                                 saved: rebuilt from the pool) */
+  FuzzFeedback feedback;     /* FB_AUTO until the first answer says whether there is coverage */
+  FuzzEdges edges;           /* TVM's edges reached so far (coverage.edges) */
+  size_t edges_total;        /* the build's edges, when the oracle says (0: unknown) */
 } Campaign;
 
 void campaign_init(Campaign *c, const char *dir);
@@ -168,13 +224,17 @@ size_t campaign_note_features(Campaign *c, const AstModule *m, bool typed, const
 size_t campaign_count_new_features(const Campaign *c, const AstModule *m, bool typed, const char *passes);
 /* The group with this key, or NULL. */
 FuzzGroup *campaign_group(Campaign *c, const char *key);
+/* The group with this id (it must exist). */
+FuzzGroup *campaign_group_by_id(Campaign *c, unsigned id);
 
 /* ------------------------------------------------------------------ triage.c */
 /* A TVM child that hung, as the client's timeout or tvm-server's own --timeout says it. */
 bool fuzz_is_timeout(bool timed_out, const char *sig);
-/* The group key ("build: <masked signature>", `stage` first: FuzzKind.stage) and a regex for the
-   signature's stable part (both malloc'd). */
-void fuzz_group_key(const char *stage, bool timed_out, const char *sig, char **key, char **match);
+/* The group key of a failure, by what failed whichever round met it: the stage it failed in (when
+   the oracle's outcome says), the signature with its numbers and addresses masked, and TVM's
+   innermost frame (when its backtrace has one); and a regex for the signature's stable part
+   (both malloc'd).  f may be NULL (a plain oracle: the signature alone). */
+void fuzz_group_key(const Outcome *f, bool timed_out, const char *sig, char **key, char **match);
 /* The check (args file text) that reproduces the failure as an interesting answer: the program's
    own check, plus --other-status 0 when the failure was in an earlier stage (malloc'd). */
 char *fuzz_repro_args(const char *args, int status);
@@ -186,7 +246,13 @@ void fuzz_reduce_group(const Campaign *c, FuzzGroup *g, const char *rreduce, con
    or NULL when the command has no --args-beside. */
 char *fuzz_oracle_for_file(const char *oracle, const char *args_file);
 
-/* ------------------------------------------------------------------ merge.c */
+/* ------------------------------------------------------------------ merge.c, key.c */
 int fuzz_merge_main(int argc, char **argv);
+int fuzz_key_main(int argc, char **argv);
+int fuzz_plot_main(int argc, char **argv);
+/* Draws the campaigns' coverage and groups into PREFIX.png and .svg (NULL: the first campaign's
+   plot.png/.svg); 0, or 2 with the reason on stderr. */
+int fuzz_plot(int n, char *const *campaigns, const char *prefix, const char *title);
+bool fuzz_plot_available(void); /* gnuplot on PATH */
 
 #endif

@@ -23,6 +23,17 @@ const char *const fuzz_pass_names[] = {
 };
 const size_t fuzz_npass_names = sizeof fuzz_pass_names / sizeof *fuzz_pass_names;
 
+/* Other values of the arguments a pass takes (TVM v0.13's defaults aside), which a pass-only
+   round of coverage feedback may choose (Tzer mutates pass arguments too).  A sequence holds a
+   pass either as fuzz_pass_names spells it or as one of these. */
+static const char *const pass_variants[] = {
+    "FuseOps(fuse_opt_level=0)", "FuseOps(fuse_opt_level=1)", "FuseOps(fuse_opt_level=2)", "FuseOps(fuse_opt_level=3)",
+    "CombineParallelConv2D(min_num_branches=3)", "CombineParallelDense(min_num_branches=3)",
+    "CombineParallelBatchMatmul(min_num_branches=3)", "FoldConstant(fold_qnn=True)",
+    "DeadCodeElimination(inline_once=True)", "DeadCodeElimination(ignore_impurity=True)",
+    "ToMixedPrecision('bfloat16')", "EtaExpand(expand_constructor=True, expand_global_var=False)",
+};
+
 typedef struct Seq {
   const char *items[FUZZ_MAX_PASSES];
   size_t len;
@@ -31,8 +42,13 @@ typedef struct Seq {
 static const char *known(const char *s, size_t n) {
   for (size_t i = 0; i < fuzz_npass_names; i++)
     if (strlen(fuzz_pass_names[i]) == n && !strncmp(fuzz_pass_names[i], s, n)) return fuzz_pass_names[i];
+  for (size_t i = 0; i < sizeof pass_variants / sizeof *pass_variants; i++)
+    if (strlen(pass_variants[i]) == n && !strncmp(pass_variants[i], s, n)) return pass_variants[i];
   return NULL;
 }
+
+/* The name of a pass spec: up to its argument list. */
+static size_t spec_name_len(const char *spec) { return strcspn(spec, "("); }
 
 /* Splits seq into known names; false on an unknown one or too many. */
 static bool split(const char *seq, Seq *out) {
@@ -124,6 +140,43 @@ char *fuzz_passes_mutate(Rng *rng, const char *seq, const FuzzPassSet *v) {
   }
   }
   return join(&s);
+}
+
+static bool has_other_arguments(const char *spec) {
+  size_t n = spec_name_len(spec);
+  for (size_t i = 0; i < sizeof pass_variants / sizeof *pass_variants; i++)
+    if (spec_name_len(pass_variants[i]) == n && !strncmp(pass_variants[i], spec, n)) return true;
+  return false;
+}
+
+/* Another spelling of a pass with arguments: a variant of the same pass (pass_variants, or the
+   plain spelling of fuzz_pass_names), or NULL when it has none. */
+static const char *other_arguments(Rng *rng, const char *spec) {
+  size_t n = spec_name_len(spec);
+  const char *choices[16];
+  size_t k = 0;
+  const char *const *lists[2] = {fuzz_pass_names, pass_variants};
+  size_t lens[2] = {fuzz_npass_names, sizeof pass_variants / sizeof *pass_variants};
+  for (int l = 0; l < 2; l++)
+    for (size_t i = 0; i < lens[l] && k < 16; i++)
+      if (spec_name_len(lists[l][i]) == n && !strncmp(lists[l][i], spec, n) && strcmp(lists[l][i], spec))
+        choices[k++] = lists[l][i];
+  return k ? choices[rng_index(rng, k)] : NULL;
+}
+
+char *fuzz_passes_mutate_args(Rng *rng, const char *seq, const FuzzPassSet *v) {
+  Seq s;
+  if (split(seq, &s) && s.len && rng_chance(rng, 1, 3)) {
+    size_t with[FUZZ_MAX_PASSES], k = 0; /* the passes that have other arguments */
+    for (size_t i = 0; i < s.len; i++)
+      if (has_other_arguments(s.items[i])) with[k++] = i;
+    if (k) {
+      size_t at = with[rng_index(rng, k)];
+      s.items[at] = other_arguments(rng, s.items[at]);
+      return join(&s);
+    }
+  }
+  return fuzz_passes_mutate(rng, seq, v);
 }
 
 bool fuzz_passes_valid(const char *seq) {

@@ -2,6 +2,7 @@
    round, atomically: a kill at any moment leaves the last round's state or the one before),
    pool/ the programs that showed something new, groups/<id>/ each failure group's first program
    and its reduction, index.md the human summary. */
+#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <stdarg.h>
@@ -22,6 +23,8 @@ void campaign_init(Campaign *c, const char *dir) {
 }
 
 static void group_free(FuzzGroup *g) {
+  free(g->frame);
+  free(g->reduced_key);
   free(g->key);
   free(g->signature);
   free(g->match);
@@ -38,6 +41,7 @@ void campaign_free(Campaign *c) {
   for (size_t i = 0; i < c->groups.len; i++) group_free(&c->groups.items[i]);
   free(c->groups.items);
   strset_free(&c->seen);
+  fuzz_edges_free(&c->edges);
   free(c->oracle);
   free(c->dir);
 }
@@ -94,6 +98,12 @@ FuzzGroup *campaign_group(Campaign *c, const char *key) {
   return NULL;
 }
 
+FuzzGroup *campaign_group_by_id(Campaign *c, unsigned id) {
+  for (size_t i = 0; i < c->groups.len; i++)
+    if (c->groups.items[i].id == id) return &c->groups.items[i];
+  abort(); /* ids come from the campaign itself */
+}
+
 void campaign_remove_stale_temps(const Campaign *c) {
   char *dir = campaign_path(c, "pool");
   file_remove_stale_temps(c->dir, NULL);
@@ -119,7 +129,7 @@ static unsigned long num(json_t *o, const char *key) {
 
 #define COUNTS(X)                                                                                      \
   X(programs) X(passed) X(failed) X(known) X(oracle_errors) X(timeouts) X(ill_rejected) X(ill_accepted) \
-  X(generated) X(mutated) X(pool_adds)
+  X(generated) X(mutated) X(pool_adds) X(bugs) X(limitations) X(rejected) X(pass_rounds) X(pass_gains)
 
 void fuzz_counts_add(FuzzCounts *to, const FuzzCounts *from) {
 #define ADD(f) to->f += from->f;
@@ -136,27 +146,76 @@ static json_t *counts_json(const FuzzCounts *n) {
 }
 
 static json_t *group_json(const FuzzGroup *g) {
-  return json_pack("{s:I, s:o, s:o, s:o, s:o, s:I, s:I, s:f, s:I, s:I, s:o}", "id", (json_int_t)g->id, "key",
-                   jstr(g->key), "signature", jstr(g->signature), "match", jstr(g->match), "args", jstr(g->args),
-                   "count", (json_int_t)g->count, "first_program", (json_int_t)g->first_program, "first_seconds",
-                   g->first_seconds, "first_bytes", (json_int_t)g->first_bytes, "reduced_bytes",
-                   (json_int_t)g->reduced_bytes, "status", jstr(g->status));
+  json_t *j = json_pack("{s:I, s:o, s:o, s:o, s:o, s:I, s:I, s:f, s:I, s:I, s:o}", "id", (json_int_t)g->id, "key",
+                        jstr(g->key), "signature", jstr(g->signature), "match", jstr(g->match), "args", jstr(g->args),
+                        "count", (json_int_t)g->count, "first_program", (json_int_t)g->first_program, "first_seconds",
+                        g->first_seconds, "first_bytes", (json_int_t)g->first_bytes, "reduced_bytes",
+                        (json_int_t)g->reduced_bytes, "status", jstr(g->status));
+  json_object_set_new(j, "class", json_string(fail_class_names[g->cls]));
+  if (g->reduced_key) json_object_set_new(j, "reduced_key", json_string(g->reduced_key));
+  if (g->frame) json_object_set_new(j, "frame", json_string(g->frame));
+  if (g->merged_into) json_object_set_new(j, "merged_into", json_integer((json_int_t)g->merged_into));
+  return j;
+}
+
+/* A class by its name in campaign.json ("bug" for a campaign made before classes). */
+static FailClass class_named(json_t *j) {
+  for (int k = 0; k < FAIL_NCLASSES; k++)
+    if (json_is_string(j) && !strcmp(json_string_value(j), fail_class_names[k])) return (FailClass)k;
+  return FAIL_BUG;
+}
+
+/* Every coverage.NNNNNN.edges file of the campaign but `keep`. */
+static void remove_old_edges(const Campaign *c, const char *keep) {
+  DIR *d = opendir(c->dir);
+  if (!d) return;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    size_t n = strlen(e->d_name);
+    if (strncmp(e->d_name, "coverage.", 9) || n < 15 || strcmp(e->d_name + n - 6, ".edges") || !strcmp(e->d_name, keep))
+      continue;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", c->dir, e->d_name);
+    unlink(path);
+  }
+  closedir(d);
 }
 
 bool campaign_save(const Campaign *c, char *err, size_t errlen) {
   json_t *pool = json_array(), *groups = json_array();
-  for (size_t i = 0; i < c->pool.len; i++)
-    json_array_append_new(pool, json_pack("{s:s, s:s}", "file", c->pool.items[i].file, "passes",
-                                          c->pool.items[i].passes));
+  for (size_t i = 0; i < c->pool.len; i++) {
+    json_t *e = json_pack("{s:s, s:s}", "file", c->pool.items[i].file, "passes", c->pool.items[i].passes);
+    if (c->feedback == FB_COVERAGE || c->feedback == FB_BOTH)
+      json_object_set_new(e, "tries", json_integer((json_int_t)c->pool.items[i].tries));
+    json_array_append_new(pool, e);
+  }
   for (size_t i = 0; i < c->groups.len; i++) json_array_append_new(groups, group_json(&c->groups.items[i]));
   json_t *root = json_pack("{s:i, s:I, s:I, s:I, s:o, s:I, s:f, s:o, s:o, s:o}", "version", 1, "seed",
                            (json_int_t)c->seed, "shard", (json_int_t)c->shard, "shards", (json_int_t)c->nshards,
                            "oracle", jstr(c->oracle), "round", (json_int_t)c->round, "seconds", c->seconds,
                            "counts", counts_json(&c->n), "pool", pool, "groups", groups);
+  if (c->feedback != FB_AUTO) json_object_set_new(root, "feedback", json_string(fuzz_feedback_names[c->feedback]));
+  bool covered = c->feedback == FB_COVERAGE || c->feedback == FB_BOTH;
+  /* The edges go to a file of this round's own, named in campaign.json, written first: whenever a
+     kill comes, campaign.json names edges that match it (a resumed campaign has exactly the
+     coverage it had); the previous round's file goes once campaign.json no longer names it. */
+  char edges_name[64];
+  snprintf(edges_name, sizeof edges_name, "coverage.%06llu.edges", (unsigned long long)c->round);
+  if (covered)
+    json_object_set_new(root, "coverage", json_pack("{s:I, s:I, s:s}", "edges", (json_int_t)c->edges.count, "total",
+                                                    (json_int_t)c->edges_total, "file", edges_name));
   char *text = json_dumps(root, JSON_INDENT(1) | JSON_SORT_KEYS);
   json_decref(root);
-  char *path = campaign_path(c, "campaign.json");
+  char *path = campaign_path(c, "%s", edges_name);
+  if (covered && !fuzz_edges_save(&c->edges, path, err, errlen)) {
+    free(path);
+    free(text);
+    return false;
+  }
+  free(path);
+  path = campaign_path(c, "campaign.json");
   bool ok = file_replace(path, text, strlen(text));
+  if (ok && covered) remove_old_edges(c, edges_name);
   if (!ok) snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
   free(text);
   free(path);
@@ -199,6 +258,28 @@ bool campaign_load(Campaign *c, bool *found, char *err, size_t errlen) {
   c->round = num(root, "round");
   json_t *secs = json_object_get(root, "seconds");
   c->seconds = json_is_number(secs) ? json_number_value(secs) : 0;
+  const char *fb = json_string_value(json_object_get(root, "feedback"));
+  c->feedback = FB_AUTO;
+  for (int k = FB_FEATURES; fb && k <= FB_BOTH; k++)
+    if (!strcmp(fb, fuzz_feedback_names[k])) c->feedback = (FuzzFeedback)k;
+  c->edges_total = num(json_object_get(root, "coverage"), "total");
+  if (c->feedback == FB_COVERAGE || c->feedback == FB_BOTH) {
+    const char *file = json_string_value(json_object_get(json_object_get(root, "coverage"), "file"));
+    if (!file || strchr(file, '/')) {
+      snprintf(err, errlen, "%s: its coverage file is not named", path);
+      json_decref(root);
+      free(path);
+      return false;
+    }
+    char *edges = campaign_path(c, "%s", file);
+    bool ok = fuzz_edges_load(&c->edges, edges, err, errlen);
+    free(edges);
+    if (!ok) {
+      json_decref(root);
+      free(path);
+      return false;
+    }
+  }
   json_t *counts = json_object_get(root, "counts");
 #define GET(f) c->n.f = num(counts, #f);
   COUNTS(GET)
@@ -215,13 +296,16 @@ bool campaign_load(Campaign *c, bool *found, char *err, size_t errlen) {
       free(path);
       return false;
     }
-    VEC_PUSH(c->pool, ((FuzzEntry){file, passes}));
+    VEC_PUSH(c->pool, ((FuzzEntry){file, passes, (unsigned)num(e, "tries")}));
   }
   json_array_foreach(json_object_get(root, "groups"), i, e) {
     FuzzGroup g = {.id = (unsigned)num(e, "id"), .key = sdup(json_object_get(e, "key")),
                    .signature = sdup(json_object_get(e, "signature")), .match = sdup(json_object_get(e, "match")),
                    .args = sdup(json_object_get(e, "args")), .count = num(e, "count"),
-                   .first_program = num(e, "first_program"), .status = sdup(json_object_get(e, "status"))};
+                   .first_program = num(e, "first_program"), .status = sdup(json_object_get(e, "status")),
+                   .cls = class_named(json_object_get(e, "class")),
+                   .reduced_key = sdup(json_object_get(e, "reduced_key")), .frame = sdup(json_object_get(e, "frame")),
+                   .merged_into = (unsigned)num(e, "merged_into")};
     json_t *fs = json_object_get(e, "first_seconds"), *fb = json_object_get(e, "first_bytes"),
            *rb = json_object_get(e, "reduced_bytes");
     g.first_seconds = json_is_number(fs) ? json_number_value(fs) : 0;
@@ -252,6 +336,14 @@ static void md_cell(StrBuf *sb, const char *s) { /* one table cell: no pipes, no
   }
 }
 
+/* A group's failures with those of the groups merged into it. */
+static unsigned long group_total(const Campaign *c, const FuzzGroup *g) {
+  unsigned long n = g->count;
+  for (size_t i = 0; i < c->groups.len && !g->merged_into; i++)
+    if (c->groups.items[i].merged_into == g->id) n += c->groups.items[i].count;
+  return n;
+}
+
 static char *index_markdown(const Campaign *c) {
   StrBuf sb;
   sb_init(&sb);
@@ -262,21 +354,42 @@ static char *index_markdown(const Campaign *c) {
                  "mutated), %lu failed, %lu passed, %lu known, %lu oracle errors; pool %zu (%lu added)",
             c->seconds, c->n.programs, c->n.generated,
             c->n.mutated, c->n.failed, c->n.passed, c->n.known, c->n.oracle_errors, c->pool.len, c->n.pool_adds);
+  if (c->feedback == FB_COVERAGE || c->feedback == FB_BOTH)
+    sb_printf(&sb, "; TVM's edges reached: %zu", c->edges.count);
+  if ((c->feedback == FB_COVERAGE || c->feedback == FB_BOTH) && c->edges_total)
+    sb_printf(&sb, " of %zu (%.2f%%)", c->edges_total, 100.0 * (double)c->edges.count / (double)c->edges_total);
+  if (c->n.pass_rounds)
+    sb_printf(&sb, "; pass-only rounds %lu, %lu of them with new edges", c->n.pass_rounds, c->n.pass_gains);
   if (c->n.ill_rejected || c->n.ill_accepted)
     sb_printf(&sb, "; ill-typed programs: %lu rejected cleanly, %lu accepted", c->n.ill_rejected, c->n.ill_accepted);
-  sb_printf(&sb, ".\n\nOracle: `%s`\n\n", c->oracle ? c->oracle : "");
-  sb_puts(&sb, "| group | failures | first seen | first program | reduced | signature |\n"
-               "|---|---:|---|---:|---|---|\n");
-  for (size_t i = 0; i < c->groups.len; i++) {
-    const FuzzGroup *g = &c->groups.items[i];
-    sb_printf(&sb, "| [%03u](groups/%03u/) | %lu | program %llu, %.0f s | %ld B | ", g->id, g->id, g->count,
-              (unsigned long long)g->first_program, g->first_seconds, g->first_bytes);
-    if (g->reduced_bytes >= 0) sb_printf(&sb, "%ld B ([reduced.relay](groups/%03u/reduced.relay))", g->reduced_bytes, g->id);
-    else md_cell(&sb, g->status);
-    sb_puts(&sb, " | `");
-    md_cell(&sb, g->key);
-    sb_puts(&sb, "` |\n");
+  sb_printf(&sb, ".\n\nFailures by class: %lu bugs, %lu limitations of TVM, %lu rejected inputs "
+                 "(interestingness/tvm-limitations.txt and --limitations say which is which).\n",
+            c->n.bugs, c->n.limitations, c->n.rejected);
+  sb_printf(&sb, "\nOracle: `%s`\n", c->oracle ? c->oracle : "");
+  char *plot = campaign_path(c, "plot.png");
+  if (access(plot, F_OK) == 0) sb_puts(&sb, "\n![coverage and bug groups over time](plot.png) (`rfuzz plot`; also plot.svg)\n");
+  else sb_puts(&sb, "\n`rfuzz plot DIR` draws coverage and bug groups over time beside this file (needs gnuplot).\n");
+  free(plot);
+  static const char *const titles[FAIL_NCLASSES] = {"Bugs", "Limitations of TVM", "Rejected inputs"};
+  for (int k = 0; k < FAIL_NCLASSES; k++) {
+    size_t shown = 0;
+    sb_printf(&sb, "\n## %s\n\n", titles[k]);
+    sb_puts(&sb, "| group | failures | first seen | first program | reduced | signature |\n"
+                 "|---|---:|---|---:|---|---|\n");
+    for (size_t i = 0; i < c->groups.len; i++) {
+      const FuzzGroup *g = &c->groups.items[i];
+      if ((int)g->cls != k) continue;
+      shown++;
+      sb_printf(&sb, "| [%03u](groups/%03u/) | %lu | program %llu, %.0f s | %ld B | ", g->id, g->id, group_total(c, g),
+                (unsigned long long)g->first_program, g->first_seconds, g->first_bytes);
+      if (g->merged_into) sb_printf(&sb, "merged into [%03u](groups/%03u/): the same failure once reduced", g->merged_into, g->merged_into);
+      else if (g->reduced_bytes >= 0) sb_printf(&sb, "%ld B ([reduced.relay](groups/%03u/reduced.relay))", g->reduced_bytes, g->id);
+      else md_cell(&sb, g->status);
+      sb_puts(&sb, " | `");
+      md_cell(&sb, g->key);
+      sb_puts(&sb, "` |\n");
+    }
+    if (!shown) sb_puts(&sb, "| - | 0 | - | - | - | none |\n");
   }
-  if (!c->groups.len) sb_puts(&sb, "| - | 0 | - | - | - | no failure yet |\n");
   return sb_take(&sb);
 }

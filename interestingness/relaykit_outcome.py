@@ -25,14 +25,14 @@ class BadPipeline(Exception):
 
 def coarse_stage(step):
     """The stage a failure is grouped under, from the step the check was in: frontend (read,
-    parse, typecheck), pass (a Relay pass of the pipeline), build, run, compare, roundtrip, check."""
+    parse, typecheck), compile (the passes, whether a pass list runs them or relay.build does,
+    and lowering), run, compare, roundtrip, check. A pass's bug met by `tvm-pass P` and by
+    relay.build running P is one bug: both are compile."""
     word = step.split(" ")[0] if step else ""
     if word in ("read", "parse", "typecheck", "start"):
         return "frontend"
-    if word in ("pass", "infer-after"):
-        return "pass"
-    if word in ("build", "setup"):
-        return "build"
+    if word in ("pass", "infer-after", "build", "setup"):
+        return "compile"
     if word in ("run", "inputs"):
         return "run"
     if word in ("print", "reparse"):
@@ -50,7 +50,8 @@ _MACHINERY = re.compile(
     r"^(tvm::runtime::detail::|tvm::runtime::Backtrace|tvm::runtime::(Typed)?PackedFunc|"
     r"tvm::runtime::PackedFuncObj|tvm::runtime::TVMRetValue|tvm::runtime::TVMArgs|TVMFuncCall|"
     r"TVMBackend|std::|__libc|_start|_Py|Py[A-Z]|\?\?|0x[0-9a-f]+|fake$|tvm::ReportAt|"
-    r"tvm::DiagnosticContext::Render|tvm::runtime::InternalError)")
+    r"tvm::DiagnosticContext::Render|tvm::runtime::InternalError|"
+    r"(.*::)?backtrace_handler|__restore_rt|raise$|gsignal|abort$)")
 
 
 def cpp_frames(text):
@@ -160,7 +161,75 @@ def outcome_json(args, outcome, status, signature):
     return obj
 
 
-def write_outcome(path, args, outcome, status, signature):
+# ----------------------------------------------------------------------------- coverage
+
+class Coverage(object):
+    """TVM's edge coverage per candidate (PROTOCOL.md, "coverage"), when the client asks for it
+    (RELAYKIT_COVERAGE=1) and there is a source: relaykit's coverage runtime in an instrumented
+    TVM (librelaykit_cov.so, scripts/tvm-instrumented.sh: the counters shared with the forked
+    child, read after it ends), or a TVM stand-in that reports edges itself (the tests' fake).
+    The server keeps every edge it has seen, to say how many of a candidate's are new."""
+
+    def __init__(self):
+        self.lib, self.total, self.seen = None, 0, set()
+        self.on = os.environ.get("RELAYKIT_COVERAGE") == "1"
+
+    def start(self):
+        """After TVM is imported: find the runtime and share the counters (before any fork)."""
+        if not self.on:
+            return
+        try:
+            import ctypes  # pylint: disable=import-outside-toplevel
+            lib = ctypes.CDLL("librelaykit_cov.so")  # already loaded as libtvm's dependency, if it is one
+            lib.relaykit_cov_edges.restype = ctypes.c_size_t
+            lib.relaykit_cov_hits.restype = ctypes.c_size_t
+            lib.relaykit_cov_hits.argtypes = [ctypes.POINTER(ctypes.c_uint32), ctypes.c_size_t]
+            if lib.relaykit_cov_edges() and lib.relaykit_cov_share() == 0:
+                self.lib, self.total = lib, lib.relaykit_cov_edges()
+        except (OSError, AttributeError):
+            self.lib = None
+
+    def before(self):
+        """Before a candidate's child is forked: every counter zero."""
+        if self.lib is not None:
+            self.lib.relaykit_cov_reset()
+
+    def after(self, reported):
+        """The candidate's edges (ascending): the runtime's, else those the child reported."""
+        if self.lib is not None:
+            import ctypes  # pylint: disable=import-outside-toplevel
+            n = self.lib.relaykit_cov_hits(None, 0)
+            buf = (ctypes.c_uint32 * max(n, 1))()
+            n = self.lib.relaykit_cov_hits(buf, n)
+            return list(buf[:n])
+        return sorted(set(reported)) if reported is not None else None
+
+    def field(self, edges):
+        """The outcome's "coverage" object for these edges, or None without a source."""
+        if edges is None:
+            return None
+        new = [e for e in edges if e not in self.seen]
+        self.seen.update(new)
+        return {"edges": len(edges), "new": len(new), "total": self.total or None, "set": encode_edges(edges)}
+
+
+def encode_edges(edges):
+    """Ascending edge indices as base64 of their gaps in LEB128 (PROTOCOL.md): a few bytes an edge."""
+    import base64  # pylint: disable=import-outside-toplevel
+    out, last = bytearray(), -1
+    for e in edges:
+        gap = e - last - 1
+        last = e
+        while True:
+            byte = gap & 0x7F
+            gap >>= 7
+            out.append(byte | (0x80 if gap else 0))
+            if not gap:
+                break
+    return base64.b64encode(bytes(out)).decode("ascii")
+
+
+def write_outcome(path, args, outcome, status, signature, coverage=None):
     """PATH.outcome, when the client asked for it ($RELAYKIT_ORACLE_OUTCOME=1); written whole or
     not at all (a temporary file renamed), never failing the check."""
     if os.environ.get(OUTCOME_ENV) != "1":
@@ -168,8 +237,11 @@ def write_outcome(path, args, outcome, status, signature):
     target = path + ".outcome"
     tmp = "%s.tmp%d" % (target, os.getpid())
     try:
+        obj = outcome_json(args, outcome, status, signature)
+        if coverage is not None:
+            obj["coverage"] = coverage
         with open(tmp, "w") as f:
-            json.dump(outcome_json(args, outcome, status, signature), f)
+            json.dump(obj, f)
         os.rename(tmp, target)
     except (IOError, OSError, TypeError, ValueError):
         try:
