@@ -51,6 +51,10 @@ gen overflow-strided-slice "'$H\ndef @main(%x: Tensor[(8, 8), float32]) { stride
 gen overflow-pool "'$H\ndef @main(%x: Tensor[(1, 3, 8, 8), float32]) { nn.max_pool2d(%x, pool_size=[9223372036854775807, 2], dilation=[9223372036854775807, 1]) }\n'"
 gen huge-channels "'$H\ndef @main(%x: Tensor[(1, 9223372036854775807, 56, 56), float32]) { nn.relu(%x) }\n'"
 if [ "${HOSTILE_SMALL:-0}" != 1 ]; then
+  # issue 29: a 100,000-binding chain (rmutate -n 1 once past 600 s), 50,000 untyped chained
+  # globals (rreduce under an always-true test once past 120 s)
+  bash "$(dirname "$0")/chain.sh" 100000 > "$dir/chain-100000.relay"
+  gen untyped-globals-50000 "'$H\ndef @f0(%x) { nn.relu(%x) }\n' + ''.join('def @f%d(%%x) { nn.relu(@f%d(%%x)) }\n' % (i, i - 1) for i in range(1, 50000)) + 'def @main(%x: Tensor[(1, 4), float32]) { @f49999(%x) }\n'"
   # 100 MB: valid code (a chain of bindings), garbage, one comment, and an error at the very end
   bash "$(dirname "$0")/chain.sh" 3500000 > "$dir/100mb-valid.relay"
   gen 100mb-garbage "''.join(random.choice('abc(){}[]%@,;=:.0123456789f \n') for _ in range(100 << 20))"
