@@ -95,6 +95,18 @@ static void fenced(StrBuf *b, const char *lang, const char *text, size_t len) {
   sb_printf(b, "%s%s\n%.*s%s%s\n", fence, lang, (int)len, text, len && text[len - 1] != '\n' ? "\n" : "", fence);
 }
 
+bool red_ask_fresh(const RedOptions *o, const char *program, const char *pipeline, RunResult *r, char *err,
+                   size_t errlen) {
+  Oracle fresh = o->oracle;
+  if (o->server_cmd) fresh.pool = server_pool_new(o->server_cmd, 1, &o->oracle.run);
+  RunSide side = {{"pipeline"}, {pipeline}, pipeline ? 1 : 0}; /* the pipeline the bug needs */
+  OracleJob job;
+  bool ok = oracle_start(&fresh, o->basename, program, strlen(program), &side, &job, err, errlen);
+  if (ok) oracle_finish(&fresh, &job, r);
+  if (o->server_cmd) server_pool_free(fresh.pool);
+  return ok;
+}
+
 /* Runs the test once more on the program, with RELAYKIT_REPRO naming a file: relaykit's TVM tests
    (interestingness/) write their standalone Python repro there.  A server is started afresh for
    this, since the running ones did not get the variable.  The repro's text, or NULL. */
@@ -105,13 +117,7 @@ static bool rerun_for_repro(const RedOptions *o, const char *program, const char
   if (!mkdtemp(dir)) return snprintf(err, errlen, "cannot make a temporary directory"), false;
   snprintf(file, sizeof file, "%s/repro.py", dir);
   setenv("RELAYKIT_REPRO", file, 1);
-  Oracle fresh = o->oracle;
-  if (o->server_cmd) fresh.pool = server_pool_new(o->server_cmd, 1, &o->oracle.run);
-  RunSide side = {{"pipeline"}, {pipeline}, pipeline ? 1 : 0}; /* the pipeline the bug needs */
-  OracleJob job;
-  bool ok = oracle_start(&fresh, o->basename, program, strlen(program), &side, &job, err, errlen);
-  if (ok) oracle_finish(&fresh, &job, r);
-  if (o->server_cmd) server_pool_free(fresh.pool);
+  bool ok = red_ask_fresh(o, program, pipeline, r, err, errlen);
   unsetenv("RELAYKIT_REPRO");
   size_t len;
   /* only relaykit's TVM tests write one: another test's silence is no error to print */

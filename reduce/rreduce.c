@@ -82,8 +82,10 @@ static const char usage[] =
     "On a terminal, press s to skip the rest of the current pass for this round.\n"
     "\n"
     "exit status: 0 reduced, 1 the input is ill-formed or not interesting, 2 usage or I/O error,\n"
-    "             3 trivial result with --trivial-is-error, 130 interrupted (FILE holds the best\n"
-    "             program found so far; run the same command again to continue)\n";
+    "             3 trivial result with --trivial-is-error, 4 with --server: the result is not\n"
+    "             interesting to a fresh server (its answers cannot be trusted; FILE.orig holds the\n"
+    "             input), 130 interrupted (FILE holds the best program found so far; run the same\n"
+    "             command again to continue)\n";
 
 
 static volatile sig_atomic_t stop_flag = 0;
@@ -247,6 +249,8 @@ static void not_interesting(const char *file, const char *test, const RedOptions
                     "frame.", file, o->frame);
   else if (r->timed_out)
     fprintf(stderr, "rreduce: the test does not find %s interesting (it timed out after %.0f s).", file, o->oracle.run.timeout);
+  else if (r->status < 0 && !test)
+    fprintf(stderr, "rreduce: the oracle server gave no answer to trust on %s.", file);
   else if (r->status < 0)
     fprintf(stderr, "rreduce: the test does not find %s interesting (killed by signal %d).", file, r->signal);
   else
@@ -585,6 +589,36 @@ static int summarize(Cli *c, const char *text, const RedStats *st, bool ok) {
   return status;
 }
 
+/* --server: the result asked once more, of a server started for it alone, before rreduce says it
+   is done.  A plain server's answers are taken one line at a time, and one that slipped a line in
+   for another query (a surplus the client could not tell from an answer) may have let an
+   uninteresting program through: then FILE holds it, and this says so.  -1: the result is
+   interesting (or was never changed); else the exit status. */
+static int check_result(const Cli *c, const char *text, const RedStats *st) {
+  const RedOptions *o = &c->o;
+  if (!o->server_cmd || !st->accepted) return -1;
+  RunResult r = {0};
+  char err[512];
+  bool ran = red_ask_fresh(o, text, st->pipeline_after, &r, err, sizeof err);
+  int status = -1;
+  if (*o->stop) {
+    fprintf(stderr, "rreduce: interrupted during the check of the result; %s holds it\n", o->out_path);
+    status = 130;
+  } else if (!ran) {
+    fprintf(stderr, "rreduce: cannot check the result with a fresh oracle server: %s\n", err);
+    status = 2;
+  } else if (!red_verdict(&r, o)) {
+    not_interesting(o->out_path, NULL, o, &r, r.status == 0);
+    fprintf(stderr, "rreduce: error: that is the result of the reduction, asked once more of a fresh server: the "
+                    "server's answers during the reduction cannot be trusted%s%s%s\n",
+            !c->out && !c->tidy ? "; the input is in " : "", !c->out && !c->tidy ? c->file : "",
+            !c->out && !c->tidy ? ".orig" : "");
+    status = 4;
+  }
+  run_result_free(&r);
+  return status;
+}
+
 /* The reduction itself, from the lock to the summary; the exit status. */
 static int reduce_file(Cli *c, char **text, int argc, char **argv, char **last_path) {
   RedOptions *o = &c->o;
@@ -613,7 +647,10 @@ static int reduce_file(Cli *c, char **text, int argc, char **argv, char **last_p
     if (ok && st.interrupted) fprintf(stderr, "rreduce: interrupted during the first test; %s is unchanged\n", c->file);
     status = !ok ? 2 : st.interrupted ? 130 : start.status;
   } else {
+    int checked = ok && !st.interrupted ? check_result(c, *text, &st) : -1;
+    if (checked >= 0) c->report = NULL; /* no bug report of a result that is not the bug */
     status = summarize(c, *text, &st, ok);
+    if (checked >= 0 && status != 2) status = checked;
   }
   free(st.per_pass);
   free(st.pipeline_before);
@@ -634,7 +671,7 @@ int main(int argc, char **argv) {
     free(c.target);
     free(c.pipeline_text);
     free(c.pipeline_out);
-    return status;
+    return cli_exit(status);
   }
   status = 2;
   char *lock_path = NULL, *last_path = NULL;
@@ -648,6 +685,7 @@ int main(int argc, char **argv) {
   /* One rreduce per FILE: a second one would take the first one's intermediate programs for a new
      input.  The lock dies with the process, however it ends. */
   if (!c.out && !(lock_path = lock_file(c.o.out_path, &lock_fd))) goto done;
+  file_remove_stale_temps_of(c.o.out_path); /* what a kill left of a write (FILE.tmpXXXXXX, FILE.orig.tmp...) */
   status = reduce_file(&c, &text, argc, argv, &last_path);
 done:
   prog_free(&p);
@@ -666,5 +704,5 @@ done:
     close(lock_fd);
     free(lock_path);
   }
-  return status;
+  return cli_exit(status);
 }
