@@ -5,6 +5,8 @@
 # (SECONDS_CAP, default 120 s), or a changed input file.  Each tool gets a fresh copy of the
 # input.  A correct build prints "crashes 0, hangs 0, files changed 0".  The 100 MB inputs take minutes and
 # gigabytes; HOSTILE_SMALL=1 leaves them out, HOSTILE_ONLY=REGEX runs only the inputs whose name matches.
+# Then bench/hostile_attrs.py: every operator call of the unit tests with hostile integers in its
+# attributes and argument shapes, through rcheck and rmutate ("hostile attributes: ... crashes 0").
 set -uo pipefail
 bin=${1:-$(cd "$(dirname "$0")/.." && pwd)/bin}
 cap=${SECONDS_CAP:-120}
@@ -43,7 +45,16 @@ gen unterminated-string "'$H\ndef @main() { nn.relu(1f, s=\"' + 'x' * 100000 + '
 gen long-name "'$H\ndef @main() { %' + 'x' * 1000000 + ' }\n'"
 gen many-params "'$H\ndef @main(' + ', '.join('%%p%d: float32' % i for i in range(100000)) + ') { %p0 }\n'"
 gen wide-tuple "'$H\ndef @main() { (' + '1f, ' * 200000 + ') }\n'"
+# issue 29: shape arithmetic past int64 (a located error), a size a recognizer once counted up to
+gen overflow-correlation "'$H\ndef @main(%a: Tensor[(1, 1, 8, 8), float32], %b: Tensor[(1, 1, 8, 8), float32]) { nn.correlation(%a, %b, kernel_size=1, max_displacement=9223372036854775807, stride1=1, stride2=1, padding=[0, 0], is_multiply=True, layout=\"NCHW\") }\n'"
+gen overflow-strided-slice "'$H\ndef @main(%x: Tensor[(8, 8), float32]) { strided_slice(%x, begin=[8, 0], end=[0, 8], strides=[-9223372036854775808, 1]) }\n'"
+gen overflow-pool "'$H\ndef @main(%x: Tensor[(1, 3, 8, 8), float32]) { nn.max_pool2d(%x, pool_size=[9223372036854775807, 2], dilation=[9223372036854775807, 1]) }\n'"
+gen huge-channels "'$H\ndef @main(%x: Tensor[(1, 9223372036854775807, 56, 56), float32]) { nn.relu(%x) }\n'"
 if [ "${HOSTILE_SMALL:-0}" != 1 ]; then
+  # issue 29: a 100,000-binding chain (rmutate -n 1 once past 600 s), 50,000 untyped chained
+  # globals (rreduce under an always-true test once past 120 s)
+  bash "$(dirname "$0")/chain.sh" 100000 > "$dir/chain-100000.relay"
+  gen untyped-globals-50000 "'$H\ndef @f0(%x) { nn.relu(%x) }\n' + ''.join('def @f%d(%%x) { nn.relu(@f%d(%%x)) }\n' % (i, i - 1) for i in range(1, 50000)) + 'def @main(%x: Tensor[(1, 4), float32]) { @f49999(%x) }\n'"
   # 100 MB: valid code (a chain of bindings), garbage, one comment, and an error at the very end
   bash "$(dirname "$0")/chain.sh" 3500000 > "$dir/100mb-valid.relay"
   gen 100mb-garbage "''.join(random.choice('abc(){}[]%@,;=:.0123456789f \n') for _ in range(100 << 20))"
@@ -89,4 +100,10 @@ for f in "$dir"/*.relay; do
   done
 done
 echo "$runs runs on $inputs inputs: crashes $crashes, hangs $hangs, files changed $changed (stopped cleanly at the ${cap} s cap: $stopped)"
-[ $crashes -eq 0 ] && [ $hangs -eq 0 ] && [ $changed -eq 0 ]
+# Every operator call of the unit tests with hostile integers in its attributes and shapes, through
+# rcheck and rmutate (bench/hostile_attrs.py; HOSTILE_ATTRS=0 leaves it out).
+attrs=0
+if [ "${HOSTILE_ATTRS:-1}" = 1 ] && [ -z "${HOSTILE_ONLY:-}" ]; then
+  python3 "$(dirname "$0")/hostile_attrs.py" "$bin" "$dir/attrs" || attrs=1
+fi
+[ $crashes -eq 0 ] && [ $hangs -eq 0 ] && [ $changed -eq 0 ] && [ $attrs -eq 0 ]

@@ -56,6 +56,14 @@ echo "time against program size, generated chains of 10,000 and 50,000 bindings 
 bash bench/scale.sh
 
 echo
+echo "time against nesting depth: 500, 1,000 and 1,998 nested closures and ifs (bench/nesting.sh: about 5 minutes):"
+bash bench/nesting.sh
+
+echo
+echo "rmutate against rreduce on one large program, and untyped chained globals (bench/large_chain.sh: about 1 minute):"
+bash bench/large_chain.sh
+
+echo
 echo "rreduce against program size, C-Vise beside it, -j1 against -j2 (bench/scale_reduce.sh: about 15 minutes):"
 bash bench/scale_reduce.sh
 

@@ -1070,12 +1070,12 @@ static int run_campaign(Fuzzer *f) {
 
 int main(int argc, char **argv) {
   cli_name(argv, "rfuzz");
-  if (argc > 1 && !strcmp(argv[1], "merge")) return fuzz_merge_main(argc - 1, argv + 1);
-  if (argc > 1 && !strcmp(argv[1], "key")) return fuzz_key_main(argc - 1, argv + 1);
-  if (argc > 1 && !strcmp(argv[1], "plot")) return fuzz_plot_main(argc - 1, argv + 1);
+  if (argc > 1 && !strcmp(argv[1], "merge")) return cli_exit(fuzz_merge_main(argc - 1, argv + 1));
+  if (argc > 1 && !strcmp(argv[1], "key")) return cli_exit(fuzz_key_main(argc - 1, argv + 1));
+  if (argc > 1 && !strcmp(argv[1], "plot")) return cli_exit(fuzz_plot_main(argc - 1, argv + 1));
   Options o;
   int status = parse_options(argc, argv, &o);
-  if (status >= 0) return status;
+  if (status >= 0) return cli_exit(status);
   GenPolicy policy;
   Arena arena = {0};
   Patterns known = {0};
@@ -1094,5 +1094,5 @@ int main(int argc, char **argv) {
   campaign_free(&c);
   arena_free(&arena);
   if (o.passes_list) free((void *)o.passes.names);
-  return status;
+  return cli_exit(status);
 }

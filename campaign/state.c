@@ -105,34 +105,14 @@ FuzzGroup *campaign_group_by_id(Campaign *c, unsigned id) {
   abort(); /* ids come from the campaign itself */
 }
 
-/* file_replace's temporary files are NAME.tmpXXXXXX: one is left behind when a kill comes while
-   it writes. */
-static bool stale_temp(const char *name) {
-  const char *t = strstr(name, ".tmp");
-  return t && strlen(t) == 10;
-}
-
-static void remove_stale_in(const char *dir) {
-  DIR *d = opendir(dir);
-  if (!d) return;
-  struct dirent *e;
-  while ((e = readdir(d))) {
-    if (!stale_temp(e->d_name)) continue;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-    unlink(path);
-  }
-  closedir(d);
-}
-
 void campaign_remove_stale_temps(const Campaign *c) {
   char *dir = campaign_path(c, "pool");
-  remove_stale_in(c->dir);
-  remove_stale_in(dir);
+  file_remove_stale_temps(c->dir, NULL);
+  file_remove_stale_temps(dir, NULL);
   free(dir);
   for (size_t i = 0; i < c->groups.len; i++) {
     dir = campaign_path(c, "groups/%03u", c->groups.items[i].id);
-    remove_stale_in(dir);
+    file_remove_stale_temps(dir, NULL);
     free(dir);
   }
 }

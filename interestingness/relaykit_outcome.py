@@ -213,6 +213,29 @@ class Coverage(object):
         return {"edges": len(edges), "new": len(new), "total": self.total or None, "set": encode_edges(edges)}
 
 
+def flush_profiles():
+    """A forked child's source-based coverage counts (scripts/tvm-instrumented.sh, the measurement
+    half), written before it ends with _exit, which writes none: each loaded TVM module's own
+    relaykit_profile_flush (interestingness/coverage/profile_flush.c), when it has one. Only when
+    LLVM_PROFILE_FILE asks for a profile (bench/coverage.sh sets it); else nothing at all."""
+    if os.environ.get("LLVM_PROFILE_FILE", "/dev/null") == "/dev/null":
+        return
+    try:
+        import ctypes  # pylint: disable=import-outside-toplevel
+        with open("/proc/self/maps") as f:
+            paths = {line.split(None, 5)[5].strip() for line in f if len(line.split(None, 5)) == 6}
+    except (OSError, ImportError):
+        return
+    for path in sorted(paths):
+        name = os.path.basename(path)
+        if "tvm" not in name or not (name.endswith(".so") or ".so." in name):
+            continue
+        try:
+            ctypes.CDLL(path).relaykit_profile_flush()  # the module's own: dlsym from its handle
+        except (OSError, AttributeError):
+            pass
+
+
 def encode_edges(edges):
     """Ascending edge indices as base64 of their gaps in LEB128 (PROTOCOL.md): a few bytes an edge."""
     import base64  # pylint: disable=import-outside-toplevel

@@ -1094,6 +1094,7 @@ def run_forked(np, fn):
             os.write(wfd, b"ok")
         except BaseException as e:  # pylint: disable=broad-except
             os.write(wfd, ("error %s: %s" % (type(e).__name__, e)).encode("utf-8", "replace")[:4000])
+        relaykit_outcome.flush_profiles()
         os._exit(0)
     os.close(wfd)
     said = b""
@@ -1289,6 +1290,7 @@ def _child(args, path, wfd, chdir):
             send({"edges": list(fake_edges())})
         send(result)
     finally:
+        relaykit_outcome.flush_profiles()  # _exit writes no source-based coverage (measurement)
         os._exit(0)
 
 

@@ -15,6 +15,7 @@
 #include "../support/cli.h"
 #include "../support/fileio.h"
 #include "../support/strbuf.h"
+#include "../support/strset.h"
 #include "../support/version.h"
 #include "../support/xalloc.h"
 #include "oracle.h"
@@ -114,25 +115,55 @@ static bool ends_with(const char *s, const char *suffix) {
 }
 
 /* The .relay files in dir (and below it with `recursive`), unsorted; false on an I/O error. */
-static bool list_dir(const char *dir, bool recursive, Entries *out) {
+/* Whether the file or directory st names was met before (symlinks are followed: a link may lead
+   back up the tree, or to a file listed under another name).  Marks it met. */
+static bool met_before(StrSet *seen, const struct stat *st) {
+  char key[64];
+  snprintf(key, sizeof key, "%llu:%llu", (unsigned long long)st->st_dev, (unsigned long long)st->st_ino);
+  return !strset_add(seen, key);
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The .relay files in dir (and below it, recursive), each file and directory once: the first path
+   to it in name order, so a symlink loop or a second name adds nothing and the result does not
+   depend on the order readdir gives. */
+static bool walk_dir(const char *dir, bool recursive, Entries *out, StrSet *seen) {
   DIR *d = opendir(dir);
   if (!d) return fprintf(stderr, "roracle: %s: %s\n", dir, strerror(errno)), false;
-  bool ok = true;
+  VEC(char *) names = {0};
   struct dirent *de;
-  while (ok && (de = readdir(d))) {
-    if (de->d_name[0] == '.') continue;
-    size_t n = strlen(dir) + strlen(de->d_name) + 2;
-    char *path = xmalloc(n);
-    snprintf(path, n, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", de->d_name);
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && ends_with(de->d_name, ".relay")) {
-      VEC_PUSH(*out, ((Entry){.path = path, .bytes = (size_t)st.st_size}));
-      continue;
-    }
-    if (recursive && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) ok = list_dir(path, true, out);
-    free(path);
-  }
+  while ((de = readdir(d)))
+    if (de->d_name[0] != '.') VEC_PUSH(names, xstrdup(de->d_name));
   closedir(d);
+  if (names.len) qsort(names.items, names.len, sizeof *names.items, by_name);
+  bool ok = true;
+  for (size_t i = 0; i < names.len; i++) {
+    size_t n = strlen(dir) + strlen(names.items[i]) + 2;
+    char *path = xmalloc(n);
+    snprintf(path, n, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", names.items[i]);
+    struct stat st;
+    bool exists = ok && stat(path, &st) == 0;
+    if (exists && S_ISREG(st.st_mode) && ends_with(names.items[i], ".relay") && !met_before(seen, &st)) {
+      VEC_PUSH(*out, ((Entry){.path = path, .bytes = (size_t)st.st_size}));
+      path = NULL;
+    } else if (exists && recursive && S_ISDIR(st.st_mode) && !met_before(seen, &st)) {
+      ok = walk_dir(path, true, out, seen);
+    }
+    free(path);
+    free(names.items[i]);
+  }
+  free(names.items);
+  return ok;
+}
+
+static bool list_dir(const char *dir, bool recursive, Entries *out) {
+  StrSet seen;
+  strset_init(&seen);
+  struct stat st;
+  if (stat(dir, &st) == 0) met_before(&seen, &st); /* a link back to the top adds nothing either */
+  bool ok = walk_dir(dir, recursive, out, &seen);
+  strset_free(&seen);
   return ok;
 }
 
@@ -592,7 +623,7 @@ static int report(const Entries *files, size_t n, const Options *o) {
 int main(int argc, char **argv) {
   Options o;
   int status = read_options(argc, argv, &o);
-  if (status >= 0) return status;
+  if (status >= 0) return cli_exit(status);
   Triage triage = {0};
   fail_rules_init(&triage.rules);
   Oracle oracle = {o.test, NULL, o.ro};
@@ -626,5 +657,5 @@ done:
   }
   free(files.items);
   triage_free(&triage);
-  return status;
+  return cli_exit(status);
 }

@@ -204,6 +204,17 @@ static bool strip_echo(Server *s, const char **answer) {
   return !s->echoes;
 }
 
+/* Whether more has come after an answer line already: a line written with the answer (a plain
+   server answering `0\n0\n`).  Taking the answer and catching the surplus before the next query
+   (unsolicited) is not enough: the answer itself came from a server that lies, and a fresh server
+   answering so every first query would get a verdict of its choosing on each.  Such an answer is
+   garbage, and the query goes to a fresh server once more.  EOF is no surplus: a server may exit
+   after its answer (send_query finds out). */
+static bool surplus(Server *s) {
+  char c;
+  return read(s->out, &c, 1) == 1;
+}
+
 /* Reads what a server has written; handles a complete line, EOF and timeouts. */
 static void pump(ServerPool *p, Server *s) {
   if (!s->pid || (!s->job && !s->draining)) return;
@@ -222,6 +233,12 @@ static void pump(ServerPool *p, Server *s) {
     s->line[s->used] = '\0';
     s->used = 0;
     const char *answer = s->line;
+    if (surplus(s)) { /* two lines for one query: which one answers it is anyone's guess */
+      p->garbage++;
+      if (s->draining) server_kill(s);
+      else server_failed(p, s, "the oracle server wrote more than one line for one query");
+      return;
+    }
     if (!strip_echo(s, &answer)) { /* a line meant for an earlier query, or none */
       p->garbage++;
       if (s->draining) server_kill(s);

@@ -106,6 +106,28 @@ static char *print_located(const AstModule *m, AstPrintOptions o, MutStep *steps
   return text;
 }
 
+/* Whether e, at nesting level `level`, reaches deeper than the parser's limit (MUT_PARSER_DEPTH),
+   counting only the levels a
+   printed and re-read tree surely has: every expression, but a `let` chain in another (printed as
+   one chain) and parentheses and braces (printed or not as the layout needs).  Types, patterns and
+   attribute lists count in the parser too, so this is a lower bound: a mutant it finds too deep
+   the check would refuse, after printing and parsing the whole text (1,998 nested closures: 8 MB,
+   and nearly every mutation inside them goes past the limit). */
+static bool nested_too_deeply(AstExpr *e, unsigned level) {
+  bool counts = e->kind != AST_PAREN && e->kind != AST_BLOCK;
+  if (counts && ++level > MUT_PARSER_DEPTH) return true;
+  AstExpr **slot;
+  for (AstChildren it = ast_children(e); (slot = ast_next_child(&it));)
+    if (nested_too_deeply(*slot, e->kind == AST_SEQ && (*slot)->kind == AST_SEQ ? level - counts : level)) return true;
+  return false;
+}
+
+static bool module_too_deep(const AstModule *m) {
+  for (size_t i = 0; i < m->ndefs; i++)
+    if (m->defs[i]->kind == AST_DEF_FN && m->defs[i]->fn->body && nested_too_deeply(m->defs[i]->fn->body, 0)) return true;
+  return m->body && nested_too_deeply(m->body, 0);
+}
+
 /* Whether each of the first n steps' changes was found in the printed mutant. */
 static bool all_located(const MutStep *steps, size_t n) {
   for (size_t i = 0; i < n; i++)
@@ -150,7 +172,8 @@ static TryOutcome try_once(const Program *from, const MutOrigins *from_origins, 
   char *t = NULL;
   MutOrigins printed = {0};
   MutOrigin at = mut_origin_of(from_origins, &c.where);
-  if (applied) {
+  bool deep = applied && module_too_deep(l.m); /* the check would refuse it, after printing it all */
+  if (applied && !deep) {
     mark(l.m, c.marked, o->seed_name, step, at);
     AstPrintOptions po = {.strip_types = true, .keep_spans = true};
     Where w = {.origins = &printed, .found = &found, .from = from_origins, .made = at};
@@ -163,7 +186,7 @@ static TryOutcome try_once(const Program *from, const MutOrigins *from_origins, 
      place nor a span; a mutator that proposed an ill-typed program, or with --ill-typed one that
      slipped through type-checking; a tensor beyond the limits (mutate.h): never written, the step
      is tried again. */
-  if (!applied || !all_located(out->steps, step + 1) ||
+  if (!applied || deep || !all_located(out->steps, step + 1) ||
       prog_load(checked, "mutant", t, false, msg, sizeof msg) == o->ill_typed ||
       (!o->ill_typed && gen_module_misfit(checked->m, limits))) {
     prog_free(checked);

@@ -22,6 +22,10 @@ typedef struct MutOptions {
   volatile sig_atomic_t *stop;
 } MutOptions;
 
+/* The parser's nesting limit (AST_MAX_DEPTH in parser/lower.h, the parser's own header): a mutant
+   nested deeper is refused before it is printed.  test_mutate_a.c checks that the two agree. */
+enum { MUT_PARSER_DEPTH = 2000 };
+
 /* What rmutate and rfuzz start from: seed 1, one mutation a mutant, fuel 3, every mutator at its
    default weight. */
 void mut_options_init(MutOptions *o);

@@ -725,7 +725,7 @@ int main(int argc, char **argv) {
   cli_name(argv, "rmutate");
   Cli cli;
   int status = parse_options(argc, argv, &cli);
-  if (status >= 0) return status;
+  if (status >= 0) return cli_exit(status);
   Inputs in = {0};
   arena_init(&in.policy_arena);
   Run run = {0};
@@ -738,5 +738,5 @@ int main(int argc, char **argv) {
   strset_free(&run.seen);
   git_repo_close(run.git);
   free_inputs(&cli, &in);
-  return status;
+  return cli_exit(status);
 }

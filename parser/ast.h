@@ -327,6 +327,8 @@ typedef struct AstPrintOptions {
 
 /* Canonical text of a module, in TVM's layout; free() the result. */
 char *ast_print(const AstModule *m, const AstPrintOptions *opts);
+/* The " span=S * /" part that ends a TVM `/ * ty=T span=S * /` comment, or NULL. */
+const char *ast_comment_span(const char *comment);
 /* The AST as an S-expression without spans or comments; free() the result. */
 char *ast_dump(const AstModule *m);
 

@@ -53,10 +53,10 @@ static bool dropped(const Printer *p, const char *c) {
   return p->opts->strip_types && is_tvm_annotation(c);
 }
 
-/* The "span=S" part (to the comment's end) of a joined "ty=T span=S" comment: " span=" at the
+/* The " span=S" part (to the comment's end) of a joined "ty=T span=S" comment: " span=" at the
    comment's own level, so what follows it is balanced however comments nest inside; NULL if
-   there is none. */
-static const char *joined_span(const char *c) {
+   there is none.  The reducer keeps a node's span with it through this too. */
+const char *ast_comment_span(const char *c) {
   unsigned depth = 0;
   for (const char *q = c; *q; q++) {
     if (q[0] == '/' && q[1] == '*') {
@@ -66,10 +66,16 @@ static const char *joined_span(const char *c) {
       depth--;
       q++;
     } else if (depth == 1 && !strncmp(q, " span=", 6)) {
-      return q + 1;
+      return q;
     }
   }
   return NULL;
+}
+
+/* The "span=S * /" part of a joined comment, or NULL. */
+static const char *joined_span(const char *c) {
+  const char *s = ast_comment_span(c);
+  return s ? s + 1 : NULL;
 }
 
 static void comments(Printer *p, const AstNode *n) {
@@ -117,7 +123,7 @@ static void comments(Printer *p, const AstNode *n) {
       continue;
     }
     if (p->opts->strip_types && p->opts->keep_spans && !strncmp(c->text, "/* ty=", 6) &&
-        joined_span(c->text)) {
+        joined_span(c->text) && !(n->opaque && !p->opts->type_text)) { /* an opaque call's went whole */
       /* keep_spans keeps the span of a joined `ty=T span=S` comment: rmutate's marks
          (`span=SEED:L:C rmutate-step-N`) live in such comments once a step's mutant was printed
          with its types, and must survive the next step's printing */

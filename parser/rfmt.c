@@ -59,8 +59,7 @@ static int format_file(const char *path, const Options *o) {
     } else if (o->in_place && strcmp(path, "-") != 0) {
       if ((out_len != len || memcmp(out, text, len) != 0) && !file_replace(path, out, out_len)) status = 2;
     } else if (fwrite(out, 1, out_len, stdout) != out_len || fflush(stdout) != 0) {
-      fprintf(stderr, "rfmt: cannot write to standard output\n");
-      status = 2;
+      status = 2; /* cli_exit says so */
     }
     free(out);
     ast_free(m);
@@ -103,8 +102,7 @@ static int join_files(char **paths, int n, const Options *o) {
       char *out = ast_print(joined, &print);
       size_t out_len = strlen(out);
       if (fwrite(out, 1, out_len, stdout) != out_len || fflush(stdout) != 0) {
-        fprintf(stderr, "rfmt: cannot write to standard output\n");
-        status = 2;
+        status = 2; /* cli_exit says so */
       }
       free(out);
       ast_free(joined);
@@ -135,8 +133,8 @@ int main(int argc, char **argv) {
     case OPT_STRIP: o.print.strip_types = true; break;
     case OPT_AST: o.ast = true; break;
     case OPT_JOIN: o.join = true; break;
-    case OPT_VERSION: return cli_version("rfmt");
-    case 'h': fputs(usage, stdout); return 0;
+    case OPT_VERSION: return cli_exit(cli_version("rfmt"));
+    case 'h': fputs(usage, stdout); return cli_exit(0);
     default: return cli_bad_option("rfmt");
     }
   }
@@ -153,12 +151,11 @@ int main(int argc, char **argv) {
     fputs("rfmt: --join cannot be combined with -i, --check or --ast\n", stderr);
     return 2;
   }
-  if (o.join) return join_files(argv + optind, argc - optind, &o);
+  if (o.join) return cli_exit(join_files(argv + optind, argc - optind, &o));
   int status = 0;
   for (int i = optind; i < argc; i++) {
     int s = format_file(argv[i], &o);
     if (s > status) status = s;
   }
-  fflush(stdout);
-  return status;
+  return cli_exit(status);
 }

@@ -90,9 +90,21 @@ void prog_free(Program *p) {
 }
 
 char *prog_print(const Program *p, bool strip_annotations) {
-  AstPrintOptions o = {.strip_types = strip_annotations || p->comments >= PROG_COMMENTS_USER,
+  /* Stale block comments are an edit of the tree, so it is made on a copy, and only when there is
+     one: most programs print as they are.  TVM's ty= comments are the printer's to drop
+     (keep_spans: a joined `ty=T span=S` keeps `span=S` byte for byte). */
+  AstModule *m = NULL;
+  if (prog_stale_block_comments(p->m, false)) {
+    m = ast_module_clone(p->m);
+    prog_stale_block_comments(m, true);
+  }
+  bool drop_types = strip_annotations && p->comments == PROG_COMMENTS_ALL;
+  AstPrintOptions o = {.strip_types = drop_types || p->comments >= PROG_COMMENTS_USER,
+                       .keep_spans = drop_types,
                        .strip_comments = p->comments == PROG_COMMENTS_NONE};
-  return ast_print(p->m, &o);
+  char *text = ast_print(m ? m : p->m, &o);
+  ast_free(m);
+  return text;
 }
 
 bool prog_copy(const Program *p, Program *copy) {

@@ -11,6 +11,8 @@
  *   names.c        what a tree binds and where a name occurs free (moving code without capture),
  *                  fresh names
  *   inputs.c       @main's input types: their sizes, resizing them, unknown dims after inference
+ *   comments.c     TVM's annotations (`/ * ty=T span=S * /`) and the user's comments as edits of the
+ *                  tree: dropping a kind, stale ty= comments, what a block's changed result leaves
  */
 #ifndef RELAYKIT_PROGRAM_H
 #define RELAYKIT_PROGRAM_H
@@ -70,8 +72,10 @@ bool prog_load_as_parsed(Program *p, const char *name, const char *text, ProgGua
 void prog_free(Program *p);
 /* Whether t has no unknown left in it (inference may stop before solving some). */
 bool prog_type_complete(const Type *t);
-/* Prints a program canonically, without TVM's annotations when `strip_annotations` and with the
-   comments p->comments says; malloc'd. */
+/* Prints a program canonically with the comments p->comments says; malloc'd.  With
+   `strip_annotations`, TVM's ty= comments go and each node's span stays (`/ * span=S * /`, as the
+   input wrote it).  A block's annotations that no longer describe its result are left out
+   (prog_stale_block_comments). */
 char *prog_print(const Program *p, bool strip_annotations);
 /* A freshly parsed and typed copy of p as printed (false if that does not type-check). */
 bool prog_copy(const Program *p, Program *copy);
@@ -164,5 +168,33 @@ size_t prog_scale_everywhere(AstModule *m, long long num, long long den, size_t 
 /* Whether any typed expression of m has a `?` dimension: after the inputs changed, a shape that
    became impossible (a kernel larger than its input) shows up as one. */
 bool prog_has_unknown_dims(const AstModule *m);
+
+/* ------------------------------------------------------------------ comments.c */
+/* What a comment is: TVM writes one after a node, `/ * ty=T span=S * /` (either part may be
+   missing); every other comment is the user's (license headers, notes). */
+typedef enum ProgNotes {
+  PROG_NOTE_TYPES = 1, /* the ty= parts */
+  PROG_NOTE_SPANS = 2, /* the span= parts */
+  PROG_NOTE_USER = 4,  /* every other comment, the file's leading ones too */
+} ProgNotes;
+/* Drops from every comment of m what `what` (ProgNotes) says; a `ty=T span=S` comment keeps its
+   other part byte for byte (`/ * span=S * /` or `/ * ty=T * /`).  An unknown operator's call keeps
+   its ty= part: nothing else types it.  Returns how many comments changed. */
+size_t prog_drop_comments(AstModule *m, unsigned what);
+/* How many comments prog_drop_comments would change. */
+size_t prog_count_comments(const AstModule *m, unsigned what);
+/* The ty= comments whose type is not their node's inferred type (TVM's spelling, ty_str), after a
+   change made it another; with `fix`, each is rewritten to the node's type when that is no longer,
+   else loses its ty= part; its span stays.  Nodes without a known type, or whose type has type
+   parameters, are not judged. */
+size_t prog_stale_type_comments(AstModule *m, bool fix);
+/* A block's (AST_SEQ's) ty= and span= comments are its result's: TVM writes them after the result,
+   and read back they attach to the block, which ends there too.  Once a change put another result
+   there, they describe a node that is gone: counts them, and drops them with `fix` (the user's
+   comments stay). */
+size_t prog_stale_block_comments(AstModule *m, bool fix);
+/* Before a change dissolves block `seq` and keeps its result (a closure's body spliced into
+   another block): the block's comments, which are its result's, move onto the result node. */
+void prog_block_notes_to_result(AstExpr *seq);
 
 #endif

@@ -255,3 +255,163 @@ char *meta_json_keep_constants(const char *section, const size_t *keep, size_t n
   json_decref(root);
   return out;
 }
+
+/* ------------------------------------------------------------------ resizing constants
+   An NDArray as TVM serializes it (runtime/ndarray.h SaveDLTensor), base64 in "b64ndarrays":
+   magic (8 bytes), reserved (8), device (8), ndim (4), dtype code/bits/lanes (1/1/2), the shape
+   (8 each), the data's byte count (8), the data (row-major), all little-endian. */
+enum { NDARRAY_HEADER = 8 + 8 + 8 + 4 + 4, NDARRAY_MAX_RANK = 16 };
+
+static const char b64_digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+static unsigned char *b64_decode(const char *s, size_t *n) {
+  signed char value[256];
+  memset(value, -1, sizeof value);
+  for (int i = 0; i < 64; i++) value[(unsigned char)b64_digits[i]] = (signed char)i;
+  size_t len = strlen(s);
+  unsigned char *out = xmalloc(len / 4 * 3 + 3);
+  unsigned acc = 0;
+  int bits = 0;
+  *n = 0;
+  for (; *s && *s != '='; s++) {
+    if (value[(unsigned char)*s] < 0) continue; /* a writer may wrap lines */
+    acc = (acc << 6) | (unsigned)value[(unsigned char)*s];
+    if ((bits += 6) >= 8) out[(*n)++] = (unsigned char)(acc >> (bits -= 8));
+  }
+  return out;
+}
+
+static char *b64_encode(const unsigned char *p, size_t n) {
+  char *out = xmalloc((n + 2) / 3 * 4 + 1), *o = out;
+  for (size_t i = 0; i < n; i += 3) {
+    unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
+    *o++ = b64_digits[v >> 18 & 63];
+    *o++ = b64_digits[v >> 12 & 63];
+    *o++ = i + 1 < n ? b64_digits[v >> 6 & 63] : '=';
+    *o++ = i + 2 < n ? b64_digits[v & 63] : '=';
+  }
+  *o = '\0';
+  return out;
+}
+
+static uint64_t get_le(const unsigned char *p, int bytes) {
+  uint64_t v = 0;
+  for (int i = bytes - 1; i >= 0; i--) v = v << 8 | p[i];
+  return v;
+}
+
+static void put_le(unsigned char *p, uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; i++, v >>= 8) p[i] = (unsigned char)v;
+}
+
+/* The NDArray `b64` with every dimension `from` cut to `to`, base64 (malloc'd); NULL when it has
+   no such dimension; *bad when it cannot be read. */
+static char *resize_ndarray(const char *b64, long long from, long long to, bool *bad) {
+  size_t n;
+  unsigned char *a = b64_decode(b64, &n), *b = NULL;
+  char *out = NULL;
+  int64_t ndim = n >= NDARRAY_HEADER ? (int32_t)get_le(a + 24, 4) : -1;
+  size_t at = NDARRAY_HEADER + (size_t)(ndim > 0 ? ndim : 0) * 8;
+  *bad = ndim < 0 || ndim > NDARRAY_MAX_RANK || n < at + 8;
+  if (*bad) goto done;
+  int64_t old[NDARRAY_MAX_RANK], dims[NDARRAY_MAX_RANK];
+  size_t elem = ((size_t)a[29] * get_le(a + 30, 2) + 7) / 8, count = 1, kept = 1;
+  bool cut = false, negative = false;
+  for (int64_t i = 0; i < ndim; i++) {
+    old[i] = (int64_t)get_le(a + NDARRAY_HEADER + i * 8, 8);
+    negative |= old[i] < 0;
+    dims[i] = old[i] == from ? to : old[i];
+    cut |= old[i] == from;
+    count *= (size_t)old[i];
+    kept *= (size_t)dims[i];
+  }
+  *bad = negative || get_le(a + at, 8) != count * elem || n < at + 8 + count * elem;
+  if (*bad || !cut) goto done;
+  b = xmalloc(at + 8 + kept * elem + 1);
+  memcpy(b, a, NDARRAY_HEADER);
+  for (int64_t i = 0; i < ndim; i++) put_le(b + NDARRAY_HEADER + i * 8, (uint64_t)dims[i], 8);
+  put_le(b + at, kept * elem, 8);
+  /* the kept rows, the last axis's first dims[ndim-1] elements of each (an odometer over the others) */
+  size_t row = (size_t)(ndim ? dims[ndim - 1] : 1) * elem, old_row = (size_t)(ndim ? old[ndim - 1] : 1) * elem;
+  int64_t idx[NDARRAY_MAX_RANK] = {0};
+  for (size_t r = 0, rows = kept * elem / (row ? row : 1); row && r < rows; r++) {
+    size_t off = 0;
+    for (int64_t i = 0; i + 1 < ndim; i++) off = off * (size_t)old[i] + (size_t)idx[i];
+    memcpy(b + at + 8 + r * row, a + at + 8 + off * old_row, row);
+    for (int64_t i = ndim - 2; i >= 0 && ++idx[i] == dims[i]; i--) idx[i] = 0;
+  }
+  out = b64_encode(b, at + 8 + kept * elem);
+done:
+  free(a);
+  free(b);
+  return out;
+}
+
+/* The IntImm nodes of a constant's type (its "_checked_type_", a TensorType, its "shape" Array)
+   holding `from` now hold `to`; false when the type is not laid out so. */
+static bool resize_type(json_t *nodes, json_t *constant, long long from, long long to) {
+  size_t n = json_array_size(nodes);
+  long t = str_index(json_object_get(json_object_get(constant, "attrs"), "_checked_type_"), n);
+  if (t == 0) return true; /* no type recorded: TVM infers it from the data */
+  json_t *type = json_array_get(nodes, (size_t)t);
+  const char *tk = json_string_value(json_object_get(type, "type_key"));
+  if (t < 0 || !tk || strcmp(tk, "relay.TensorType")) return false;
+  long s = str_index(json_object_get(json_object_get(type, "attrs"), "shape"), n);
+  json_t *dim;
+  size_t k;
+  json_array_foreach(json_object_get(json_array_get(nodes, s < 0 ? 0 : (size_t)s), "data"), k, dim) {
+    json_t *attrs = json_object_get(json_array_get(nodes, (size_t)json_integer_value(dim)), "attrs");
+    const char *v = json_string_value(json_object_get(attrs, "value"));
+    if (v && strtoll(v, NULL, 10) == from) {
+      char buf[32];
+      snprintf(buf, sizeof buf, "%lld", to);
+      json_object_set_new(attrs, "value", json_string(buf));
+    }
+  }
+  return s > 0;
+}
+
+char *meta_json_resize_constants(const char *section, long long from, long long to, size_t *changed, char *err,
+                                 size_t errlen) {
+  if (changed) *changed = 0;
+  json_t *root = meta_json_load(section, err, errlen, NULL);
+  if (!root) return NULL;
+  json_t *nodes = json_object_get(root, "nodes"), *arrays = json_object_get(root, "b64ndarrays");
+  json_t *list = meta_json_constant_list(root), *ref;
+  size_t k, nconsts = json_array_size(json_object_get(list, "data")), done = 0, narrays = json_array_size(arrays);
+  bool ok = json_is_array(nodes) && json_is_array(arrays) && list;
+  bool *cut = xcalloc(narrays + 1, sizeof *cut); /* an NDArray two constants share is cut once */
+  json_array_foreach(json_object_get(list, "data"), k, ref) {
+    json_t *c = json_array_get(nodes, (size_t)json_integer_value(ref));
+    long a = str_index(json_object_get(json_object_get(c, "attrs"), "data"), narrays);
+    bool bad = a < 0 || !json_string_value(json_array_get(arrays, (size_t)a));
+    char *resized = bad || cut[a] ? NULL : resize_ndarray(json_string_value(json_array_get(arrays, (size_t)a)), from, to, &bad);
+    if (resized) {
+      json_array_set_new(arrays, (size_t)a, json_string(resized));
+      cut[a] = true;
+    }
+    if (!bad && (resized || cut[a])) {
+      bad = !resize_type(nodes, c, from, to);
+      done++;
+    }
+    free(resized);
+    if (bad) {
+      snprintf(err, errlen, "constant %zu: cannot read its NDArray or its type", k);
+      ok = false;
+      break;
+    }
+  }
+  free(cut);
+  char *out = NULL;
+  if (ok && !done) {
+    out = xstrdup(section);
+  } else if (ok) {
+    size_t *keep = xmalloc((nconsts ? nconsts : 1) * sizeof *keep);
+    for (size_t i = 0; i < nconsts; i++) keep[i] = i;
+    out = rewrite(section, root, keep, nconsts, err, errlen);
+    free(keep);
+  }
+  json_decref(root);
+  if (out && changed) *changed = done;
+  return out;
+}

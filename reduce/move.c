@@ -34,6 +34,7 @@ AstExpr *red_beta(AstModule *m, const AstFunc *caller, const AstExpr *caller_bod
     stmts[k] = ast_new_let(m, ast_new_binder(m, name, t), args[k]);
   }
   if (body->kind == AST_SEQ) { /* one chain rather than a chain ending in a chain */
+    prog_block_notes_to_result(body);
     memcpy(stmts + f->nparams, body->stmts, inner * sizeof *stmts);
     body = body->a;
   }
@@ -75,6 +76,7 @@ static void hoist(AstModule *m, AstExpr *seq) {
       clash = clash || (b && prog_occurs_free(seq->a, b->name));
     }
     if (clash) continue;
+    prog_block_notes_to_result(inner);
     AstStmt **stmts = arena_alloc(&m->arena, (seq->nstmts + inner->nstmts) * sizeof *stmts);
     memcpy(stmts, seq->stmts, i * sizeof *stmts);
     memcpy(stmts + i, inner->stmts, inner->nstmts * sizeof *stmts);
@@ -91,6 +93,7 @@ static void fix(AstModule *m, AstExpr **slot, Place at) {
   if (!e) return;
   while (e->kind == AST_SEQ && e->a->kind == AST_SEQ) { /* a chain ending in a chain: one chain */
     AstExpr *tail = e->a;
+    prog_block_notes_to_result(tail);
     AstStmt **stmts = arena_alloc(&m->arena, (e->nstmts + tail->nstmts) * sizeof *stmts);
     memcpy(stmts, e->stmts, e->nstmts * sizeof *stmts);
     memcpy(stmts + e->nstmts, tail->stmts, tail->nstmts * sizeof *stmts);

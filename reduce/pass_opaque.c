@@ -37,7 +37,8 @@ static bool apply(Program *out, size_t i) {
   for (AstComment *c = f.call->node.comments; c; c = c->next)
     if (!strncmp(c->text, "/* ty=", 6)) {
       char *dtype = ty_str(ty_scalar(out->types, f.call->node.type->dtype));
-      c->text = arena_printf(&out->m->arena, "/* ty=%s */", dtype);
+      const char *span = ast_comment_span(c->text); /* the call's span stays */
+      c->text = arena_printf(&out->m->arena, "/* ty=%s%s", dtype, span ? span : " */");
       free(dtype);
       return true;
     }

@@ -10,6 +10,10 @@
  * `units=1000`) is first changed there too; when that does not type-check, in the inputs alone.
  * The last candidate halves every even size at once, for sizes tied by arithmetic (an LSTM's
  * 512-wide gates split into four of its 128-wide state).
+ * The constants of a #[metadata] section pin the sizes they share with the program (a batch_norm's
+ * 32-element constants keep its input at 32 channels), so they shrink with them: their sizes are
+ * sizes to shrink too, and a size changes in every constant that has it (its data cut to the first
+ * elements along that axis, meta_json.c), with the inputs, or alone when only constants have it.
  *
  * Unlike most passes this one asks the type checker itself (the driver's guard would check the
  * candidate anyway): which variant to propose depends on its verdict (everywhere, else the inputs
@@ -19,6 +23,8 @@
 #include <string.h>
 
 #include "../support/xalloc.h"
+#include "../typegen/infer/infer.h"
+#include "meta_json.h"
 #include "reduce.h"
 
 static bool is_tensor(const AstType *t) { return t && t->kind == AST_TY_TENSOR; }
@@ -31,7 +37,38 @@ static AstFunc live_view(const AstFunc *f) {
   return view;
 }
 
-static void sizes_of(AstFunc *f, ProgSizes *s) { prog_input_sizes(f, 2, s); }
+static int larger_first(const void *a, const void *b) {
+  long long x = *(const long long *)a, y = *(const long long *)b;
+  return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* The input sizes (>= 2) of f and those of m's metadata constants, distinct, largest first. */
+static void sizes_of(const AstModule *m, AstFunc *f, ProgSizes *s) {
+  prog_input_sizes(f, 2, s);
+  MetaTable t;
+  char err[256];
+  if (!m->metadata || !meta_table_init(&t, m->metadata, err, sizeof err, NULL)) return;
+  for (size_t c = 0; c < t.nconsts; c++)
+    for (size_t d = 0; d < t.consts[c].ndims; d++) {
+      long long v = t.consts[c].dims[d];
+      bool seen = v < 2;
+      for (size_t k = 0; k < s->len && !seen; k++) seen = s->items[k] == v;
+      if (!seen) VEC_PUSH(*s, v);
+    }
+  meta_table_free(&t);
+  if (s->len) qsort(s->items, s->len, sizeof *s->items, larger_first);
+}
+
+/* Size from -> to in every constant of m's section that has it; how many changed. */
+static size_t resize_constants(AstModule *m, long long from, long long to) {
+  if (!m->metadata) return 0;
+  size_t changed;
+  char err[256];
+  char *section = meta_json_resize_constants(m->metadata, from, to, &changed, err, sizeof err);
+  if (section && changed) m->metadata = arena_strdup(&m->arena, section);
+  free(section);
+  return section ? changed : 0;
+}
 
 static bool non_f32(const AstType *t) { return is_tensor(t) && t->name[0] && strcmp(t->name, "float32") != 0; }
 
@@ -81,13 +118,22 @@ static bool adopt_if_shapes_known(Program *out, Program *trial) {
   return true;
 }
 
-/* Size from -> to everywhere the program states it; when that does not type-check (an axis or a
-   stride that happened to equal the size), in @main's inputs alone.  `from` is an input size.
-   Consumes trial (a copy of out); out is untouched unless a variant is adopted. */
+/* Size from -> to everywhere the program states it, the constants included; when that does not
+   type-check (an axis or a stride that happened to equal the size), in @main's inputs and the
+   constants, then in the inputs alone.  `from` is an input's or a constant's size.  Consumes trial
+   (a copy of out); out is untouched unless a variant is adopted. */
 static bool resize(Program *out, Program *trial, long long from, long long to) {
   size_t elsewhere = prog_resize_everywhere(trial->m, from, to, NULL);
+  size_t constants = resize_constants(trial->m, from, to);
   if (adopt_if_shapes_known(out, trial)) return true;
-  if (!elsewhere) return false; /* the inputs-only program is the one just refused */
+  if (!elsewhere && !constants) return false; /* the inputs-only program is the one just refused */
+  if (elsewhere && constants) {
+    Program tied;
+    prog_clone(out, &tied);
+    prog_resize_inputs(prog_main(tied.m)->fn, &tied.m->arena, from, to);
+    resize_constants(tied.m, from, to);
+    if (adopt_if_shapes_known(out, &tied)) return true;
+  }
   Program inputs_only;
   prog_clone(out, &inputs_only);
   prog_resize_inputs(prog_main(inputs_only.m)->fn, &inputs_only.m->arena, from, to);
@@ -99,7 +145,7 @@ static size_t count(const Program *p) {
   if (!main) return 0;
   AstFunc live = live_view(main->fn);
   ProgSizes s = {0};
-  sizes_of(&live, &s);
+  sizes_of(p->m, &live, &s);
   size_t n = 2 * s.len, f = non_f32_params(&live), squeezable = squeezable_params(&live);
   free(s.items);
   free(live.params);
@@ -110,7 +156,7 @@ static size_t count(const Program *p) {
 /* Candidate i on trial (a clone of out) for the inputs `f` lists (the live ones); consumes trial. */
 static bool propose(Program *out, Program *trial, AstFunc *f, size_t i) {
   ProgSizes s = {0};
-  sizes_of(f, &s);
+  sizes_of(trial->m, f, &s);
   size_t nf32 = non_f32_params(f) ? 1 + non_f32_params(f) : 0;
   bool changed = false;
   if (i < 2 * s.len) {

@@ -57,6 +57,7 @@ static bool apply(Program *out, size_t which) {
   main->nparams += fn->nparams;
   /* the statements before the closure, then the closure's own */
   AstExpr *body = fn->body;
+  prog_block_notes_to_result(body); /* the closure's result keeps its span */
   size_t inner = body->kind == AST_SEQ ? body->nstmts : 0;
   AstStmt **stmts = arena_alloc(&out->m->arena, (i + inner + 1) * sizeof *stmts);
   memcpy(stmts, seq->stmts, i * sizeof *stmts);

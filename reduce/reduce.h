@@ -14,7 +14,7 @@
  *   pass_NAME.c       one pass each (what each does: its description, `rreduce --list-passes`)
  *   sites.c           the places a pass can change, numbered in prog_walk's order; @main's bindings
  *   move.c            moving code: beta-reduction, the layout the printer needs after a move
- *   meta_json.c       rewriting TVM's #[metadata] node graph (pass_meta)
+ *   meta_json.c       rewriting TVM's #[metadata] node graph (pass_meta; pass_shapes resizes constants)
  *   history.c         --history: every accepted step as a git commit
  *   report.c          --report: the markdown bug report
  *   keys.c            keys on a terminal: `s` skips the rest of the current pass

@@ -1,6 +1,7 @@
 /* The bug-report fragment: everything a TVM developer needs in one paste. */
 #include "report.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,10 +58,55 @@ static const char *script_language(const char *script) {
   return "sh";
 }
 
+/* s in sh single quotes, absolute when it names a file that exists. */
+static void sh_path(StrBuf *b, const char *s) {
+  char abs[PATH_MAX];
+  if (realpath(s, abs)) s = abs;
+  sb_putc(b, '\'');
+  for (; *s; s++) {
+    if (*s == '\'') sb_puts(b, "'\\''");
+    else sb_putc(b, *s);
+  }
+  sb_putc(b, '\'');
+}
+
+char *red_repro_recipe(const RedOptions *o, const char *program, const char *pipeline) {
+  StrBuf b;
+  sb_init(&b);
+  sb_puts(&b, "d=$(mktemp -d); cp ");
+  sh_path(&b, program);
+  sb_printf(&b, " \"$d/%s\"; ", o->basename);
+  if (pipeline) {
+    sb_puts(&b, "cp ");
+    sh_path(&b, pipeline);
+    sb_printf(&b, " \"$d/%s.pipeline\"; ", o->basename);
+  }
+  if (o->oracle.test) {
+    sb_puts(&b, "cd \"$d\"; ");
+    sh_path(&b, o->oracle.test);
+    sb_printf(&b, " '%s'", o->basename);
+  } else {
+    sb_printf(&b, "echo \"$d/%s\" | %s", o->basename, o->server_cmd);
+  }
+  return sb_take(&b);
+}
+
 /* A fenced block that survives backticks in the text. */
 static void fenced(StrBuf *b, const char *lang, const char *text, size_t len) {
   const char *fence = strstr(text, "```") ? "~~~~" : "```";
   sb_printf(b, "%s%s\n%.*s%s%s\n", fence, lang, (int)len, text, len && text[len - 1] != '\n' ? "\n" : "", fence);
+}
+
+bool red_ask_fresh(const RedOptions *o, const char *program, const char *pipeline, RunResult *r, char *err,
+                   size_t errlen) {
+  Oracle fresh = o->oracle;
+  if (o->server_cmd) fresh.pool = server_pool_new(o->server_cmd, 1, &o->oracle.run);
+  RunSide side = {{"pipeline"}, {pipeline}, pipeline ? 1 : 0}; /* the pipeline the bug needs */
+  OracleJob job;
+  bool ok = oracle_start(&fresh, o->basename, program, strlen(program), &side, &job, err, errlen);
+  if (ok) oracle_finish(&fresh, &job, r);
+  if (o->server_cmd) server_pool_free(fresh.pool);
+  return ok;
 }
 
 /* Runs the test once more on the program, with RELAYKIT_REPRO naming a file: relaykit's TVM tests
@@ -73,13 +119,7 @@ static bool rerun_for_repro(const RedOptions *o, const char *program, const char
   if (!mkdtemp(dir)) return snprintf(err, errlen, "cannot make a temporary directory"), false;
   snprintf(file, sizeof file, "%s/repro.py", dir);
   setenv("RELAYKIT_REPRO", file, 1);
-  Oracle fresh = o->oracle;
-  if (o->server_cmd) fresh.pool = server_pool_new(o->server_cmd, 1, &o->oracle.run);
-  RunSide side = {{"pipeline"}, {pipeline}, pipeline ? 1 : 0}; /* the pipeline the bug needs */
-  OracleJob job;
-  bool ok = oracle_start(&fresh, o->basename, program, strlen(program), &side, &job, err, errlen);
-  if (ok) oracle_finish(&fresh, &job, r);
-  if (o->server_cmd) server_pool_free(fresh.pool);
+  bool ok = red_ask_fresh(o, program, pipeline, r, err, errlen);
   unsetenv("RELAYKIT_REPRO");
   size_t len;
   /* only relaykit's TVM tests write one: another test's silence is no error to print */
@@ -126,18 +166,16 @@ bool red_write_report(const char *path, const char *program, const RedOptions *o
             o->basename, st->bytes_after, st->calls_after, st->bytes_before, st->calls_before, st->tests_run, st->seconds);
   fenced(&b, "", program, strlen(program));
   if (st->pipeline_after) pipeline_section(&b, o, st);
-  /* the reduced program: FILE, or OUT with -o (saved under FILE's name for the test) */
-  const char *pipe_note = st->pipeline_after ? " and the pipeline above beside it" : "";
-  if (o->oracle.test) {
-    sb_printf(&b, "\n### How to reproduce\n\nThe reduced program above (rreduce wrote it to `%s`) saved as `%s`%s, "
-                  "then the interestingness test run in that directory:\n\n", o->out_path, o->basename, pipe_note);
-    sb_printf(&b, "    %s %s\n\n", o->oracle.test, o->basename);
-  } else {
-    sb_printf(&b, "\n### How to reproduce\n\nThe reduced program above (rreduce wrote it to `%s`) saved as `%s`%s, "
-                  "then its path sent to the oracle server (interestingness/PROTOCOL.md):\n\n", o->out_path, o->basename,
-              pipe_note);
-    sb_printf(&b, "    echo \"$PWD/%s\" | %s\n\n", o->basename, o->server_cmd);
-  }
+  /* the reduced program: FILE, or OUT with -o, whose FILE is the unreduced input (issue 30) */
+  const char *pipe_note = st->pipeline_after ? " with the pipeline above beside it" : "";
+  char *recipe = red_repro_recipe(o, o->out_path, st->pipeline_after ? o->pipeline_out : NULL);
+  sb_printf(&b, "\n### How to reproduce\n\nCopy the reduced program above (rreduce wrote it to `%s`) into a fresh "
+                "directory under the name the test was given (`%s`)%s, then %s:\n\n    %s\n\n",
+            o->out_path, o->basename, pipe_note,
+            o->oracle.test ? "run the interestingness test there"
+                           : "send its path to the oracle server (interestingness/PROTOCOL.md)",
+            recipe);
+  free(recipe);
   if (match_text) sb_printf(&b, "It counts as the bug when it exits 0 and its output matches `%s`.\n\n", match_text);
   size_t tl;
   char *script = o->oracle.test ? file_read(o->oracle.test, &tl) : NULL;

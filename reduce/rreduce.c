@@ -63,7 +63,10 @@ static const char usage[] =
     "      --passes A,B   only these passes;  --skip-passes A,B  not these;  --list-passes\n"
     "      --fast         one round of the passes instead of a fixpoint\n"
     "      --slow         no stuck guards: every opportunity of every pass is tried\n"
-    "      --keep-comments  keep comments (TVM's /* ty= */ and /* span= */ too) in the result\n"
+    "      --keep-comments  keep comments (TVM's /* ty= */ too) in the result; a ty= comment whose\n"
+    "                     node's type changed is rewritten to it (or loses its ty= part)\n"
+    "      --strip-spans  drop TVM's /* span= */ comments too (by default every node that survives\n"
+    "                     keeps its span, as the input wrote it)\n"
     "      --save-temps   keep the tests' temporary directories\n"
     "      --json         print statistics as one JSON object on standard output\n"
     "      --print-diff   show each accepted step as a unified diff on standard error\n"
@@ -81,8 +84,10 @@ static const char usage[] =
     "On a terminal, press s to skip the rest of the current pass for this round.\n"
     "\n"
     "exit status: 0 reduced, 1 the input is ill-formed or not interesting, 2 usage or I/O error,\n"
-    "             3 trivial result with --trivial-is-error, 130 interrupted (FILE holds the best\n"
-    "             program found so far; run the same command again to continue)\n";
+    "             3 trivial result with --trivial-is-error, 4 with --server: the result is not\n"
+    "             interesting to a fresh server (its answers cannot be trusted; FILE.orig holds the\n"
+    "             input), 130 interrupted (FILE holds the best program found so far; run the same\n"
+    "             command again to continue)\n";
 
 
 static volatile sig_atomic_t stop_flag = 0;
@@ -97,7 +102,7 @@ static void on_signal(int sig) {
 enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_CPU, OPT_NOCACHE, OPT_PASSES, OPT_SKIP, OPT_LIST, OPT_FAST, OPT_SLOW,
        OPT_KEEP, OPT_TEMPS, OPT_JSON, OPT_TIDY, OPT_MATCH, OPT_ALSO, OPT_HISTORY, OPT_REPORT, OPT_TRIVIAL, OPT_REQUIRE_TYPED, OPT_STUCK,
        OPT_STUCK_TIMEOUTS, OPT_VERSION, OPT_SERVER, OPT_STATS, OPT_PRINT_DIFF, OPT_NO_VERIFY, OPT_FRAME,
-       OPT_NO_PIPELINE, OPT_PIPELINE };
+       OPT_NO_PIPELINE, OPT_PIPELINE, OPT_STRIP_SPANS };
 
 /* FILE.rreduce-last (malloc'd). */
 static char *last_record_path(const char *file) {
@@ -247,18 +252,15 @@ static void not_interesting(const char *file, const char *test, const RedOptions
                     "frame.", file, o->frame);
   else if (r->timed_out)
     fprintf(stderr, "rreduce: the test does not find %s interesting (it timed out after %.0f s).", file, o->oracle.run.timeout);
+  else if (r->status < 0 && !test)
+    fprintf(stderr, "rreduce: the oracle server gave no answer to trust on %s.", file);
   else if (r->status < 0)
     fprintf(stderr, "rreduce: the test does not find %s interesting (killed by signal %d).", file, r->signal);
   else
     fprintf(stderr, "rreduce: the test does not find %s interesting (exit status %d).", file, r->status);
-  char abs_test[PATH_MAX]; /* the recipe changes directory before it runs the test */
-  if (test && realpath(test, abs_test)) test = abs_test;
-  if (test)
-    fprintf(stderr, "  Reproduce it with:\n  d=$(mktemp -d); cp '%s' \"$d/%s\"; cd \"$d\"; '%s' '%s'; echo $?\n", file,
-            o->basename, test, o->basename);
-  else
-    fprintf(stderr, "  Reproduce it with:\n  d=$(mktemp -d); cp '%s' \"$d/%s\"; echo \"$d/%s\" | %s\n", file, o->basename,
-            o->basename, o->server_cmd);
+  char *recipe = red_repro_recipe(o, file, NULL);
+  fprintf(stderr, "  Reproduce it with:\n  %s%s\n", recipe, test ? "; echo $?" : "");
+  free(recipe);
   if (r->output_len) fprintf(stderr, "its output:\n%.*s\n", (int)(r->output_len > 2000 ? 2000 : r->output_len), r->output);
 }
 
@@ -318,6 +320,7 @@ typedef struct Cli {
   const char *file, *test;     /* FILE and TEST (test NULL with --server) */
   const char *only, *skip, *out, *match, *history, *report;
   bool json, stats, tidy, trivial_is_error, require_typed, verify;
+  bool strip_spans;            /* --strip-spans: the spans pass runs */
   Pattern *re;                 /* --match, compiled */
   const char *pipeline_path;   /* --pipeline FILE */
   char *pipeline_text;         /* its content, checked */
@@ -397,7 +400,8 @@ static int parse_options(int argc, char **argv, Cli *c) {
       {"stuck-timeouts", required_argument, NULL, OPT_STUCK_TIMEOUTS}, {"version", no_argument, NULL, OPT_VERSION},
       {"jobs", required_argument, NULL, 'j'},            {"server", required_argument, NULL, OPT_SERVER},
       {"frame", required_argument, NULL, OPT_FRAME},     {"no-pipeline", no_argument, NULL, OPT_NO_PIPELINE},
-      {"pipeline", required_argument, NULL, OPT_PIPELINE}, OP_TVM_VERSION_OPTION, {NULL, 0, NULL, 0},
+      {"pipeline", required_argument, NULL, OPT_PIPELINE}, {"strip-spans", no_argument, NULL, OPT_STRIP_SPANS},
+      OP_TVM_VERSION_OPTION,                               {NULL, 0, NULL, 0},
   };
   RedOptions *o = &c->o;
   int opt;
@@ -417,6 +421,7 @@ static int parse_options(int argc, char **argv, Cli *c) {
     case OPT_FAST: o->fast = true; break;
     case OPT_SLOW: o->fast = false; o->max_failures = o->max_timeouts = 0; break;
     case OPT_KEEP: o->keep_comments = true; break;
+    case OPT_STRIP_SPANS: c->strip_spans = true; break;
     case OPT_TEMPS: o->oracle.run.keep_temps = true; break;
     case OPT_JSON: c->json = true; break;
     case OPT_STATS: c->stats = true; break;
@@ -496,6 +501,7 @@ static int check_arguments(int argc, char **argv, Cli *c) {
     if ((c->only && !cli_in_list(c->only, red_passes[i]->name)) || (c->skip && cli_in_list(c->skip, red_passes[i]->name)))
       continue;
     if (o->keep_comments && red_passes[i] == &red_pass_comments) continue;
+    if (!c->strip_spans && red_passes[i] == &red_pass_spans) continue; /* spans stay by default */
     c->passes[o->npasses++] = red_passes[i];
   }
   o->passes = c->passes;
@@ -589,6 +595,36 @@ static int summarize(Cli *c, const char *text, const RedStats *st, bool ok) {
   return status;
 }
 
+/* --server: the result asked once more, of a server started for it alone, before rreduce says it
+   is done.  A plain server's answers are taken one line at a time, and one that slipped a line in
+   for another query (a surplus the client could not tell from an answer) may have let an
+   uninteresting program through: then FILE holds it, and this says so.  -1: the result is
+   interesting (or was never changed); else the exit status. */
+static int check_result(const Cli *c, const char *text, const RedStats *st) {
+  const RedOptions *o = &c->o;
+  if (!o->server_cmd || !st->accepted) return -1;
+  RunResult r = {0};
+  char err[512];
+  bool ran = red_ask_fresh(o, text, st->pipeline_after, &r, err, sizeof err);
+  int status = -1;
+  if (*o->stop) {
+    fprintf(stderr, "rreduce: interrupted during the check of the result; %s holds it\n", o->out_path);
+    status = 130;
+  } else if (!ran) {
+    fprintf(stderr, "rreduce: cannot check the result with a fresh oracle server: %s\n", err);
+    status = 2;
+  } else if (!red_verdict(&r, o)) {
+    not_interesting(o->out_path, NULL, o, &r, r.status == 0);
+    fprintf(stderr, "rreduce: error: that is the result of the reduction, asked once more of a fresh server: the "
+                    "server's answers during the reduction cannot be trusted%s%s%s\n",
+            !c->out && !c->tidy ? "; the input is in " : "", !c->out && !c->tidy ? c->file : "",
+            !c->out && !c->tidy ? ".orig" : "");
+    status = 4;
+  }
+  run_result_free(&r);
+  return status;
+}
+
 /* The reduction itself, from the lock to the summary; the exit status. */
 static int reduce_file(Cli *c, char **text, int argc, char **argv, char **last_path) {
   RedOptions *o = &c->o;
@@ -617,7 +653,10 @@ static int reduce_file(Cli *c, char **text, int argc, char **argv, char **last_p
     if (ok && st.interrupted) fprintf(stderr, "rreduce: interrupted during the first test; %s is unchanged\n", c->file);
     status = !ok ? 2 : st.interrupted ? 130 : start.status;
   } else {
+    int checked = ok && !st.interrupted ? check_result(c, *text, &st) : -1;
+    if (checked >= 0) c->report = NULL; /* no bug report of a result that is not the bug */
     status = summarize(c, *text, &st, ok);
+    if (checked >= 0 && status != 2) status = checked;
   }
   free(st.per_pass);
   free(st.pipeline_before);
@@ -638,7 +677,7 @@ int main(int argc, char **argv) {
     free(c.target);
     free(c.pipeline_text);
     free(c.pipeline_out);
-    return status;
+    return cli_exit(status);
   }
   status = 2;
   char *lock_path = NULL, *last_path = NULL;
@@ -652,6 +691,7 @@ int main(int argc, char **argv) {
   /* One rreduce per FILE: a second one would take the first one's intermediate programs for a new
      input.  The lock dies with the process, however it ends. */
   if (!c.out && !(lock_path = lock_file(c.o.out_path, &lock_fd))) goto done;
+  file_remove_stale_temps_of(c.o.out_path); /* what a kill left of a write (FILE.tmpXXXXXX, FILE.orig.tmp...) */
   status = reduce_file(&c, &text, argc, argv, &last_path);
 done:
   prog_free(&p);
@@ -670,5 +710,5 @@ done:
     close(lock_fd);
     free(lock_path);
   }
-  return status;
+  return cli_exit(status);
 }

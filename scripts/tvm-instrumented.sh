@@ -13,13 +13,16 @@
 #                them online: bench/coverage.sh does), read by `llvm-profdata merge` and
 #                `llvm-cov report --show-branch-summary`. Set LLVM_PROFILE_FILE=/dev/null when
 #                not measuring, or each process leaves a default.profraw in its directory.
+#                Every module also gets BUILD/relaykit_profile_flush.o (interestingness/coverage/
+#                profile_flush.c): tvm-server's child per candidate ends with _exit, which writes
+#                no profile, and calls it first (when LLVM_PROFILE_FILE is set).
 #
 #   scripts/tvm-instrumented.sh [--llvm-config PATH] [--jobs N] SRC BUILD
 #
 # Afterwards: export TVM_HOME=SRC TVM_LIBRARY_PATH=BUILD (and RELAYKIT_PYTHON, as for any TVM).
 # It takes longer than a plain build (scripts/tvm-build.sh): over two hours on 2 cores.
 set -euo pipefail
-usage() { sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
+usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
 LLVM_CONFIG="" JOBS=$(nproc)
 while [ $# -gt 0 ]; do
   case $1 in
@@ -47,8 +50,9 @@ mkdir -p "$BUILD"
 BUILD=$(cd "$BUILD" && pwd)
 # the runtime first: libtvm is linked with it (SanitizerCoverage calls it when libtvm is loaded)
 "$CC" -O2 -fPIC -shared -Wall -Wextra -Werror -o "$BUILD/librelaykit_cov.so" "$HERE/interestingness/coverage/runtime.c"
+"$CC" -O2 -fPIC -Wall -Wextra -Werror -c -o "$BUILD/relaykit_profile_flush.o" "$HERE/interestingness/coverage/profile_flush.c"
 FLAGS="-fsanitize-coverage=inline-8bit-counters,pc-table -fprofile-instr-generate -fcoverage-mapping"
-LINK="-fprofile-instr-generate -L$BUILD -lrelaykit_cov -Wl,-rpath,$BUILD"
+LINK="-fprofile-instr-generate $BUILD/relaykit_profile_flush.o -L$BUILD -lrelaykit_cov -Wl,-rpath,$BUILD"
 GEN=()
 command -v ninja > /dev/null && GEN=(-G Ninja)
 cmake -S "$SRC" -B "$BUILD" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release \

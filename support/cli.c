@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdio_ext.h> /* __fpending */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -87,6 +88,15 @@ int cli_bad_option(const char *prog) {
 int cli_version(const char *prog) {
   printf("%s (relaykit) %s\n", prog, RELAYKIT_VERSION);
   return 0;
+}
+
+int cli_exit(int status) {
+  bool pending = __fpending(stdout) != 0, failed = ferror(stdout) != 0;
+  errno = 0;
+  if (fclose(stdout) != 0 && (pending || errno != EBADF)) failed = true;
+  if (!failed) return status;
+  fprintf(stderr, "%s: cannot write to standard output\n", cli_tool());
+  return 2;
 }
 
 bool cli_known_names(const char *prog, const char *opt, const char *what, const char *list, const char *const *known,

@@ -13,6 +13,12 @@ void cli_name(char **argv, const char *prog);
 int cli_bad_option(const char *prog);
 /* --version: "PROG (relaykit) VERSION" on stdout; 0. */
 int cli_version(const char *prog);
+/* Every main returns through this: standard output is flushed and closed, and if a write or the
+   close failed (a full disk, /dev/full, a closed pipe with SIGPIPE ignored) the output is lost,
+   so the run did not do its job whatever `status` says: "TOOL: cannot write to standard output"
+   and 2.  Else `status`.  A standard output that was already closed (>&-) and never written to
+   is no error (as GNU's close_stdout). */
+int cli_exit(int status);
 
 /* Sets `handler` (or SIG_DFL) for the signals a user stops a long run with: SIGINT, SIGTERM,
    SIGHUP, SIGQUIT (rreduce, rmutate, rfuzz, roracle). */

@@ -1,6 +1,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "fileio.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -107,4 +109,44 @@ bool fd_write_all(int fd, const char *data, size_t len) {
     off += (size_t)w;
   }
   return true;
+}
+
+/* Whether name is a temporary file of file_replace's (NAME.tmpXXXXXX, mkstemp's six letters and
+   digits) for a file named stem or stem.SOMETHING (stem NULL: any). */
+static bool stale_temp(const char *name, const char *stem) {
+  size_t n = strlen(name);
+  if (n < 11) return false;
+  const char *t = name + n - 10;
+  if (strncmp(t, ".tmp", 4) != 0) return false;
+  for (int i = 4; i < 10; i++)
+    if (!isalnum((unsigned char)t[i])) return false;
+  if (!stem) return true;
+  size_t s = strlen(stem);
+  return (size_t)(t - name) >= s && !strncmp(name, stem, s) && (name + s == t || name[s] == '.');
+}
+
+void file_remove_stale_temps(const char *dir, const char *stem) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (!stale_temp(e->d_name, stem)) continue;
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < sizeof path) unlink(path);
+  }
+  closedir(d);
+}
+
+void file_remove_stale_temps_of(const char *path) {
+  char *real = realpath(path, NULL); /* NULL for a file not written yet: then path as it is */
+  char *copy = xstrdup(real ? real : path);
+  char *slash = strrchr(copy, '/');
+  if (!slash) file_remove_stale_temps(".", copy);
+  else if (slash == copy) file_remove_stale_temps("/", copy + 1);
+  else {
+    *slash = '\0';
+    file_remove_stale_temps(copy, slash + 1);
+  }
+  free(copy);
+  free(real);
 }

@@ -14,6 +14,14 @@ char *file_read_text(const char *path, size_t *len);
    original's permissions.  Returns false (after a message on stderr) and leaves `path` untouched
    on any failure. */
 bool file_replace(const char *path, const char *data, size_t len);
+/* file_replace's temporary files, NAME.tmpXXXXXX beside NAME, stay behind when a kill comes while
+   it writes.  A tool removes those of its own files when it starts again: in dir, those whose NAME
+   is `stem` or starts with `stem.` (FILE.tmpXXXXXX, FILE.orig.tmpXXXXXX), or every one when stem
+   is NULL (a directory only the tool writes, such as rfuzz's campaign). */
+void file_remove_stale_temps(const char *dir, const char *stem);
+/* The same for `path`'s own (stem: its name), beside the file it points to if it is a symlink, as
+   file_replace writes them. */
+void file_remove_stale_temps_of(const char *path);
 /* Writes all of data to fd, retrying short writes and EINTR; false on any other failure (errno set). */
 bool fd_write_all(int fd, const char *data, size_t len);
 

@@ -44,7 +44,7 @@ setup() {
   chmod +x "$T/yes.sh"
   run "$BIN/rreduce" --passes dce,bogus "$T/m.relay" "$T/yes.sh"
   [ "$status" -eq 2 ]
-  [[ "$output" == *"--passes: unknown pass 'bogus' (one of: pipe-passes, "*"comments, body, truncate,"* ]]
+  [[ "$output" == *"--passes: unknown pass 'bogus' (one of: pipe-passes, "*"comments, "*"body, truncate,"* ]]
   run "$BIN/rreduce" --skip-passes nope "$T/m.relay" "$T/yes.sh"
   [ "$status" -eq 2 ]
   [[ "$output" == *"--skip-passes: unknown pass 'nope'"* ]]
@@ -76,4 +76,36 @@ setup() {
   [ "$status" -eq 0 ]
   [ -L "$T/link.relay" ]
   ! grep -q 'ty=' "$T/real.relay"
+}
+
+@test "every tool: output lost to a failed write (/dev/full) is exit 2 with 'cannot write to standard output'" {
+  [ -w /dev/full ] || skip "no /dev/full"
+  cp "$MODEL" "$T/m.relay"
+  mkdir "$T/dir" && cp "$MODEL" "$T/dir/a.relay"
+  printf '#!/bin/sh\ngrep -q conv2d "$1"\n' > "$T/keep.sh"
+  printf '#!/bin/sh\nexit 1\n' > "$T/fail.sh"
+  chmod +x "$T/keep.sh" "$T/fail.sh"
+  while IFS= read -r cmd; do
+    # shellcheck disable=SC2086 # the words of each command line
+    run bash -c "\"$BIN\"/$cmd > /dev/full"
+    [ "$status" -eq 2 ] || { echo "$cmd: exit $status: $output"; return 1; }
+    [[ "$output" == *"${cmd%% *}: cannot write to standard output" ]] || { echo "$cmd: $output"; return 1; }
+  done <<LIST
+rfmt $T/m.relay
+rfmt --join $T/m.relay $T/m.relay
+rcheck --annotate $T/m.relay
+rcheck --json $T/m.relay
+rcheck --list-ops
+rgen -n 3
+rgen --stats
+rgen --help
+rreduce --list-passes
+rreduce --json -o $T/out.relay $T/m.relay $T/keep.sh
+roracle $T/dir $T/fail.sh
+rmutate $T/m.relay -n 2 --json -o $T/mutants
+rfuzz --list-passes
+LIST
+  # nothing written and standard output closed is no error
+  run bash -c "\"$BIN\"/rcheck $T/m.relay >&-"
+  [ "$status" -eq 0 ]
 }

@@ -106,6 +106,10 @@ EOF
   grep -q 'nn.softmax(' "$d/reduced.relay"
   [ "$(grep -c '(' "$d/reduced.relay")" -le 3 ]
   grep -q 'tvm.relay' "$d/report.md" # the standalone Python repro
+  # the report reproduces with the reduced program (under first.relay's name), not first.relay itself
+  recipe=$(grep '^    d=\$(mktemp -d)' "$d/report.md")
+  [[ "$recipe" == *"/reduced.relay' \"\$d/first.relay\""* ]]
+  [[ "$recipe" != *"/first.relay' "* ]]
   d=$(grep -l 'compare: results differ' "$T"/c/groups/*/signature | xargs dirname)
   grep -q 'nn.relu(' "$d/reduced.relay"
   d=$(grep -l 'fake pass order' "$T"/c/groups/*/signature | xargs dirname)

@@ -153,6 +153,17 @@ setup() {
   ! diff -rq "$T/a" "$T/d" > /dev/null
 }
 
+@test "--type nested past the parser's limit says so, without echoing kilobytes of it" {
+  deep=$(python3 -c "print('(' * 3000 + 'float32' + ',)' * 3000)")
+  run "$RGEN" --type "$deep"
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"nested too deeply (the limit is 2000 levels)"* ]]
+  [ "${#output}" -lt 300 ]
+  run "$RGEN" --type "Tensor[(2), float32"
+  [ "$status" -eq 2 ]
+  [[ "$output" == "rgen: not a type: Tensor[(2), float32: syntax error: expected ']'" ]]
+}
+
 # tensor_limits MAX_ELEMENTS MAX_RANK MAX_DIM FILE...: every tensor type rcheck infers (every typed
 # expression, binder and parameter, as --annotate prints them) keeps the limits.
 tensor_limits() {

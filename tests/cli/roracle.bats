@@ -217,6 +217,20 @@ EOF2
   done
 }
 
+@test "-r follows symlinks but takes each file and directory once: a loop back up the tree adds nothing" {
+  mkdir -p "$T/loop/sub"
+  cp "$T/corpus/p1.relay" "$T/loop/a.relay"
+  cp "$T/corpus/p2.relay" "$T/loop/sub/b.relay"
+  ln -s .. "$T/loop/sub/up"
+  ln -s ../sub "$T/loop/sub/again"
+  ln -s a.relay "$T/loop/same.relay"
+  printf '#!/bin/sh\nexit 0\n' > "$T/pass.sh"
+  chmod +x "$T/pass.sh"
+  run timeout 30 "$RORACLE" -r "$T/loop" "$T/pass.sh"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"2 files: 2 passed, 0 failed"* ]]
+}
+
 @test "classes, --known and --log-dir: a limitation apart from bugs, a known bug not grouped, each failure kept" {
   # the softmax failure states a limitation in the test's own outcome (the outcome side file)
   cat > "$T/lim.sh" <<'SH'

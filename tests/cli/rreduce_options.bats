@@ -127,6 +127,26 @@ EOF
   ! grep -q '^### Standalone Python repro' "$T/report.md" # a plain shell test writes none
 }
 
+@test "with -o, --report's recipe reproduces with the reduced program, and a plain test leaves no stray line" {
+  # the test notes the size of what it was given, so the recipe's run shows which program it got
+  printf '#!/bin/sh\nwc -c < "$1" > "%s/seen"\n"%s" "$1" >/dev/null 2>&1 && grep -q "nn.dense(" "$1"\n' "$T" "$RCHECK" > "$T/sz.sh"
+  chmod +x "$T/sz.sh"
+  cp "$CORPUS/models/mlp.relay" "$T/in.relay"
+  cd "$T"
+  run "$RREDUCE" -j1 --report rep.md -o out.relay in.relay ./sz.sh
+  [ "$status" -eq 0 ]
+  [[ "$output" != *"No such file"* ]]
+  cmp in.relay "$CORPUS/models/mlp.relay" # -o leaves FILE alone
+  grep -q 'rreduce wrote it to `out.relay`' rep.md
+  recipe=$(grep '^    d=\$(mktemp -d)' rep.md)
+  [[ "$recipe" == *"/out.relay' \"\$d/in.relay\""* ]]
+  cd /
+  run sh -c "$recipe; echo \$?"
+  [ "$output" = 0 ]
+  [ "$(cat "$T/seen")" -eq "$(wc -c < "$T/out.relay")" ]
+  [ "$(wc -c < "$T/out.relay")" -lt "$(wc -c < "$T/in.relay")" ]
+}
+
 @test "a trivial result is a warning, or an error with --trivial-is-error" {
   printf '#!/bin/sh\nexit 0\n' > "$T/true.sh"
   chmod +x "$T/true.sh"

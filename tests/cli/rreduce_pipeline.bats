@@ -36,6 +36,11 @@ pipeline() {
   grep -q 'The bug needs FoldConstant then FuseOps(fuse_opt_level=0)' "$T/r.md"
   grep -q 'Checked 1-minimal' "$T/r.md"
   grep -q "interestingness/tvm-pass 'FoldConstant' 'FuseOps(fuse_opt_level=0)' --opt-level 0 bug.relay" "$T/r.md"
+  # how to reproduce: the reduced program and its pipeline beside it, the test fails on them
+  recipe=$(grep '^    d=\$(mktemp -d)' "$T/r.md")
+  [[ "$recipe" == *"/bug.relay.pipeline' \"\$d/bug.relay.pipeline\""* ]]
+  run sh -c "$recipe"
+  [ "$status" -eq 0 ]
   # the standalone repro is made under the reduced pipeline
   grep -q "relay.transform.FuseOps(fuse_opt_level=0)" "$T/r.md"
   ! grep -q "relay.transform.SimplifyExpr" "$T/r.md"

@@ -124,3 +124,25 @@ slow_test() {
   [ "$rmutate_status" -eq 2 ]
   [[ "$rmutate_out" == *"cannot write"* ]]
 }
+
+@test "after SIGKILL what the tests started in their groups is killed too (the watchdog), and a rerun removes FILE.tmpXXXXXX" {
+  cp "$CORPUS/models/resnet-18.relay" "$T/w.relay"
+  marker=$((RANDOM % 1000 + 7000)).75
+  printf '#!/bin/sh\nsleep %s\n' "$marker" > "$T/sleepy.sh"
+  chmod +x "$T/sleepy.sh"
+  "$RREDUCE" --no-verify -j2 "$T/w.relay" "$T/sleepy.sh" 2>/dev/null 3>&- &
+  pid=$!
+  for _ in $(seq 100); do pgrep -f "sleep $marker" > /dev/null && break; sleep 0.1; done
+  pgrep -f "sleep $marker" > /dev/null
+  kill -KILL $pid
+  wait $pid || true
+  for _ in $(seq 20); do pgrep -f "sleep $marker" > /dev/null || break; sleep 0.1; done
+  left=$(pgrep -fc "sleep $marker" || true)
+  pkill -f "sleep $marker" || true
+  [ "$left" -eq 0 ]
+  # what a kill during a write leaves behind; a rerun removes its own, and nobody else's
+  touch "$T/w.relay.tmpAbC123" "$T/w.relay.orig.tmp000xyz" "$T/w.relay2.tmpAAAAAA"
+  run "$RREDUCE" "$T/w.relay" "$T/keep.sh"
+  [ "$status" -eq 0 ]
+  [ ! -e "$T/w.relay.tmpAbC123" ] && [ ! -e "$T/w.relay.orig.tmp000xyz" ] && [ -e "$T/w.relay2.tmpAAAAAA" ]
+}

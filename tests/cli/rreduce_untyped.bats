@@ -71,3 +71,22 @@ keeps_error() {
   grep -q 'mycompany.fancy_pool(.*/\* ty=' "$T/opaque.relay"
   [ "$(tokens "$T/opaque.relay")" -le 40 ]
 }
+
+@test "untyped chained globals under an always-true test: @main's body becomes its parameter, then dce takes every global at once" {
+  # issue 29: 50,000 of them (2.1 MB) ran past 120 s, one call removed per candidate, each
+  # candidate the whole program; here 3,000, in a handful of tests however many there are
+  python3 -c 'import sys
+n = 3000
+print("#[version = \"0.0.5\"]\ndef @f0(%x) { nn.relu(%x) }")
+for i in range(1, n): print("def @f%d(%%x) { nn.relu(@f%d(%%x)) }" % (i, i - 1))
+print("def @main(%%x: Tensor[(1, 4), float32]) { @f%d(%%x) }" % (n - 1))' > "$T/globals.relay"
+  printf '#!/bin/sh\nexit 0\n' > "$T/yes.sh"
+  chmod +x "$T/yes.sh"
+  run "$RREDUCE" -j1 --tidy --json "$T/globals.relay" "$T/yes.sh"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"parses and binds its names"* ]]
+  python3 -c 'import json,sys; d=json.loads(sys.argv[1].splitlines()[-1]); assert d["tests_run"] <= 20 and d["calls_after"] == 0, d' "$output"
+  [ "$(tokens "$T/globals.relay")" -le 20 ]
+  grep -q 'def @main(%x' "$T/globals.relay"
+  ! grep -q '@f' "$T/globals.relay"
+}

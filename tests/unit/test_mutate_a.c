@@ -11,7 +11,9 @@
 
 #include <cmocka.h>
 
+#include "../../mutate/driver.h"
 #include "../../mutate/mutate.h"
+#include "../../parser/lower.h"
 #include "../../reduce/reduce.h"
 #include "../../support/fileio.h"
 #include "../../typegen/infer/infer.h"
@@ -267,13 +269,19 @@ static void test_other_models(void **state) {
   }
 }
 
+/* The driver refuses a mutant nested past the parser's limit before printing it: the same limit. */
+static void test_parser_depth_agrees(void **state) {
+  (void)state;
+  assert_int_equal(MUT_PARSER_DEPTH, AST_MAX_DEPTH);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_opswap_changes_the_op),      cmocka_unit_test(test_opswap_refuses_without_calls),
       cmocka_unit_test(test_attrs_keep_every_type),      cmocka_unit_test(test_attrs_refuses_type_changes),
       cmocka_unit_test(test_shape_changes_an_input),     cmocka_unit_test(test_shape_refuses_pinned_shapes),
       cmocka_unit_test(test_shape_changes_sizes_the_program_pins),
-      cmocka_unit_test(test_resnet18_200_seeds),         cmocka_unit_test(test_other_models),
+      cmocka_unit_test(test_resnet18_200_seeds),         cmocka_unit_test(test_parser_depth_agrees),         cmocka_unit_test(test_other_models),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -172,6 +172,135 @@ static void test_meta_json_round_trips_corpus_metadata(void **state) {
   }
 }
 
+/* ------------------------------------------------------------------ consts, and constants that shrink */
+
+/* Both constants @main reads become parameters of their types; the one it does not read stays. */
+static void test_consts_turns_constants_into_parameters(void **state) {
+  (void)state;
+  assert_int_equal(rt_count(&red_pass_consts, uses_two), 2);
+  char *c = rt_apply(&red_pass_consts, uses_two, 0);
+  assert_non_null(c);
+  assert_non_null(strstr(c, "%const0: Tensor[(3), float32]"));
+  assert_non_null(strstr(c, "add(%x, %const0)"));
+  assert_non_null(strstr(c, "multiply(%y, meta[relay.Constant][2])"));
+  free(c);
+  Program p;
+  char err[512];
+  assert_true(prog_load(&p, "test", uses_two, true, err, sizeof err));
+  assert_true(rt_check_chunk(&red_pass_consts, &p, 0, 2, true)); /* both at once, as one by one */
+  char *both = red_propose_range(&p, &red_pass_consts, 0, 2);
+  *strstr(both, "#[metadata]") = '\0';
+  assert_null(strstr(both, "meta[relay.Constant]["));
+  assert_non_null(strstr(both, "%const0: Tensor[(2, 3), int32], %const1: Tensor[(3), float32]"));
+  free(both);
+  prog_free(&p);
+}
+
+/* One int32 (2, 3) constant holding 0..5. */
+#define META_RANGE \
+    "#[metadata]\n" \
+    "{\"root\": 1, \"nodes\": [\n" \
+    "  {\"type_key\": \"\"},\n" \
+    "  {\"type_key\": \"Map\", \"keys\": [\"relay.Constant\"], \"data\": [2]},\n" \
+    "  {\"type_key\": \"Array\", \"data\": [3]},\n" \
+    "  {\"type_key\": \"relay.Constant\", \"attrs\": {\"_checked_type_\": \"4\", \"data\": \"0\", \"span\": \"0\", \"virtual_device_\": \"0\"}},\n" \
+    "  {\"type_key\": \"relay.TensorType\", \"attrs\": {\"dtype\": \"int32\", \"shape\": \"5\", \"span\": \"0\"}},\n" \
+    "  {\"type_key\": \"Array\", \"data\": [6, 7]},\n" \
+    "  {\"type_key\": \"IntImm\", \"attrs\": {\"dtype\": \"int32\", \"span\": \"0\", \"value\": \"2\"}},\n" \
+    "  {\"type_key\": \"IntImm\", \"attrs\": {\"dtype\": \"int32\", \"span\": \"0\", \"value\": \"3\"}}\n" \
+    "], \"b64ndarrays\": [\n" \
+    "  \"P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAgAAAAAgAQACAAAAAAAAAAMAAAAAAAAAGAAAAAAAAAAAAAAAAQAAAAIAAAADAAAABAAAAAUAAAA=\"\n" \
+    "], \"attrs\": {\"tvm_version\": \"0.13.0\"}}\n"
+
+/* The NDArray of the only constant of `section`: its shape, and its int32 elements (at most 8). */
+static size_t constant_data(const char *section, int64_t *dims, size_t *ndims, int32_t *elems) {
+  json_t *j = metadata_json(section);
+  const char *b64 = json_string_value(json_array_get(json_object_get(j, "b64ndarrays"), 0));
+  unsigned char bytes[256];
+  size_t n = 0;
+  unsigned acc = 0;
+  int bits = 0;
+  for (const char *q = b64; *q && *q != '='; q++) {
+    const char *digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    acc = (acc << 6) | (unsigned)(strchr(digits, *q) - digits);
+    if ((bits += 6) >= 8) bytes[n++] = (unsigned char)(acc >> (bits -= 8));
+  }
+  json_decref(j);
+  memcpy(&bits, bytes + 24, 4);
+  *ndims = (size_t)bits;
+  memcpy(dims, bytes + 32, *ndims * 8);
+  int64_t size;
+  memcpy(&size, bytes + 32 + *ndims * 8, 8);
+  memcpy(elems, bytes + 40 + *ndims * 8, (size_t)size);
+  return (size_t)size / 4;
+}
+
+/* A size cut in a constant keeps the first elements along that axis; its type node follows. */
+static void test_resize_constants_cuts_the_data(void **state) {
+  (void)state;
+  int64_t dims[4];
+  int32_t e[8];
+  size_t nd, changed;
+  char err[256];
+  char *cut = meta_json_resize_constants(META_RANGE, 3, 1, &changed, err, sizeof err);
+  assert_non_null(cut);
+  assert_int_equal(changed, 1);
+  assert_int_equal(constant_data(cut, dims, &nd, e), 2);
+  assert_int_equal(nd, 2);
+  assert_int_equal(dims[0], 2);
+  assert_int_equal(dims[1], 1);
+  assert_int_equal(e[0], 0);
+  assert_int_equal(e[1], 3); /* rows [0 1 2] and [3 4 5] keep their first element */
+  assert_non_null(strstr(cut, "\"value\": \"1\""));
+  assert_null(strstr(cut, "\"value\": \"3\""));
+  MetaTable t;
+  assert_true(meta_table_init(&t, cut, err, sizeof err, NULL)); /* what the checker reads */
+  assert_int_equal(t.consts[0].dims[1], 1);
+  meta_table_free(&t);
+  free(cut);
+  cut = meta_json_resize_constants(META_RANGE, 2, 1, &changed, err, sizeof err);
+  assert_int_equal(constant_data(cut, dims, &nd, e), 3);
+  assert_int_equal(dims[0], 1);
+  assert_int_equal(e[0], 0);
+  assert_int_equal(e[2], 2);
+  free(cut);
+  /* no such size: the section as it was */
+  cut = meta_json_resize_constants(META_RANGE, 7, 1, &changed, err, sizeof err);
+  assert_int_equal(changed, 0);
+  assert_string_equal(cut, META_RANGE);
+  free(cut);
+}
+
+/* Sizes a constant pins shrink with it: the input's 3 and the constant's (a dense's weight must
+   match), and the 2 only the constant has. */
+static void test_shapes_shrink_constants_with_the_inputs(void **state) {
+  (void)state;
+  const char *p = RT_V
+      "def @main(%x: Tensor[(1, 3), int32]) {\n"
+      "  nn.dense(%x, meta[relay.Constant][0])\n"
+      "}\n"
+      "\n" META_RANGE;
+  /* 3 and 2 (to 1, to half), int32 to float32 (all, the one), %x's unit dim, all halved */
+  assert_int_equal(rt_count(&red_pass_shapes, p), 8);
+  char *c = rt_apply(&red_pass_shapes, p, 0);
+  assert_non_null(c);
+  assert_non_null(strstr(c, "%x: Tensor[(1, 1), int32]"));
+  MetaTable t;
+  char err[256];
+  assert_true(meta_table_init(&t, strstr(c, "#[metadata]"), err, sizeof err, NULL));
+  assert_int_equal(t.consts[0].dims[0], 2);
+  assert_int_equal(t.consts[0].dims[1], 1);
+  meta_table_free(&t);
+  free(c);
+  c = rt_apply(&red_pass_shapes, p, 2); /* 2 -> 1: the constant alone */
+  assert_non_null(c);
+  assert_non_null(strstr(c, "%x: Tensor[(1, 3), int32]"));
+  assert_true(meta_table_init(&t, strstr(c, "#[metadata]"), err, sizeof err, NULL));
+  assert_int_equal(t.consts[0].dims[0], 1);
+  meta_table_free(&t);
+  free(c);
+}
+
 /* ------------------------------------------------------------------ attrs */
 static void test_attrs_reset_keeps_the_type(void **state) {
   (void)state;
@@ -295,6 +424,9 @@ int main(void) {
       cmocka_unit_test(test_meta_drops_the_section_nothing_references),
       cmocka_unit_test(test_meta_leaves_a_graph_it_does_not_understand),
       cmocka_unit_test(test_meta_json_round_trips_corpus_metadata),
+      cmocka_unit_test(test_consts_turns_constants_into_parameters),
+      cmocka_unit_test(test_resize_constants_cuts_the_data),
+      cmocka_unit_test(test_shapes_shrink_constants_with_the_inputs),
       cmocka_unit_test(test_attrs_reset_keeps_the_type), cmocka_unit_test(test_attrs_shrink_integers_to_one),
       cmocka_unit_test(test_attrs_reset_that_breaks_typing_is_not_proposed),
       cmocka_unit_test(test_attrs_of_an_op_without_attrs_type),

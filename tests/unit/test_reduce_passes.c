@@ -302,9 +302,44 @@ static void test_fields_deletes_an_unread_tuple_field(void **state) {
   assert_null(strstr(c, "tanh("));
   assert_non_null(strstr(c, "add(%0.0, %0.1)")); /* the projection after it is renumbered */
   free(c);
-  /* a tuple used whole keeps its fields */
+  /* a tuple also used whole loses a field no projection reads: %0's second, and either of %1's
+     (@main returns it) */
   const char *whole = RT_V "def @main(%x: float32) {\n  %0 = (%x, %x);\n  %1 = (%0, %0.0);\n  %1\n}\n";
-  assert_int_equal(rt_count(&red_pass_fields, whole), 0);
+  assert_int_equal(rt_count(&red_pass_fields, whole), 3);
+  c = rt_apply(&red_pass_fields, whole, 0);
+  assert_non_null(strstr(c, "%0 = (%x,);"));
+  free(c);
+}
+
+/* A tuple consumed whole (concatenate, stack) shrinks to fewer fields: bound, written in place,
+   or a parameter of @main; the guard keeps what still type-checks. */
+static void test_fields_shrinks_a_tuple_consumed_whole(void **state) {
+  (void)state;
+  const char *bound = RT_V
+      "def @main(%x: Tensor[(1, 4), float32]) {\n"
+      "  %0 = (exp(%x), tanh(%x), %x);\n"
+      "  concatenate(%0, axis=1)\n"
+      "}\n";
+  assert_int_equal(rt_count(&red_pass_fields, bound), 3);
+  char *c = rt_apply(&red_pass_fields, bound, 1);
+  assert_non_null(strstr(c, "%0 = (exp(%x), %x);"));
+  free(c);
+  const char *inline_ = RT_V
+      "def @main(%x: Tensor[(1, 4), float32]) {\n"
+      "  stack((exp(%x), tanh(%x), %x))\n"
+      "}\n";
+  assert_int_equal(rt_count(&red_pass_fields, inline_), 3);
+  c = rt_apply(&red_pass_fields, inline_, 0);
+  assert_non_null(strstr(c, "stack((tanh(%x), %x))"));
+  free(c);
+  const char *param = RT_V
+      "def @main(%p: (Tensor[(1, 1), float32], Tensor[(1, 1), float32])) {\n"
+      "  concatenate(%p)\n"
+      "}\n";
+  assert_int_equal(rt_count(&red_pass_fields, param), 2);
+  c = rt_apply(&red_pass_fields, param, 1);
+  assert_non_null(strstr(c, "%p: (Tensor[(1, 1), float32],)"));
+  free(c);
 }
 
 static void test_fields_deletes_an_unread_field_of_a_tuple_parameter(void **state) {
@@ -319,9 +354,44 @@ static void test_fields_deletes_an_unread_field_of_a_tuple_parameter(void **stat
   assert_non_null(strstr(c, "%p: (Tensor[(2), float32], Tensor[(2), float32])"));
   assert_non_null(strstr(c, "add(%p.0, %p.1)"));
   free(c);
-  /* a parameter used whole keeps its fields */
+  /* a parameter also used whole loses a field no projection reads (and %0, the result, either) */
   const char *whole = RT_V "def @main(%p: (float32, float32)) {\n  %0 = (%p, %p.0);\n  %0\n}\n";
-  assert_int_equal(rt_count(&red_pass_fields, whole), 0);
+  assert_int_equal(rt_count(&red_pass_fields, whole), 3);
+}
+
+/* A binding the test keeps only for its text becomes live where a parameter of @main was read
+   after it, which dce then deletes. */
+static void test_live_reads_a_dead_binding_instead_of_a_parameter(void **state) {
+  (void)state;
+  const char *p = RT_V
+      "def @main(%x: Tensor[(1, 2, 1, 1), float32], %b: Tensor[(2), float32], %c: float32) {\n"
+      "  %0 = nn.batch_norm(%x, %b, %b, %b, %b);\n"
+      "  nn.relu(%c)\n"
+      "}\n";
+  /* the dead %0 holds a 3-tuple; only %c is read after it alone */
+  assert_int_equal(rt_count(&red_pass_live, p), 3);
+  char *c = rt_apply(&red_pass_live, p, 0);
+  assert_non_null(c);
+  assert_non_null(strstr(c, "nn.relu(%0.0)"));
+  char *d = rt_apply(&red_pass_dce, c, 0);
+  assert_null(strstr(d, "%c"));
+  free(c);
+  free(d);
+  /* a tuple parameter: a tuple of copies of the binding */
+  const char *t = RT_V
+      "def @main(%x: Tensor[(1, 1), float32], %p: (Tensor[(1, 1), float32], Tensor[(1, 1), float32])) {\n"
+      "  %0 = nn.relu(%x);\n"
+      "  concatenate(%p)\n"
+      "}\n";
+  assert_int_equal(rt_count(&red_pass_live, t), 2);
+  assert_null(rt_apply(&red_pass_live, t, 0)); /* concatenate(%0) does not type-check */
+  c = rt_apply(&red_pass_live, t, 1);
+  assert_non_null(strstr(c, "concatenate((%0, %0))"));
+  free(c);
+  /* nothing dead, or no parameter read after it alone: nothing to propose */
+  assert_int_equal(rt_count(&red_pass_live, chain), 0);
+  const char *shared = RT_V "def @main(%x: float32) {\n  %0 = exp(%x);\n  negative(%x)\n}\n";
+  assert_int_equal(rt_count(&red_pass_live, shared), 0);
 }
 
 /* The tuple @main returns loses fields one at a time, its annotation with it. */
@@ -362,6 +432,8 @@ int main(void) {
       cmocka_unit_test(test_shapes_halve_sizes_tied_by_arithmetic),
       cmocka_unit_test(test_fields_deletes_an_unread_tuple_field),
       cmocka_unit_test(test_fields_deletes_an_unread_field_of_a_tuple_parameter),
+      cmocka_unit_test(test_fields_shrinks_a_tuple_consumed_whole),
+      cmocka_unit_test(test_live_reads_a_dead_binding_instead_of_a_parameter),
       cmocka_unit_test(test_fields_deletes_a_field_of_the_result),
       cmocka_unit_test(test_replace_never_grows_or_escapes_binders),
   };

@@ -247,24 +247,36 @@ const Type *gen_random_type(Gen *g) {
 
 /* ------------------------------------------------------------------ operator calls */
 
+/* Costs are counts >= 0 that saturate at INT64_MAX: a program's own types may be as large as int64
+   allows (a seed rmutate was given), and a cost past any budget is all that matters then. */
+static int64_t sat_add(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
+static int64_t sat_mul(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
 static int64_t elements(const Type *t) {
   if (t->kind == TY_TENSOR) {
     int64_t n = ty_num_elements(t);
     return n < 0 ? 64 : n;
   }
   int64_t n = 0;
-  for (uint32_t i = 0; i < t->nargs; i++) n += elements(t->args[i]);
+  for (uint32_t i = 0; i < t->nargs; i++) n = sat_add(n, elements(t->args[i]));
   return n;
 }
 
 /* A rough FLOP count: elements touched, times the reduction length for contractions. */
 static int64_t estimate_flops(const OpDef *op, const OpPlan *plan) {
   int64_t flops = elements(plan->result);
-  for (size_t i = 0; i < plan->nargs; i++) flops += elements(plan->args[i]);
+  for (size_t i = 0; i < plan->nargs; i++) flops = sat_add(flops, elements(plan->args[i]));
   bool contraction = strstr(op->name, "conv") || strstr(op->name, "dense") || strstr(op->name, "matmul");
   if (contraction && plan->nargs > 1 && plan->args[1]->kind == TY_TENSOR && plan->args[1]->ndims > 0 &&
       plan->args[1]->dims[0] > 0)
-    flops += elements(plan->result) * (elements(plan->args[1]) / plan->args[1]->dims[0]);
+    flops = sat_add(flops, sat_mul(elements(plan->result), elements(plan->args[1]) / plan->args[1]->dims[0]));
   return flops;
 }
 
@@ -364,7 +376,7 @@ AstExpr *gen_plan_call(Gen *g, const OpDef *op, const OpPlan *plan, AstExpr *con
   record_call(g, op, plan, args);
   (*uses_of(g, op))++;
   gen_history_called(g, op);
-  g->flops += estimate_flops(op, plan);
+  g->flops = sat_add(g->flops, estimate_flops(op, plan));
   return ast_new_call(g->m, ast_new_atom(g->m, AST_NAME, op->name), args, plan->nargs, attrs, na);
 }
 
@@ -401,7 +413,7 @@ static AstExpr *gen_op(Gen *g, const Type *t, unsigned fuel) {
       continue;
     if (g->policy->forward && plan.nargs == 0) continue; /* zeros(), arange(): constants, folded away */
     int64_t cost = estimate_flops(op, &plan);
-    if (g->policy->flops_budget && g->flops + cost > g->policy->flops_budget) continue;
+    if (g->policy->flops_budget && sat_add(g->flops, cost) > g->policy->flops_budget) continue;
     return bind_graph(g, gen_plan_call(g, op, &plan, NULL, fuel > 0 ? fuel - 1 : 0), t, op);
   }
   return NULL;
@@ -419,7 +431,7 @@ static void gen_side_op(Gen *g, unsigned fuel) {
     OpPlan plan;
     if (op->sample(&g->og, op, &plan) && plan_fits(g, &plan) && !(g->policy->forward && plan.nargs == 0) &&
         gen_history_novel(g, op, &plan) &&
-        !(g->policy->flops_budget && g->flops + estimate_flops(op, &plan) > g->policy->flops_budget))
+        !(g->policy->flops_budget && sat_add(g->flops, estimate_flops(op, &plan)) > g->policy->flops_budget))
       bind_let(g, gen_plan_call(g, op, &plan, NULL, fuel), plan.result, op);
   }
   free(allowed);
@@ -766,6 +778,16 @@ static const char *not_generable(const Type *t) {
   return t->ret ? not_generable(t->ret) : NULL;
 }
 
+/* "not a type: TEXT: why", TEXT cut short (a type nested past the parser's limit runs to kilobytes)
+   and why the parser's own message ("nested too deeply (the limit is 2000 levels)"). */
+static void not_a_type(const char *text, const char *diag, char *err, size_t errlen) {
+  const char *why = diag ? strstr(diag, "error: ") : NULL;
+  int whylen = why ? (int)strcspn(why += 7, "\n") : 0;
+  int textlen = (int)strlen(text);
+  snprintf(err, errlen, "not a type: %.*s%s%s%.*s", textlen > 80 ? 80 : textlen, text, textlen > 80 ? "..." : "",
+           why ? ": " : "", whylen, why ? why : "");
+}
+
 /* The type @main returns, read by the parser as an annotation; NULL with err set when the text is
    not a type the generator can make a value of. */
 static const Type *read_type(TyTable *types, const char *text, char *err, size_t errlen) {
@@ -780,7 +802,7 @@ static const Type *read_type(TyTable *types, const char *text, char *err, size_t
   if (tm && tm->body && tm->body->kind == AST_FN && tm->body->fn->nparams == 1)
     ret = ty_from_ast(types, tm->body->fn->params[0]->type, NULL, err, errlen, &bad);
   else
-    snprintf(err, errlen, "not a type: %s", text);
+    not_a_type(text, d.out.data, err, errlen);
   ast_free(tm);
   diag_free(&d);
   free(src);

@@ -237,5 +237,5 @@ int main(int argc, char **argv) {
   int status = parse_options(argc, argv, &o);
   if (status < 0) status = o.list ? list_ops(&o.policy) : generate(&o);
   arena_free(&o.arena);
-  return status;
+  return cli_exit(status);
 }

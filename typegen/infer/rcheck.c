@@ -202,5 +202,5 @@ static int check_files(char *const *files, int n, const RcheckOptions *o) {
 int main(int argc, char **argv) {
   RcheckOptions o = {0};
   int status = parse_options(argc, argv, &o);
-  return status >= 0 ? status : check_files(argv + optind, argc - optind, &o);
+  return cli_exit(status >= 0 ? status : check_files(argv + optind, argc - optind, &o));
 }

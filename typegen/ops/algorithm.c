@@ -38,7 +38,7 @@ static const Type *scan_rel(OpCall *c) {
                    c->op->name);
   int64_t n = data->dims[0];
   for (uint32_t i = 1; i < data->ndims; i++)
-    n = kit_dim_mul(n, data->dims[i]);
+    if (!kit_dim_mul(c, n, data->dims[i], &n)) return NULL;
   return ty_tensor(c->types, dt, &n, 1);
 }
 

@@ -81,7 +81,7 @@ static bool bricks(OpCall *c, int64_t ch, int64_t *out) {
     op_fail(c, -1, "%s: the channel count must be a constant for an NHCWB16 layout", c->op->name);
     return false;
   }
-  *out = 1 + (ch - 1) / 16;
+  *out = 1 + (int64_t)(((KitWide)ch - 1) / 16); /* fits: |ch - 1| / 16 < 2^60 */
   return true;
 }
 
@@ -100,6 +100,7 @@ static bool ifm_nhw(OpCall *c, const Type *ifm, const char *layout, int64_t *s) 
 
 /* (N, H, W, C) or, for an NHCWB16 result, (N, H, bricks, W, 16). */
 static const Type *ofm_type(OpCall *c, const char *ofm_layout, const int64_t *nhw, int64_t ch, DType dtype) {
+  if (!kit_nonneg_as(c, "ofm_channels", &ch, 1)) return NULL; /* a type cannot hold it; -1 would read as `?` */
   if (!is_brick(ofm_layout)) {
     int64_t o[4] = {nhw[0], nhw[1], nhw[2], ch};
     return ty_tensor(c->types, dtype, o, 4);
@@ -143,8 +144,12 @@ static bool upscaled(OpCall *c, const Type *ifm, const char *layout, int64_t *di
     return false;
   }
   bool brick = is_brick(layout);
-  int64_t s[4] = {ifm->dims[0], ifm->dims[1], ifm->dims[brick ? 3 : 2], brick ? kit_dim_mul(ifm->dims[2], 16) : ifm->dims[3]};
-  int64_t u[4] = {s[0], kit_dim_mul(s[1], 2), kit_dim_mul(s[2], 2), s[3]};
+  int64_t s[4] = {ifm->dims[0], ifm->dims[1], ifm->dims[brick ? 3 : 2], ifm->dims[3]};
+  int64_t u[4] = {s[0], 0, 0, 0};
+  if ((brick && !kit_dim_mul(c, ifm->dims[2], 16, &s[3])) || !kit_dim_mul(c, s[1], 2, &u[1]) ||
+      !kit_dim_mul(c, s[2], 2, &u[2]))
+    return false;
+  u[3] = s[3];
   if (!brick) {
     memcpy(dims, u, sizeof u);
     *n = 4;
@@ -167,10 +172,10 @@ static const Type *kernel_out(OpCall *c, const int64_t *ifm_dims, size_t rank, c
       (dilated && !pair(c, "dilation", dil)) || !kit_required(c, "ofm_channels"))
     return NULL;
   size_t np = op_ints(c, "padding", p, 8);
-  int64_t pad[2];
-  if (np == 1) pad[0] = pad[1] = 2 * p[0];
-  else if (np == 2) pad[0] = 2 * p[0], pad[1] = 2 * p[1];
-  else if (np == 4) pad[0] = p[0] + p[2], pad[1] = p[1] + p[3];
+  KitWide pad[2];
+  if (np == 1) pad[0] = pad[1] = 2 * (KitWide)p[0];
+  else if (np == 2) pad[0] = 2 * (KitWide)p[0], pad[1] = 2 * (KitWide)p[1];
+  else if (np == 4) pad[0] = (KitWide)p[0] + p[2], pad[1] = (KitWide)p[1] + p[3];
   else return op_fail(c, -1, "%s:  Padding size should be 1, 2 or 4, but got %zu", c->op->name, np);
   for (size_t i = 0; i < np && i < 8; i++)
     if (p[i] == KIT_ANY) return op_fail(c, -1, "%s: attribute 'padding' must hold constant integers", c->op->name);
@@ -182,7 +187,9 @@ static const Type *kernel_out(OpCall *c, const int64_t *ifm_dims, size_t rank, c
       o[1 + i] = KIT_ANY;
       continue;
     }
-    o[1 + i] = kit_floordiv(in + pad[i] - (1 + (k[i] - 1) * dil[i]), st[i]) + 1;
+    int64_t num;
+    if (!kit_fit(c, in + pad[i] - (1 + ((KitWide)k[i] - 1) * dil[i]), &num)) return NULL;
+    o[1 + i] = kit_floordiv(num, st[i]) + 1;
     if (o[1 + i] < 0)
       return op_fail(c, -1, "%s: the output %s would be negative (%lld)", c->op->name, i ? "width" : "height",
                      (long long)o[1 + i]);

@@ -323,6 +323,31 @@ bool kit_mul_exact(int64_t a, int64_t b, int64_t *out) {
   return true;
 }
 
+bool kit_fit(OpCall *c, KitWide v, int64_t *out) {
+  if (v < INT64_MIN || v > INT64_MAX) {
+    op_fail(c, -1, "%s: the shape arithmetic overflows int64 (TVM's would wrap around to a wrong shape)",
+            c->op->name);
+    return false;
+  }
+  *out = (int64_t)v;
+  return true;
+}
+
+bool kit_dim_mul(OpCall *c, int64_t a, int64_t b, int64_t *out) {
+  if (a == KIT_ANY || b == KIT_ANY) return *out = KIT_ANY, true;
+  return kit_fit(c, (KitWide)a * b, out);
+}
+
+bool kit_dim_times(OpCall *c, int64_t d, int64_t k, int64_t *out) {
+  if (d == KIT_ANY) return *out = KIT_ANY, true;
+  return kit_fit(c, (KitWide)d * k, out);
+}
+
+bool kit_dim_plus(OpCall *c, int64_t d, int64_t k, int64_t *out) {
+  if (d == KIT_ANY) return *out = KIT_ANY, true;
+  return kit_fit(c, (KitWide)d + k, out);
+}
+
 int64_t kit_dim_mul_folded(int64_t a, int64_t b) {
   if (a == 0 || b == 0) return 0;
   int64_t r;

@@ -120,13 +120,28 @@ const Type *kit_delegate(OpCall *c, const char *target, const size_t *which, siz
 /* ------------------------------------------------------------------ dimension arithmetic */
 /* Whether two dimensions can be the same (a `?` matches anything). */
 static inline bool kit_dim_match(int64_t a, int64_t b) { return a == b || a == KIT_ANY || b == KIT_ANY; }
-/* a * b on dimensions, `?` absorbing (TVM builds a non-constant expression there). */
-static inline int64_t kit_dim_mul(int64_t a, int64_t b) {
-  return a == KIT_ANY || b == KIT_ANY ? KIT_ANY : a * b;
+/* Shape formulas over attribute values and dimensions (paddings, strides, block sizes: a user may
+   write any int64) are computed in KitWide, 128 bits, where a sum of a few int64 terms, each a
+   product of at most two, cannot overflow; kit_fit brings the result back.  TVM folds the same
+   formula on int64 constants, where an overflow wraps around into a nonsense shape (undefined
+   behaviour in its C++), so relaykit fails the call there instead: a located error.  A formula
+   casts its first operand of every product and sum to KitWide, never a partial result computed in
+   int64. */
+typedef __int128 KitWide;
+/* *out = v when v fits int64; false after failing "OP: the shape arithmetic overflows int64". */
+bool kit_fit(OpCall *c, KitWide v, int64_t *out);
+/* tvm::floordiv in KitWide, b != 0. */
+static inline KitWide kit_wide_floordiv(KitWide a, KitWide b) {
+  KitWide q = a / b;
+  return a % b != 0 && (a < 0) != (b < 0) ? q - 1 : q;
 }
-/* A dimension times / plus a constant k (any integer, -1 included), `?` staying `?`. */
-static inline int64_t kit_dim_times(int64_t d, int64_t k) { return d == KIT_ANY ? KIT_ANY : d * k; }
-static inline int64_t kit_dim_plus(int64_t d, int64_t k) { return d == KIT_ANY ? KIT_ANY : d + k; }
+/* a * b on dimensions, `?` absorbing (TVM builds a non-constant expression there); false after
+   failing (kit_fit) when the product overflows. */
+bool kit_dim_mul(OpCall *c, int64_t a, int64_t b, int64_t *out);
+/* A dimension times / plus a constant k (any integer, -1 included), `?` staying `?`; false after
+   failing when the result overflows. */
+bool kit_dim_times(OpCall *c, int64_t d, int64_t k, int64_t *out);
+bool kit_dim_plus(OpCall *c, int64_t d, int64_t k, int64_t *out);
 /* a * b as TVM's constant folding makes it: 0 absorbs everything, then `?` does; a product that
    overflows int64 is not a constant either (`?`). */
 int64_t kit_dim_mul_folded(int64_t a, int64_t b);

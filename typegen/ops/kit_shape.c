@@ -75,7 +75,9 @@ static bool infer_new_shape(OpCall *c, const Type *data, const int64_t *ns, size
       used_in[src] = used_in[src + 1] = true;
       src += 2;
       VEC_PUSH(used_out, o->len);
-      dims_push(o, d1 == KIT_ANY || d2 == KIT_ANY ? KIT_ANY : d1 * d2);
+      int64_t merged;
+      if (!kit_dim_mul(c, d1, d2, &merged)) goto done;
+      dims_push(o, merged);
     } else if (v == -4) {
       if (i + 2 >= nn) {
         op_fail(c, -1, "reshape: newshape[%zu] = -4 must be followed by the two dimensions to split into", i);
@@ -122,7 +124,7 @@ static bool infer_new_shape(OpCall *c, const Type *data, const int64_t *ns, size
         dim = KIT_ANY;
         break;
       }
-      dim *= in[j];
+      if (!kit_fit(c, (KitWide)dim * in[j], &dim)) goto done;
     }
     if (dim != KIT_ANY)
       for (size_t j = 0; j < o->len; j++) {

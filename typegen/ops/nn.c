@@ -290,10 +290,11 @@ OP_REGISTER(batch_matmul_ops);
 /* ------------------------------------------------------- nn.max_pool1d, nn.max_pool2d, nn.max_pool3d, ... */
 
 /* calculate_pool_dimension (pooling_common.h): TVM divides with `/` on PrimExpr, which truncates. */
-static int64_t pool_dim(int64_t in, int64_t pad, int64_t k, int64_t dil, int64_t stride, bool ceil_mode) {
-  int64_t num = in + pad - ((k - 1) * dil + 1);
-  if (ceil_mode) num += stride - 1;
-  return num / stride + 1;
+static bool pool_dim(OpCall *c, int64_t in, int64_t pad, int64_t k, int64_t dil, int64_t stride, bool ceil_mode,
+                     int64_t *out) {
+  KitWide num = (KitWide)in + pad - (((KitWide)k - 1) * dil + 1);
+  if (ceil_mode) num += (KitWide)stride - 1;
+  return kit_fit(c, num / stride + 1, out);
 }
 
 /* Pool1DRel / Pool2DRel / Pool3DRel (pooling.cc): the pooled axes shrink; the others, and the dtype,
@@ -312,7 +313,11 @@ static const Type *pool_rel(OpCall *c, size_t nd) {
   for (size_t i = 0; i < nd; i++) {
     int64_t d = data->dims[idx[i]];
     if (d == KIT_ANY) continue;
-    int64_t o = pool_dim(d, pad[i], ps[i], dil[i], st[i], ceil_mode);
+    int64_t o;
+    if (!pool_dim(c, d, pad[i], ps[i], dil[i], st[i], ceil_mode, &o)) {
+      free(oshape);
+      return NULL;
+    }
     if (o < 0) {
       free(oshape);
       return op_fail(c, -1, "%s: the pooled dimension %c would be negative (%lld)", c->op->name, pool_axes[nd][i],
@@ -476,7 +481,7 @@ static const Type *adaptive_pool_rel(OpCall *c, size_t nd) {
   if (!data || !pool_layout(c, data, nd, idx)) return NULL;
   int64_t os[8];
   long n = op_is_none(c, "output_size") ? 0 : kit_const_ints(c, "output_size", os, 8);
-  if (n < 0) return NULL;
+  if (n < 0 || !kit_nonneg_as(c, "output_size", os, (size_t)n < 8 ? (size_t)n : 8)) return NULL;
   if ((size_t)n > nd) {
     if (nd == 1) return op_fail(c, -1, "%s: output_size must have 1 element.", c->op->name);
     return op_fail(c, -1, "%s: output_size can have up to %zu elements.", c->op->name, nd);
@@ -924,7 +929,7 @@ static const Type *batch_flatten_rel(OpCall *c) {
       out[1] = KIT_ANY;
       break;
     }
-    out[1] *= data->dims[i];
+    if (!kit_fit(c, (KitWide)out[1] * data->dims[i], &out[1])) return NULL;
   }
   return ty_tensor(c->types, data->dtype, out, 2);
 }
@@ -1082,7 +1087,11 @@ static const Type *upsampling_common(OpCall *c, size_t nd) {
     return NULL;
   for (size_t i = 0; i < nd; i++) {
     if (s[2 + i] == KIT_ANY) continue;
-    s[2 + i] = round_half_even((double)s[2 + i] * op_float(c, sc[i]));
+    double scaled = (double)s[2 + i] * op_float(c, sc[i]);
+    /* TVM casts it to int64 as it is: out of range (or NaN) that is undefined and makes no shape */
+    if (!(scaled > -0x1p63 && scaled < 0x1p63))
+      return op_fail(c, -1, "%s: the scaled dimension (%g) does not fit int64", c->op->name, scaled);
+    s[2 + i] = round_half_even(scaled);
     if (s[2 + i] < 0) return op_fail(c, -1, "%s: the scaled dimension would be negative (%lld)", c->op->name, (long long)s[2 + i]);
   }
   if (!kit_layout_convert(c, -1, &canon, s, canon.ndim, &l, o)) return NULL;
@@ -1172,7 +1181,7 @@ static const Type *resize2d_rel(OpCall *c) {
   if (roi->kind != ATTR_LIST || roi->n != 4)
     return op_fail(c, -1, "%s: roi must have 4 values (param->roi.size() == 4)", c->op->name);
   int64_t sz[2];
-  if (kit_const_ints(c, "size", sz, 2) < 0) return NULL;
+  if (kit_const_ints(c, "size", sz, 2) < 0 || !kit_nonneg_as(c, "size", sz, 2)) return NULL;
   KitLayout canon, l;
   kit_layout_parse(c, "", "NCHW", &canon);
   int64_t s[KIT_LAYOUT_MAX], o[KIT_LAYOUT_MAX];

@@ -91,11 +91,19 @@ static bool const_int_attr(OpCall *c, const char *name, int64_t *v) {
 static int64_t ext(int64_t v) { return v < 0 ? NEG : v; }
 
 /* One output extent of a forward window, (in + pad - dk) / stride + 1, dividing as TVM's `/`
-   (truncating) or indexdiv (flooring); `?` in, `?` out. */
-static int64_t window_out(int64_t in, int64_t pad, int64_t dk, int64_t stride, bool trunc) {
-  if (in == KIT_ANY || dk == KIT_ANY) return KIT_ANY;
-  int64_t num = in + pad - dk;
-  return ext((trunc ? num / stride : kit_floordiv(num, stride)) + 1);
+   (truncating) or indexdiv (flooring); `?` in, `?` out.  False after failing on an overflow. */
+static bool window_out(OpCall *c, int64_t in, int64_t pad, int64_t dk, int64_t stride, bool trunc, int64_t *out) {
+  if (in == KIT_ANY || dk == KIT_ANY) return *out = KIT_ANY, true;
+  KitWide num = (KitWide)in + pad - dk;
+  if (!kit_fit(c, (trunc ? num / stride : kit_wide_floordiv(num, stride)) + 1, out)) return false;
+  *out = ext(*out);
+  return true;
+}
+
+/* The dilated extent of a kernel of constant size k, 1 + (k - 1) * dilation; false after failing
+   on an overflow. */
+static bool dilated(OpCall *c, int64_t k, int64_t dil, int64_t *out) {
+  return kit_fit(c, 1 + ((KitWide)k - 1) * dil, out);
 }
 
 /* A computed shape must not hold a negative extent (NEG). */
@@ -130,10 +138,12 @@ static const Type *winograd_rel(OpCall *c, size_t nd) {
     return NULL;
   int64_t o[KIT_LAYOUT_MAX] = {d[0], ext(channels)};
   for (size_t i = 0; i < nd; i++) {
-    int64_t dk = 1 + (ks[i] - 1) * dil[i];
+    int64_t dk;
     /* Conv3DWinogradRel looks at the depth's `?` for the height too */
     bool any = nd == 3 && i == 1 ? d[2] == KIT_ANY : d[2 + i] == KIT_ANY;
-    o[2 + i] = any ? d[2 + i] : window_out(d[2 + i], pad[i], dk, st[i], true);
+    if (!dilated(c, ks[i], dil[i], &dk)) return NULL;
+    if (any) o[2 + i] = d[2 + i];
+    else if (!window_out(c, d[2 + i], pad[i], dk, st[i], true, &o[2 + i])) return NULL;
   }
   int64_t odims[KIT_LAYOUT_MAX];
   if (!nonnegative(c, o, nd + 2) || !kit_layout_convert(c, -1, &dcanon, o, nd + 2, &out, odims)) return NULL;
@@ -283,7 +293,7 @@ static const Type *conv_rel(OpCall *c, const ConvKind *k) {
     }
     for (size_t i = 0; i < nd; i++) {
       wcan[2 + i] = ks[i];
-      dk[i] = 1 + (ks[i] - 1) * dilation[i];
+      if (!dilated(c, ks[i], dilation[i], &dk[i])) return NULL;
     }
     if (!kit_layout_convert(c, -1, &kcanon, wcan, wrank, &kl, wdims) ||
         !kit_assign(c, 1, weight->dtype, wdims, kl.ndim))
@@ -333,7 +343,9 @@ static const Type *conv_rel(OpCall *c, const ConvKind *k) {
       }
       cout = wcan[0];
     }
-    for (size_t i = 0; i < nd; i++) dk[i] = wcan[2 + i] == KIT_ANY ? KIT_ANY : 1 + (wcan[2 + i] - 1) * dilation[i];
+    for (size_t i = 0; i < nd; i++)
+      if (wcan[2 + i] == KIT_ANY) dk[i] = KIT_ANY;
+      else if (!dilated(c, wcan[2 + i], dilation[i], &dk[i])) return NULL;
   }
 
   /* The output, in the canonical layout, then in out_layout. */
@@ -347,8 +359,10 @@ static const Type *conv_rel(OpCall *c, const ConvKind *k) {
       oshape[2 + i] = KIT_ANY;
       continue;
     }
-    int64_t o = k->transposed ? strides[i] * (d - 1) + dk[i] - pad[i] + outpad[i]
-                              : kit_floordiv(d + pad[i] - dk[i], strides[i]) + 1;
+    int64_t o;
+    if (!kit_fit(c, k->transposed ? (KitWide)strides[i] * (d - 1) + dk[i] - pad[i] + outpad[i]
+                                  : kit_wide_floordiv((KitWide)d + pad[i] - dk[i], strides[i]) + 1, &o))
+      return NULL;
     /* checked before it is stored: a computed -1 (TVM's type says -1) must not pass for `?` */
     if (o < 0) return op_fail(c, -1, "%s: the output %s would be negative (%lld)", name, axis_names[nd - 1][i], (long long)o);
     oshape[2 + i] = o;
@@ -700,7 +714,8 @@ static const Type *conv3d_transpose_rel(OpCall *c) {
     const Type *weight = op_tensor_arg(c, 1);
     if (!weight || !kit_layout_convert(c, -1, &kcanon, wc, 5, &kl, wd) || !kit_assign(c, 1, weight->dtype, wd, kl.ndim))
       return NULL;
-    for (int i = 0; i < 3; i++) dk[i] = 1 + (ks[i] - 1) * dil[i];
+    for (int i = 0; i < 3; i++)
+      if (!dilated(c, ks[i], dil[i], &dk[i])) return NULL;
     cout = ext(channels);
   } else {
     const Type *weight = op_tensor_arg(c, 1);
@@ -734,7 +749,9 @@ static const Type *conv3d_transpose_rel(OpCall *c) {
   int64_t o[5] = {d[0], cout};
   for (int i = 0; i < 3; i++) {
     int64_t x = d[2 + i];
-    o[2 + i] = x == KIT_ANY ? KIT_ANY : dk[i] == KIT_ANY ? KIT_ANY : ext(st[i] * (x - 1) + dk[i] - pad[i] + opad[i]);
+    if (x == KIT_ANY || dk[i] == KIT_ANY) o[2 + i] = KIT_ANY;
+    else if (!kit_fit(c, (KitWide)st[i] * (x - 1) + dk[i] - pad[i] + opad[i], &o[2 + i])) return NULL;
+    else o[2 + i] = ext(o[2 + i]);
   }
   int64_t odims[KIT_LAYOUT_MAX];
   if (!nonnegative(c, o, 5) || !kit_layout_convert(c, -1, &dcanon, o, 5, &out, odims)) return NULL;
@@ -864,8 +881,12 @@ static const Type *winograd_wt2d_rel(OpCall *c) {
   if (!w || !kit_required(c, "tile_size")) return NULL;
   if (w->ndims != 4) return op_fail(c, 0, "%s: Only support NCHW normal kernel layout", c->op->name);
   int64_t t = op_int(c, "tile_size");
-  int64_t o[4] = {w->dims[2] == KIT_ANY ? KIT_ANY : ext(t + w->dims[2] - 1), w->dims[3] == KIT_ANY ? KIT_ANY : ext(t + w->dims[3] - 1),
-                  w->dims[0], w->dims[1]};
+  int64_t o[4] = {KIT_ANY, KIT_ANY, w->dims[0], w->dims[1]};
+  for (int i = 0; i < 2; i++)
+    if (w->dims[2 + i] != KIT_ANY) {
+      if (!kit_fit(c, (KitWide)t + w->dims[2 + i] - 1, &o[i])) return NULL;
+      o[i] = ext(o[i]);
+    }
   if (!nonnegative(c, o, 4)) return NULL;
   return ty_tensor(c->types, w->dtype, o, 4);
 }
@@ -883,7 +904,9 @@ static const Type *winograd_wt3d_rel(OpCall *c) {
   int64_t o[5] = {0, 0, 0, w->dims[0], w->dims[1]};
   for (int i = 0; i < 3; i++) {
     int64_t e = depth ? k[i] : (i < 2 ? k[i + 1] : k[0]);
-    o[i] = e == KIT_ANY ? KIT_ANY : (!depth && i == 2 ? e : ext(t + e - 1));
+    if (e == KIT_ANY || (!depth && i == 2)) o[i] = e;
+    else if (!kit_fit(c, (KitWide)t + e - 1, &o[i])) return NULL;
+    else o[i] = ext(o[i]);
   }
   if (!nonnegative(c, o, 5)) return NULL;
   return ty_tensor(c->types, w->dtype, o, 5);
@@ -1028,8 +1051,10 @@ static const Type *gemm_rel(OpCall *c) {
   /* H is computed unless W is `?`, W unless C is `?` (sic) */
   int64_t o[4] = {d[0], 0, 0, ext(channels)};
   for (int i = 0; i < 2; i++) {
-    int64_t dk = 1 + (ks[i] - 1) * dil[i];
-    o[1 + i] = d[2 + i] == KIT_ANY ? d[1 + i] : window_out(d[1 + i], pad[i], dk, st[i], true);
+    int64_t dk;
+    if (!dilated(c, ks[i], dil[i], &dk)) return NULL;
+    if (d[2 + i] == KIT_ANY) o[1 + i] = d[1 + i];
+    else if (!window_out(c, d[1 + i], pad[i], dk, st[i], true, &o[1 + i])) return NULL;
   }
   int64_t odims[KIT_LAYOUT_MAX];
   if (!nonnegative(c, o, 4) || !kit_layout_convert(c, -1, &dcanon, o, 4, &out, odims)) return NULL;
@@ -1088,12 +1113,13 @@ static const Type *gemm_nk(OpCall *c, int64_t *N, int64_t *K) {
   const Type *w = op_tensor_arg(c, 0);
   if (!w) return NULL;
   if (w->ndims != 4) return op_fail(c, 0, "%s: Only support HWIO kernel layout", c->op->name);
-  *K = kit_dim_mul(kit_dim_mul(w->dims[0], w->dims[1]), w->dims[2]);
+  if (!kit_dim_mul(c, w->dims[0], w->dims[1], K) || !kit_dim_mul(c, *K, w->dims[2], K)) return NULL;
   *N = w->dims[3];
   return w;
 }
 
-static int64_t ceil_div(int64_t a, int64_t b) { return a == KIT_ANY ? KIT_ANY : (a + b - 1) / b; }
+/* ceil(a / b) for a >= 0 (or `?`) and b > 0: in KitWide, so a + b - 1 cannot overflow. */
+static int64_t ceil_div(int64_t a, KitWide b) { return a == KIT_ANY ? KIT_ANY : (int64_t)(((KitWide)a + b - 1) / b); }
 
 /* Conv2DGemmWeightTransformRel of v0.13.0: each of N and K padded up to a multiple of its tile,
    (ceil(N / tile_rows), ceil(K / tile_cols), tile_rows, tile_cols). */
@@ -1112,7 +1138,9 @@ static const Type *gemm_wt_rel(OpCall *c) {
   const Type *w = gemm_nk(c, &N, &K);
   if (!w || !gemm_tiles(c, "tile_N", "tile_K", &n, &k)) return NULL;
   bool int8 = w->dtype.bits == 8 && w->dtype.lanes == 1 && (w->dtype.code == DT_INT || w->dtype.code == DT_UINT);
-  int64_t kk = ceil_div(K, 4 * k), o[4] = {ceil_div(N, n), kk == KIT_ANY ? KIT_ANY : 4 * kk, int8 ? n : k, int8 ? k : n};
+  /* 4 * ceil(K / 4k) may pass INT64_MAX by up to three: kit_fit says so */
+  int64_t kk = ceil_div(K, 4 * (KitWide)k), o[4] = {ceil_div(N, n), KIT_ANY, int8 ? n : k, int8 ? k : n};
+  if (kk != KIT_ANY && !kit_fit(c, 4 * (KitWide)kk, &o[1])) return NULL;
   return ty_tensor(c->types, w->dtype, o, 4);
 }
 
@@ -1227,8 +1255,19 @@ static const Type *deformable_conv2d_rel(OpCall *c) {
   int64_t st[8], pad[2];
   if (!kit_ints_need(c, "strides", 2, st, 8) || !kit_all_positive(c, "strides", st, 2) || !kit_pad_totals(c, 2, pad)) return NULL;
   int64_t o[4] = {d[0], cout}, k[2] = {ky, kx};
-  for (int i = 0; i < 2; i++) o[2 + i] = window_out(d[2 + i], pad[i], k[i] == KIT_ANY ? KIT_ANY : 1 + (k[i] - 1) * dil[i], st[i], false);
-  int64_t off[4] = {d[0], ky == NEG || kx == NEG ? NEG : ext(kit_dim_mul(kit_dim_mul(2 * dgroups, ky), kx)), o[2], o[3]}, offd[KIT_LAYOUT_MAX], odims[KIT_LAYOUT_MAX];
+  for (int i = 0; i < 2; i++) {
+    int64_t dk = KIT_ANY;
+    if ((k[i] != KIT_ANY && !dilated(c, k[i], dil[i], &dk)) || !window_out(c, d[2 + i], pad[i], dk, st[i], false, &o[2 + i]))
+      return NULL;
+  }
+  int64_t off[4] = {d[0], NEG, o[2], o[3]}, offd[KIT_LAYOUT_MAX], odims[KIT_LAYOUT_MAX];
+  if (ky != NEG && kx != NEG) {
+    /* 2 * ky first: an even product is never -1, which would read as `?` on the way */
+    if (!kit_dim_times(c, ky, 2, &off[1]) || !kit_dim_times(c, off[1], dgroups, &off[1]) ||
+        !kit_dim_mul(c, off[1], kx, &off[1]))
+      return NULL;
+    off[1] = ext(off[1]);
+  }
   if (!nonnegative(c, o, 4) || !nonnegative(c, off, 4) || !kit_layout_convert(c, -1, &dcanon, off, 4, &in, offd) ||
       !kit_assign(c, 1, data->dtype, offd, in.ndim) || !kit_layout_convert(c, -1, &dcanon, o, 4, &out, odims))
     return NULL;
@@ -1383,7 +1422,9 @@ static const Type *bitserial_conv2d_rel(OpCall *c) {
     return NULL;
   DType od = op_dtype(c, "out_dtype");
   if (od.code == DT_VOID) return op_fail(c, -1, "%s: out_dtype must be set (the result's dtype)", c->op->name);
-  int64_t o[4] = {d[0], ext(channels), window_out(d[2], pad[0], ks[0], st[0], true), window_out(d[3], pad[1], ks[1], st[1], true)};
+  int64_t o[4] = {d[0], ext(channels)};
+  if (!window_out(c, d[2], pad[0], ks[0], st[0], true, &o[2]) || !window_out(c, d[3], pad[1], ks[1], st[1], true, &o[3]))
+    return NULL;
   int64_t odims[KIT_LAYOUT_MAX];
   if (!nonnegative(c, o, 4) || !kit_layout_convert(c, -1, &canon, o, 4, &in, odims)) return NULL;
   return ty_tensor(c->types, od, odims, in.ndim);
@@ -1508,7 +1549,8 @@ static const Type *dense_pack_rel(OpCall *c) {
   if (!w) return NULL;
   if (data->ndims != 2) return op_fail(c, 0, "%s: Only 2D data is supported", c->op->name);
   if (w->ndims != 3 && w->ndims != 4) return op_fail(c, 1, "%s: Expect weight to be 3D or 4D", c->op->name);
-  int64_t o[2] = {data->dims[0], kit_dim_mul(w->dims[0], w->dims[2])};
+  int64_t o[2] = {data->dims[0], 0};
+  if (!kit_dim_mul(c, w->dims[0], w->dims[2], &o[1])) return NULL;
   return ty_tensor(c->types, kit_out_dtype(c, data->dtype), o, 2);
 }
 
@@ -1534,10 +1576,14 @@ static const Type *correlation_rel(OpCall *c) {
   int64_t k = op_int(c, "kernel_size"), maxd = op_int(c, "max_displacement"), s1 = op_int(c, "stride1"),
           s2 = op_int(c, "stride2");
   if (s1 == 0 || s2 == 0) return op_fail(c, -1, "%s: stride1 and stride2 must not be 0", name);
-  int64_t border = maxd + (k - 1) / 2, dsize = 2 * (maxd / s2) + 1;
-  int64_t h = a->dims[2], w = b->dims[3];
-  int64_t o[4] = {a->dims[0], dsize * dsize, h == KIT_ANY ? KIT_ANY : ext(kit_floordiv(h + pad[0] - 2 * border + s1 - 1, s1)),
-                  w == KIT_ANY ? KIT_ANY : ext(kit_floordiv(w + pad[1] - 2 * border + s1 - 1, s1))};
+  KitWide border = maxd + ((KitWide)k - 1) / 2;
+  int64_t dsize, h = a->dims[2], w = b->dims[3], o[4] = {a->dims[0], 0, h, w};
+  if (!kit_fit(c, 2 * ((KitWide)maxd / s2) + 1, &dsize) || !kit_fit(c, (KitWide)dsize * dsize, &o[1])) return NULL;
+  for (int i = 0; i < 2; i++) {
+    if (o[2 + i] == KIT_ANY) continue;
+    if (!kit_fit(c, kit_wide_floordiv((KitWide)o[2 + i] + pad[i] - 2 * border + s1 - 1, s1), &o[2 + i])) return NULL;
+    o[2 + i] = ext(o[2 + i]);
+  }
   if (!nonnegative(c, o, 4)) return NULL;
   return ty_tensor(c->types, a->dtype, o, 4);
 }
@@ -1550,9 +1596,15 @@ static const OpAttrSpec correlation_attrs[] = {{"kernel_size", AT_INT, "1"},  {"
 
 /* The channels are (2 * (max_displacement / stride2) + 1)^2: an odd square. */
 static int64_t odd_root(int64_t c) {
-  for (int64_t r = 1; r * r <= c; r += 2)
-    if (r * r == c) return r;
-  return 0;
+  /* bisected: a seed's channels may be any int64 (counting up to the root takes ~3e9 steps), and
+     every root below 3037000500 has a square within int64 */
+  int64_t lo = 0, hi = 3037000500;
+  while (hi - lo > 1) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (mid * mid <= c) lo = mid;
+    else hi = mid;
+  }
+  return lo % 2 == 1 && lo * lo == c ? lo : 0;
 }
 
 static bool correlation_recognize(const OpDef *op, const Type *t) {

@@ -55,7 +55,8 @@ static bool layout_to_nchw(OpCall *c, const KitLayout *l, const Type *data, int6
   for (int k = 0; k < 4; k++) {
     int64_t v = data->dims[kit_layout_index(l, canon[k])];
     int sub = kit_layout_index(l, (char)(canon[k] - 'A' + 'a'));
-    nchw[k] = sub >= 0 ? kit_dim_times(v, l->factor[sub]) : v;
+    nchw[k] = v;
+    if (sub >= 0 && !kit_dim_times(c, v, l->factor[sub], &nchw[k])) return false;
   }
   return true;
 }
@@ -93,10 +94,8 @@ static const Type *subpixel_rel(OpCall *c, bool to_space) {
   if (bb == 0) return op_fail(c, -1, "%s: Divide by zero (block_size * block_size is 0)", c->op->name);
   for (int k = 1; k < 4; k++) {
     if (s[k] == KIT_ANY) continue;
-    if (k == 1)
-      s[k] = to_space ? kit_floordiv(s[k], bb) : s[k] * bb;
-    else
-      s[k] = to_space ? s[k] * b : kit_floordiv(s[k], b);
+    if (to_space == (k == 1)) s[k] = kit_floordiv(s[k], k == 1 ? bb : b);
+    else if (!kit_fit(c, (KitWide)s[k] * (k == 1 ? bb : b), &s[k])) return NULL;
     if (!kit_dim_ok(c, s[k])) return NULL;
   }
   layout_from_nchw(&l, s, o);
@@ -187,9 +186,9 @@ static const Type *space_to_batch_nd_rel(OpCall *c) {
                    data->ndims);
   int64_t numel = 1;
   for (long i = 0; i < nb; i++)
-    numel *= block[i];
+    if (!kit_fit(c, (KitWide)numel * block[i], &numel)) return NULL;
   memcpy(o, data->dims, data->ndims * sizeof *o);
-  o[0] = kit_dim_times(data->dims[0], numel);
+  if (!kit_dim_times(c, data->dims[0], numel, &o[0])) return NULL;
   if (data->dims[0] != KIT_ANY && !kit_dim_ok(c, o[0])) return NULL;
   for (long i = 0; i < nb; i++) {
     if (data->dims[i + 1] == KIT_ANY) {
@@ -197,8 +196,9 @@ static const Type *space_to_batch_nd_rel(OpCall *c) {
       continue;
     }
     if (block[i] == 0) return op_fail(c, -1, "SpaceToBatchND: Divide by zero (block_shape[%ld] is 0)", i);
-    o[i + 1] = (data->dims[i + 1] + pad[i][0] + pad[i][1]) / block[i];
-    if (!kit_dim_ok(c, o[i + 1])) return NULL;
+    if (!kit_fit(c, ((KitWide)data->dims[i + 1] + pad[i][0] + pad[i][1]) / block[i], &o[i + 1]) ||
+        !kit_dim_ok(c, o[i + 1]))
+      return NULL;
   }
   return ty_tensor(c->types, data->dtype, o, data->ndims);
 }
@@ -254,17 +254,18 @@ static const Type *batch_to_space_nd_rel(OpCall *c) {
     return op_fail(c, -1, "BatchToSpaceND: block_shape must be less than input shape");
   int64_t numel = 1;
   for (long i = 0; i < nb; i++)
-    numel *= block[i];
+    if (!kit_fit(c, (KitWide)numel * block[i], &numel)) return NULL;
   memcpy(o, data->dims, data->ndims * sizeof *o);
   if (o[0] != KIT_ANY) {
     if (numel == 0) return op_fail(c, -1, "BatchToSpaceND: Divide by zero (the product of block_shape is 0)");
-    o[0] /= numel;
+    if (!kit_fit(c, (KitWide)o[0] / numel, &o[0])) return NULL; /* INT64_MIN / -1 cannot happen: o[0] >= 0 */
     if (!kit_dim_ok(c, o[0])) return NULL;
   }
   for (long i = 0; i < nb; i++) {
     if (data->dims[i + 1] == KIT_ANY) continue;
-    o[i + 1] = data->dims[i + 1] * block[i] - crop[i][0] - crop[i][1];
-    if (!kit_dim_ok(c, o[i + 1])) return NULL;
+    if (!kit_fit(c, (KitWide)data->dims[i + 1] * block[i] - crop[i][0] - crop[i][1], &o[i + 1]) ||
+        !kit_dim_ok(c, o[i + 1]))
+      return NULL;
   }
   return ty_tensor(c->types, data->dtype, o, data->ndims);
 }
@@ -327,7 +328,8 @@ static const Type *mirror_pad_rel(OpCall *c) {
                        "nn.mirror_pad: Param width elements should be positive but first pad width at index "
                        "%zu is %lld.",
                        i, (long long)pw[i][k]);
-    o[i] = kit_dim_plus(data->dims[i], pw[i][0] + pw[i][1]);
+    if (data->dims[i] == KIT_ANY) o[i] = KIT_ANY;
+    else if (!kit_fit(c, (KitWide)data->dims[i] + pw[i][0] + pw[i][1], &o[i])) return NULL;
   }
   return ty_tensor(c->types, data->dtype, o, n);
 }
@@ -373,8 +375,8 @@ static const Type *dilate_rel(OpCall *c) {
     return op_fail(c, -1, "nn.dilate: Check failed: x->shape.size() == param->strides.size() (%u vs. %ld)",
                    data->ndims, n);
   for (long i = 0; i < n; i++) {
-    o[i] = data->dims[i] == KIT_ANY ? KIT_ANY : (data->dims[i] - 1) * s[i] + 1;
-    if (data->dims[i] != KIT_ANY && !kit_dim_ok(c, o[i])) return NULL;
+    if (data->dims[i] == KIT_ANY) o[i] = KIT_ANY;
+    else if (!kit_fit(c, ((KitWide)data->dims[i] - 1) * s[i] + 1, &o[i]) || !kit_dim_ok(c, o[i])) return NULL;
   }
   return ty_tensor(c->types, data->dtype, o, (size_t)n);
 }

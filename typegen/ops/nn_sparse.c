@@ -40,13 +40,14 @@ static const Type *ranked_arg(OpCall *c, size_t i, unsigned rank, const char *wh
 /* A negative extent (an empty indptr's), which must not pass for `?` (-1). */
 #define NEG INT64_MIN
 
-/* The rows of a CSR / BSR matrix: indptr's extent minus one (times the block's rows for BSR). */
-static int64_t sparse_rows(const Type *data, const Type *indptr) {
+/* The rows of a CSR / BSR matrix: indptr's extent minus one (times the block's rows for BSR).
+   False after failing on an overflow. */
+static bool sparse_rows(OpCall *c, const Type *data, const Type *indptr, int64_t *rows) {
   int64_t n = indptr->dims[0];
-  if (n == KIT_ANY) return KIT_ANY;
-  if (n == 0) return NEG;
-  if (data->ndims == 1) return n - 1;
-  return data->dims[1] == KIT_ANY ? KIT_ANY : (n - 1) * data->dims[1];
+  if (n == KIT_ANY) return *rows = KIT_ANY, true;
+  if (n == 0) return *rows = NEG, true;
+  if (data->ndims == 1) return *rows = n - 1, true;
+  return kit_dim_mul(c, n - 1, data->dims[1], rows); /* n - 1 >= 0 */
 }
 
 static const Type *checked(OpCall *c, DType dtype, const int64_t *o, size_t n) {
@@ -71,7 +72,8 @@ static const Type *sparse_dense_rel(OpCall *c) {
                    sdata->ndims);
   const Type *indptr = ranked_arg(c, 3, 1, "the indptr"), *dense = indptr ? ranked_arg(c, 0, 1, "the dense argument") : NULL;
   if (!dense) return NULL;
-  int64_t rows = sparse_rows(sdata, indptr);
+  int64_t rows;
+  if (!sparse_rows(c, sdata, indptr, &rows)) return NULL;
   if (op_bool(c, "sparse_lhs")) {
     int64_t o[2] = {rows, dense->dims[0]};
     return checked(c, dense->dtype, o, 2);
@@ -155,7 +157,8 @@ static const Type *sparse_conv2d_rel(OpCall *c) {
     return op_fail(c, 1, "%s: Unknown weight ndim %u for nn.sparse_conv2d, should be 2 or 3 (BSR)%s", name, wdata->ndims,
                    wdata->ndims == 1 ? "" : " (or the layout is neither NHWC nor NCHW)");
   if (data->ndims < 4) return op_fail(c, 0, "%s: the data must have rank 4, got %u", name, data->ndims);
-  int64_t rows = sparse_rows(wdata, indptr);
+  int64_t rows;
+  if (!sparse_rows(c, wdata, indptr, &rows)) return NULL;
   const int64_t *d = data->dims;
   if (nhwc) {
     int64_t o[4] = {d[0], d[1], d[2], rows};

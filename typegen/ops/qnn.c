@@ -131,7 +131,8 @@ static const Type *qnn_dense_pack_rel(OpCall *c) {
   DType out = op_dtype(c, "out_dtype");
   if (out.bits == 0 || out.code == DT_VOID)
     return op_fail(c, -1, "%s: Output dtype bits should be greater than 0.", c->op->name);
-  int64_t dims[2] = {data->dims[0], w->dims[0] == KIT_ANY || w->dims[2] == KIT_ANY ? KIT_ANY : w->dims[0] * w->dims[2]};
+  int64_t dims[2] = {data->dims[0], 0};
+  if (!kit_dim_mul(c, w->dims[0], w->dims[2], &dims[1])) return NULL;
   return ty_tensor(c->types, out, dims, 2);
 }
 
@@ -236,7 +237,7 @@ static const Type *qnn_conv2d_transpose_rel(OpCall *c) {
     size_t oi = (size_t)(o - kl), ii = (size_t)(i - kl);
     if (oi >= weight->ndims || ii >= weight->ndims)
       return op_fail(c, 1, "%s: the weight has rank %u, too small for kernel layout %s", c->op->name, weight->ndims, kl);
-    len = weight->dims[oi] == KIT_ANY || weight->dims[ii] == KIT_ANY ? KIT_ANY : weight->dims[oi] * weight->dims[ii];
+    if (!kit_dim_mul(c, weight->dims[oi], weight->dims[ii], &len)) return NULL;
   }
   if (!kit_qnn_assign(c, 5, dt_float32, len)) return NULL;
   static const size_t which[] = {0, 1};

@@ -378,6 +378,9 @@ static const Type *dyn_reshape_rel(OpCall *c) {
   if (shape->ndims == 0)
     return op_fail(c, 1, "%s: the new shape must be a 1-D tensor, got a scalar", c->op->name);
   if (shape->dims[0] == KIT_ANY) return op_fail(c, 1, "Dynamic Reshape doesn't support Dynamic Rank");
+  if (shape->dims[0] > OP_RANK_LIMIT) /* billions of dimensions would only exhaust memory */
+    return op_fail(c, 1, "%s: a shape of %lld values would make a tensor of rank %lld (the limit is %d)", c->op->name,
+                   (long long)shape->dims[0], (long long)shape->dims[0], OP_RANK_LIMIT);
   Dims o = {0};
   for (int64_t i = 0; i < shape->dims[0]; i++)
     dims_push(&o, KIT_ANY);
@@ -603,8 +606,8 @@ static const Type *expand_dims_rel(OpCall *c) {
     return op_fail(c, -1, "expand_dims only accepts `num_newaxis >= 0`, but got num_newaxis = %lld",
                    (long long)k);
   if (k > OP_RANK_LIMIT - nd)
-    return op_fail(c, -1, "expand_dims: num_newaxis = %lld would make a tensor of rank %lld (the limit is %d)",
-                   (long long)k, (long long)(nd + k), OP_RANK_LIMIT);
+    return op_fail(c, -1, "expand_dims: num_newaxis = %lld would make a tensor of rank %llu (the limit is %d)",
+                   (long long)k, (unsigned long long)nd + (unsigned long long)k, OP_RANK_LIMIT); /* no overflow */
   if (axis < -nd - 1 || axis > nd)
     return op_fail(
         c, -1,
@@ -1113,13 +1116,14 @@ static const Type *strided_slice_rel(OpCall *c) {
       goto done;
     }
     int64_t b = canonical_index(begin[i], dim, strides[i]), e = canonical_index(end[i], dim, strides[i]);
-    int64_t step = strides[i] < 0 ? -strides[i] : strides[i], interval = e > b ? e - b : b - e;
+    KitWide step = strides[i] < 0 ? -(KitWide)strides[i] : strides[i]; /* -INT64_MIN is 2^63 */
+    int64_t interval = e > b ? e - b : b - e;
     if (strides[i] < 0 ? e > b : b > e) {
       op_fail(c, -1, "strided_slice: Input [Begin=%lld, End=%lld] is invalid for axis=%zu",
               (long long)begin[i], (long long)end[i], i);
       goto done;
     }
-    shape[ax] = (interval + step - 1) / step;
+    shape[ax] = (int64_t)((interval + step - 1) / step); /* at most interval */
   }
   r = ty_tensor(c->types, data->dtype, shape, nd);
 done:
@@ -2161,8 +2165,12 @@ static const Type *layout_transform_rel(OpCall *c) {
     /* Subordinate src axes contribute 0 to a shape (TVM binds their index variables to 0). */
     int64_t v = 0, sf = kit_layout_factor(&src, dst.axis[i]), df = kit_layout_factor(&dst, dst.axis[i]);
     for (size_t j = 0; j < src.ndim && v != KIT_ANY; j++)
-      if (src.axis[j] == dst.axis[i]) v = data->dims[j] == KIT_ANY ? KIT_ANY : v + data->dims[j] * (sf > 0 ? sf : 1);
-    if (v != KIT_ANY && df > 0) v = (v + df - 1) / df;
+      if (src.axis[j] == dst.axis[i] && data->dims[j] == KIT_ANY) v = KIT_ANY;
+      else if (src.axis[j] == dst.axis[i] && !kit_fit(c, v + (KitWide)data->dims[j] * (sf > 0 ? sf : 1), &v)) {
+        free(o.items);
+        return NULL;
+      }
+    if (v != KIT_ANY && df > 0) v = (int64_t)(((KitWide)v + df - 1) / df); /* v, df > 0: fits */
     dims_push(&o, v);
   }
   return dims_tensor(c, data->dtype, &o);

@@ -120,21 +120,21 @@ static const Type *reverse_reshape_rel(OpCall *c) {
   int64_t *o;
   size_t no;
   if (!kit_reshape_infer(c, rdata, ns, nn, op_bool(c, "allowzero"), &o, &no)) goto done;
-  bool dynamic = false;
+  bool dynamic = false, exact = true; /* a count that overflows int64 equals no real count */
   int64_t osize = 1, isize = 1;
   for (size_t i = 0; i < no; i++) {
     if (o[i] == KIT_ANY)
       dynamic = true;
     else
-      osize *= o[i];
+      exact &= kit_mul_exact(osize, o[i], &osize);
   }
   for (uint32_t i = 0; i < data->ndims; i++) {
     if (data->dims[i] == KIT_ANY)
       dynamic = true;
     else
-      isize *= data->dims[i];
+      exact &= kit_mul_exact(isize, data->dims[i], &isize);
   }
-  if (!dynamic && osize != isize) {
+  if (!dynamic && (!exact || osize != isize)) {
     op_fail(c, 0, "contrib_reverse_reshape: Input tensor shape and reshaped shape are not compatible");
   } else {
     for (size_t i = 0; i < no / 2; i++) {
@@ -786,7 +786,7 @@ static const Type *sliding_window_rel(OpCall *c) {
   long nw = kit_ints(c, "window_shape", win, KIT_RANK_MAX),
        ns = nw < 0 ? -1 : kit_ints(c, "strides", str, KIT_RANK_MAX);
   if (ns < 0) return NULL;
-  if (axis < 0 || axis + nw > (int64_t)data->ndims)
+  if (axis < 0 || axis > (int64_t)data->ndims - nw) /* axis + nw could overflow */
     return op_fail(c, -1, "sliding_window: axis %lld with %ld window dimensions does not fit data of rank %u",
                    (long long)axis, nw, data->ndims);
   if (ns < nw) return op_fail(c, -1, "sliding_window: %ld strides for %ld window dimensions", ns, nw);
@@ -800,8 +800,9 @@ static const Type *sliding_window_rel(OpCall *c) {
       continue;
     }
     if (str[i] == 0) return op_fail(c, -1, "sliding_window: Divide by zero (stride %ld is 0)", i);
-    dims[n++] = kit_floordiv(len - (win[i] - 1) + str[i] - 1, str[i]);
-    if (!kit_dim_ok(c, dims[n - 1])) return NULL;
+    if (!kit_fit(c, kit_wide_floordiv((KitWide)len - ((KitWide)win[i] - 1) + str[i] - 1, str[i]), &dims[n++]) ||
+        !kit_dim_ok(c, dims[n - 1]))
+      return NULL;
   }
   if (!kit_nonneg(c, win, (size_t)nw)) return NULL;
   for (long i = 0; i < nw; i++)

@@ -143,6 +143,13 @@ static const Type *intern(TyTable *t, Type cand) {
     if (t->slots[i]->hash == cand.hash && same(t->slots[i], &cand)) return t->slots[i];
   Type *ty = arena_alloc(&t->arena, sizeof *ty);
   *ty = cand;
+  ty->incomplete = cand.kind == TY_INCOMPLETE;
+  ty->has_vars = cand.kind == TY_VAR;
+  for (uint32_t k = 0; k < cand.nargs; k++) {
+    ty->incomplete |= cand.args[k]->incomplete;
+    ty->has_vars |= cand.args[k]->has_vars;
+  }
+  if (cand.ret) ty->incomplete |= cand.ret->incomplete, ty->has_vars |= cand.ret->has_vars;
   if (cand.ndims) {
     int64_t *dims = arena_alloc(&t->arena, cand.ndims * sizeof *dims);
     memcpy(dims, cand.dims, cand.ndims * sizeof *dims);

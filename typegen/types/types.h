@@ -69,6 +69,9 @@ struct Type {
   const Type *const *tparams;
   const char *name;          /* CALL: the ADT; VAR: the parameter */
   uint32_t id;               /* INCOMPLETE: a number unique in the table */
+  bool incomplete;           /* it is or contains an unknown: what unification and substitution
+                                leave alone when false (so they need not walk a known type) */
+  bool has_vars;             /* it is or contains a type variable (TY_VAR) */
   uint64_t hash;
 };
 

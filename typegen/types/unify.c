@@ -59,36 +59,46 @@ const Type *ty_map_children(TyTable *types, const Type *t, TyMapFn f, void *ctx)
 
 static const Type *resolve_one(void *ctx, const Type *t) { return ty_subst_resolve(ctx, t); }
 
-const Type *ty_subst_resolve(TySubst *s, const Type *t) {
-  while (t->kind == TY_INCOMPLETE) {
-    const Type *sol = solution_of(s, t);
-    if (!sol) return t;
-    t = sol;
+/* What an unknown stands for now: the end of its chain of solutions (an unsolved unknown or
+   another type), which each unknown on the way then points to directly. */
+static const Type *representative(TySubst *s, const Type *t) {
+  const Type *end = t;
+  while (end->kind == TY_INCOMPLETE && solution_of(s, end)) end = solution_of(s, end);
+  while (t != end && t->kind == TY_INCOMPLETE) {
+    const Type *next = solution_of(s, t);
+    if (next != end) s->solution[t->id] = end;
+    t = next;
   }
+  return end;
+}
+
+const Type *ty_subst_resolve(TySubst *s, const Type *t) {
+  t = representative(s, t);
+  if (!t->incomplete) return t; /* nothing to replace: a known type is never walked */
   return ty_map_children(s->types, t, resolve_one, s);
 }
 
-bool ty_has_incomplete(const Type *t) {
-  if (t->kind == TY_INCOMPLETE) return true;
-  for (uint32_t i = 0; i < t->nargs; i++)
-    if (ty_has_incomplete(t->args[i])) return true;
-  return t->ret && ty_has_incomplete(t->ret);
-}
+bool ty_has_incomplete(const Type *t) { return t->incomplete; }
 
-static bool occurs(TySubst *s, const Type *unknown, const Type *t) {
-  t = ty_subst_resolve(s, t);
+/* Whether `unknown` occurs in t, a resolved type (its unknowns are unsolved ones). */
+static bool occurs(const Type *unknown, const Type *t) {
   if (t == unknown) return true;
+  if (!t->incomplete) return false;
   for (uint32_t i = 0; i < t->nargs; i++)
-    if (occurs(s, unknown, t->args[i])) return true;
-  return t->ret && occurs(s, unknown, t->ret);
+    if (occurs(unknown, t->args[i])) return true;
+  return t->ret && occurs(unknown, t->ret);
 }
 
 bool ty_unify(TySubst *s, const Type *a, const Type *b) {
-  while (a->kind == TY_INCOMPLETE && solution_of(s, a)) a = solution_of(s, a);
-  while (b->kind == TY_INCOMPLETE && solution_of(s, b)) b = solution_of(s, b);
+  a = representative(s, a);
+  b = representative(s, b);
   if (a == b) return true;
   if (a->kind == TY_INCOMPLETE) {
-    if (occurs(s, a, b)) return false;
+    /* Solved by b as it is resolved now: a later resolution of `a` then has no chain of unknowns
+       to walk again (nested closures, each returning the next, cost the depth squared at every
+       level otherwise). */
+    b = ty_subst_resolve(s, b);
+    if (occurs(a, b)) return false;
     solve(s, a, b);
     return true;
   }
@@ -132,6 +142,7 @@ typedef struct VarMap {
 
 static const Type *substitute_one(void *ctx, const Type *t) {
   VarMap *m = ctx;
+  if (!t->has_vars) return t;
   if (t->kind == TY_VAR) {
     for (size_t i = 0; i < m->n; i++)
       if (m->vars[i] == t) return m->with[i];
