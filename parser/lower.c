@@ -114,6 +114,7 @@ typedef struct Lower {
   size_t len;
   Diag *diag;
   AstNodeList *nodes;
+  ReadBudget *budget;
   unsigned depth;
   bool failed;
 } Lower;
@@ -142,6 +143,7 @@ static void *made(Lower *l, AstNode *node, TSNode n) {
     list->items = xrealloc(list->items, list->cap * sizeof *list->items);
   }
   list->items[list->len++] = node;
+  if (read_budget_over(l->budget, l->diag, node->span.start)) l->failed = true;
   return node;
 }
 
@@ -149,10 +151,10 @@ static void *made(Lower *l, AstNode *node, TSNode n) {
 
 /* One more level of nesting (of expressions, attribute values, types and patterns together: the
    lowering, the printer and the checker all recurse through them).  False, with the error
-   reported once, past AST_MAX_DEPTH; the caller then builds a childless placeholder and calls
-   leave() as usual. */
+   reported once, past AST_MAX_DEPTH (or the read budget); the caller then builds a childless
+   placeholder and calls leave() as usual. */
 static bool enter(Lower *l, TSNode n) {
-  if (++l->depth <= AST_MAX_DEPTH) return true;
+  if (++l->depth <= AST_MAX_DEPTH && !l->budget->over) return true;
   if (!l->failed) error_at(l, n, "nested too deeply (the limit is 2000 levels)", NULL);
   return false;
 }
@@ -691,9 +693,10 @@ static void check_version(Lower *l, TSNode n) {
   error_at(l, n, "unsupported version header (relaykit reads Relay text format \"0.0.5\")", NULL);
 }
 
-bool lower_module(AstModule *m, TSNode root, const char *src, size_t len, Diag *diag, AstNodeList *nodes) {
+bool lower_module(AstModule *m, TSNode root, const char *src, size_t len, Diag *diag, AstNodeList *nodes,
+                  ReadBudget *budget) {
   sym_init();
-  Lower l = {&m->arena, src, len, diag, nodes, 0, false};
+  Lower l = {&m->arena, src, len, diag, nodes, budget, 0, false};
   Kids k = kids_of(root);
   PtrVec defs = {0};
   for (size_t i = 0; i < k.len; i++) {

@@ -4,6 +4,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../support/memory.h"
 #include "../support/xalloc.h"
@@ -252,14 +253,43 @@ static size_t offset_of(const char *text, size_t len, uint32_t row, uint32_t col
   return at + col < len ? at + col : len;
 }
 
-/* Tree-sitter's error recovery can take minutes on megabytes of garbage (10 s on 1 MB of random
-   brackets) where a valid file of that size parses in a fraction of a second.  So the parse gets a
-   budget (5 s plus 0.5 s per MB: about one and a half times what a valid 100 MB file needs,
-   measured at 35 s for 120 MB); past it, the text is parsed again only up to where recovery
-   first begins, and a little beyond, which is where the first error is, so the message is the one
-   a quick parse would have given.  A valid file that overruns the budget on a slow machine is
-   parsed twice, no more: the second parse meets no recovery and returns the tree. */
-static TSTree *parse_budgeted(TSParser *parser, const char *text, size_t len) {
+/* Reading gets a time budget: 10 s plus 1 s per MB of text, of the processor's time, so that
+   a busy machine does not make it run out (120 MB of code, bench/chain.sh 3500000, read in 81 s
+   under a load of 8 on two cores; AddressSanitizer makes reading 2 to 3 times slower).  It covers
+   every step, tree-sitter's parse, the lowering and the comments, which each stop past it: once
+   it covered the parse alone, and 70,000 comments took 20 s to attach.  Tree-sitter's parse also
+   has a time of its own, 5 s plus 0.5 s per MB on the clock.  Its error recovery can take minutes
+   on megabytes of garbage (10 s on 1 MB of random brackets) where a valid file of that size
+   parses in a fraction of a second, so a parse past its time is not refused: the text is parsed
+   again only up to where recovery first begins, and a little beyond, which is where the first
+   error is, so the message is the one a quick parse would have given.  A valid file whose parse
+   overruns on a slow machine is parsed twice, no more: the second parse meets no recovery and
+   returns the tree, and the steps after it get a budget of their own. */
+static double cpu_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static ReadBudget read_budget(size_t len) {
+  double seconds = 10 + (double)len / 1e6;
+  return (ReadBudget){.deadline = cpu_seconds() + seconds, .seconds = seconds, .len = len};
+}
+
+bool read_budget_over(ReadBudget *b, Diag *diag, size_t at) {
+  if (b->over) return true;
+  if (++b->ticks < 4096) return false;
+  b->ticks = 0;
+  if (cpu_seconds() < b->deadline) return false;
+  b->over = true;
+  diag_error(diag, at,
+             "reading stopped here: it takes longer than %.1f s, the time budget for %.1f MB of text (a valid "
+             "program of that size reads in a fraction of it)",
+             b->seconds, (double)b->len / (1024.0 * 1024.0));
+  return true;
+}
+
+static TSTree *parse_budgeted(TSParser *parser, const char *text, size_t len, ReadBudget *budget) {
   ts_parser_set_timeout_micros(parser, 5000000 + (uint64_t)len / 2);
   ts_parser_set_cancellation_flag(parser, cancel_flag);
   TSTree *tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
@@ -273,7 +303,10 @@ static TSTree *parse_budgeted(TSParser *parser, const char *text, size_t len) {
   tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
   ts_parser_set_logger(parser, (TSLogger){NULL, NULL});
   ts_parser_set_cancellation_flag(parser, NULL);
-  if (tree || cancelled()) return tree; /* no recovery after all (a machine much slower than the budget assumes) */
+  if (tree || cancelled()) { /* no recovery after all (a machine much slower than the budget assumes) */
+    *budget = read_budget(budget->len);
+    return tree;
+  }
   ts_parser_reset(parser);
   size_t cut = offset_of(text, len, f.row, f.col) + 1024;
   ts_parser_set_cancellation_flag(parser, cancel_flag);
@@ -333,11 +366,12 @@ AstModule *ast_parse(const char *text, size_t len, Diag *diag) {
   if (!fits_in_memory(len, diag)) return NULL;
   /* tree-sitter's own allocation failure prints a bare line and exits 1: ours names the tool */
   ts_set_allocator(xmalloc, xcalloc, xrealloc, free);
+  ReadBudget budget = read_budget(len);
   size_t cut = before_weights(text, len);
   if (!check_bytes(text, len, diag) || !check_comment_runs(text, cut, diag)) return NULL;
   TSParser *parser = ts_parser_new();
   ts_parser_set_language(parser, tree_sitter_relay());
-  TSTree *tree = parse_budgeted(parser, text, cut);
+  TSTree *tree = parse_budgeted(parser, text, cut, &budget);
   if (tree && cut < len && !took_metadata_at(ts_tree_root_node(tree), cut)) {
     ts_tree_delete(tree);
     tree = NULL;
@@ -346,7 +380,7 @@ AstModule *ast_parse(const char *text, size_t len, Diag *diag) {
       return NULL;
     }
     ts_parser_reset(parser);
-    tree = parse_budgeted(parser, text, len);
+    tree = parse_budgeted(parser, text, len, &budget);
   }
   if (!tree) { /* only a cancelled parse gives none */
     diag_error(diag, 0, "interrupted while parsing");
@@ -361,8 +395,8 @@ AstModule *ast_parse(const char *text, size_t len, Diag *diag) {
     m = xcalloc(1, sizeof *m);
     arena_init(&m->arena);
     AstNodeList nodes = {NULL, 0, 0};
-    bool ok = lower_module(m, root, text, len, diag, &nodes);
-    ok = attach_comments(m, root, text, diag, &nodes) && ok;
+    bool ok = lower_module(m, root, text, len, diag, &nodes, &budget);
+    ok = attach_comments(m, root, text, diag, &nodes, &budget) && ok;
     free(nodes.items);
     if (!m->metadata) m->trailing_newlines = count_trailing_newlines(text, len);
     if (!ok) {
