@@ -52,6 +52,10 @@ echo "time against program size, generated chains of 10,000 and 50,000 bindings 
 bash bench/scale.sh
 
 echo
+echo "time against the number of comments in one node: doubling them should about double the time (bench/comments.sh):"
+bash bench/comments.sh
+
+echo
 echo "rreduce against program size, C-Vise beside it, -j1 against -j2 (bench/scale_reduce.sh: about 15 minutes):"
 bash bench/scale_reduce.sh
 

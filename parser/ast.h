@@ -18,6 +18,8 @@
  *   queries/    editors' highlighting, folds, indents and locals; test/corpus/ the grammar's
  *               tests; bindings/ (with Cargo.toml, binding.gyp, package.json, tree-sitter.json)
  *               the grammar for Rust and Node
+ *   vendor/tree-sitter/  tree-sitter's runtime (0.20.8), built into relaykit (its README.md says
+ *               why: Debian's 0.20.7 corrupts its heap on a node of more than 65,535 children)
  *
  * The AST keeps what the text says, not what it means: parentheses, graph numbers (`%3`),
  * literal spellings (`1e-05f`) and name spellings survive, so printing a parsed file gives the

@@ -44,47 +44,6 @@ static bool check_bytes(const char *text, size_t len, Diag *diag) {
   return true;
 }
 
-/* Debian's tree-sitter runtime (0.20.7) corrupts its heap when it frees a tree holding a run of
-   about 65,000 comments with nothing between them (fixed upstream in 0.20.8), and slows down well
-   before that.  Such a run is refused, located, before tree-sitter sees it; no real program has
-   one.  Strings are skipped so a comment delimiter inside one does not count. */
-enum { COMMENT_RUN_LIMIT = 10000 };
-
-static bool check_comment_runs(const char *text, size_t len, Diag *diag) {
-  size_t run = 0;
-  for (size_t i = 0; i < len;) {
-    char c = text[i];
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-      i++;
-      continue;
-    }
-    bool block = c == '/' && i + 1 < len && text[i + 1] == '*';
-    bool line = c == '/' && i + 1 < len && text[i + 1] == '/';
-    if (block || line) {
-      if (++run > COMMENT_RUN_LIMIT) {
-        diag_error(diag, i, "more than %d comments in a row (tree-sitter 0.20.7 cannot hold them; join them into one)",
-                   COMMENT_RUN_LIMIT);
-        return false;
-      }
-      size_t n = block ? block_comment_length(text + i, len - i) : 0;
-      if (block && n == 0) return true; /* unterminated: the parser says where */
-      if (line) {
-        const char *nl = memchr(text + i, '\n', len - i);
-        n = nl ? (size_t)(nl - (text + i)) : len - i;
-      }
-      i += n;
-      continue;
-    }
-    run = 0;
-    if (c == '"') { /* a string: up to its closing quote, escapes skipped */
-      for (i++; i < len && text[i] != '"'; i++)
-        if (text[i] == '\\') i++;
-    }
-    i++;
-  }
-  return true;
-}
-
 /* Text of a leaf for a message, shortened and made printable. */
 static void describe_token(const char *src, TSNode n, char *out, size_t cap) {
   uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
@@ -368,17 +327,12 @@ AstModule *ast_parse(const char *text, size_t len, Diag *diag) {
   ts_set_allocator(xmalloc, xcalloc, xrealloc, free);
   ReadBudget budget = read_budget(len);
   size_t cut = before_weights(text, len);
-  if (!check_bytes(text, len, diag) || !check_comment_runs(text, cut, diag)) return NULL;
+  if (!check_bytes(text, len, diag)) return NULL;
   TSParser *parser = ts_parser_new();
   ts_parser_set_language(parser, tree_sitter_relay());
   TSTree *tree = parse_budgeted(parser, text, cut, &budget);
   if (tree && cut < len && !took_metadata_at(ts_tree_root_node(tree), cut)) {
     ts_tree_delete(tree);
-    tree = NULL;
-    if (!check_comment_runs(text, len, diag)) {
-      ts_parser_delete(parser);
-      return NULL;
-    }
     ts_parser_reset(parser);
     tree = parse_budgeted(parser, text, len, &budget);
   }
