@@ -119,7 +119,7 @@ grammar-check:
 	@bash tests/grammar_check.sh
 
 # ---------------------------------------------------------------- fuzzing (clang + libFuzzer)
-fuzz: build/fuzz/fuzz_parse build/fuzz/fuzz_check build/fuzz/fuzz_reduce
+fuzz: build/fuzz/fuzz_parse build/fuzz/fuzz_check build/fuzz/fuzz_reduce build/fuzz/fuzz_comments
 FUZZ_FLAGS  := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_SRC    := $(LIB_SRC) $(filter-out $(TS_LIB)/src/lib.c,$(GRAMMAR_SRC))
 # tree-sitter's runtime once, with its own flags, under the sanitizers but without libFuzzer's

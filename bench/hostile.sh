@@ -25,6 +25,7 @@ gen comments-meta-quote "'$H\ndef @main() {\n  meta[\"][0]\n' + '/* c */\n' * 65
 gen comments-tuple "'$H\ndef @main() {\n  (1f,\n' + '/* c */\n' * 70000 + '  2f)\n}\n'"
 gen comments-spread "'$H\ndef @main() {\n  (' + '1f, /* c */\n' * 70000 + ')\n}\n'"
 gen comments-1m "'$H\ndef @main() {\n  (1f,\n' + '/* c */\n' * 1000000 + '  2f)\n}\n'"
+gen comments-after-error "'$H\n/* c */meta[\"][0]fn (%x) { %x }\n' + '/* c */' * 500000 + '*/#[metadata]\n}'"
 gen unclosed-parens "'$H\ndef @main() {\n' + '(' * 100000"
 gen unclosed-tuples "'$H\ndef @main() {\n' + '(1f, ' * 100000"
 gen deep-parens "'$H\ndef @main() { ' + '(' * 100000 + '1f' + ')' * 100000 + ' }\n'"

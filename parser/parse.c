@@ -71,12 +71,28 @@ static TSNode next_leaf_in(TSNode n) {
   return ts_node_is_null(s) ? s : first_leaf(s);
 }
 
+/* The length of the meta reference `meta[A][B]` at src[i] (one token of the grammar, whose
+   brackets may hold a quote), or 0. */
+static size_t meta_ref_length(const char *src, size_t len, size_t i) {
+  char before = i > 0 ? src[i - 1] : ' ';
+  if (len - i < 5 || memcmp(src + i, "meta[", 5) != 0 || before == '_' ||
+      (before >= '0' && before <= '9') || ((before | 0x20) >= 'a' && (before | 0x20) <= 'z'))
+    return 0;
+  const char *end = src + len, *a = memchr(src + i + 5, ']', len - i - 5);
+  if (!a || end - a < 3 || a[1] != '[') return 0;
+  const char *b = memchr(a + 2, ']', (size_t)(end - a - 2));
+  return b ? (size_t)(b + 1 - (src + i)) : 0;
+}
+
 /* On a syntax error, an unterminated comment or string explains it better than the token where
    tree-sitter gave up (often far away).  Scans like TVM's lexer; stops at #[metadata]. */
 static bool report_unterminated(const char *src, size_t len, Diag *diag) {
   for (size_t i = 0; i < len; i++) {
     if (src[i] == '#' && i + 11 <= len && !memcmp(src + i, "#[metadata]", 11)) return false;
-    if (src[i] == '/' && i + 1 < len && src[i + 1] == '/') {
+    size_t meta = src[i] == 'm' ? meta_ref_length(src, len, i) : 0;
+    if (meta) {
+      i += meta - 1;
+    } else if (src[i] == '/' && i + 1 < len && src[i + 1] == '/') {
       while (i < len && src[i] != '\n') i++;
     } else if (src[i] == '/' && i + 1 < len && src[i + 1] == '*') {
       size_t n = block_comment_length(src + i, len - i);

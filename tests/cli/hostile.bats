@@ -73,6 +73,11 @@ every_tool_reads() {
   [ "$status" -eq 0 ] # reduced below the type checker: the program parses
 }
 
+@test "60,000 comments after a syntax error (tree-sitter's merge of two stack versions recursed once per comment) are refused" {
+  python3 -c "print('#[version = \"0.0.5\"]\n/* c */meta[\"][0]fn (%x) { %x }\n' + '/* c */' * 60000 + '*/#[metadata]\n}')" > "$T/merge.relay"
+  every_tool_refuses "$T/merge.relay" "merge.relay:2:8: error: syntax error: unexpected 'meta[\"][0]'"
+}
+
 @test "70,000 unclosed parentheses or tuples (a node of more than 65,535 children once corrupted tree-sitter's heap) are refused" {
   python3 -c "print('#[version = \"0.0.5\"]\ndef @main() {\n' + '(' * 70000)" > "$T/parens.relay"
   every_tool_refuses "$T/parens.relay" "error: "

@@ -182,12 +182,20 @@ static bool stack__subtree_is_equivalent(Subtree left, Subtree right) {
   );
 }
 
-static void stack_node_add_link(
+// relaykit: this function recursed once per pair of nodes it merged, and merging two stack
+// versions that share a long run of extras (60,000 comments after an error) overflowed the
+// call stack.  It now keeps the merges still in progress on a heap array and does the same
+// work in the same order: stack_node_add_link_once is the old body up to its recursive
+// call, which it reports instead of making, and stack_node_merged is what followed the call.
+
+// Adds `link` to `self`, unless it merges into an existing link: then returns the node whose
+// predecessors should receive link.node's links (the old recursive call).
+static StackNode *stack_node_add_link_once(
   StackNode *self,
   StackLink link,
   SubtreePool *subtree_pool
 ) {
-  if (link.node == self) return;
+  if (link.node == self) return NULL;
 
   for (int i = 0; i < self->link_count; i++) {
     StackLink *existing_link = &self->links[i];
@@ -207,7 +215,7 @@ static void stack_node_add_link(
           self->dynamic_precedence =
             link.node->dynamic_precedence + ts_subtree_dynamic_precedence(link.subtree);
         }
-        return;
+        return NULL;
       }
 
       // If the previous nodes are mergeable, merge them recursively.
@@ -215,22 +223,12 @@ static void stack_node_add_link(
         existing_link->node->state == link.node->state &&
         existing_link->node->position.bytes == link.node->position.bytes
       ) {
-        for (int j = 0; j < link.node->link_count; j++) {
-          stack_node_add_link(existing_link->node, link.node->links[j], subtree_pool);
-        }
-        int32_t dynamic_precedence = link.node->dynamic_precedence;
-        if (link.subtree.ptr) {
-          dynamic_precedence += ts_subtree_dynamic_precedence(link.subtree);
-        }
-        if (dynamic_precedence > self->dynamic_precedence) {
-          self->dynamic_precedence = dynamic_precedence;
-        }
-        return;
+        return existing_link->node;
       }
     }
   }
 
-  if (self->link_count == MAX_LINK_COUNT) return;
+  if (self->link_count == MAX_LINK_COUNT) return NULL;
 
   stack_node_retain(link.node);
   unsigned node_count = link.node->node_count;
@@ -245,6 +243,54 @@ static void stack_node_add_link(
 
   if (node_count > self->node_count) self->node_count = node_count;
   if (dynamic_precedence > self->dynamic_precedence) self->dynamic_precedence = dynamic_precedence;
+  return NULL;
+}
+
+// What follows the merge of link.node's links into the node that matched it.
+static void stack_node_merged(StackNode *self, StackLink link) {
+  int32_t dynamic_precedence = link.node->dynamic_precedence;
+  if (link.subtree.ptr) {
+    dynamic_precedence += ts_subtree_dynamic_precedence(link.subtree);
+  }
+  if (dynamic_precedence > self->dynamic_precedence) {
+    self->dynamic_precedence = dynamic_precedence;
+  }
+}
+
+typedef struct {
+  StackNode *self;
+  StackLink link;
+  StackNode *into;
+  uint32_t next;  // the next of link.node's links to add to `into`
+} StackMerge;
+
+static void stack_node_add_link(
+  StackNode *self,
+  StackLink link,
+  SubtreePool *subtree_pool
+) {
+  Array(StackMerge) merges = array_new();
+  for (;;) {
+    StackNode *into = stack_node_add_link_once(self, link, subtree_pool);
+    if (into) {
+      StackMerge merge = {self, link, into, 0};
+      array_push(&merges, merge);
+    }
+    bool more = false;
+    while (merges.size > 0 && !more) {
+      StackMerge *merge = array_back(&merges);
+      if (merge->next < merge->link.node->link_count) {
+        self = merge->into;
+        link = merge->link.node->links[merge->next++];
+        more = true;
+      } else {
+        stack_node_merged(merge->self, merge->link);
+        merges.size--;
+      }
+    }
+    if (!more) break;
+  }
+  array_delete(&merges);
 }
 
 static void stack_head_delete(
