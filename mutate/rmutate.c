@@ -613,7 +613,7 @@ static int load_inputs(Cli *cli, Inputs *in) {
   if (cli->policy_path && !gen_policy_load(&in->policy, cli->policy_path, &in->policy_arena, err, sizeof err))
     return fprintf(stderr, "rmutate: %s\n", err), 2;
   size_t len;
-  if (!(in->seed_text = file_read_text(cli->seed_path, &len))) return 2;
+  if (!(in->seed_text = file_read_text(cli->seed_path, &len))) return errno == EILSEQ ? 1 : 2; /* 1: a NUL byte */
   if (!typed(cli->seed_path, in->seed_text, &in->seed, false)) {
     fprintf(stderr, "rmutate: %s is not a well-typed Relay module, which rmutate needs\n", cli->seed_path);
     return 1;

@@ -50,7 +50,7 @@ static void describe_token(const char *src, TSNode n, char *out, size_t cap) {
   size_t k = 0;
   for (uint32_t i = s; i < e && k + 4 < cap; i++) {
     unsigned char c = (unsigned char)src[i];
-    if (c == '\n') break;
+    if (c == '\n' || c == '\r') break;
     out[k++] = (c < 0x20 || c >= 0x7f) ? '?' : (char)c;
   }
   if (e - s > k && k + 4 < cap) {

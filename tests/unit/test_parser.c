@@ -219,6 +219,40 @@ static void test_read_budget_stops_reading(void **state) {
 
 /* ------------------------------------------------------------------ spans and AST */
 
+/* "\n", "\r\n" and a lone "\r" each end a line, in messages and in spans alike (issue 29: with
+   lone CRs every error was on line 1). */
+static void test_lone_cr_ends_a_line(void **state) {
+  (void)state;
+  uint32_t line, col;
+  const char text[] = "a\rb\r\nc\nd\r";
+  diag_line_col(text, strlen(text), 2, &line, &col); /* b */
+  assert_int_equal(line, 2);
+  assert_int_equal(col, 1);
+  diag_line_col(text, strlen(text), 6, &line, &col); /* c */
+  assert_int_equal(line, 3);
+  diag_line_col(text, strlen(text), 8, &line, &col); /* d */
+  assert_int_equal(line, 4);
+  diag_line_col(text, strlen(text), 10, &line, &col); /* after the last CR */
+  assert_int_equal(line, 5);
+  assert_error("#[version = \"0.0.5\"]\rdef @f() {\r  1f +\r}\r", "t.relay:3:6: error:", "unexpected '+'");
+  char *e = error_of("1f\r\r  @@");
+  assert_non_null(strstr(e, "t.relay:3:3: error:"));
+  assert_non_null(strstr(e, "\n    @@\n    ^\n")); /* the line shown is the error's own */
+  free(e);
+  for (int crlf = 0; crlf < 2; crlf++) {
+    const char *eol = crlf ? "\r\n" : "\r";
+    char src[128];
+    snprintf(src, sizeof src, "#[version = \"0.0.5\"]%sdef @f(%%x) {%s  %%x%s}%s", eol, eol, eol, eol);
+    AstModule *m = parse(src, NULL);
+    assert_non_null(m);
+    assert_int_equal(m->defs[0]->node.span.line, 2);
+    assert_int_equal(m->defs[0]->node.span.col, 1);
+    assert_int_equal(m->defs[0]->fn->body->node.span.line, 3);
+    assert_int_equal(m->defs[0]->fn->body->node.span.col, 3);
+    ast_free(m);
+  }
+}
+
 static void test_spans(void **state) {
   (void)state;
   AstModule *m = parse("#[version = \"0.0.5\"]\ndef @f(%x) {\n  %x\n}\n", NULL);
@@ -443,6 +477,7 @@ int main(void) {
       cmocka_unit_test(test_comment_runs_attach_in_order),
       cmocka_unit_test(test_read_budget_stops_reading),
       cmocka_unit_test(test_spans),
+      cmocka_unit_test(test_lone_cr_ends_a_line),
       cmocka_unit_test(test_dump_is_stable_through_printing),
       cmocka_unit_test(test_int_literals),
       cmocka_unit_test(test_float_literals),
