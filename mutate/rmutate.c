@@ -717,7 +717,9 @@ int main(int argc, char **argv) {
   arena_init(&in.policy_arena);
   Run run = {0};
   strset_init(&run.seen);
+  ast_parse_for(AST_TOOL_MUTATE); /* the seed is refused if mutating it cannot fit in memory */
   status = load_inputs(&cli, &in);
+  ast_parse_for(AST_TOOL_READ); /* a mutant needs only its reading */
   if (status < 0) status = open_outputs(&cli, &in, &run);
   if (status < 0) status = mutate_all(&cli, &run);
   if (run.manifest) fclose(run.manifest);

@@ -290,23 +290,88 @@ static TSTree *parse_budgeted(TSParser *parser, const char *text, size_t len, Re
   return tree;
 }
 
-/* What parsing and checking cost in memory per byte of text, mostly tree-sitter's tree: about 88
-   measured (831 MB for a 9.5 MB chain of 300,000 bindings; 58-86 on the hostile inputs). */
-enum { BYTES_PER_BYTE = 100, BUDGET_CHECK_FROM = 1 << 20 };
+/* What a tool needs in memory beyond what it holds already, measured as the smallest `ulimit -v`
+   under which it still succeeds (bench/memory.sh), less its start: per token of code (tree-sitter's
+   tree and the AST, mostly), per byte of code (the text, names and comments copied, the printout)
+   and per byte of the #[metadata] section (read as text; rcheck parses it as JSON).  A token costs
+   280 to 450 bytes to read: least in a chain of bindings, most in one tuple of a million elements
+   (one node with a million children); so the estimate is an upper bound for the worst of them,
+   about 1.6 times what a chain takes.  Bytes per token are what the old estimate missed: 100
+   bytes per byte of text was too little for a 2.7 MB chain (it takes 274 MB to check, and 100,000
+   bindings are 850,000 tokens) and 30 times too much for a 10 MB comment (33 MB). */
+typedef struct MemoryCost {
+  const char *doing;     /* for the message */
+  double per_token, per_byte, per_meta_byte;
+} MemoryCost;
+
+static const MemoryCost memory_costs[] = {
+    [AST_TOOL_READ] = {"read", 480, 5, 2},
+    [AST_TOOL_CHECK] = {"check", 480, 3, 8},
+    [AST_TOOL_REDUCE] = {"reduce", 760, 7, 8},
+    [AST_TOOL_MUTATE] = {"mutate", 560, 7, 8},
+};
+
+static AstTool reading_for = AST_TOOL_READ;
+
+void ast_parse_for(AstTool tool) { reading_for = tool; }
+
+enum { BUDGET_CHECK_FROM = 1 << 20 };
+
+/* A character of a word: the grammar's identifier holds '/' too. */
+static bool word_char(unsigned char c) {
+  return c == '_' || c == '/' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+
+/* The tokens of the code, close to the grammar's: a word (a name, a number, %x, @f), a meta
+   reference (whose quote starts no string), a string, a comment or one punctuation mark each.
+   Only an estimate rests on it: a text it counts wrong is still parsed by the grammar alone. */
+static size_t count_tokens(const char *text, size_t len) {
+  size_t n = 0;
+  for (size_t i = 0; i < len;) {
+    unsigned char c = (unsigned char)text[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      i++;
+      continue;
+    }
+    n++;
+    size_t meta = c == 'm' ? meta_ref_length(text, len, i) : 0;
+    if (meta) {
+      i += meta;
+    } else if (c == '/' && i + 1 < len && text[i + 1] == '*') {
+      size_t k = block_comment_length(text + i, len - i);
+      i += k ? k : len - i;
+    } else if (c == '/' && i + 1 < len && text[i + 1] == '/') {
+      const char *nl = memchr(text + i, '\n', len - i);
+      i = nl ? (size_t)(nl - text) : len;
+    } else if (c == '"') {
+      for (i++; i < len && text[i] != '"'; i += text[i] == '\\' ? 2 : 1) {}
+      i++;
+    } else if (word_char(c) || ((c == '%' || c == '@') && i + 1 < len && word_char((unsigned char)text[i + 1]))) {
+      for (i++; i < len && word_char((unsigned char)text[i]); i++) {}
+    } else {
+      i++;
+    }
+  }
+  return n;
+}
 
 /* An input that cannot fit is refused before the parse, with the limit stated, rather than ending
-   in the middle of it (or in the OOM killer's hands). */
-static bool fits_in_memory(size_t len, Diag *diag) {
+   in the middle of it (or in the OOM killer's hands).  `code` is the length before #[metadata]. */
+static bool fits_in_memory(const char *text, size_t len, size_t code, Diag *diag) {
   if (len < BUDGET_CHECK_FROM) return true;
   size_t avail = mem_available();
-  if (avail == SIZE_MAX || len <= avail / BYTES_PER_BYTE) return true;
+  if (avail == SIZE_MAX) return true;
+  const MemoryCost *c = &memory_costs[reading_for];
+  size_t tokens = count_tokens(text, code);
+  double need = (double)tokens * c->per_token + (double)code * c->per_byte + (double)(len - code) * c->per_meta_byte;
+  if (need <= (double)avail) return true;
   const double mb = 1024.0 * 1024.0;
   diag_error(diag, 0,
-             "%.1f MB of text needs about %.0f MB of memory to parse and check (about %d bytes per byte), but only "
-             "%.0f MB are available here (free memory and swap, ulimit -v / -d): the largest input that fits is "
-             "about %.1f MB",
-             (double)len / mb, (double)len * BYTES_PER_BYTE / mb, BYTES_PER_BYTE, (double)avail / mb,
-             (double)avail / BYTES_PER_BYTE / mb);
+             "%.1f MB of text needs about %.0f MB of memory to %s (%zu tokens, about %.0f bytes each, and %.0f bytes "
+             "per byte), but only %.0f MB are available here (free memory and swap, ulimit -v / -d): the largest "
+             "input that fits is about %.1f MB of text like this",
+             (double)len / mb, need / mb, c->doing, tokens, c->per_token, c->per_byte, (double)avail / mb,
+             (double)len * (double)avail / need / mb);
   return false;
 }
 
@@ -338,11 +403,11 @@ AstModule *ast_parse(const char *text, size_t len, Diag *diag) {
     diag_error(diag, 0, "input too large (%zu bytes; the limit is 4 GiB)", len);
     return NULL;
   }
-  if (!fits_in_memory(len, diag)) return NULL;
+  size_t cut = before_weights(text, len);
+  if (!fits_in_memory(text, len, cut, diag)) return NULL;
   /* tree-sitter's own allocation failure prints a bare line and exits 1: ours names the tool */
   ts_set_allocator(xmalloc, xcalloc, xrealloc, free);
   ReadBudget budget = read_budget(len);
-  size_t cut = before_weights(text, len);
   if (!check_bytes(text, len, diag)) return NULL;
   TSParser *parser = ts_parser_new();
   ts_parser_set_language(parser, tree_sitter_relay());
