@@ -1,6 +1,7 @@
 # relaykit — build, test, bench.
 #   make                 programs in bin/
-#   make test            unit tests (cmocka), CLI tests (bats), tree-sitter corpus tests
+#   make test            unit tests (cmocka), CLI tests (bats), tree-sitter corpus tests, README's
+#                        examples (make check-docs)
 #   make test SAN=1      the same, built with AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench           throughput against peers; see bench/RESULTS.md
 #   make check-slow      the hostile suite: 100 MB files, deep nesting (ASan), minutes and GBs
@@ -43,11 +44,13 @@ REDUCE_SRC  := $(filter-out reduce/rreduce.c,$(wildcard reduce/*.c))
 MUTATE_SRC  := $(filter-out mutate/rmutate.c,$(wildcard mutate/*.c))
 CAMPAIGN_SRC := $(filter-out campaign/rfuzz.c,$(wildcard campaign/*.c))
 LIB_SRC     := $(SUPPORT_SRC) $(PARSER_SRC) $(TYPEGEN_SRC) $(PROGRAM_SRC) $(RUN_SRC) $(REDUCE_SRC) $(MUTATE_SRC) $(CAMPAIGN_SRC)
-LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GRAMMAR_SRC:%.c=$(BUILD)/%.o)
+# Data built into the programs: interestingness/tvm-limitations.txt as a C string (rfuzz, roracle).
+GEN_SRC     := $(BUILD)/gen/limitations.c
+LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GRAMMAR_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:%.c=%.o)
 PROGRAMS    := rfmt rcheck rgen rreduce roracle rmutate rfuzz
 UNIT_TESTS  := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 
-.PHONY: all check test unit cli corpus-test grammar grammar-check bench install clean fuzz check-tvm check-slow
+.PHONY: all check test unit cli corpus-test grammar grammar-check bench install clean fuzz check-tvm check-slow check-docs
 all: $(PROGRAMS:%=$(BIN)/%)
 
 $(BUILD)/%.o: %.c
@@ -63,6 +66,15 @@ $(BUILD)/parser/src/%.o: parser/src/%.c
 $(BUILD)/$(TS_LIB)/src/lib.o: $(TS_LIB)/src/lib.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu99 $(OPT) -I$(TS_LIB)/src -I$(TS_LIB)/include -MMD -MP -c $< -o $@
+
+$(BUILD)/gen/limitations.c: interestingness/tvm-limitations.txt
+	@mkdir -p $(dir $@)
+	{ echo '/* Generated from interestingness/tvm-limitations.txt by the Makefile: do not edit. */'; \
+	  echo 'const char shipped_limitations[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/  "/' -e 's/$$/\\n"/' $<; echo '  "";'; } > $@
+
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
 
 $(BUILD)/librelaykit.a: $(LIB_OBJ)
 	@rm -f $@
@@ -111,6 +123,11 @@ test: all $(UNIT_TESTS:%=$(BUILD)/tests/%)
 check: all $(UNIT_TESTS:%=$(BUILD)/tests/%)
 	@bash tests/run.sh --full
 
+# Runs the examples README.md marks (<!-- check-docs -->) and compares their output with what
+# README.md shows (scripts/check-docs); make test runs it too.
+check-docs: all
+	@python3 scripts/check-docs
+
 grammar:
 	ts=$$(scripts/tree-sitter-cli) && cd parser && "$$ts" generate
 
@@ -121,7 +138,7 @@ grammar-check:
 # ---------------------------------------------------------------- fuzzing (clang + libFuzzer)
 fuzz: build/fuzz/fuzz_parse build/fuzz/fuzz_check build/fuzz/fuzz_reduce build/fuzz/fuzz_comments
 FUZZ_FLAGS  := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_SRC    := $(LIB_SRC) $(filter-out $(TS_LIB)/src/lib.c,$(GRAMMAR_SRC))
+FUZZ_SRC    := $(LIB_SRC) $(filter-out $(TS_LIB)/src/lib.c,$(GRAMMAR_SRC)) build/rel/gen/limitations.c
 # tree-sitter's runtime once, with its own flags, under the sanitizers but without libFuzzer's
 # coverage: its comparison tracing made a parse 10 times slower (20 s for a 1.5 MB input), and
 # the grammar's states, the scanner and ours give the fuzzer its feedback.
@@ -158,12 +175,12 @@ RK_LIB      := $(PREFIX)/lib/relaykit
 PYTHONDIR   ?= $(shell $(PYTHON) -c 'import sys; d = [p for p in sys.path if p.startswith("$(PREFIX)/") and p.endswith("-packages")]; print(d[0] if d else "")' 2>/dev/null)
 PYTHONDIR_  := $(if $(PYTHONDIR),$(PYTHONDIR),$(RK_LIB)/python)
 MANDIR      ?= $(PREFIX)/share/man
-TVM_SCRIPTS := $(sort $(notdir $(wildcard interestingness/tvm-*))) server-adapter
+TVM_SCRIPTS := $(sort $(notdir $(filter-out %.txt,$(wildcard interestingness/tvm-*)))) server-adapter
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(RK_LIB)/interestingness $(DESTDIR)$(PYTHONDIR_)/relaykit
 	install -m 755 $(PROGRAMS:%=$(BIN)/%) $(DESTDIR)$(PREFIX)/bin/
 	install -m 755 $(TVM_SCRIPTS:%=interestingness/%) $(DESTDIR)$(RK_LIB)/interestingness/
-	install -m 644 interestingness/relaykit_tvm.py interestingness/relaykit_repro.py interestingness/relaykit_outcome.py interestingness/README.md interestingness/PROTOCOL.md $(DESTDIR)$(RK_LIB)/interestingness/
+	install -m 644 interestingness/relaykit_tvm.py interestingness/relaykit_repro.py interestingness/relaykit_outcome.py interestingness/README.md interestingness/PROTOCOL.md interestingness/tvm-limitations.txt $(DESTDIR)$(RK_LIB)/interestingness/
 	for s in $(TVM_SCRIPTS); do ln -sf ../lib/relaykit/interestingness/$$s $(DESTDIR)$(PREFIX)/bin/$$s; done
 	install -m 644 python/relaykit/__init__.py $(DESTDIR)$(PYTHONDIR_)/relaykit/
 	install -d $(DESTDIR)$(MANDIR)/man1

@@ -44,6 +44,10 @@ for seed in 1 2 3; do
 done
 
 echo
+echo "rfuzz's grouping against ground truth, two baselines beside it (bench/triage.sh: planted bugs in the fake TVM; the real bugs with a TVM):"
+bash bench/triage.sh
+
+echo
 echo "rmutate: mutants per second (bench/mutate.sh):"
 bash bench/mutate.sh
 

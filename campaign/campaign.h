@@ -11,8 +11,10 @@
  *                 feedback, from its tree
  *   state.c       the campaign directory: campaign.json (saved after every round, atomically),
  *                 pool/, groups/, index.md
- *   triage.c      a failure's group key and the check that reproduces it; reduction with rreduce
- *   merge.c       `rfuzz merge`: shards joined, groups merged by signature
+ *   triage.c      a failure's group key (by what failed, not which round met it), the check that
+ *                 reproduces it; reduction with rreduce
+ *   merge.c       `rfuzz merge`: shards joined, groups merged by key
+ *   key.c         `rfuzz key`: the key and class of failures met outside a campaign
  *
  * Determinism: round r of shard I/N is the campaign's program number r*N + I-1; every random
  * choice of that round comes from rng_seed(seed, that number), so a campaign is a function of
@@ -27,6 +29,8 @@
 #include <stdint.h>
 
 #include "../parser/ast.h"
+#include "../interestingness/outcome.h"
+#include "../support/pattern.h"
 #include "../support/rng.h"
 #include "../support/strbuf.h"
 #include "../support/strset.h"
@@ -88,11 +92,9 @@ typedef struct FuzzKind {
      variants. */
   void (*check)(StrBuf *args, const char *passes, bool coin);
   /* What an answer (the oracle's exit status and first line) means, a hang and an oracle error
-     ruled out (fuzz_verdict). */
+     ruled out (fuzz_verdict).  Which group a failure joins is not the kind's to say: failures
+     are grouped by what failed (triage.c), whichever kind of round met them. */
   FuzzVerdict (*verdict)(int status, const char *sig);
-  /* The stage a failure is in, its group key's first word: the check's own, or the earlier stage
-     a non-zero status says failed. */
-  const char *(*stage)(int status);
 } FuzzKind;
 
 enum {
@@ -115,21 +117,28 @@ typedef struct FuzzEntry {   /* a program of the pool */
   char *passes;              /* its pass sequence */
 } FuzzEntry;
 
-typedef struct FuzzGroup {   /* failures with one signature */
+typedef struct FuzzGroup {   /* failures with one key */
   unsigned id;               /* groups/<id>, from 1 */
-  char *key;                 /* "build: Check failed: ..." (masked): what groups failures */
+  char *key;                 /* "build: Check failed: ... @ tvm::relay::Foo" (masked): what groups
+                                failures (triage.c) */
   char *signature;           /* the first failure's signature, as the oracle said it */
   char *match;               /* a regex for the signature's stable part (rreduce --match) */
   char *args;                /* the check that shows it, one argument a line */
+  FailClass cls;             /* its first failure's */
   unsigned long count;
   uint64_t first_program;    /* the campaign's program number of its first failure */
   double first_seconds;      /* campaign time of the first failure */
   long first_bytes, reduced_bytes; /* -1: none */
   char *status;              /* "new" (to reduce), "reduced", "not reduced: why", "not reduced (--no-reduce)" */
+  char *frame;               /* TVM's innermost frame of its first failure, or NULL: a reduction
+                                keeps it (rreduce --frame), so a crash does not slip into another */
+  char *reduced_key;         /* the key its reduced program fails with (NULL: not asked yet) */
+  unsigned merged_into;      /* the group it proved the same as after reduction (0: none) */
 } FuzzGroup;
 
 typedef struct FuzzCounts {
   unsigned long programs, passed, failed, known, oracle_errors, timeouts;
+  unsigned long bugs, limitations, rejected;  /* failures by class (failed = their sum) */
   unsigned long ill_rejected, ill_accepted;   /* invalid programs rejected cleanly (FV_REJECTED) / accepted */
   unsigned long generated, mutated, pool_adds;
 } FuzzCounts;
@@ -168,13 +177,17 @@ size_t campaign_note_features(Campaign *c, const AstModule *m, bool typed, const
 size_t campaign_count_new_features(const Campaign *c, const AstModule *m, bool typed, const char *passes);
 /* The group with this key, or NULL. */
 FuzzGroup *campaign_group(Campaign *c, const char *key);
+/* The group with this id (it must exist). */
+FuzzGroup *campaign_group_by_id(Campaign *c, unsigned id);
 
 /* ------------------------------------------------------------------ triage.c */
 /* A TVM child that hung, as the client's timeout or tvm-server's own --timeout says it. */
 bool fuzz_is_timeout(bool timed_out, const char *sig);
-/* The group key ("build: <masked signature>", `stage` first: FuzzKind.stage) and a regex for the
-   signature's stable part (both malloc'd). */
-void fuzz_group_key(const char *stage, bool timed_out, const char *sig, char **key, char **match);
+/* The group key of a failure, by what failed whichever round met it: the stage it failed in (when
+   the oracle's outcome says), the signature with its numbers and addresses masked, and TVM's
+   innermost frame (when its backtrace has one); and a regex for the signature's stable part
+   (both malloc'd).  f may be NULL (a plain oracle: the signature alone). */
+void fuzz_group_key(const Outcome *f, bool timed_out, const char *sig, char **key, char **match);
 /* The check (args file text) that reproduces the failure as an interesting answer: the program's
    own check, plus --other-status 0 when the failure was in an earlier stage (malloc'd). */
 char *fuzz_repro_args(const char *args, int status);
@@ -186,7 +199,8 @@ void fuzz_reduce_group(const Campaign *c, FuzzGroup *g, const char *rreduce, con
    or NULL when the command has no --args-beside. */
 char *fuzz_oracle_for_file(const char *oracle, const char *args_file);
 
-/* ------------------------------------------------------------------ merge.c */
+/* ------------------------------------------------------------------ merge.c, key.c */
 int fuzz_merge_main(int argc, char **argv);
+int fuzz_key_main(int argc, char **argv);
 
 #endif

@@ -1,5 +1,5 @@
-/* The kinds of rounds (kinds.def): for each, the check it asks of the oracle, how its answers
-   read, and the stage its failures are grouped under. */
+/* The kinds of rounds (kinds.def): for each, the check it asks of the oracle and how its answers
+   read. */
 #include <string.h>
 
 #include "campaign.h"
@@ -43,17 +43,6 @@ static FuzzVerdict fails_when_answered(int status, const char *sig) {
 static FuzzVerdict must_reject(int status, const char *sig) {
   if ((sig && !strncmp(sig, "signal ", 7)) || fuzz_is_timeout(false, sig)) return FV_FAIL;
   return status == 0 || (sig && *sig) ? FV_REJECTED : FV_ACCEPTED;
-}
-
-/* ------------------------------------------------------------------ stages (group keys) */
-
-/* status 0: the stage under test failed; otherwise an earlier stage (TVM rejected a program
-   relaykit typed: "frontend"), or a run of tvm-diff crashed before the comparison */
-static const char *stage_build(int status) { return status == 0 ? "build" : "frontend"; }
-static const char *stage_diff(int status) { return status == 0 ? "diff" : "diff-run"; }
-static const char *stage_ill_typed(int status) {
-  (void)status;
-  return "ill-typed";
 }
 
 /* ------------------------------------------------------------------ the table */

@@ -1,6 +1,7 @@
-/* rfuzz merge: shards of one campaign (or several campaigns) joined into one directory.  Groups
-   with the same key are one group: counts add up, the earliest first failure is kept, and one
-   reduction serves the group (a shard's, else one made here when --oracle is given). */
+/* rfuzz merge: shards of one campaign (or several campaigns) joined into one directory, by the
+   rule a campaign groups by (triage.c): groups with the same key are one group (counts add up, the
+   earliest first failure is kept, one reduction serves the group: a shard's, else one made here
+   when --oracle is given), and groups whose reduced programs failed the same way are one too. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -94,6 +95,8 @@ static bool merge_groups(Campaign *m, const Campaign *c, const char *name) {
     if (!t) {
       FuzzGroup ng = {.id = (unsigned)m->groups.len + 1, .key = xstrdup(g->key), .signature = xstrdup(g->signature),
                       .match = g->match ? xstrdup(g->match) : NULL, .args = xstrdup(g->args), .count = 0,
+                      .cls = g->cls, .reduced_key = g->reduced_key ? xstrdup(g->reduced_key) : NULL,
+                      .frame = g->frame ? xstrdup(g->frame) : NULL,
                       .first_program = g->first_program, .first_seconds = g->first_seconds,
                       .first_bytes = g->first_bytes, .reduced_bytes = g->reduced_bytes, .status = xstrdup(g->status)};
       VEC_PUSH(m->groups, ng);
@@ -108,6 +111,8 @@ static bool merge_groups(Campaign *m, const Campaign *c, const char *name) {
     if (t->count != g->count) { /* an earlier shard's group, now with this shard's reduction */
       free(t->status);
       t->status = xstrdup(g->status);
+      free(t->reduced_key);
+      t->reduced_key = g->reduced_key ? xstrdup(g->reduced_key) : NULL;
       t->reduced_bytes = g->reduced_bytes;
       t->first_bytes = g->first_bytes;
       free(t->args);
@@ -119,6 +124,30 @@ static bool merge_groups(Campaign *m, const Campaign *c, const char *name) {
     }
   }
   return true;
+}
+
+/* Groups whose reduced programs fail with the same key are one bug, as in a campaign: the later
+   is merged into the earlier. */
+static void merge_reduced(Campaign *m) {
+  for (size_t i = 0; i < m->groups.len; i++) {
+    FuzzGroup *g = &m->groups.items[i];
+    g->merged_into = 0; /* the shards' own merges are redone over the whole */
+  }
+  for (size_t i = 0; i < m->groups.len; i++) {
+    FuzzGroup *g = &m->groups.items[i];
+    if (!g->reduced_key) continue;
+    for (size_t j = 0; j < i; j++) {
+      FuzzGroup *h = &m->groups.items[j];
+      if (h->merged_into || !h->reduced_key || strcmp(h->reduced_key, g->reduced_key)) continue;
+      g->merged_into = h->id;
+      break;
+    }
+  }
+}
+
+static bool timeout_key(const char *key) {
+  size_t n = strlen(key);
+  return n >= 7 && !strcmp(key + n - 7, "timeout");
 }
 
 int fuzz_merge_main(int argc, char **argv) {
@@ -156,11 +185,12 @@ int fuzz_merge_main(int argc, char **argv) {
     char *rr = o.rreduce ? xstrdup(o.rreduce) : cli_sibling("rreduce");
     for (size_t i = 0; i < m.groups.len; i++) {
       FuzzGroup *g = &m.groups.items[i];
-      if (reduced(g) || strstr(g->key, ": timeout")) continue;
+      if (reduced(g) || timeout_key(g->key)) continue;
       fuzz_reduce_group(&m, g, rr, o.oracle, o.minutes, NULL);
     }
     free(rr);
   }
+  if (!status) merge_reduced(&m);
   if (!status && !campaign_save(&m, err, sizeof err)) {
     fprintf(stderr, "rfuzz merge: %s\n", err);
     status = 2;

@@ -23,6 +23,8 @@ void campaign_init(Campaign *c, const char *dir) {
 }
 
 static void group_free(FuzzGroup *g) {
+  free(g->frame);
+  free(g->reduced_key);
   free(g->key);
   free(g->signature);
   free(g->match);
@@ -95,6 +97,12 @@ FuzzGroup *campaign_group(Campaign *c, const char *key) {
   return NULL;
 }
 
+FuzzGroup *campaign_group_by_id(Campaign *c, unsigned id) {
+  for (size_t i = 0; i < c->groups.len; i++)
+    if (c->groups.items[i].id == id) return &c->groups.items[i];
+  abort(); /* ids come from the campaign itself */
+}
+
 /* file_replace's temporary files are NAME.tmpXXXXXX: one is left behind when a kill comes while
    it writes. */
 static bool stale_temp(const char *name) {
@@ -140,7 +148,7 @@ static unsigned long num(json_t *o, const char *key) {
 
 #define COUNTS(X)                                                                                      \
   X(programs) X(passed) X(failed) X(known) X(oracle_errors) X(timeouts) X(ill_rejected) X(ill_accepted) \
-  X(generated) X(mutated) X(pool_adds)
+  X(generated) X(mutated) X(pool_adds) X(bugs) X(limitations) X(rejected)
 
 void fuzz_counts_add(FuzzCounts *to, const FuzzCounts *from) {
 #define ADD(f) to->f += from->f;
@@ -157,11 +165,23 @@ static json_t *counts_json(const FuzzCounts *n) {
 }
 
 static json_t *group_json(const FuzzGroup *g) {
-  return json_pack("{s:I, s:o, s:o, s:o, s:o, s:I, s:I, s:f, s:I, s:I, s:o}", "id", (json_int_t)g->id, "key",
-                   jstr(g->key), "signature", jstr(g->signature), "match", jstr(g->match), "args", jstr(g->args),
-                   "count", (json_int_t)g->count, "first_program", (json_int_t)g->first_program, "first_seconds",
-                   g->first_seconds, "first_bytes", (json_int_t)g->first_bytes, "reduced_bytes",
-                   (json_int_t)g->reduced_bytes, "status", jstr(g->status));
+  json_t *j = json_pack("{s:I, s:o, s:o, s:o, s:o, s:I, s:I, s:f, s:I, s:I, s:o}", "id", (json_int_t)g->id, "key",
+                        jstr(g->key), "signature", jstr(g->signature), "match", jstr(g->match), "args", jstr(g->args),
+                        "count", (json_int_t)g->count, "first_program", (json_int_t)g->first_program, "first_seconds",
+                        g->first_seconds, "first_bytes", (json_int_t)g->first_bytes, "reduced_bytes",
+                        (json_int_t)g->reduced_bytes, "status", jstr(g->status));
+  json_object_set_new(j, "class", json_string(fail_class_names[g->cls]));
+  if (g->reduced_key) json_object_set_new(j, "reduced_key", json_string(g->reduced_key));
+  if (g->frame) json_object_set_new(j, "frame", json_string(g->frame));
+  if (g->merged_into) json_object_set_new(j, "merged_into", json_integer((json_int_t)g->merged_into));
+  return j;
+}
+
+/* A class by its name in campaign.json ("bug" for a campaign made before classes). */
+static FailClass class_named(json_t *j) {
+  for (int k = 0; k < FAIL_NCLASSES; k++)
+    if (json_is_string(j) && !strcmp(json_string_value(j), fail_class_names[k])) return (FailClass)k;
+  return FAIL_BUG;
 }
 
 bool campaign_save(const Campaign *c, char *err, size_t errlen) {
@@ -242,7 +262,10 @@ bool campaign_load(Campaign *c, bool *found, char *err, size_t errlen) {
     FuzzGroup g = {.id = (unsigned)num(e, "id"), .key = sdup(json_object_get(e, "key")),
                    .signature = sdup(json_object_get(e, "signature")), .match = sdup(json_object_get(e, "match")),
                    .args = sdup(json_object_get(e, "args")), .count = num(e, "count"),
-                   .first_program = num(e, "first_program"), .status = sdup(json_object_get(e, "status"))};
+                   .first_program = num(e, "first_program"), .status = sdup(json_object_get(e, "status")),
+                   .cls = class_named(json_object_get(e, "class")),
+                   .reduced_key = sdup(json_object_get(e, "reduced_key")), .frame = sdup(json_object_get(e, "frame")),
+                   .merged_into = (unsigned)num(e, "merged_into")};
     json_t *fs = json_object_get(e, "first_seconds"), *fb = json_object_get(e, "first_bytes"),
            *rb = json_object_get(e, "reduced_bytes");
     g.first_seconds = json_is_number(fs) ? json_number_value(fs) : 0;
@@ -273,6 +296,14 @@ static void md_cell(StrBuf *sb, const char *s) { /* one table cell: no pipes, no
   }
 }
 
+/* A group's failures with those of the groups merged into it. */
+static unsigned long group_total(const Campaign *c, const FuzzGroup *g) {
+  unsigned long n = g->count;
+  for (size_t i = 0; i < c->groups.len && !g->merged_into; i++)
+    if (c->groups.items[i].merged_into == g->id) n += c->groups.items[i].count;
+  return n;
+}
+
 static char *index_markdown(const Campaign *c) {
   StrBuf sb;
   sb_init(&sb);
@@ -285,19 +316,30 @@ static char *index_markdown(const Campaign *c) {
             c->n.mutated, c->n.failed, c->n.passed, c->n.known, c->n.oracle_errors, c->pool.len, c->n.pool_adds);
   if (c->n.ill_rejected || c->n.ill_accepted)
     sb_printf(&sb, "; ill-typed programs: %lu rejected cleanly, %lu accepted", c->n.ill_rejected, c->n.ill_accepted);
-  sb_printf(&sb, ".\n\nOracle: `%s`\n\n", c->oracle ? c->oracle : "");
-  sb_puts(&sb, "| group | failures | first seen | first program | reduced | signature |\n"
-               "|---|---:|---|---:|---|---|\n");
-  for (size_t i = 0; i < c->groups.len; i++) {
-    const FuzzGroup *g = &c->groups.items[i];
-    sb_printf(&sb, "| [%03u](groups/%03u/) | %lu | program %llu, %.0f s | %ld B | ", g->id, g->id, g->count,
-              (unsigned long long)g->first_program, g->first_seconds, g->first_bytes);
-    if (g->reduced_bytes >= 0) sb_printf(&sb, "%ld B ([reduced.relay](groups/%03u/reduced.relay))", g->reduced_bytes, g->id);
-    else md_cell(&sb, g->status);
-    sb_puts(&sb, " | `");
-    md_cell(&sb, g->key);
-    sb_puts(&sb, "` |\n");
+  sb_printf(&sb, ".\n\nFailures by class: %lu bugs, %lu limitations of TVM, %lu rejected inputs "
+                 "(interestingness/tvm-limitations.txt and --limitations say which is which).\n",
+            c->n.bugs, c->n.limitations, c->n.rejected);
+  sb_printf(&sb, "\nOracle: `%s`\n", c->oracle ? c->oracle : "");
+  static const char *const titles[FAIL_NCLASSES] = {"Bugs", "Limitations of TVM", "Rejected inputs"};
+  for (int k = 0; k < FAIL_NCLASSES; k++) {
+    size_t shown = 0;
+    sb_printf(&sb, "\n## %s\n\n", titles[k]);
+    sb_puts(&sb, "| group | failures | first seen | first program | reduced | signature |\n"
+                 "|---|---:|---|---:|---|---|\n");
+    for (size_t i = 0; i < c->groups.len; i++) {
+      const FuzzGroup *g = &c->groups.items[i];
+      if ((int)g->cls != k) continue;
+      shown++;
+      sb_printf(&sb, "| [%03u](groups/%03u/) | %lu | program %llu, %.0f s | %ld B | ", g->id, g->id, group_total(c, g),
+                (unsigned long long)g->first_program, g->first_seconds, g->first_bytes);
+      if (g->merged_into) sb_printf(&sb, "merged into [%03u](groups/%03u/): the same failure once reduced", g->merged_into, g->merged_into);
+      else if (g->reduced_bytes >= 0) sb_printf(&sb, "%ld B ([reduced.relay](groups/%03u/reduced.relay))", g->reduced_bytes, g->id);
+      else md_cell(&sb, g->status);
+      sb_puts(&sb, " | `");
+      md_cell(&sb, g->key);
+      sb_puts(&sb, "` |\n");
+    }
+    if (!shown) sb_puts(&sb, "| - | 0 | - | - | - | none |\n");
   }
-  if (!c->groups.len) sb_puts(&sb, "| - | 0 | - | - | - | no failure yet |\n");
   return sb_take(&sb);
 }

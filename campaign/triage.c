@@ -20,19 +20,25 @@ static bool starts(const char *s, const char *prefix) { return s && !strncmp(s, 
 
 bool fuzz_is_timeout(bool timed_out, const char *sig) { return timed_out || starts(sig, "timeout"); }
 
-void fuzz_group_key(const char *stage, bool timed_out, const char *sig, char **key, char **match) {
+void fuzz_group_key(const Outcome *f, bool timed_out, const char *sig, char **key, char **match) {
   StrBuf norm, ere, k;
   sb_init(&norm);
   sb_init(&ere);
   sb_init(&k);
+  /* the stage is what the oracle says failed (a diff round's build crash is a build failure, as
+     a build round's is), never the round's kind: one bug, one group */
+  if (f && *f->stage) sb_printf(&k, "%s: ", f->stage);
   if (fuzz_is_timeout(timed_out, sig)) {
-    sb_printf(&k, "%s: timeout", stage);
+    sb_puts(&k, "timeout");
     *match = xstrdup("timeout");
   } else {
     run_signature_line(sig ? sig : "", sig ? strlen(sig) : 0, NULL, &norm, &ere);
-    sb_printf(&k, "%s: %s", stage, norm.len ? norm.data : "(no signature)");
+    sb_puts(&k, norm.len ? norm.data : "(no signature)");
     *match = ere.len ? sb_take(&ere) : NULL;
   }
+  /* TVM's innermost frame tells apart two bugs that share a message (a check in a helper many
+     passes call), where its backtrace has frames */
+  if (f && f->nframes) sb_printf(&k, " @ %s", f->frames[0]);
   *key = sb_take(&k);
   sb_free(&norm);
   sb_free(&ere);
@@ -91,6 +97,10 @@ void fuzz_reduce_group(const Campaign *c, FuzzGroup *g, const char *rreduce, con
   if (g->match) {
     argv[n++] = "--match";
     argv[n++] = g->match;
+  }
+  if (g->frame) { /* the same crash: a message alone ("signal SIGSEGV") lets it slip into another */
+    argv[n++] = "--frame";
+    argv[n++] = g->frame;
   }
   argv[n++] = "-j";
   argv[n++] = "1";

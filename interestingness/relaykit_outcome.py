@@ -25,14 +25,14 @@ class BadPipeline(Exception):
 
 def coarse_stage(step):
     """The stage a failure is grouped under, from the step the check was in: frontend (read,
-    parse, typecheck), pass (a Relay pass of the pipeline), build, run, compare, roundtrip, check."""
+    parse, typecheck), compile (the passes, whether a pass list runs them or relay.build does,
+    and lowering), run, compare, roundtrip, check. A pass's bug met by `tvm-pass P` and by
+    relay.build running P is one bug: both are compile."""
     word = step.split(" ")[0] if step else ""
     if word in ("read", "parse", "typecheck", "start"):
         return "frontend"
-    if word in ("pass", "infer-after"):
-        return "pass"
-    if word in ("build", "setup"):
-        return "build"
+    if word in ("pass", "infer-after", "build", "setup"):
+        return "compile"
     if word in ("run", "inputs"):
         return "run"
     if word in ("print", "reparse"):
@@ -50,7 +50,8 @@ _MACHINERY = re.compile(
     r"^(tvm::runtime::detail::|tvm::runtime::Backtrace|tvm::runtime::(Typed)?PackedFunc|"
     r"tvm::runtime::PackedFuncObj|tvm::runtime::TVMRetValue|tvm::runtime::TVMArgs|TVMFuncCall|"
     r"TVMBackend|std::|__libc|_start|_Py|Py[A-Z]|\?\?|0x[0-9a-f]+|fake$|tvm::ReportAt|"
-    r"tvm::DiagnosticContext::Render|tvm::runtime::InternalError)")
+    r"tvm::DiagnosticContext::Render|tvm::runtime::InternalError|"
+    r"(.*::)?backtrace_handler|__restore_rt|raise$|gsignal|abort$)")
 
 
 def cpp_frames(text):

@@ -233,6 +233,29 @@ def read_passes(args, p, with_file):
         p.error("--run needs --build")
 
 
+def add_bisect_options(p, with_file):
+    add_build_options(p, with_file)
+    p.add_argument("--rtol", type=float, default=None,
+                   help="with --run: relative tolerance against the input's results (default by dtype)")
+    p.add_argument("--atol", type=float, default=None, help="with --run: absolute tolerance (default by dtype)")
+    p.add_argument("items", nargs="+", metavar="PASS",
+                   help="the passes (none: relay.build's own), then the candidate" if with_file else
+                   "the passes (none: relay.build's own)")
+
+
+def read_bisect(args, p, with_file):
+    """The passes (maybe none: the build's), and the candidate last."""
+    items = list(args.items)
+    if with_file:
+        args.file, items = items[-1], items[:-1]
+    try:
+        args.passes = [pass_spec(s) for s in items]
+    except ValueError as e:
+        p.error(str(e))
+    # its repro: the passes, or the build when there are none (relaykit_repro.passes)
+    args.build, args.infer_after = not args.passes, False
+
+
 def add_diff_options(p, with_file):  # pylint: disable=unused-argument
     g = p.add_mutually_exclusive_group()
     g.add_argument("--opt-levels", type=comma_list(opt_level), metavar="A,B[,...]",
@@ -475,9 +498,10 @@ def pass_recorder(tvm, ran):
     return RecordPasses()
 
 
-def pass_context(tvm, relay, opt_level, required=(), args=None, ran=None):
+def pass_context(tvm, relay, opt_level, required=(), args=None, ran=None, instruments=()):
     """A PassContext with --config, --disabled-pass and --required-pass when args has them; with
-    `ran`, every pass run inside it is told to ran(name) (the pipeline rreduce reduces)."""
+    `ran`, every pass run inside it is told to ran(name) (the pipeline rreduce reduces); and
+    other pass instruments (tvm-bisect's watch)."""
     config = dict(getattr(args, "config", {}) or {})
     disabled = list(getattr(args, "disabled_pass", []) or [])
     required = list(required) + list(getattr(args, "required_pass", []) or [])
@@ -489,8 +513,9 @@ def pass_context(tvm, relay, opt_level, required=(), args=None, ran=None):
         if config:
             kw["config"] = config
         recorder = pass_recorder(tvm, ran)
-        if recorder is not None:
-            kw["instruments"] = [recorder]
+        watchers = ([recorder] if recorder is not None else []) + list(instruments)
+        if watchers:
+            kw["instruments"] = watchers
         return transform.PassContext(**kw)
     return relay.build_config(opt_level=opt_level, required_pass=required,  # TVM <= 0.6
                               disabled_pass=disabled)
@@ -770,18 +795,15 @@ def check_passes(args):
 class Job(object):  # pylint: disable=too-few-public-methods
     """One candidate in the TVM child: what a check's run function works with."""
 
-    def __init__(self, tvm, relay, args, name, stage, ran=None):
+    def __init__(self, tvm, relay, args, name, stage, ran=None, note=None):
         self.tvm, self.relay, self.args, self.name = tvm, relay, args, name
         self.stage = stage  # stage(name) announces each stage
         self.ran = ran  # ran(name) records a pass TVM ran (the outcome's pipeline)
+        self.note = note or (lambda text: None)  # note(text): a remark for the outcome (tvm-diff's redraws)
         self.params = None  # --params, loaded (Check.compiles)
-        self.notes = []  # remarks for the outcome (tvm-diff's redrawn inputs)
-
-    def note(self, text):
-        self.notes.append(text)
 
 
-def run_check(args, path, stage, ran=None):
+def run_check(args, path, stage, ran=None, note=None):
     """The TVM work of one candidate: the stages every check has, then its own (Check.run).
     Returns what "no bug" found; raises on an error."""
     import tvm  # pylint: disable=import-outside-toplevel
@@ -795,7 +817,7 @@ def run_check(args, path, stage, ran=None):
     write_repro(args, text, name)
     stage("parse")
     mod = parse_module(tvm, relay, text, name, stage)
-    job = Job(tvm, relay, args, name, stage, ran)
+    job = Job(tvm, relay, args, name, stage, ran, note)
     if check.typed:
         stage("typecheck")
         mod = infer_type(relay, mod)
@@ -842,6 +864,149 @@ def run_passes(job, mod):
     if not args.build:
         return "passes run"
     return run_build(job, mod)
+
+
+class Broken(Exception):
+    """tvm-bisect: a pass left the module broken; str() names the pass and how."""
+
+
+def _checked(job, mod, reference, inputs):
+    """Why the module is broken (not well-formed, not typed, or computing something else than the
+    input did on the same inputs), or None."""
+    relay = job.relay
+    try:
+        for gv, func in getattr(mod, "functions", {}).items():
+            if isinstance(func, relay.Function) and hasattr(relay.analysis, "well_formed") \
+                    and not relay.analysis.well_formed(func):
+                return "%s is not well-formed" % getattr(gv, "name_hint", gv)
+        mod = infer_type(relay, mod)
+    except Exception as e:  # pylint: disable=broad-except
+        return "it no longer type-checks: %s" % one_line("%s: %s" % (type(e).__name__, e))
+    if reference is None:
+        return None
+    import numpy as np  # pylint: disable=import-outside-toplevel
+    try:
+        got = _interpret(job, mod, inputs)
+        compare_results(np, reference, got, job.args.rtol, job.args.atol, ("the input", "the pass's output"))
+    except Mismatch as e:
+        return "it computes something else: %s" % e
+    except Exception as e:  # pylint: disable=broad-except
+        return "it no longer runs: %s" % one_line("%s: %s" % (type(e).__name__, e))
+    return None
+
+
+def _interpret(job, mod, inputs):
+    """The module's results on inputs, by the debug interpreter at opt level 0 (no pass of its own)."""
+    tvm, relay = job.tvm, job.relay
+    import numpy as np  # pylint: disable=import-outside-toplevel
+    dev = device_for(tvm, job.args.target)
+    with pass_context(tvm, relay, 0):
+        return flatten_result(np, relay.create_executor("debug", mod, dev, job.args.target).evaluate()(*inputs), [])
+
+
+def _ir_diff(before, after, name):
+    """The module before and after the culprit, each printed by rfmt (TVM's layout, types dropped),
+    as a unified diff."""
+    import difflib  # pylint: disable=import-outside-toplevel
+    rfmt = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "bin", "rfmt")
+    rfmt = rfmt if os.access(rfmt, os.X_OK) else shutil.which("rfmt")
+
+    def tidy(text):
+        if not rfmt:
+            return text
+        import subprocess  # pylint: disable=import-outside-toplevel
+        p = subprocess.run([rfmt, "--strip-types", "-"], input=text, capture_output=True, text=True)
+        return p.stdout if p.returncode == 0 else text
+
+    return "".join(difflib.unified_diff(tidy(before).splitlines(True), tidy(after).splitlines(True),
+                                        "before %s" % name, "after %s" % name))
+
+
+def run_bisect(job, mod):
+    """tvm-bisect: the passes (or relay.build's own, watched by a pass instrument), the module
+    checked after every one; the first pass after which it is broken, or that fails, is named,
+    with the module just before and just after it."""
+    tvm, relay, args = job.tvm, job.relay, job.args
+    reference, inputs = None, None
+    if args.run:
+        import numpy as np  # pylint: disable=import-outside-toplevel
+        job.stage("inputs")
+        dev = device_for(tvm, args.target)
+        inputs = [v for _, v in make_inputs(tvm, relay, np, mod["main"], dev, args.seed)]
+        reference = _interpret(job, mod, inputs)
+    job.stage("setup")
+    passes = [(spec[0], make_pass(relay, spec)) for spec in args.passes]
+    for k, (name, p) in enumerate(passes):
+        before = mod.astext(show_meta_data=False)
+        job.stage("pass " + name)
+        with pass_context(tvm, relay, args.opt_level, [name], args, job.ran):
+            try:
+                mod = tvm.transform.Sequential([p])(mod)
+            except Exception:
+                sys.stderr.write("culprit: %s (pass %d of %d) fails; the module before it:\n%s\n" % (
+                    name, k + 1, len(passes), before))
+                raise
+        why = _checked(job, mod, reference, inputs)
+        if why:
+            sys.stderr.write(_ir_diff(before, mod.astext(show_meta_data=False), name))
+            raise Broken("culprit: %s (pass %d of %d): %s" % (name, k + 1, len(passes), why))
+    if passes:
+        return "no pass breaks the module (%d passes)" % len(passes)
+    return _bisect_build(job, mod, reference, inputs)
+
+
+def _bisect_build(job, mod, reference, inputs):
+    """relay.build's own passes, each watched: the first after which the module is broken; else the
+    pass in flight when the build failed, or lowering after every Relay pass."""
+    tvm, relay, args = job.tvm, job.relay, job.args
+    instrument = getattr(tvm, "instrument", None)
+    if instrument is None or not hasattr(instrument, "pass_instrument"):
+        raise UsageError("this TVM has no pass instruments (0.8 or later): tvm-bisect needs them for a build")
+    state = {"depth": 0, "inside": False, "last": None, "before": None, "broken": None}
+
+    @instrument.pass_instrument
+    class Watch(object):  # pylint: disable=too-few-public-methods
+        def run_before_pass(self, m, info):
+            job.ran(info.name)
+            if state["inside"]:
+                return
+            if state["depth"] == 0:
+                state["last"], state["before"] = info.name, m.astext(show_meta_data=False)
+                job.stage("build pass " + info.name)  # a crash in it is said to be there
+            state["depth"] += 1
+
+        def run_after_pass(self, m, info):
+            if state["inside"]:
+                return
+            state["depth"] -= 1
+            if not state["depth"]:
+                job.stage("build after " + info.name)  # lowering, if no Relay pass comes next
+            if state["depth"] or state["broken"] or info.name == "sequential":
+                return
+            state["inside"] = True  # the checks run passes of their own: not watched
+            try:
+                why = _checked(job, m, reference, inputs)
+            finally:
+                state["inside"] = False
+            if why:
+                state["broken"] = (info.name, why, state["before"], m.astext(show_meta_data=False))
+
+    job.stage("build")
+    try:
+        with pass_context(tvm, relay, args.opt_level, (), args, None, [Watch()]):
+            build_module(tvm, relay, mod, args, job.params)
+    except Exception:
+        if state["broken"] is None:
+            where = ("in pass %s" % state["last"]) if state["depth"] else \
+                "in lowering, after every Relay pass (the last was %s)" % state["last"]
+            sys.stderr.write("culprit: the build fails %s\n" % where)
+            raise
+    if state["broken"]:
+        name, why, before, after = state["broken"]
+        job.stage("build pass " + name)
+        sys.stderr.write(_ir_diff(before, after, name))
+        raise Broken("culprit: %s (in relay.build): %s" % (name, why))
+    return "no pass of relay.build breaks the module"
 
 
 def run_diff(job, mod):
@@ -1026,6 +1191,17 @@ CHECKS = (
           relaykit_repro.passes, typed=True, compiles=True, options=add_pass_options,
           usage="%(prog)s [options] PASS... ", read_items=read_passes,
           vet=check_passes),
+    Check("bisect", "Interesting when the passes (in order, each as a one-pass Sequential; none: "
+          "relay.build's own, watched by a pass instrument) leave the module broken or fail: after "
+          "every pass the module is checked (well-formed, InferType, and with --run that it "
+          "computes what the input computes on the same random inputs, by the interpreter, "
+          "tolerance by dtype); the first pass after which it is broken, or that fails, is the "
+          "culprit: named, with the module just before and after it (printed by rfmt, diffed) "
+          "on stderr. On a build failure after every Relay pass, it says the failure is in "
+          "lowering.",
+          ("pass", "build", "inputs"), run_bisect, "the pass that breaks the module",
+          relaykit_repro.passes, typed=True, compiles=True, options=add_bisect_options,
+          usage="%(prog)s [options] [PASS...] ", read_items=read_bisect, vet=check_passes),
     Check("diff", "Interesting when configurations (opt levels of one executor, executors at one "
           "opt level, or any EXECUTOR:LEVEL pairs) give results that differ beyond the tolerance "
           "on the same random inputs; inputs that feed a variance, a square root, a logarithm or a "
@@ -1079,16 +1255,21 @@ def _child(args, path, wfd, chdir):
     def ran(name):
         send({"ran": name})
 
+    def note(text):
+        send({"note": text})
+
     result = {"kind": "ok", "text": ""}
     try:
         if chdir:
             path = os.path.abspath(path)
             os.chdir(os.path.dirname(path))
-        result["text"] = run_check(args, path, stage, ran)
+        result["text"] = run_check(args, path, stage, ran, note)
     except UsageError as e:
         result = {"kind": "usage", "text": str(e), "headline": str(e)}
     except Mismatch as e:
         result = {"kind": "error", "text": str(e), "headline": str(e), "mismatch": True}
+    except Broken as e:
+        result = {"kind": "error", "text": str(e), "headline": str(e), "exception": "Broken"}
     except Unusable as e:
         result = {"kind": "ok", "text": str(e), "note": str(e)}
     except BaseException as e:  # pylint: disable=broad-except  # TVMError, DiagnosticError, ...
@@ -1143,7 +1324,7 @@ def run_in_child(args, path, chdir=False):
     output = capture.read().decode("utf-8", "replace")
     capture.close()
 
-    stage, result, ran = "start", None, []
+    stage, result, ran, notes = "start", None, [], []
     for line in data.decode("utf-8", "replace").splitlines():
         try:
             msg = json.loads(line)
@@ -1151,10 +1332,12 @@ def run_in_child(args, path, chdir=False):
             continue
         if "stage" in msg:
             stage = msg["stage"]
+        elif "kind" in msg:  # the verdict (it may hold a note of its own)
+            result = msg
         elif "ran" in msg:
             ran.append(msg["ran"])
-        elif "kind" in msg:
-            result = msg
+        elif "note" in msg:
+            notes.append(msg["note"])
     if timed_out:
         head = "timeout after %g s" % args.timeout
         return Outcome("error", stage, head, head, output, ran)
@@ -1168,8 +1351,9 @@ def run_in_child(args, path, chdir=False):
     if result is None:
         head = "the TVM child exited with status %d without a verdict" % os.WEXITSTATUS(status)
         return Outcome("error", stage, head, head, output, ran)
+    notes += [result["note"]] if result.get("note") else []
     return Outcome(result["kind"], stage, result["text"], result.get("headline", ""), output, ran,
-                   result.get("exception"), result.get("mismatch", False), result.get("note"))
+                   result.get("exception"), result.get("mismatch", False), "; ".join(notes) or None)
 
 
 # ----------------------------------------------------------------------------- verdicts
@@ -1249,6 +1433,8 @@ def verdict(args, outcome):
     sig = signature(outcome, args.match_re)
     if outcome.stage == "read":
         return EXIT_USAGE, sig, "cannot read the candidate: " + sig
+    if outcome.exception == "Broken":  # tvm-bisect's culprit says more than TVM's own words
+        return EXIT_BUG, sig, "interesting (in stage %s): %s" % (outcome.stage, " ".join(outcome.headline.split()))
     under_test = outcome.stage.split(" ")[0] in CHECK[args.check].under_test
     if not under_test:
         return args.other_status, sig, "something else broke (in stage %s): %s" % (outcome.stage, sig)

@@ -18,6 +18,7 @@
 #include "../support/version.h"
 #include "../support/xalloc.h"
 #include "oracle.h"
+#include "outcome.h"
 #include "signature.h"
 
 static const char usage[] =
@@ -42,6 +43,13 @@ static const char usage[] =
     "                     \"bytes\", \"match\", \"files\"}\n"
     "      --server CMD   ask a persistent oracle server (interestingness/PROTOCOL.md) instead of\n"
     "                     running TEST per file: roracle [options] --server CMD DIR\n"
+    "      --known FILE   signatures of known bugs, one regex a line (# comments): failures they\n"
+    "                     match are counted as known, not grouped\n"
+    "      --limitations FILE  rules `limitation REGEX` / `rejected REGEX` read before the shipped\n"
+    "                     ones (interestingness/tvm-limitations.txt): each group says whether it is\n"
+    "                     a bug, a limitation TVM states or an input TVM rejects\n"
+    "      --log-dir DIR  keep each failure's program, check, whole output and outcome in\n"
+    "                     DIR/NNNNN-NAME/, so that a group can be audited\n"
     "  -h, --help         show this help;  --version\n"
     "\n"
     "Output: one row per group (count, bytes and path of its smallest file, signature), most\n"
@@ -60,6 +68,8 @@ typedef struct Entry {
   char *path;      /* DIR/name, as the user spelled DIR */
   size_t bytes;
   bool done, failed, timed_out;
+  bool known;      /* a failure --known names: counted, not grouped */
+  FailClass cls;   /* a failure's class */
   char *signature; /* failures only */
   char *match;     /* a pattern for rreduce --match, or NULL */
 } Entry;
@@ -68,13 +78,24 @@ typedef VEC(Entry) Entries;
 /* A group of failures with one signature; members index the entries, in path order. */
 typedef struct Group {
   const char *signature, *match;
+  FailClass cls;  /* its first file's */
   size_t smallest;
   VEC(size_t) members;
 } Group;
 typedef VEC(Group) Groups;
 
 enum { MAX_JOBS = 64 };
-enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_CPU, OPT_MAX, OPT_KEEP, OPT_JSON, OPT_VERSION, OPT_SERVER };
+enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_CPU, OPT_MAX, OPT_KEEP, OPT_JSON, OPT_VERSION, OPT_SERVER, OPT_KNOWN,
+       OPT_LIMITATIONS, OPT_LOG_DIR };
+
+/* What a failure is and where it is kept: --known, the classes' rules, --log-dir. */
+typedef struct Triage {
+  VEC(Pattern *) known;
+  FailRules rules;
+  const char *log_dir;    /* or NULL */
+  const char *check;      /* the test or the server command, for the logs */
+  bool log_failed;        /* a log could not be written: said once */
+} Triage;
 
 static volatile sig_atomic_t stop_flag = 0;
 static void on_signal(int sig) {
@@ -122,12 +143,58 @@ static const char *basename_of(const char *path) {
   return slash ? slash + 1 : path;
 }
 
-/* What TEST said of e: passed, or failed with a signature. */
-static void record(Entry *e, const RunResult *r) {
+static void describe(Entry *e, const RunResult *r);
+
+/* --log-dir: the failure's program, its check, TEST's whole output and its outcome, in
+   DIR/NNNNN-NAME/ (NNNNN: the file's place in path order). */
+static void log_failure(Triage *t, size_t index, const Entry *e, const RunResult *r, const Outcome *f) {
+  if (!t->log_dir) return;
+  char dir[PATH_MAX];
+  snprintf(dir, sizeof dir, "%s/%05zu-%s", t->log_dir, index + 1, basename_of(e->path));
+  size_t len;
+  char *program = file_read(e->path, &len);
+  StrBuf out;
+  sb_init(&out);
+  sb_putn(&out, r->output ? r->output : "", r->output_len);
+  if (*f->output) sb_printf(&out, "%s--- TVM's output (the outcome) ---\n%s", out.len ? "\n" : "", f->output);
+  bool ok = (mkdir(dir, 0777) == 0 || errno == EEXIST) && program;
+  char path[PATH_MAX + 32];
+  snprintf(path, sizeof path, "%s/%s", dir, basename_of(e->path));
+  ok = ok && file_replace(path, program, len);
+  snprintf(path, sizeof path, "%s/check", dir);
+  ok = ok && file_replace(path, t->check, strlen(t->check));
+  snprintf(path, sizeof path, "%s/output", dir);
+  ok = ok && file_replace(path, out.data ? out.data : "", out.len);
+  snprintf(path, sizeof path, "%s/outcome.json", dir);
+  if (ok && r->outcome) ok = file_replace(path, r->outcome, strlen(r->outcome));
+  if (!ok && !t->log_failed) fprintf(stderr, "roracle: cannot write the log of %s in %s\n", e->path, dir);
+  t->log_failed |= !ok;
+  sb_free(&out);
+  free(program);
+}
+
+/* What TEST said of e (the index-th file): passed, or failed with a signature, a class, maybe
+   known; logged with --log-dir. */
+static void record(Triage *t, size_t index, Entry *e, const RunResult *r) {
   e->done = true;
   e->timed_out = r->timed_out;
   e->failed = r->timed_out || r->status != 0;
   if (!e->failed) return;
+  Outcome f;
+  outcome_read(&f, r->outcome);
+  describe(e, r);
+  /* the test's own words first (its outcome), then roracle's signature of its output */
+  const char *words = *f.signature ? f.signature : e->signature;
+  e->cls = fail_classify(&t->rules, words, &f);
+  for (size_t k = 0; k < t->known.len && !e->known; k++)
+    e->known = pattern_search(t->known.items[k], e->signature, strlen(e->signature)) ||
+               pattern_search(t->known.items[k], words, strlen(words));
+  log_failure(t, index, e, r, &f);
+  outcome_free(&f);
+}
+
+/* e's signature and match, from TEST's output. */
+static void describe(Entry *e, const RunResult *r) {
   if (r->timed_out) {
     e->signature = xstrdup("timeout");
     return;
@@ -155,7 +222,7 @@ static void progress(size_t done, size_t n, size_t failed) {
  * tests end does not matter.  With fail_fast the run stops at the first failure in file order
  * (*n becomes the count of files up to it).  Returns 0, 2 (I/O error) or 130 (interrupted).
  */
-static int run_all(Entries *files, size_t *n, const Oracle *oracle, unsigned jobs, bool fail_fast) {
+static int run_all(Entries *files, size_t *n, const Oracle *oracle, unsigned jobs, bool fail_fast, Triage *t) {
   OracleJob slot[MAX_JOBS] = {{0}};
   size_t which[MAX_JOBS] = {0}, next = 0, running = 0, finished = 0, failed = 0, prefix = 0;
   bool show = isatty(STDERR_FILENO), stopping = false;
@@ -190,7 +257,7 @@ static int run_all(Entries *files, size_t *n, const Oracle *oracle, unsigned job
       oracle_finish(oracle, &slot[s], &r);
       running--;
       if (!stopping) {
-        record(&files->items[which[s]], &r);
+        record(t, which[s], &files->items[which[s]], &r);
         finished++;
         failed += files->items[which[s]].failed;
       }
@@ -230,7 +297,7 @@ static int by_count(const void *a, const void *b) {
 static Groups group(const Entries *files, size_t n) {
   VEC(size_t) fails = {0};
   for (size_t i = 0; i < n; i++)
-    if (files->items[i].failed) VEC_PUSH(fails, i);
+    if (files->items[i].failed && !files->items[i].known) VEC_PUSH(fails, i);
   if (fails.len) {
     sort_files = files;
     qsort(fails.items, fails.len, sizeof *fails.items, by_signature);
@@ -239,7 +306,7 @@ static Groups group(const Entries *files, size_t n) {
   for (size_t k = 0; k < fails.len; k++) {
     const Entry *e = &files->items[fails.items[k]];
     if (!groups.len || strcmp(groups.items[groups.len - 1].signature, e->signature))
-      VEC_PUSH(groups, ((Group){.signature = e->signature, .smallest = fails.items[k]}));
+      VEC_PUSH(groups, ((Group){.signature = e->signature, .smallest = fails.items[k], .cls = e->cls}));
     Group *g = &groups.items[groups.len - 1];
     VEC_PUSH(g->members, fails.items[k]);
     if (e->bytes < files->items[g->smallest].bytes) g->smallest = fails.items[k];
@@ -282,10 +349,10 @@ static void print_json(const Entries *files, const Group *groups, size_t ngroups
     json_t *members = json_array();
     for (size_t i = 0; i < g->members.len; i++) json_array_append_new(members, jstr(files->items[g->members.items[i]].path));
     const Entry *small = &files->items[g->smallest];
-    json_array_append_new(list, json_pack("{s:o, s:I, s:o, s:I, s:o, s:o}", "signature", jstr(g->signature), "count",
-                                          (json_int_t)g->members.len, "smallest", jstr(small->path), "bytes",
-                                          (json_int_t)small->bytes, "match", g->match ? jstr(g->match) : json_null(),
-                                          "files", members));
+    json_array_append_new(list, json_pack("{s:o, s:s, s:I, s:o, s:I, s:o, s:o}", "signature", jstr(g->signature),
+                                          "class", fail_class_names[g->cls], "count", (json_int_t)g->members.len,
+                                          "smallest", jstr(small->path), "bytes", (json_int_t)small->bytes, "match",
+                                          g->match ? jstr(g->match) : json_null(), "files", members));
   }
   json_dumpf(list, stdout, JSON_INDENT(2));
   fputc('\n', stdout);
@@ -314,14 +381,15 @@ static void print_table(const Entries *files, const Group *groups, size_t ngroup
     int n = (int)strlen(files->items[groups[k].smallest].path);
     if (n > w) w = n;
   }
-  if (ngroups) printf("%5s  %8s  %-*s  %s\n", "count", "bytes", w, "smallest", "signature");
+  if (ngroups) printf("%5s  %-10s  %8s  %-*s  %s\n", "count", "class", "bytes", w, "smallest", "signature");
   bool hangs = false;
   StrBuf sb;
   sb_init(&sb);
   for (size_t k = 0; k < ngroups; k++) {
     const Group *g = &groups[k];
     const Entry *small = &files->items[g->smallest];
-    printf("%5zu  %8zu  %-*s  %s\n", g->members.len, small->bytes, w, small->path, g->signature);
+    printf("%5zu  %-10s  %8zu  %-*s  %s\n", g->members.len, fail_class_names[g->cls], small->bytes, w, small->path,
+           g->signature);
     if (!test) continue; /* a server: its answers, not a command rreduce can wrap */
     sb.len = 0;
     if (g->match) {
@@ -335,7 +403,7 @@ static void print_table(const Entries *files, const Group *groups, size_t ngroup
     bool hang = !strcmp(g->signature, "timeout");
     hangs |= hang;
     sb_puts(&sb, hang ? " ./hangs.sh" : " ./fails.sh");
-    printf("%5s  %8s  %s\n", "", "", sb.data);
+    printf("%5s  %-10s  %8s  %s\n", "", "", "", sb.data);
   }
   if (ngroups && test) {
     char abs[PATH_MAX];
@@ -358,6 +426,7 @@ typedef struct Options {
   bool json, recursive, fail_fast;
   const char *server;     /* --server CMD, or NULL */
   const char *dir, *test; /* test is NULL with --server */
+  const char *known_path, *limitations_path, *log_dir;
 } Options;
 
 /* Reads the command line into o, checking DIR and TEST; -1 to go on, else the exit status (0 after
@@ -370,7 +439,8 @@ static int read_options(int argc, char **argv, Options *o) {
       {"keep-going", no_argument, NULL, OPT_KEEP},   {"fail-fast", no_argument, NULL, 'x'},
       {"json", no_argument, NULL, OPT_JSON},         {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, OPT_VERSION},   {"server", required_argument, NULL, OPT_SERVER},
-      {NULL, 0, NULL, 0},
+      {"known", required_argument, NULL, OPT_KNOWN}, {"limitations", required_argument, NULL, OPT_LIMITATIONS},
+      {"log-dir", required_argument, NULL, OPT_LOG_DIR}, {NULL, 0, NULL, 0},
   };
   *o = (Options){.max_files = -1};
   run_options_default(&o->ro);
@@ -410,6 +480,9 @@ static int read_options(int argc, char **argv, Options *o) {
     case OPT_JSON: o->json = true; break;
     case OPT_VERSION: return cli_version("roracle");
     case OPT_SERVER: o->server = optarg; break;
+    case OPT_KNOWN: o->known_path = optarg; break;
+    case OPT_LIMITATIONS: o->limitations_path = optarg; break;
+    case OPT_LOG_DIR: o->log_dir = optarg; break;
     case 'h': fputs(usage, stdout); return 0;
     default: return cli_bad_option("roracle");
     }
@@ -434,6 +507,47 @@ static int read_options(int argc, char **argv, Options *o) {
   return -1;
 }
 
+/* --known, the classes' rules and --log-dir, ready before any test runs; false (having said why,
+   with the file and line of a bad rule) when one of them is not usable. */
+static bool prepare_triage(const Options *o, Triage *t) {
+  char err[512];
+  t->check = o->server ? o->server : o->test;
+  t->log_dir = o->log_dir;
+  if (o->known_path) {
+    size_t len;
+    char *text = file_read_text(o->known_path, &len);
+    if (!text) return false; /* it said why */
+    unsigned line = 0;
+    bool ok = true;
+    for (char *s = text, *next; ok && s && *s; s = next) {
+      next = strchr(s, '\n');
+      if (next) *next++ = 0;
+      line++;
+      while (*s == ' ' || *s == '\t') s++;
+      if (!*s || *s == '#') continue;
+      Pattern *p = pattern_compile(s, err, sizeof err);
+      if (p) VEC_PUSH(t->known, p);
+      else ok = !fprintf(stderr, "roracle: %s:%u: %s\n", o->known_path, line, err);
+    }
+    free(text);
+    if (!ok) return false;
+  }
+  if ((o->limitations_path && !fail_rules_load(&t->rules, o->limitations_path, err, sizeof err)) ||
+      !fail_rules_shipped(&t->rules, err, sizeof err))
+    return fprintf(stderr, "roracle: --limitations %s\n", err), false;
+  if (o->log_dir && mkdir(o->log_dir, 0777) != 0 && errno != EEXIST)
+    return fprintf(stderr, "roracle: --log-dir %s: %s\n", o->log_dir, strerror(errno)), false;
+  if (o->log_dir && access(o->log_dir, W_OK) != 0)
+    return fprintf(stderr, "roracle: --log-dir %s: %s\n", o->log_dir, strerror(errno)), false;
+  return true;
+}
+
+static void triage_free(Triage *t) {
+  for (size_t i = 0; i < t->known.len; i++) pattern_free(t->known.items[i]);
+  free(t->known.items);
+  fail_rules_free(&t->rules);
+}
+
 /* After an interruption: the files whose test ended, moved to the front in path order (what was
    tested is reported all the same); returns their count. */
 static size_t keep_done(Entries *files, size_t n) {
@@ -451,16 +565,24 @@ static size_t keep_done(Entries *files, size_t n) {
 /* The groups of the first n files and a line of totals (or the JSON list); 1 if any failed, else 0. */
 static int report(const Entries *files, size_t n, const Options *o) {
   Groups groups = group(files, n);
-  size_t failed = 0, timed_out = 0;
+  size_t failed = 0, timed_out = 0, known = 0, by_class[FAIL_NCLASSES] = {0};
   for (size_t i = 0; i < n; i++) {
-    failed += files->items[i].failed;
-    timed_out += files->items[i].timed_out;
+    const Entry *e = &files->items[i];
+    failed += e->failed;
+    timed_out += e->timed_out;
+    known += e->failed && e->known;
+    if (e->failed && !e->known) by_class[e->cls]++;
   }
   if (o->json) print_json(files, groups.items, groups.len);
   else {
     print_table(files, groups.items, groups.len, o->test, o->ro.timeout);
-    printf("%zu file%s: %zu passed, %zu failed (%zu timed out), %zu group%s\n", n, n == 1 ? "" : "s",
-           n - failed, failed, timed_out, groups.len, groups.len == 1 ? "" : "s");
+    printf("%zu file%s: %zu passed, %zu failed (%zu timed out), %zu group%s", n, n == 1 ? "" : "s", n - failed, failed,
+           timed_out, groups.len, groups.len == 1 ? "" : "s");
+    /* the classes once anything is not a plain bug */
+    if (by_class[FAIL_LIMITATION] || by_class[FAIL_REJECTED] || known)
+      printf("; the failures: %zu bugs, %zu limitations, %zu rejected, %zu known", by_class[FAIL_BUG],
+             by_class[FAIL_LIMITATION], by_class[FAIL_REJECTED], known);
+    putchar('\n');
   }
   for (size_t k = 0; k < groups.len; k++) free(groups.items[k].members.items);
   free(groups.items);
@@ -471,10 +593,13 @@ int main(int argc, char **argv) {
   Options o;
   int status = read_options(argc, argv, &o);
   if (status >= 0) return status;
-  Oracle oracle = {o.test, o.server ? server_pool_new(o.server, o.jobs, &o.ro) : NULL, o.ro};
-
+  Triage triage = {0};
+  fail_rules_init(&triage.rules);
+  Oracle oracle = {o.test, NULL, o.ro};
   Entries files = {0};
   status = 2;
+  if (!prepare_triage(&o, &triage)) goto done;
+  if (o.server) oracle.pool = server_pool_new(o.server, o.jobs, &o.ro);
   if (!list_dir(o.dir, o.recursive, &files)) goto done;
   if (!files.len) {
     fprintf(stderr, "roracle: no .relay files in %s%s\n", o.dir,
@@ -485,7 +610,7 @@ int main(int argc, char **argv) {
   size_t n = o.max_files > 0 && (size_t)o.max_files < files.len ? (size_t)o.max_files : files.len;
 
   cli_on_stop_signals(on_signal);
-  status = run_all(&files, &n, &oracle, o.jobs, o.fail_fast);
+  status = run_all(&files, &n, &oracle, o.jobs, o.fail_fast, &triage);
   bool interrupted = status == 130;
   if (interrupted) n = keep_done(&files, n);
   else if (status) goto done;
@@ -500,5 +625,6 @@ done:
     free(files.items[i].match);
   }
   free(files.items);
+  triage_free(&triage);
   return status;
 }

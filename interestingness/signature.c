@@ -21,7 +21,7 @@ static bool starts(const char *s, size_t n, const char *prefix) {
   return n >= k && !memcmp(s, prefix, k);
 }
 
-/* The normalised line and its ERE, built in step; `kept` counts the normalised bytes. */
+/* The normalised line and its --match pattern, built in step; `kept` counts the normalised bytes. */
 typedef struct Out {
   StrBuf *norm, *ere;
   size_t kept;
@@ -110,7 +110,7 @@ void run_signature_line(const char *s, size_t n, const RunSigMasks *m, StrBuf *n
   const char *base = m && m->basename && *m->basename ? m->basename : NULL;
   while (i < n && o.kept < RUN_SIG_LINE_MAX) {
     size_t k;
-    if (is_space(s[i])) { /* one blank stays itself in the ERE (easier to read), a longer run does not */
+    if (is_space(s[i])) { /* one blank stays itself in the pattern (easier to read), a longer run does not */
       for (k = i; k < n && is_space(s[k]);) k++;
       put_mask(&o, " ", k - i == 1 && s[i] == ' ' ? " " : "[[:space:]]+");
       i = k;

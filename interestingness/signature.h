@@ -2,16 +2,18 @@
  * Failure signatures (roracle): what a test's output says, with what varies from run to run
  * masked, so that failures with the same cause fall into one group.
  *
- * A signature is the normalised line that names the failure when there is one: the first
- * `Check failed` (from there on), else the first diagnostic `error: ...` line, else the last
- * exception line (`tvm.error.InternalError: ...`, `ValueError: ...`, from the class name on).
- * Else it is the normalised first and last non-empty lines of the output ("first | last"),
- * or, when the output holds a stack trace (Python's `File "x", line N, in f`, gdb's and ASan's
- * `#3 0x... in f`, TVM's `3: tvm::relay::f` after a `Stack trace:` or `Traceback` header, and
- * `[bt] (3) lib(f+0x1b)`), the names of its top and bottom frames ("stack: top | bottom"), as the
- * Relay fuzzing RFC suggests.  Masked: the candidate's directory and basename, /tmp/ paths
- * (<tmp>, <file>), addresses 0x... (<addr>), hex runs of 7 or more with a digit (<hex>), numbers
- * (<n>); white space is folded.  Digits inside identifiers (conv2d, int32) stay.
+ * A signature is the normalised line that names the failure when there is one: the first line
+ * holding a `Check failed:` (from its last one on: TVM wraps a failed check in another), else the
+ * first diagnostic `error: ...` line, else the last exception line (`tvm.error.InternalError:
+ * ...`, `ValueError: ...`, from the class name on; not one that only points at a traceback or at
+ * diagnostics printed above).  Without one, when the output holds a stack trace (Python's
+ * `File "x", line N, in f`, gdb's and ASan's `#3 0x... in f`, TVM's `3: tvm::relay::f` after a
+ * `Stack trace:` or `Traceback` header, and `[bt] (3) lib(f+0x1b)`), the names of its top and
+ * bottom frames ("stack: top | bottom"), as the Relay fuzzing RFC suggests; else the normalised
+ * first and last non-empty lines of the output ("first | last").  Masked: the candidate's
+ * directory and basename, /tmp/ paths (<tmp>, <file>), addresses 0x... (<addr>), hex runs of 7
+ * or more with a digit (<hex>), numbers (<n>); white space is folded.  Digits inside identifiers
+ * (conv2d, int32) stay.
  *
  * With it comes a pattern for `rreduce --match` (support/pattern.h's PCRE2, written with the
  * syntax POSIX EREs share) that matches the output, checked against it: the first line's (or the

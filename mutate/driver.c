@@ -7,13 +7,14 @@
  */
 #include "driver.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "../support/diag.h"
 #include "../support/xalloc.h"
 #include "../typegen/infer/infer.h"
+#include "origins.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 void mut_options_init(MutOptions *o) {
   memset(o, 0, sizeof *o);
@@ -34,8 +35,8 @@ void mut_result_free(MutResult *r) {
 
 static char *type_text(const struct Type *t) { return ty_str(t); }
 
-/* The span comment that ties a changed node to where it was. */
-static void mark(AstModule *m, AstNode *n, const char *seed_name, unsigned step, AstSpan where) {
+/* The span comment that ties a changed node to where it was in the seed. */
+static void mark(AstModule *m, AstNode *n, const char *seed_name, unsigned step, MutOrigin where) {
   if (!n) return;
   AstComment *c = arena_alloc(&m->arena, sizeof *c);
   c->text = arena_printf(&m->arena, "/* span=%s:%u:%u rmutate-step-%u */", seed_name, where.line, where.col, step);
@@ -57,12 +58,18 @@ static bool choose(const MutOptions *o, Rng *rng, const bool *tried, size_t *k) 
   return false;
 }
 
-/* Where each step's marked node starts in a printed mutant: the printer reports the nodes with
-   comments as it prints them (no parse of the output needed), the first one carrying a step's
-   `rmutate-step-N` comment is that step's. */
+/* Where each step's marked node starts in a printed mutant: the printer reports the nodes as it
+   prints them (no parse of the output needed), the first one carrying a step's `rmutate-step-N`
+   comment is that step's.  On the way, the printed text's seed places (origins.h). */
 typedef struct Where {
   size_t *offsets; /* per step, + 1 (0: not seen) */
   size_t nsteps;
+  MutOrigins *origins; /* the printed text's table, filled */
+  /* a node's seed place: from the nodes a step found (`found`, places in `from`) ... */
+  const MutNodes *found;
+  const MutOrigins *from;
+  MutOrigin made;           /* ... or, for the nodes it made, its change's */
+  const MutOrigins *parsed; /* or: the text the printed program was parsed from had this table */
 } Where;
 
 static void note_start(const AstNode *n, size_t offset, void *ctx) {
@@ -73,22 +80,37 @@ static void note_start(const AstNode *n, size_t offset, void *ctx) {
     if (tag && sscanf(tag, "rmutate-step-%u", &step) == 1 && step < w->nsteps && !w->offsets[step])
       w->offsets[step] = offset + 1;
   }
+  if (w->parsed)
+    mut_origins_add(w->origins, offset, mut_origin_of(w->parsed, &n->span));
+  else
+    mut_origins_add(w->origins, offset,
+                    mut_nodes_has(w->found, n) ? mut_origin_of(w->from, &n->span) : w->made);
 }
 
-/* Prints m with options o and fills the steps' line:col in the printed text. */
-static char *print_located(const AstModule *m, AstPrintOptions o, MutStep *steps, size_t nsteps) {
-  Where w = {xcalloc(nsteps ? nsteps : 1, sizeof *w.offsets), nsteps};
+/* Prints m with options o, fills the steps' line:col in the printed text and w's table. */
+static char *print_located(const AstModule *m, AstPrintOptions o, MutStep *steps, size_t nsteps, Where *w) {
+  w->offsets = xcalloc(nsteps ? nsteps : 1, sizeof *w->offsets);
+  w->nsteps = nsteps;
+  w->origins->len = 0;
   o.node_start = note_start;
-  o.node_ctx = &w;
+  o.node_ctx = w;
+  o.every_node = true;
   char *text = ast_print(m, &o);
   for (size_t i = 0; i < nsteps; i++) {
     uint32_t line = 0, col = 0;
-    if (w.offsets[i]) diag_line_col(text, strlen(text), w.offsets[i] - 1, &line, &col);
+    if (w->offsets[i]) diag_line_col(text, strlen(text), w->offsets[i] - 1, &line, &col);
     steps[i].line = line;
     steps[i].col = col;
   }
-  free(w.offsets);
+  free(w->offsets);
   return text;
+}
+
+/* Whether each of the first n steps' changes was found in the printed mutant. */
+static bool all_located(const MutStep *steps, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!steps[i].line) return false;
+  return true;
 }
 
 typedef enum TryOutcome {
@@ -98,59 +120,76 @@ typedef enum TryOutcome {
 } TryOutcome;
 
 /* One try of step `step`: a mutator drawn by weight (or the ill-typed one) changes a clone of
-   `from`; the result is printed and checked.  On TRY_DONE the step is recorded in out, *text is
-   the mutant printed with its inferred types and *checked the program the check loaded (empty for
-   --ill-typed). */
-static TryOutcome try_once(const Program *from, const MutOptions *o, Rng *rng, bool *tried, unsigned step,
-                           MutResult *out, char **text, Program *checked) {
+   `from`, whose text has the seed places `from_origins` (NULL for the seed itself); the result is
+   printed and checked.  On TRY_DONE the step is recorded in out, *text is the mutant printed with
+   its inferred types, *origins that text's seed places and *checked the program the check loaded
+   (empty for --ill-typed). */
+static TryOutcome try_once(const Program *from, const MutOrigins *from_origins, const MutOptions *o,
+                           const OpGenPolicy *limits, Rng *rng, bool *tried, unsigned step, MutResult *out,
+                           char **text, MutOrigins *origins, Program *checked) {
   Program l;
   prog_clone(from, &l);
+  MutNodes found = {0};
+  mut_nodes(l.m, &found);
   StrBuf what;
   sb_init(&what);
-  MutContext c = {l.m, l.types, rng, o->policy, o->fuel, o->donors, o->ndonors, o->seed_name, &what, {0}, NULL};
+  MutContext c = {l.m,        l.types,      rng,  o->policy, limits, o->fuel, o->donors,
+                  o->ndonors, o->seed_name, step, &what,     {0},    NULL};
   size_t k = 0;
-  bool applied;
+  bool applied = false;
   if (o->ill_typed) {
     applied = mut_ill_typed(&c);
+  } else if (!choose(o, rng, tried, &k)) {
+    free(found.items);
+    prog_free(&l);
+    return TRY_NO_MUTATOR;
   } else {
-    if (!choose(o, rng, tried, &k)) {
-      prog_free(&l);
-      return TRY_NO_MUTATOR;
-    }
     applied = mut_mutators[k].apply(&c);
     tried[k] |= !applied;
   }
-  if (!applied) {
-    prog_free(&l);
-    free(what.data);
-    return TRY_REFUSED;
+  char *t = NULL;
+  MutOrigins printed = {0};
+  MutOrigin at = mut_origin_of(from_origins, &c.where);
+  if (applied) {
+    mark(l.m, c.marked, o->seed_name, step, at);
+    AstPrintOptions po = {.strip_types = true, .keep_spans = true};
+    Where w = {.origins = &printed, .found = &found, .from = from_origins, .made = at};
+    t = print_located(l.m, po, out->steps, step + 1, &w);
   }
-  mark(l.m, c.marked, o->seed_name, step, c.where);
-  AstPrintOptions po = {.strip_types = true, .keep_spans = true};
-  char *t = print_located(l.m, po, out->steps, step + 1);
+  free(found.items);
   prog_free(&l);
   char msg[1024] = "";
-  bool typed = prog_load(checked, "mutant", t, false, msg, sizeof msg);
-  /* a mutator proposed an ill-typed program: never written; with --ill-typed the point is a
-     rejected program, so one that slipped through type-checks is retried */
-  if (typed == o->ill_typed) {
+  /* A change the mutant does not show (an earlier step's, replaced by this one) has neither a
+     place nor a span; a mutator that proposed an ill-typed program, or with --ill-typed one that
+     slipped through type-checking; a tensor beyond the limits (mutate.h): never written, the step
+     is tried again. */
+  if (!applied || !all_located(out->steps, step + 1) ||
+      prog_load(checked, "mutant", t, false, msg, sizeof msg) == o->ill_typed ||
+      (!o->ill_typed && gen_module_misfit(checked->m, limits))) {
     prog_free(checked);
+    free(printed.items);
     free(t);
     free(what.data);
     return TRY_REFUSED;
   }
   if (o->ill_typed) {
     out->expected_error = xstrdup(msg);
+    *origins = printed;
   } else {
+    /* TVM's layout, with the inferred types: the nodes' spans are places in t */
     AstPrintOptions ao = {.type_text = type_text};
+    Where w = {.origins = origins, .parsed = &printed};
     free(t);
-    t = print_located(checked->m, ao, out->steps, step + 1);
+    t = print_located(checked->m, ao, out->steps, step + 1, &w);
+    free(printed.items);
   }
   MutStep *s = &out->steps[out->nsteps++];
   s->mutator = o->ill_typed ? "ill-typed" : mut_mutators[k].name;
   s->what = what.data ? what.data : xstrdup("");
-  s->seed_line = c.where.line;
-  s->seed_col = c.where.col;
+  s->seed_line = at.line;
+  s->seed_col = at.col;
+  s->parent_line = c.where.line;
+  s->parent_col = c.where.col;
   *text = t;
   return TRY_DONE;
 }
@@ -163,7 +202,10 @@ bool mut_make(const Program *seed, const MutOptions *o, uint64_t index, uint64_t
   size_t in_use = 0; /* bounds the tries of a step */
   for (size_t i = 0; i < MUT_NMUTATORS; i++) in_use += o->weights[i] > 0;
   out->steps = xcalloc(depth, sizeof *out->steps);
-  char *current = NULL; /* the last step's mutant */
+  OpGenPolicy limits = o->policy ? o->policy->types : opgen_default_policy;
+  gen_limits_widen_module(&limits, seed->m); /* the seed's own sizes are never beyond them */
+  char *current = NULL;                      /* the last step's mutant */
+  MutOrigins origins = {0};                  /* its seed places */
   bool ok = true;
   for (unsigned step = 0; step < depth && ok; step++) {
     bool tried[MUT_NMUTATORS] = {false}, done = false;
@@ -175,11 +217,15 @@ bool mut_make(const Program *seed, const MutOptions *o, uint64_t index, uint64_t
       }
       char *text;
       Program checked = {0};
-      TryOutcome t = try_once(step ? &from : seed, o, &rng, tried, step, out, &text, &checked);
+      MutOrigins next = {0};
+      TryOutcome t = try_once(step ? &from : seed, step ? &origins : NULL, o, &limits, &rng, tried, step, out,
+                              &text, &next, &checked);
       if (t == TRY_NO_MUTATOR) break;
       if (t == TRY_DONE) {
         free(current);
         current = text;
+        free(origins.items);
+        origins = next;
         prog_free(&out->program);
         out->program = checked;
         done = true;
@@ -191,6 +237,7 @@ bool mut_make(const Program *seed, const MutOptions *o, uint64_t index, uint64_t
       ok = false;
     }
   }
+  free(origins.items);
   if (!ok) {
     free(current);
     mut_result_free(out);

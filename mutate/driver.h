@@ -29,7 +29,10 @@ void mut_options_init(MutOptions *o);
 typedef struct MutStep {
   const char *mutator;
   char *what;
-  unsigned seed_line, seed_col;     /* where, in the program this step mutated */
+  unsigned seed_line, seed_col;     /* where the changed node was in the seed (for a node an earlier
+                                       step made: where that step's change was) */
+  unsigned parent_line, parent_col; /* where, in the program this step mutated (the seed, or the
+                                       previous step's mutant) */
   unsigned line, col;               /* where the change is in the final mutant (0: not found) */
 } MutStep;
 

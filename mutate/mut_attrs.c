@@ -199,7 +199,7 @@ static bool change(MutContext *c, const GenVars *scope, AstExpr *call) {
 
 bool mut_attrs(MutContext *c) {
   MutSites sites = {0};
-  mut_sites(c->m, &sites);
+  mut_sites_to_change(c, &sites);
   bool ok = false;
   for (int tries = 0; tries < MAX_TRIES && !ok; tries++) {
     const MutSite *s = mut_pick(c, &sites, want, NULL);

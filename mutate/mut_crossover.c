@@ -198,7 +198,7 @@ static bool transplant(MutContext *c, const MutSite *s, const Piece *p) {
 bool mut_crossover(MutContext *c) {
   if (!c->ndonors) return false;
   MutSites all = {0}, sites = {0};
-  mut_sites(c->m, &all);
+  mut_sites_to_change(c, &all);
   for (size_t i = 0; i < all.len; i++)
     /* sites in fused primitive functions too: there the free variables must map to the
        function's own (transplant makes new parameters only in @main's plain code) */

@@ -157,7 +157,7 @@ static bool want(const AstExpr *e, void *ctx) {
 
 bool mut_insert(MutContext *c) {
   MutSites all = {0}, sites = {0};
-  mut_sites(c->m, &all);
+  mut_sites_to_change(c, &all);
   for (size_t i = 0; i < all.len; i++)
     if (wrappable(&all.items[i])) VEC_PUSH(sites, all.items[i]);
   free(all.items);

@@ -56,7 +56,7 @@ static AstExpr *argument(Gen *g, const AstExpr *old, bool *used, const Type *t) 
 
 bool mut_opswap(MutContext *c) {
   MutSites sites = {0};
-  mut_sites(c->m, &sites);
+  mut_sites_to_change(c, &sites);
   Gen probe; /* only for the policy's candidate list: takes a copy of the stream, not ours */
   gen_init(&probe, c->policy, c->m, c->types, *c->rng);
   const MutSite *s = mut_pick(c, &sites, want, &probe);

@@ -24,7 +24,7 @@ static bool want(const AstExpr *e, void *ctx) {
 
 bool mut_regenerate(MutContext *c) {
   MutSites sites = {0};
-  mut_sites(c->m, &sites);
+  mut_sites_to_change(c, &sites);
   const MutSite *s = mut_pick(c, &sites, want, NULL);
   bool ok = s != NULL;
   if (ok) {

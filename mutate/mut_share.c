@@ -147,7 +147,7 @@ static bool duplicate_binding(MutContext *c) {
 
 bool mut_share(MutContext *c) {
   MutSites sites = {0};
-  mut_sites(c->m, &sites);
+  mut_sites_to_change(c, &sites);
   bool first = rng_chance(c->rng, 1, 2);
   bool ok = first ? replace_with_var(c, &sites) || duplicate_binding(c)
                   : duplicate_binding(c) || replace_with_var(c, &sites);

@@ -13,6 +13,8 @@
  *   illtyped.c        --ill-typed: one controlled type error, with the error the checker gives
  *   driver.c          mutant k of a run, from the seed loaded once: pick mutators by weight,
  *                     apply, print, guard, describe (driver.h)
+ *   origins.c         where a chain's nodes were in the seed, through each step's printing
+ *                     (origins.h)
  *   rmutate.c         the command line: runs, deduplication, manifest, --git, --oracle
  */
 #ifndef RELAYKIT_MUTATE_H
@@ -35,10 +37,13 @@ typedef struct MutContext {
   TyTable *types;
   Rng *rng;
   const GenPolicy *policy;   /* for generated parts */
+  const OpGenPolicy *limits; /* every type of a mutant keeps these: the policy's, widened to the
+                                seed's own types (no tensor larger than the policy or the seed allow) */
   unsigned fuel;             /* operator calls per generated part, roughly */
   const MutDonor *donors;    /* --donor programs (may be none) */
   size_t ndonors;
   const char *seed_name;     /* the seed's file name, for span comments */
+  unsigned step;             /* the chain's step (--depth): from 1 on, earlier steps' changes stand */
   /* filled by the mutator */
   StrBuf *what;              /* one line: what it did ("nn.relu -> tanh at 12:5") */
   AstSpan where;             /* the changed node's position in the program it mutated */
@@ -82,6 +87,12 @@ typedef VEC(MutSite) MutSites;
 
 /* Every typed expression of every global function, in pre-order (callees excluded). */
 void mut_sites(AstModule *m, MutSites *out);
+/* The sites of c's program a mutator may change: mut_sites, less (from step 1 on) those that hold
+   an earlier step's change (a node marked `rmutate-step-N`, or a subtree around one), so that each
+   change of a chain stays in the mutant, located and spanned. */
+void mut_sites_to_change(MutContext *c, MutSites *out);
+/* Whether the site's expression is an earlier step's change or holds one (mut_sites_to_change). */
+bool mut_node_marked(const AstNode *n);
 /* A random site whose expression satisfies `want` (NULL: any); NULL when none does. */
 const MutSite *mut_pick(MutContext *c, const MutSites *sites, bool (*want)(const AstExpr *e, void *ctx), void *ctx);
 /* The variables in scope at a site (parameters, earlier lets and graph bindings, enclosing

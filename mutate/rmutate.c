@@ -69,10 +69,12 @@ enum { OPT_GIT = 256, OPT_SEED, OPT_DEPTH, OPT_MUTATORS, OPT_WEIGHT, OPT_LIST, O
 static json_t *result_json(const MutResult *r) {
   json_t *steps = json_array();
   for (size_t i = 0; i < r->nsteps; i++)
-    json_array_append_new(steps, json_pack("{s:s, s:s, s:I, s:I, s:I, s:I}", "mutator", r->steps[i].mutator, "what",
-                                           r->steps[i].what, "sl", (json_int_t)r->steps[i].seed_line, "sc",
-                                           (json_int_t)r->steps[i].seed_col, "l", (json_int_t)r->steps[i].line, "c",
-                                           (json_int_t)r->steps[i].col));
+    json_array_append_new(
+        steps, json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I}", "mutator", r->steps[i].mutator, "what",
+                         r->steps[i].what, "sl", (json_int_t)r->steps[i].seed_line, "sc",
+                         (json_int_t)r->steps[i].seed_col, "pl", (json_int_t)r->steps[i].parent_line, "pc",
+                         (json_int_t)r->steps[i].parent_col, "l", (json_int_t)r->steps[i].line, "c",
+                         (json_int_t)r->steps[i].col));
   json_t *j = json_pack("{s:o}", "steps", steps); /* the text travels as a file of its own */
   if (r->expected_error) json_object_set_new(j, "error", json_string(r->expected_error));
   return j;
@@ -100,6 +102,8 @@ static bool result_from_json(json_t *j, char *text, MutResult *r) {
     r->steps[i].what = xstrdup(json_string_value(json_object_get(s, "what")));
     r->steps[i].seed_line = (unsigned)json_integer_value(json_object_get(s, "sl"));
     r->steps[i].seed_col = (unsigned)json_integer_value(json_object_get(s, "sc"));
+    r->steps[i].parent_line = (unsigned)json_integer_value(json_object_get(s, "pl"));
+    r->steps[i].parent_col = (unsigned)json_integer_value(json_object_get(s, "pc"));
     r->steps[i].line = (unsigned)json_integer_value(json_object_get(s, "l"));
     r->steps[i].col = (unsigned)json_integer_value(json_object_get(s, "c"));
   }
@@ -176,12 +180,16 @@ static char *manifest_line(const Run *run, size_t k, uint64_t attempt, const Mut
   json_t *muts = json_array(), *changes = json_array();
   for (size_t i = 0; i < r->nsteps; i++) {
     json_array_append_new(muts, json_string(r->steps[i].mutator));
-    char at_seed[32], at_mut[32];
+    char at_seed[32], at_parent[32], at_mut[32];
     snprintf(at_seed, sizeof at_seed, "%u:%u", r->steps[i].seed_line, r->steps[i].seed_col);
+    snprintf(at_parent, sizeof at_parent, "%u:%u", r->steps[i].parent_line, r->steps[i].parent_col);
     snprintf(at_mut, sizeof at_mut, "%u:%u", r->steps[i].line, r->steps[i].col);
-    json_array_append_new(changes, json_pack("{s:s, s:s, s:s, s:s}", "mutator", r->steps[i].mutator, "what",
-                                             r->steps[i].what, i == 0 ? "seed_at" : "parent_at", at_seed,
-                                             "mutant_at", at_mut));
+    json_t *change = json_pack("{s:s, s:s, s:s}", "mutator", r->steps[i].mutator, "what", r->steps[i].what,
+                               "seed_at", at_seed);
+    /* a later step of a chain changed the previous step's mutant: its place there too */
+    if (i > 0) json_object_set_new(change, "parent_at", json_string(at_parent));
+    json_object_set_new(change, "mutant_at", json_string(at_mut));
+    json_array_append_new(changes, change);
   }
   char file[32];
   snprintf(file, sizeof file, "%05zu.relay", k + 1);

@@ -22,6 +22,54 @@ static bool collect(const ScopedSite *site, void *ctx) {
 
 void mut_sites(AstModule *m, MutSites *out) { prog_scoped_walk(m, collect, out); }
 
+bool mut_node_marked(const AstNode *n) {
+  for (const AstComment *c = n->comments; c; c = c->next)
+    if (strstr(c->text, "rmutate-step-")) return true;
+  return false;
+}
+
+typedef VEC(const AstExpr *) Exprs;
+
+static int by_address(const void *a, const void *b) {
+  const AstExpr *x = *(const AstExpr *const *)a, *y = *(const AstExpr *const *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Whether e holds an earlier step's change; such expressions go to *out.  A change is a marked
+   expression, binder or statement.  A block's mark is its result's: TVM's layout puts the
+   comment after the block's last expression, where reading it back attaches it to the block. */
+static bool holds_mark(AstExpr *e, Exprs *out) {
+  bool marked = mut_node_marked(&e->node);
+  if (marked && e->kind == AST_SEQ) VEC_PUSH(*out, e->a);
+  for (size_t i = 0; i < e->nstmts; i++)
+    marked |= mut_node_marked(&e->stmts[i]->node) ||
+              (e->stmts[i]->binder && mut_node_marked(&e->stmts[i]->binder->node));
+  for (size_t i = 0; e->kind == AST_FN && i < e->fn->nparams; i++)
+    marked |= mut_node_marked(&e->fn->params[i]->node);
+  AstExpr **slot;
+  for (AstChildren it = ast_children(e); (slot = ast_next_child(&it));)
+    marked |= holds_mark(*slot, out);
+  if (marked) VEC_PUSH(*out, e);
+  return marked;
+}
+
+void mut_sites_to_change(MutContext *c, MutSites *out) {
+  mut_sites(c->m, out);
+  if (c->step == 0) return;
+  Exprs marked = {0};
+  for (size_t i = 0; i < c->m->ndefs; i++)
+    if (c->m->defs[i]->kind == AST_DEF_FN) holds_mark(c->m->defs[i]->fn->body, &marked);
+  if (marked.len) qsort(marked.items, marked.len, sizeof *marked.items, by_address);
+  size_t kept = 0;
+  for (size_t i = 0; i < out->len; i++) {
+    const AstExpr *e = *out->items[i].slot;
+    if (!marked.len || !bsearch(&e, marked.items, marked.len, sizeof *marked.items, by_address))
+      out->items[kept++] = out->items[i];
+  }
+  out->len = kept;
+  free(marked.items);
+}
+
 const MutSite *mut_pick(MutContext *c, const MutSites *sites, bool (*want)(const AstExpr *e, void *ctx), void *ctx) {
   size_t n = 0;
   for (size_t i = 0; i < sites->len; i++) n += !want || want(*sites->items[i].slot, ctx);
@@ -66,6 +114,7 @@ static void max_graph(AstExpr **slot, void *ctx) {
 
 void mut_gen_at(MutContext *c, const MutSite *site, Gen *g, GenStmts *block) {
   gen_init(g, c->policy, c->m, c->types, *c->rng);
+  if (c->limits) g->limits = *c->limits;
   rng_next(c->rng); /* the generator took a copy of the stream: move ours on */
   mut_scope_at(c->m, site, &g->scope);
   unsigned max = 0;

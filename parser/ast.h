@@ -325,9 +325,12 @@ typedef struct AstPrintOptions {
   char *(*type_text)(const struct Type *type);
   /* When set, called as each expression, binder or statement that has comments starts to be
      printed, with its byte offset in the output: where a marked node ended up, without parsing
-     the output again. */
+     the output again.  A block (AST_SEQ) is reported where its result starts: its comments,
+     which follow the result, are the result's (TVM writes them there).  Attributes and types
+     with comments are reported too. */
   void (*node_start)(const AstNode *node, size_t offset, void *ctx);
   void *node_ctx;
+  bool every_node; /* node_start for every expression, binder and statement, comments or not */
 } AstPrintOptions;
 
 /* Canonical text of a module, in TVM's layout; free() the result. */

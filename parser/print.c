@@ -13,6 +13,13 @@ typedef struct Printer {
   StrBuf out;
   unsigned indent;
   const AstPrintOptions *opts;
+  /* A block's result and the span comment its block holds (opts->type_text only).  TVM writes
+     `ty=T span=S` after a block's last expression; read back, the comment ends where the block
+     ends, so it belongs to the block (comments.c: the outermost node).  The result's type
+     comment takes the span back, as TVM prints it, and the block then leaves it out. */
+  const AstNode *span_for;
+  const char *span_text;          /* the span, from "span=" to the comment's end */
+  const AstComment *span_comment; /* the block's comment it came from, once taken */
 } Printer;
 
 static void expr(Printer *p, const AstExpr *e);
@@ -22,6 +29,13 @@ static void braced(Printer *p, const AstExpr *body);
 static void put(Printer *p, const char *s) { sb_puts(&p->out, s); }
 
 static void starts(Printer *p, const AstNode *n) {
+  if (p->opts->node_start && (n->comments || p->opts->every_node))
+    p->opts->node_start(n, p->out.len, p->opts->node_ctx);
+}
+
+/* An attribute or a type is reported only when it has comments, whatever every_node says: the
+   nodes a caller follows through a printing are values, binders and statements. */
+static void commented_starts(Printer *p, const AstNode *n) {
   if (p->opts->node_start && n->comments) p->opts->node_start(n, p->out.len, p->opts->node_ctx);
 }
 
@@ -82,6 +96,10 @@ static void comments(Printer *p, const AstNode *n) {
       span = c->text + 3;
       c = c->next;
     }
+    if (!span && p->span_for == n && p->span_text) {
+      span = p->span_text;
+      p->span_text = NULL; /* taken: the block leaves its comment out */
+    }
     char *ty = p->opts->type_text(n->type);
     sb_puts(&p->out, " /* ty=");
     put(p, ty);
@@ -94,6 +112,19 @@ static void comments(Printer *p, const AstNode *n) {
     }
   }
   for (; c; c = c->next) {
+    if (c == p->span_comment) { /* its span went to the block's result */
+      p->span_comment = NULL;
+      continue;
+    }
+    if (p->opts->strip_types && p->opts->keep_spans && !strncmp(c->text, "/* ty=", 6) &&
+        joined_span(c->text)) {
+      /* keep_spans keeps the span of a joined `ty=T span=S` comment: rmutate's marks
+         (`span=SEED:L:C rmutate-step-N`) live in such comments once a step's mutant was printed
+         with its types, and must survive the next step's printing */
+      put(p, " /* ");
+      put(p, joined_span(c->text));
+      continue;
+    }
     if ((p->opts->strip_types || p->opts->type_text) && !strncmp(c->text, "/* ty=", 6)) continue;
     if (dropped(p, c->text)) continue;
     sb_putc(&p->out, ' ');
@@ -122,6 +153,7 @@ static void names(Printer *p, const char *const *ns, size_t n) {
 }
 
 static void type(Printer *p, const AstType *t) {
+  commented_starts(p, &t->node);
   switch (t->kind) {
   case AST_TY_TENSOR:
     put(p, "Tensor[(");
@@ -169,6 +201,7 @@ static void type(Printer *p, const AstType *t) {
 /* ------------------------------------------------------------------ attributes, binders */
 
 static void attr(Printer *p, const AstAttr *a) {
+  commented_starts(p, &a->node);
   put(p, a->key);
   put(p, "=");
   expr(p, a->value);
@@ -287,6 +320,32 @@ static void stmt(Printer *p, const AstStmt *s) {
   comments(p, &s->node);
 }
 
+/* The span a block's own comments give its result (Printer.span_for): the first comment, a
+   `span=S` one or the span of a joined `ty=T span=S` one; NULL for none. */
+static const char *block_span(const AstComment *c) {
+  if (!c) return NULL;
+  if (!strncmp(c->text, "/* span=", 8)) return c->text + 3;
+  return !strncmp(c->text, "/* ty=", 6) ? joined_span(c->text) : NULL;
+}
+
+/* A block's result, which takes the block's span comment when it prints a type of its own.  The
+   block's comments follow its result, so node_start reports the block where its result starts. */
+static void seq_result(Printer *p, const AstExpr *seq) {
+  const AstNode *for_ = p->span_for;
+  const char *text = p->span_text;
+  const char *span = p->opts->type_text && !seq->node.type ? block_span(seq->node.comments) : NULL;
+  p->span_for = span ? &seq->a->node : NULL;
+  p->span_text = span;
+  p->span_comment = NULL;
+  starts(p, &seq->node);
+  expr(p, seq->a);
+  bool took = span && !p->span_text;
+  p->span_for = for_;
+  p->span_text = text;
+  /* the block's comments follow at once (expr's end): the taken one is left out there */
+  if (took) p->span_comment = seq->node.comments;
+}
+
 /* Operands of `.N` must be atoms; a program-built tree may need parentheses here. */
 static bool is_atomic(const AstExpr *e) {
   switch (e->kind) {
@@ -361,7 +420,7 @@ static void match(Printer *p, const AstExpr *e) {
 }
 
 static void expr(Printer *p, const AstExpr *e) {
-  starts(p, &e->node);
+  if (e->kind != AST_SEQ) starts(p, &e->node); /* a block's comments are its result's (seq_result) */
   switch (e->kind) {
   case AST_INT:
   case AST_FLOAT:
@@ -447,7 +506,7 @@ static void expr(Printer *p, const AstExpr *e) {
       stmt(p, e->stmts[i]);
       newline(p);
     }
-    expr(p, e->a);
+    seq_result(p, e);
     break;
   case AST_BLOCK:
     braced(p, e->a);
@@ -499,7 +558,7 @@ static void def(Printer *p, const AstDef *d) {
 
 char *ast_print(const AstModule *m, const AstPrintOptions *opts) {
   AstPrintOptions defaults = {0};
-  Printer p = {{NULL, 0, 0}, 0, opts ? opts : &defaults};
+  Printer p = {.out = {NULL, 0, 0}, .opts = opts ? opts : &defaults};
   for (const AstComment *c = m->leading; c; c = c->next) {
     if (dropped(&p, c->text)) continue;
     put(&p, c->text);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../interestingness/outcome.h"
 #include "../support/fileio.h"
 #include "../support/text_diff.h"
 #include "../support/xalloc.h"
@@ -20,6 +21,46 @@
    this much text between them (a program costs about 90 bytes a byte of text): past it, the
    accepted text is parsed again instead, as memory matters more than time on such inputs. */
 enum { KEEP_TEXT_BUDGET = 16 << 20 };
+
+size_t red_count(const Reducer *r, const RedPass *pass, const Program *cur) {
+  if (pass->count_pipeline) return r->piped ? pass->count_pipeline(&r->pipe) : 0;
+  return pass->count(cur);
+}
+
+/* The content hash a candidate is known by: its text, and the pipeline it runs (the same program
+   under another pipeline is another test). */
+static void cand_key(const char *text, const char *pipe, char key[CONTENT_HASH_HEX + 1]) {
+  if (!pipe) {
+    content_hash(text, strlen(text), key);
+    return;
+  }
+  size_t n = strlen(text), m = strlen(pipe);
+  char *both = xmalloc(n + m + 2);
+  memcpy(both, text, n);
+  both[n] = '\0'; /* no program text holds a NUL: text and pipeline cannot run into each other */
+  memcpy(both + n + 1, pipe, m + 1);
+  content_hash(both, n + m + 1, key);
+  free(both);
+}
+
+/* A pipeline pass's candidate: the same program under the current pipeline with the chunk
+   applied; false when it changes nothing. */
+static bool build_pipeline(Reducer *r, const RedPass *pass, RedPassStats *ps, RedChunk chunk, Cand *c) {
+  RedPipeline p;
+  red_pipeline_copy(&p, &r->pipe);
+  bool changed = pass->apply_pipeline(&p, chunk.lo, chunk.hi);
+  char *json = changed ? red_pipeline_json(&p) : NULL;
+  red_pipeline_free(&p);
+  if (!json || !strcmp(json, r->pipe_json)) {
+    free(json);
+    return false;
+  }
+  if (ps) ps->tried++;
+  c->text = xstrdup(r->current);
+  c->pipe = json;
+  c->calls = r->current_calls;
+  return true;
+}
 
 unsigned red_job_count(const RedOptions *o) {
   return o->jobs ? (o->jobs > RED_MAX_JOBS ? RED_MAX_JOBS : o->jobs) : 1;
@@ -42,6 +83,7 @@ char *red_propose(const Program *cur, const RedPass *pass, size_t i) { return re
 bool red_build(Reducer *r, const RedPass *pass, RedPassStats *ps, const Program *cur, const char *cur_text,
                RedChunk chunk, Cand *c) {
   *c = (Cand){.chunk = chunk};
+  if (pass->apply_pipeline) return r->piped && build_pipeline(r, pass, ps, chunk, c);
   char *text = red_propose_range(cur, pass, chunk.lo, chunk.hi);
   if (!text) return false;
   if (!strcmp(text, cur_text)) { /* a no-op proposal: nothing to test */
@@ -71,6 +113,7 @@ bool red_build(Reducer *r, const RedPass *pass, RedPassStats *ps, const Program 
     return false;
   }
   c->text = text;
+  c->pipe = r->piped ? xstrdup(r->pipe_json) : NULL;
   c->calls = prog_count_calls_in_module(c->prog.m);
   if (!ps || strlen(text) * red_job_count(r->o) > KEEP_TEXT_BUDGET) prog_free(&c->prog);
   return true;
@@ -86,7 +129,7 @@ static int cached_verdict(const Reducer *r, const char *key) {
 
 bool red_launch(Reducer *r, Cand *c) {
   char key[CONTENT_HASH_HEX + 1];
-  content_hash(c->text, strlen(c->text), key);
+  cand_key(c->text, c->pipe, key);
   if (strset_contains(&r->visited, key)) { /* interesting, but the run has been there: no cycles */
     r->st->cache_hits++;
     c->verdict = 0;
@@ -105,7 +148,8 @@ bool red_launch(Reducer *r, Cand *c) {
       r->pool[q] = r->pool[--r->npool];
       return true;
     }
-  return oracle_start(&r->o->oracle, r->o->basename, c->text, strlen(c->text), NULL, &c->job, r->err, r->errlen);
+  RunSide side = {{"pipeline"}, {c->pipe}, c->pipe ? 1 : 0};
+  return oracle_start(&r->o->oracle, r->o->basename, c->text, strlen(c->text), &side, &c->job, r->err, r->errlen);
 }
 
 static void save_also(Reducer *r, const char *text) {
@@ -130,10 +174,17 @@ int red_collect(Reducer *r, Cand *c, bool cancelled) {
   r->st->timeouts += res.timed_out;
   int v = red_verdict(&res, r->o);
   if (r->o->also_interesting >= 0 && res.status == r->o->also_interesting) save_also(r, c->text);
+  if (v && c->pipe && res.outcome) { /* what ran under this pipeline: the next pipeline steps' ground */
+    Outcome f;
+    outcome_read(&f, res.outcome);
+    free(c->ran);
+    c->ran = f.pipeline ? xstrdup(f.pipeline) : NULL;
+    outcome_free(&f);
+  }
   run_result_free(&res);
   if (r->o->use_cache) {
     char key[CONTENT_HASH_HEX + 1];
-    content_hash(c->text, strlen(c->text), key);
+    cand_key(c->text, c->pipe, key);
     strset_add(v ? &r->cache.interesting : &r->cache.boring, key);
   }
   return v;
@@ -142,14 +193,47 @@ int red_collect(Reducer *r, Cand *c, bool cancelled) {
 void red_cand_free(Reducer *r, Cand *c) {
   if (oracle_pending(&c->job)) red_collect(r, c, true);
   free(c->text);
+  free(c->pipe);
+  free(c->ran);
+  c->pipe = c->ran = NULL;
   prog_free(&c->prog);
   c->text = NULL;
 }
 
 void red_visit(Reducer *r, const char *text) {
   char key[CONTENT_HASH_HEX + 1];
-  content_hash(text, strlen(text), key);
+  cand_key(text, r->piped ? r->pipe_json : NULL, key);
   strset_add(&r->visited, key);
+}
+
+/* Takes the pipeline an accepted candidate ran as the current one (what ran under it too), and
+   writes it beside the result (OUT.pipeline), so the user has the pipeline the bug needs. */
+static void take_pipeline(Reducer *r, Cand *c) {
+  char err[256];
+  RedPipeline p, ran;
+  if (!red_pipeline_parse(&p, c->pipe, "candidate pipeline", err, sizeof err)) return;
+  if (c->ran && red_pipeline_parse(&ran, c->ran, "outcome", err, sizeof err)) {
+    for (size_t i = 0; i < p.nran; i++) free(p.ran[i]);
+    free(p.ran);
+    p.ran = ran.ran, p.nran = ran.nran;
+    ran.ran = NULL, ran.nran = 0;
+    red_pipeline_free(&ran);
+  } else { /* the test said nothing of it: what ran before, as far as it goes */
+    for (size_t i = 0; i < p.nran; i++) free(p.ran[i]);
+    free(p.ran);
+    RedPipeline copy;
+    red_pipeline_copy(&copy, &r->pipe);
+    p.ran = copy.ran, p.nran = copy.nran;
+    copy.ran = NULL, copy.nran = 0;
+    red_pipeline_free(&copy);
+  }
+  red_pipeline_free(&r->pipe);
+  r->pipe = p;
+  free(r->pipe_json);
+  r->pipe_json = c->pipe;
+  c->pipe = NULL;
+  if (r->o->pipeline_out && !file_replace(r->o->pipeline_out, r->pipe_json, strlen(r->pipe_json)))
+    fprintf(stderr, "rreduce: cannot write %s\n", r->o->pipeline_out);
 }
 
 bool red_write_out(const RedOptions *o, const char *text) {
@@ -195,14 +279,20 @@ bool red_accept(Reducer *r, const RedPass *pass, RedPassStats *ps, Cand *c) {
     return false;
   }
   tell_accepted(r, pass, c);
+  bool same_program = !strcmp(c->text, r->current);
+  if (c->pipe && r->pipe_json && strcmp(c->pipe, r->pipe_json)) take_pipeline(r, c);
   free(r->current);
   r->current = c->text;
   r->current_calls = c->calls;
   red_visit(r, r->current);
   c->text = NULL;
   r->generation++;
-  red_drop_loaded(r);
-  if (c->prog.m) { /* the guard's load of it: the passes propose on it next */
+  if (same_program && r->loaded_gen) { /* a pipeline step: the program loaded is still the one */
+    r->loaded_gen = r->generation + 1;
+  } else {
+    red_drop_loaded(r);
+  }
+  if (!same_program && c->prog.m) { /* the guard's load of it: the passes propose on it next */
     r->loaded = c->prog;
     r->loaded_gen = r->generation + 1;
     memset(&c->prog, 0, sizeof c->prog);
@@ -244,16 +334,19 @@ void red_drop_pool(Reducer *r) {
 /* Starts the test of c's text ahead, unless its verdict is known (takes the text). */
 static void start_ahead(Reducer *r, Cand *c) {
   Spec *sp = &r->pool[r->npool];
-  content_hash(c->text, strlen(c->text), sp->key);
+  cand_key(c->text, c->pipe, sp->key);
   char err[256] = "";
+  RunSide side = {{"pipeline"}, {c->pipe}, c->pipe ? 1 : 0};
   if (cached_verdict(r, sp->key) < 0 &&
-      oracle_start(&r->o->oracle, r->o->basename, c->text, strlen(c->text), NULL, &sp->job, err, sizeof err)) {
+      oracle_start(&r->o->oracle, r->o->basename, c->text, strlen(c->text), &side, &sp->job, err, sizeof err)) {
     sp->text = c->text;
     r->npool++;
   } else {
     free(c->text);
   }
   c->text = NULL;
+  free(c->pipe);
+  c->pipe = NULL;
   prog_free(&c->prog);
 }
 
@@ -262,6 +355,7 @@ static void start_ahead(Reducer *r, Cand *c) {
    goes on to the next pass: so does the look ahead). */
 static bool start_first_proposal(Reducer *r, const RedPass *pass, RedSweep *s, const Program *cur,
                                  const char *cur_text, unsigned tries) {
+  if (pass->count_pipeline) return r->piped && pass->count_pipeline(&r->pipe) > 0; /* not looked ahead */
   size_t n = pass->count(cur);
   RedChunk ch;
   for (unsigned t = 0; t < tries && !*r->o->stop; t++) {
@@ -283,15 +377,15 @@ void red_start_first_of(Reducer *r, size_t from, size_t span, const Program *cur
     const RedPass *pass = r->o->passes[pj];
     if (r->done_gen[pj] == gen) continue; /* the run skips it (never so for a bisected pass) */
     RedSweep s;
-    red_sweep_start(&s, pass->search, pass->count(cur), pass->search == RED_FIRST ? 0 : r->resume[pj]);
+    red_sweep_start(&s, pass->search, red_count(r, pass, cur), pass->search == RED_FIRST ? 0 : r->resume[pj]);
     /* a pass with candidates: the run stops there, whether or not these proposed */
     if (start_first_proposal(r, pass, &s, cur, cur_text, 8)) return;
   }
 }
 
 void red_start_after(Reducer *r, size_t pi, const Cand *won, const RedSweep *sweep) {
-  if (r->npool >= RED_MAX_JOBS) return;
   const RedPass *pass = r->o->passes[pi];
+  if (r->npool >= RED_MAX_JOBS || pass->count_pipeline) return; /* a pipeline's next: not looked ahead */
   Program loaded = {0};
   const Program *next = won->prog.m ? &won->prog : &loaded;
   if (!won->prog.m && !prog_load_as(&loaded, "candidate", won->text, r->o->guard, NULL, 0)) return;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../interestingness/outcome.h"
 #include "../support/clock.h"
 #include "../support/xalloc.h"
 #include "keys.h"
@@ -22,8 +23,18 @@
    candidates can be in flight, proposing or not. */
 enum { AHEAD = 128 };
 
+/* Whether the outcome the test left names `frame` as TVM's innermost frame. */
+static bool same_frame(const RunResult *r, const char *frame) {
+  Outcome f;
+  outcome_read(&f, r->outcome);
+  bool same = f.nframes && !strcmp(f.frames[0], frame);
+  outcome_free(&f);
+  return same;
+}
+
 bool red_verdict(const RunResult *r, const RedOptions *o) {
-  return r->status == 0 && (!o->match || pattern_search(o->match, r->output, r->output_len));
+  return r->status == 0 && (!o->match || pattern_search(o->match, r->output, r->output_len)) &&
+         (!o->frame || same_frame(r, o->frame));
 }
 
 /* The status line on a terminal: redrawn at most ten times a second, and only when it changed
@@ -218,7 +229,7 @@ static StepEnd take(Reducer *r, PassRun *run, Cand *c, const Program **cur, bool
 /* One step of a pass: the sweep's next candidate, tested with what the next steps may need beside
    it, and its verdict. */
 static StepEnd step(Reducer *r, PassRun *run, const Program **cur, bool *progress_made) {
-  size_t n = run->pass->count(*cur);
+  size_t n = red_count(r, run->pass, *cur);
   RedSweep after = run->sweep;
   RedChunk chunk;
   if (!red_sweep_next(&after, n, &chunk)) return STEP_OVER;
@@ -255,7 +266,7 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
   if (!cur) return false;
   PassRun *run = xcalloc(1, sizeof *run);
   *run = (PassRun){.pi = pi, .pass = pass, .ps = &r->st->per_pass[pi]};
-  red_sweep_start(&run->sweep, pass->search, pass->count(cur), bisect ? 0 : r->resume[pi]);
+  red_sweep_start(&run->sweep, pass->search, red_count(r, pass, cur), bisect ? 0 : r->resume[pi]);
   r->pool_after_pass = false; /* what the last pass started for this one is adopted by its first step */
   StepEnd end = STEP_GOING;
   bool skipped = false;
@@ -286,6 +297,29 @@ static bool run_pass(Reducer *r, size_t pi, bool *progress_made) {
   return ok;
 }
 
+/* The pipeline the run reduces with the program: --pipeline's, else the one the input's test says
+   it ran (its outcome), unless --no-pipeline; none when the test says nothing of one. */
+static void start_pipeline(Reducer *r, const RunResult *input_test) {
+  const RedOptions *o = r->o;
+  if (o->no_pipeline) return;
+  char *said = NULL;
+  if (o->pipeline) {
+    said = xstrdup(o->pipeline);
+  } else if (input_test && input_test->outcome) {
+    Outcome f;
+    outcome_read(&f, input_test->outcome);
+    said = f.pipeline ? xstrdup(f.pipeline) : NULL;
+    outcome_free(&f);
+  }
+  char err[256];
+  if (said && red_pipeline_parse(&r->pipe, said, "the test's pipeline", err, sizeof err)) {
+    r->piped = r->pipe.has_passes || r->pipe.opt_level >= 0; /* else nothing in it to reduce */
+    r->pipe_json = red_pipeline_json(&r->pipe);
+    r->st->pipeline_before = xstrdup(said);
+  }
+  free(said);
+}
+
 /* The input's test (o->verify, started in *job), with -j 2 or more beside the first candidate of
    the run (what it tests next if the input is interesting: launch() adopts it), then o->on_input.
    Building that candidate costs about as long as loading the input: the test gets that long to
@@ -307,6 +341,7 @@ static int test_input(Reducer *r, OracleJob *job, const Program *input) {
     oracle_finish(&o->oracle, job, &res);
   }
   bool go = !*o->stop && (!o->on_input || o->on_input(o->on_input_ctx, r->current, o->verify ? &res : NULL));
+  if (go) start_pipeline(r, o->verify ? &res : NULL);
   run_result_free(&res);
   if (!go) red_drop_pool(r);
   return go;
@@ -317,7 +352,8 @@ static int test_input(Reducer *r, OracleJob *job, const Program *input) {
 static void strip_comments(Reducer *r, size_t *calls) {
   const Program *p = red_load_current(r);
   if (!p) return;
-  Cand c = {.text = prog_print(p, true), .calls = prog_count_calls_in_module(p->m)};
+  Cand c = {.text = prog_print(p, true), .calls = prog_count_calls_in_module(p->m),
+            .pipe = r->piped ? xstrdup(r->pipe_json) : NULL}; /* under the pipeline the bug needs */
   red_drop_loaded(r); /* before the test: its memory is the test's */
   if (strcmp(c.text, r->current) != 0 && red_launch(r, &c) &&
       (oracle_pending(&c.job) ? red_collect(r, &c, false) : c.verdict) == 1 &&
@@ -328,6 +364,8 @@ static void strip_comments(Reducer *r, size_t *calls) {
     *calls = c.calls;
   }
   free(c.text);
+  free(c.pipe);
+  free(c.ran);
 }
 
 bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_t errlen) {
@@ -335,7 +373,9 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
      content hash of a large input, ...) waits for its verdict: an input refused at once costs
      little more than its test. */
   OracleJob input_test = {NULL, NULL};
-  bool can_test = !o->verify || oracle_start(&o->oracle, o->basename, *text, strlen(*text), NULL, &input_test, err, errlen);
+  RunSide side = {{"pipeline"}, {o->pipeline}, o->pipeline && !o->no_pipeline ? 1 : 0};
+  bool can_test =
+      !o->verify || oracle_start(&o->oracle, o->basename, *text, strlen(*text), &side, &input_test, err, errlen);
   Reducer r = {.o = o, .st = st, .current = *text, .start = clock_seconds(), .err = err, .errlen = errlen};
   strset_init(&r.cache.interesting);
   strset_init(&r.cache.boring);
@@ -378,6 +418,12 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
   free(r.best);
   st->interrupted = *o->stop != 0;
   if (ok && st->started && !o->keep_comments && !*o->stop) strip_comments(&r, &calls);
+  if (r.piped) {
+    st->pipeline_after = red_pipeline_json_ran(&r.pipe); /* with what ran: the report says what still runs */
+    st->pipeline_minimal = ok && !*o->stop && !o->fast;
+    for (size_t pi = 0; pi < o->npasses; pi++) /* every pipeline pass ended on a sweep that found nothing */
+      if (o->passes[pi]->count_pipeline && r.done_gen[pi] != r.generation) st->pipeline_minimal = false;
+  }
   if (o->progress) fputs("\r\033[K", stderr);
   *text = r.current;
   st->bytes_after = strlen(r.current);
@@ -387,6 +433,8 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
   strset_free(&r.cache.boring);
   strset_free(&r.visited);
   prog_free(&r.loaded);
+  red_pipeline_free(&r.pipe);
+  free(r.pipe_json);
   free(r.resume);
   free(r.sweep_gen);
   free(r.done_gen);

@@ -34,6 +34,9 @@ typedef struct RedOptions {
   double input_load_seconds; /* how long that load took: about what building a candidate costs */
   bool fast;                 /* one round of the passes, no fixpoint */
   const Pattern *match;      /* when set, interesting also needs the test's output to match */
+  const char *frame;         /* when set, interesting also needs the test's outcome (PROTOCOL.md) to
+                                name this function as TVM's innermost frame: the same failure, not
+                                another with the same message (rfuzz's groups of crashes) */
   int also_interesting;      /* a second exit status whose candidates are saved aside (-1: none) */
   const char *also_dir;      /* ... in this directory */
   RedHistory *history;       /* every accepted step becomes a commit (or NULL) */
@@ -46,6 +49,11 @@ typedef struct RedOptions {
   bool progress;             /* a one-line status on stderr (a terminal) */
   volatile sig_atomic_t *stop; /* set by SIGINT: finish at once, keeping the best program */
   bool verify;               /* test the input first: it must be interesting (rreduce's --no-verify: false) */
+  /* The pipeline (pipeline.h): reduced with the program when the input's test reports one in
+     its outcome, or when given (--pipeline: its JSON, also written beside the input's test). */
+  bool no_pipeline;          /* --no-pipeline: the program alone */
+  const char *pipeline;      /* or NULL */
+  const char *pipeline_out;  /* where the current pipeline is written after each step (OUT.pipeline), or NULL */
   /* Called once, before any step: with the input's test result (NULL when not verified), the
      caller decides whether the run goes on (false: it ends at once, nothing written) and prepares
      what the run writes to (rreduce: the backup, FILE.rreduce-last, --history; it may set
@@ -71,6 +79,12 @@ typedef struct RedStats {
   RedPassStats *per_pass;    /* one per pass in RedOptions order (malloc'd) */
   bool interrupted;
   bool started;              /* past the input's test and on_input: steps may have been taken */
+  /* The pipeline, when reduced: as the input's test ran it and as the result needs it (JSON,
+     malloc'd; NULL when there was none), and whether the end was checked 1-minimal (each
+     pipeline pass's last sweep over it found nothing: removing any one remaining pass, or
+     disabling any one that still runs, loses the bug). */
+  char *pipeline_before, *pipeline_after;
+  bool pipeline_minimal;
 } RedStats;
 
 /* Candidate i of `pass` on `cur`, printed (malloc'd), as the driver builds every candidate: the pass

@@ -72,18 +72,84 @@ static json_t *strings_json(char *const *v, size_t n) {
   return a;
 }
 
-char *red_pipeline_json(const RedPipeline *p) {
+static char *to_json(const RedPipeline *p, bool with_ran) {
   json_t *j = json_object();
   if (p->check) json_object_set_new(j, "check", json_string(p->check));
   if (p->has_passes) json_object_set_new(j, "passes", strings_json(p->passes, p->npasses));
   if (p->opt_level >= 0) json_object_set_new(j, "opt_level", json_integer(p->opt_level));
-  json_object_set_new(j, "disabled_pass", strings_json(p->disabled, p->ndisabled));
+  /* disabled passes only where there is a PassContext to disable them in */
+  if (p->opt_level >= 0 || p->ndisabled) json_object_set_new(j, "disabled_pass", strings_json(p->disabled, p->ndisabled));
+  if (with_ran) json_object_set_new(j, "ran", strings_json(p->ran, p->nran));
   char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
   json_decref(j);
   char *out = xstrdup(s);
   free(s);
   return out;
 }
+
+/* The functions of TVM's relay.transform (0.6 to 0.19) that make a pass. */
+static const char *const tvm_passes[] = {
+    "AlterOpLayout", "AnnotateSpans", "AnnotateTarget", "AnnotateUsedMemory", "AutoSchedulerLayoutRewrite",
+    "BackwardFoldScaleAxis", "BatchingOps", "CanonicalizeCast", "CanonicalizeOps", "CapturePostDfsIndexInSpans",
+    "CollagePartition", "CombineParallelBatchMatmul", "CombineParallelConv2D", "CombineParallelDense",
+    "Conv2dToSparse", "Conv2dToSparse2", "ConvertLayout", "DeadCodeElimination", "DefuseOps", "DenseToSparse",
+    "DivToMul", "DynamicToStatic", "EliminateCommonSubexpr", "EtaExpand", "FakeQuantizationToInteger", "FastMath",
+    "FirstOrderGradient", "FlattenAtrousConv", "FoldConstant", "FoldExplicitPadding", "FoldScaleAxis",
+    "ForwardFoldScaleAxis", "FuseOps", "InferType", "Inline", "InlineCompositeFunctions", "LambdaLift",
+    "LazyGradientInit", "Legalize", "ManifestLifetimes", "MarkCompilerFunctionsAsExtern", "MergeComposite",
+    "MergeCompilerRegions", "MetaScheduleLayoutRewrite", "OutlineCompilerFunctionsWithExistingGlobalSymbols",
+    "PartialEvaluate", "PartitionGraph", "PlanDevices", "RemoveStandaloneReshapes", "RemoveUnusedFunctions",
+    "RewriteAnnotatedOps", "SimplifyExpr", "SimplifyExprPostAlterOp", "SimplifyFCTranspose", "SimplifyInference",
+    "SplitArgs", "ToANormalForm", "ToBasicBlockNormalForm", "ToCPS", "ToGraphNormalForm", "ToMixedPrecision",
+};
+
+/* Name or Name(...) with balanced brackets and closed quotes, nothing after. */
+static bool spec_shaped(const char *spec, size_t *name_len) {
+  size_t n = 0;
+  while (spec[n] == '_' || isalnum((unsigned char)spec[n])) n++;
+  *name_len = n;
+  if (!n || isdigit((unsigned char)spec[0])) return false;
+  if (!spec[n]) return true;
+  if (spec[n] != '(') return false;
+  int depth = 0;
+  char quote = 0;
+  const char *s = spec + n;
+  for (; *s; s++) {
+    if (quote) {
+      if (*s == '\\' && s[1]) s++;
+      else if (*s == quote) quote = 0;
+    } else if (*s == '"' || *s == '\'') {
+      quote = *s;
+    } else if (*s == '(' || *s == '[' || *s == '{') {
+      depth++;
+    } else if (*s == ')' || *s == ']' || *s == '}') {
+      if (--depth == 0) break;
+    }
+  }
+  return *s == ')' && !s[1] && !quote;
+}
+
+bool red_pipeline_check(const RedPipeline *p, const char *where, char *err, size_t errlen) {
+  for (size_t i = 0; p->has_passes && i < p->npasses; i++) {
+    size_t n;
+    if (!spec_shaped(p->passes[i], &n)) {
+      snprintf(err, errlen, "%s: pass '%s' does not parse: write Name or Name(literal arguments)", where, p->passes[i]);
+      return false;
+    }
+    bool known = false;
+    for (size_t k = 0; k < sizeof tvm_passes / sizeof *tvm_passes && !known; k++)
+      known = strlen(tvm_passes[k]) == n && !strncmp(tvm_passes[k], p->passes[i], n);
+    if (!known) {
+      snprintf(err, errlen, "%s: unknown pass '%.*s' (not a relay.transform pass of TVM 0.6 to 0.19)", where, (int)n,
+               p->passes[i]);
+      return false;
+    }
+  }
+  return true;
+}
+
+char *red_pipeline_json(const RedPipeline *p) { return to_json(p, false); }
+char *red_pipeline_json_ran(const RedPipeline *p) { return to_json(p, true); }
 
 void red_pipeline_copy(RedPipeline *to, const RedPipeline *from) {
   *to = *from;
@@ -111,11 +177,20 @@ bool red_pipeline_disabled(const RedPipeline *p, const char *name) {
   return false;
 }
 
+/* Whether the ordered pass list names this pass: those run whatever the PassContext disables
+   (tvm-pass makes them required), so disabling them says nothing. */
+static bool listed(const RedPipeline *p, const char *name) {
+  size_t n = name_len(name);
+  for (size_t i = 0; p->has_passes && i < p->npasses; i++)
+    if (name_len(p->passes[i]) == n && !strncmp(p->passes[i], name, n)) return true;
+  return false;
+}
+
 const char **red_pipeline_enabled(const RedPipeline *p, size_t *n) {
   const char **out = xcalloc(p->nran ? p->nran : 1, sizeof *out);
   *n = 0;
   for (size_t i = 0; i < p->nran; i++) {
-    if (red_pipeline_disabled(p, p->ran[i])) continue;
+    if (red_pipeline_disabled(p, p->ran[i]) || listed(p, p->ran[i])) continue;
     bool seen = false;
     for (size_t k = 0; k < *n && !seen; k++) seen = !strcmp(out[k], p->ran[i]);
     if (!seen) out[(*n)++] = p->ran[i];

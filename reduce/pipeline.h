@@ -32,14 +32,20 @@ typedef struct RedPipeline {
 
 /* From the JSON above; false with a message (naming `where`) when it is not such an object. */
 bool red_pipeline_parse(RedPipeline *p, const char *json, const char *where, char *err, size_t errlen);
-/* The JSON rreduce writes beside a candidate: everything but "ran" (malloc'd, one line). */
+/* Whether every pass of an ordered list is spelled Name or Name(literal arguments) with Name one of
+   TVM's relay.transform passes (0.6 to 0.19), and the opt level is 0 to 4: false with a message
+   naming `where` and the pass (a user's --pipeline file, checked before any test runs). */
+bool red_pipeline_check(const RedPipeline *p, const char *where, char *err, size_t errlen);
+/* The JSON rreduce writes beside a candidate: everything but "ran" (malloc'd, one line); with_ran:
+   "ran" too (what a report says). */
 char *red_pipeline_json(const RedPipeline *p);
+char *red_pipeline_json_ran(const RedPipeline *p);
 void red_pipeline_copy(RedPipeline *to, const RedPipeline *from);
 void red_pipeline_free(RedPipeline *p);
 /* Whether a pass of that name (arguments ignored) is disabled. */
 bool red_pipeline_disabled(const RedPipeline *p, const char *name);
-/* The passes that ran and are not disabled, in the order they ran, each once (malloc'd array of
-   pointers into p; *n of them). */
+/* The passes that ran and are not disabled nor in the ordered pass list, in the order they ran,
+   each once (malloc'd array of pointers into p; *n of them): what disabling could still change. */
 const char **red_pipeline_enabled(const RedPipeline *p, size_t *n);
 /* One line a bug report can say: "FoldConstant then FuseOps(fuse_opt_level=0)" or "opt level 2;
    of the 31 passes that ran, 28 disabled: FoldConstant, FuseOps and SimplifyExpr still run"

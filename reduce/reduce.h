@@ -78,8 +78,6 @@ enum {
 #undef RED_PASS
 };
 extern const RedPass *const red_passes[RED_NPASSES];
-/* The pipeline passes (pass_pipe.c). */
-extern const RedPass red_pass_pipe_passes, red_pass_pipe_args, red_pass_pipe_disable, red_pass_pipe_opt;
 
 /* ------------------------------------------------------------------ sites.c */
 /* The number of @main's top-level bindings: the opportunities of truncate. */

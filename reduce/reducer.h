@@ -18,6 +18,9 @@
 typedef struct Cand {
   RedChunk chunk;
   char *text;     /* the candidate as the test sees it; NULL: the chunk proposes nothing new */
+  char *pipe;     /* the pipeline it runs (its JSON, written beside it), or NULL when the test
+                     reported none (Reducer.piped) */
+  char *ran;      /* what the test said it ran (the outcome's pipeline object), once interesting */
   size_t calls;   /* its operator calls */
   Program prog;   /* its guarded program, kept to become the current one if it is accepted (the
                      guard parsed and typed it already); prog.m NULL when too large to keep */
@@ -73,11 +76,18 @@ typedef struct Reducer {
   Spec pool[RED_MAX_JOBS];
   size_t npool;
   bool pool_after_pass; /* the pool holds what follows this pass: kept while its sweep goes on */
+  /* The pipeline the test runs, reduced with the program (pipeline.h): known from the input's
+     outcome (or --pipeline), then the accepted pipeline candidates'. */
+  bool piped;
+  RedPipeline pipe;
+  char *pipe_json;      /* pipe as written beside every candidate */
   char *err;
   size_t errlen;
 } Reducer;
 
 /* ------------------------------------------------------------------ candidate.c */
+/* How many opportunities pass has: on the program, or on the pipeline for a pipeline pass. */
+size_t red_count(const Reducer *r, const RedPass *pass, const Program *cur);
 /* Tests run at once: -j, at least 1, at most RED_MAX_JOBS. */
 unsigned red_job_count(const RedOptions *o);
 /* Builds the candidate that applies `chunk` of `pass` to cur (whose text is cur_text) into c,

@@ -9,6 +9,7 @@
 #include "../support/fileio.h"
 #include "../support/strbuf.h"
 #include "../support/version.h"
+#include "pipeline.h"
 
 /* The Python the TVM tests use (interestingness/README.md): RELAYKIT_PYTHON, else python3. */
 static const char *python(void) {
@@ -63,8 +64,8 @@ static void fenced(StrBuf *b, const char *lang, const char *text, size_t len) {
 /* Runs the test once more on the program, with RELAYKIT_REPRO naming a file: relaykit's TVM tests
    (interestingness/) write their standalone Python repro there.  A server is started afresh for
    this, since the running ones did not get the variable.  The repro's text, or NULL. */
-static bool rerun_for_repro(const RedOptions *o, const char *program, RunResult *r, char **repro, char *err,
-                            size_t errlen) {
+static bool rerun_for_repro(const RedOptions *o, const char *program, const char *pipeline, RunResult *r,
+                            char **repro, char *err, size_t errlen) {
   char dir[] = "/tmp/rreduce-report.XXXXXX", file[64];
   *repro = NULL;
   if (!mkdtemp(dir)) return snprintf(err, errlen, "cannot make a temporary directory"), false;
@@ -72,33 +73,67 @@ static bool rerun_for_repro(const RedOptions *o, const char *program, RunResult 
   setenv("RELAYKIT_REPRO", file, 1);
   Oracle fresh = o->oracle;
   if (o->server_cmd) fresh.pool = server_pool_new(o->server_cmd, 1, &o->oracle.run);
-  bool ok = oracle_run(&fresh, o->basename, program, strlen(program), r, err, errlen);
+  RunSide side = {{"pipeline"}, {pipeline}, pipeline ? 1 : 0}; /* the pipeline the bug needs */
+  OracleJob job;
+  bool ok = oracle_start(&fresh, o->basename, program, strlen(program), &side, &job, err, errlen);
+  if (ok) oracle_finish(&fresh, &job, r);
   if (o->server_cmd) server_pool_free(fresh.pool);
   unsetenv("RELAYKIT_REPRO");
   size_t len;
-  *repro = file_read_text(file, &len);
+  /* only relaykit's TVM tests write one: another test's silence is no error to print */
+  *repro = access(file, F_OK) == 0 ? file_read_text(file, &len) : NULL;
   unlink(file);
   rmdir(dir);
   return ok;
+}
+
+/* The pipeline the bug needs, when rreduce reduced one with the program: what it is, how it was
+   checked, and how to give it to the test. */
+static void pipeline_section(StrBuf *b, const RedOptions *o, const RedStats *st) {
+  RedPipeline before = {.opt_level = -1}, after = {.opt_level = -1};
+  char err[256];
+  if (!red_pipeline_parse(&after, st->pipeline_after, "", err, sizeof err)) return;
+  red_pipeline_parse(&before, st->pipeline_before, "", err, sizeof err);
+  char *a = red_pipeline_describe(&after), *bd = red_pipeline_describe(&before), *args = red_pipeline_script_args(&after);
+  sb_printf(b, "\n### Pipeline\n\nThe bug needs %s (the test ran %s; rreduce reduced the pipeline with the "
+               "program).", a, bd);
+  if (st->pipeline_minimal)
+    sb_puts(b, " Checked 1-minimal: removing any one of the remaining passes, or disabling any one that still "
+               "runs, loses the bug.");
+  sb_printf(b, "\n\nAs the test reads it beside the program (`%s.pipeline`, interestingness/PROTOCOL.md):\n\n",
+            o->basename);
+  fenced(b, "json", st->pipeline_after, strlen(st->pipeline_after));
+  if (after.check && *args)
+    sb_printf(b, "\nWith relaykit's TVM test: `interestingness/tvm-%s %s %s`\n", after.check, args, o->basename);
+  free(a);
+  free(bd);
+  free(args);
+  red_pipeline_free(&before);
+  red_pipeline_free(&after);
 }
 
 bool red_write_report(const char *path, const char *program, const RedOptions *o, const char *match_text,
                       const RedStats *st, char *err, size_t errlen) {
   RunResult r;
   char *repro;
-  if (!rerun_for_repro(o, program, &r, &repro, err, errlen)) return false;
+  if (!rerun_for_repro(o, program, st->pipeline_after, &r, &repro, err, errlen)) return false;
   StrBuf b = {NULL, 0, 0};
   sb_printf(&b, "### Reduced Relay program\n\n");
   sb_printf(&b, "`%s`: %zu bytes and %zu operator calls, reduced from %zu bytes and %zu operator calls by rreduce "
                 "(%lu tests, %.1f s).\n\n",
             o->basename, st->bytes_after, st->calls_after, st->bytes_before, st->calls_before, st->tests_run, st->seconds);
   fenced(&b, "", program, strlen(program));
+  if (st->pipeline_after) pipeline_section(&b, o, st);
+  /* the reduced program: FILE, or OUT with -o (saved under FILE's name for the test) */
+  const char *pipe_note = st->pipeline_after ? " and the pipeline above beside it" : "";
   if (o->oracle.test) {
-    sb_printf(&b, "\n### How to reproduce\n\nThe interestingness test, run in a directory holding `%s`:\n\n", o->basename);
+    sb_printf(&b, "\n### How to reproduce\n\nThe reduced program above (rreduce wrote it to `%s`) saved as `%s`%s, "
+                  "then the interestingness test run in that directory:\n\n", o->out_path, o->basename, pipe_note);
     sb_printf(&b, "    %s %s\n\n", o->oracle.test, o->basename);
   } else {
-    sb_printf(&b, "\n### How to reproduce\n\nThe oracle server (interestingness/PROTOCOL.md), sent the path of `%s`:\n\n",
-              o->basename);
+    sb_printf(&b, "\n### How to reproduce\n\nThe reduced program above (rreduce wrote it to `%s`) saved as `%s`%s, "
+                  "then its path sent to the oracle server (interestingness/PROTOCOL.md):\n\n", o->out_path, o->basename,
+              pipe_note);
     sb_printf(&b, "    echo \"$PWD/%s\" | %s\n\n", o->basename, o->server_cmd);
   }
   if (match_text) sb_printf(&b, "It counts as the bug when it exits 0 and its output matches `%s`.\n\n", match_text);

@@ -47,6 +47,8 @@ static const char usage[] =
     "      --match REGEX  interesting also needs TEST's output (stdout+stderr) to match REGEX (a\n"
     "                     Perl/Python regex searched as re.search(REGEX, output, re.MULTILINE)):\n"
     "                     keeps the same error, not another one\n"
+    "      --frame NAME   interesting also needs the outcome TEST leaves (PROTOCOL.md) to name NAME\n"
+    "                     as TVM's innermost frame: the same crash, not another with its message\n"
     "      --also-interesting N   save candidates on which TEST exits N in FILE.also-interesting/\n"
     "      --history DIR.git      record every accepted step as a commit in a git repository\n"
     "      --report FILE.md       write a paste-ready bug-report fragment\n"
@@ -65,6 +67,12 @@ static const char usage[] =
     "      --json         print statistics as one JSON object on standard output\n"
     "      --print-diff   show each accepted step as a unified diff on standard error\n"
     "      --no-verify    do not test FILE first: take it as interesting (saves one slow test)\n"
+    "      --no-pipeline  reduce the program alone: by default, when the test says which pipeline it\n"
+    "                     runs (relaykit's TVM tests do: tvm-pass's passes, a build's opt level and\n"
+    "                     the passes that ran), it is reduced with the program, and the result's is\n"
+    "                     written to FILE.pipeline (interestingness/PROTOCOL.md, side files)\n"
+    "      --pipeline FILE  the pipeline to start from (its JSON), for a test that reads it beside\n"
+    "                     the candidate but does not say what it runs\n"
     "  -v                 log every accepted step on standard error\n"
     "  -h, --help         show this help;  --version\n"
     "\n"
@@ -86,7 +94,8 @@ static void on_signal(int sig) {
 
 enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_CPU, OPT_NOCACHE, OPT_PASSES, OPT_SKIP, OPT_LIST, OPT_FAST, OPT_SLOW,
        OPT_KEEP, OPT_TEMPS, OPT_JSON, OPT_TIDY, OPT_MATCH, OPT_ALSO, OPT_HISTORY, OPT_REPORT, OPT_TRIVIAL, OPT_REQUIRE_TYPED, OPT_STUCK,
-       OPT_STUCK_TIMEOUTS, OPT_VERSION, OPT_SERVER, OPT_STATS, OPT_PRINT_DIFF, OPT_NO_VERIFY };
+       OPT_STUCK_TIMEOUTS, OPT_VERSION, OPT_SERVER, OPT_STATS, OPT_PRINT_DIFF, OPT_NO_VERIFY, OPT_FRAME,
+       OPT_NO_PIPELINE, OPT_PIPELINE };
 
 /* FILE.rreduce-last (malloc'd). */
 static char *last_record_path(const char *file) {
@@ -212,6 +221,11 @@ static void print_json(const RedStats *st, const RedOptions *o) {
   json_object_set_new(j, "cancelled", json_integer((json_int_t)st->cancelled));
   json_object_set_new(j, "also_interesting", json_integer((json_int_t)st->also_saved));
   json_object_set_new(j, "jobs", json_integer((json_int_t)o->jobs));
+  if (st->pipeline_after) {
+    json_object_set_new(j, "pipeline_before", json_loads(st->pipeline_before, 0, NULL));
+    json_object_set_new(j, "pipeline_after", json_loads(st->pipeline_after, 0, NULL));
+    json_object_set_new(j, "pipeline_minimal", json_boolean(st->pipeline_minimal));
+  }
   if (o->oracle.pool) {
     json_object_set_new(j, "server_starts", json_integer((json_int_t)server_pool_starts(o->oracle.pool)));
     json_object_set_new(j, "server_garbage", json_integer((json_int_t)server_pool_garbage(o->oracle.pool)));
@@ -223,8 +237,11 @@ static void print_json(const RedStats *st, const RedOptions *o) {
 
 /* The reproduction recipe for a test that does not find the input interesting. */
 static void not_interesting(const char *file, const char *test, const RedOptions *o, const RunResult *r, bool by_match) {
-  if (by_match)
+  if (by_match && o->match && !pattern_search(o->match, r->output, r->output_len))
     fprintf(stderr, "rreduce: the test exits 0 on %s, but its output does not match --match.", file);
+  else if (by_match)
+    fprintf(stderr, "rreduce: the test exits 0 on %s, but its outcome does not name --frame %s as TVM's innermost "
+                    "frame.", file, o->frame);
   else if (r->timed_out)
     fprintf(stderr, "rreduce: the test does not find %s interesting (it timed out after %.0f s).", file, o->oracle.run.timeout);
   else if (r->status < 0)
@@ -299,6 +316,9 @@ typedef struct Cli {
   const char *only, *skip, *out, *match, *history, *report;
   bool json, stats, tidy, trivial_is_error, require_typed, verify;
   Pattern *re;                 /* --match, compiled */
+  const char *pipeline_path;   /* --pipeline FILE */
+  char *pipeline_text;         /* its content, checked */
+  char *pipeline_out;          /* FILE.pipeline (or OUT.pipeline) */
   const RedPass *passes[RED_NPASSES];
   char *also_dir, *target;     /* FILE.also-interesting; FILE's real path when it is a link */
 } Cli;
@@ -372,7 +392,9 @@ static int parse_options(int argc, char **argv, Cli *c) {
       {"require-typed", no_argument, NULL, OPT_REQUIRE_TYPED}, {"print-diff", no_argument, NULL, OPT_PRINT_DIFF},
       {"no-verify", no_argument, NULL, OPT_NO_VERIFY},
       {"stuck-timeouts", required_argument, NULL, OPT_STUCK_TIMEOUTS}, {"version", no_argument, NULL, OPT_VERSION},
-      {"jobs", required_argument, NULL, 'j'},            {"server", required_argument, NULL, OPT_SERVER},            {NULL, 0, NULL, 0},
+      {"jobs", required_argument, NULL, 'j'},            {"server", required_argument, NULL, OPT_SERVER},
+      {"frame", required_argument, NULL, OPT_FRAME},     {"no-pipeline", no_argument, NULL, OPT_NO_PIPELINE},
+      {"pipeline", required_argument, NULL, OPT_PIPELINE}, {NULL, 0, NULL, 0},
   };
   RedOptions *o = &c->o;
   int opt;
@@ -399,6 +421,9 @@ static int parse_options(int argc, char **argv, Cli *c) {
     case OPT_PRINT_DIFF: o->print_diff = true; break;
     case OPT_NO_VERIFY: c->verify = false; break;
     case OPT_MATCH: c->match = optarg; break;
+    case OPT_FRAME: o->frame = optarg; break;
+    case OPT_NO_PIPELINE: o->no_pipeline = true; break;
+    case OPT_PIPELINE: c->pipeline_path = optarg; break;
     case OPT_HISTORY: c->history = optarg; break;
     case OPT_SERVER: o->server_cmd = optarg; break;
     case OPT_REPORT: c->report = optarg; break;
@@ -409,6 +434,26 @@ static int parse_options(int argc, char **argv, Cli *c) {
     default: return cli_bad_option("rreduce");
     }
   }
+  return -1;
+}
+
+/* --pipeline FILE: read and checked before any test runs (a pipeline that names no pass of TVM's,
+   or holds something else than a pipeline, is the user's mistake, said with the file); -1 to go
+   on, else 2. */
+static int read_pipeline(Cli *c) {
+  if (!c->pipeline_path) return -1;
+  if (c->o.no_pipeline) return fprintf(stderr, "rreduce: --pipeline and --no-pipeline contradict each other\n"), 2;
+  size_t len;
+  c->pipeline_text = file_read_text(c->pipeline_path, &len);
+  if (!c->pipeline_text) return 2; /* it said why */
+  RedPipeline p;
+  char err[512];
+  if (!red_pipeline_parse(&p, c->pipeline_text, c->pipeline_path, err, sizeof err))
+    return fprintf(stderr, "rreduce: --pipeline %s\n", err), 2;
+  bool ok = red_pipeline_check(&p, c->pipeline_path, err, sizeof err);
+  red_pipeline_free(&p);
+  if (!ok) return fprintf(stderr, "rreduce: --pipeline %s\n", err), 2;
+  c->o.pipeline = c->pipeline_text;
   return -1;
 }
 
@@ -460,7 +505,10 @@ static int check_arguments(int argc, char **argv, Cli *c) {
   c->also_dir = xmalloc(strlen(o->out_path) + 32);
   sprintf(c->also_dir, "%s.also-interesting", o->out_path);
   o->also_dir = c->also_dir;
-  return -1;
+  c->pipeline_out = xmalloc(strlen(o->out_path) + 16);
+  sprintf(c->pipeline_out, "%s.pipeline", o->out_path);
+  o->pipeline_out = c->pipeline_out;
+  return read_pipeline(c);
 }
 
 /* Loads FILE typed, or under the weakest guard it passes (a type checker's bug report, an
@@ -502,6 +550,18 @@ static int summarize(Cli *c, const char *text, const RedStats *st, bool ok) {
     fprintf(stderr, "rreduce: %zu -> %zu bytes, %zu -> %zu operator calls; %lu tests (%lu cached), %lu accepted, %.1f s\n",
             st->bytes_before, st->bytes_after, st->calls_before, st->calls_after, st->tests_run, st->cache_hits,
             st->accepted, st->seconds);
+  if (st->pipeline_after && !c->json) {
+    RedPipeline before = {.opt_level = -1}, after;
+    char err[256], *b = NULL, *a = NULL;
+    if (red_pipeline_parse(&before, st->pipeline_before, "", err, sizeof err)) b = red_pipeline_describe(&before);
+    if (red_pipeline_parse(&after, st->pipeline_after, "", err, sizeof err)) a = red_pipeline_describe(&after);
+    fprintf(stderr, "rreduce: pipeline: %s -> %s%s (in %s)\n", b ? b : "?", a ? a : "?",
+            st->pipeline_minimal ? "; 1-minimal" : "", o->pipeline_out);
+    free(b);
+    free(a);
+    red_pipeline_free(&before);
+    red_pipeline_free(&after);
+  }
   int status = ok ? 0 : 2;
   if (st->interrupted) {
     fprintf(stderr, "rreduce: interrupted; %s holds the smallest interesting program found; run the same command to "
@@ -554,6 +614,8 @@ static int reduce_file(Cli *c, char **text, int argc, char **argv, char **last_p
     status = summarize(c, *text, &st, ok);
   }
   free(st.per_pass);
+  free(st.pipeline_before);
+  free(st.pipeline_after);
   free(command_line);
   return status;
 }
@@ -568,6 +630,8 @@ int main(int argc, char **argv) {
     pattern_free(c.re);
     free(c.also_dir);
     free(c.target);
+    free(c.pipeline_text);
+    free(c.pipeline_out);
     return status;
   }
   status = 2;
@@ -598,6 +662,8 @@ done:
   free(text);
   free(c.also_dir);
   free(c.target);
+  free(c.pipeline_text);
+  free(c.pipeline_out);
   free(last_path);
   if (lock_path) { /* removed before it is released: a waiting run finds no stale file */
     unlink(lock_path);

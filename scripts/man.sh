@@ -20,6 +20,7 @@ case $name in
   tvm-diff) what="interesting when TVM configurations compute different results" ;;
   tvm-roundtrip) what="interesting when TVM cannot read back its own printing" ;;
   tvm-check) what="interesting when a user's Python check(mod) finds the bug" ;;
+  tvm-bisect) what="name the first TVM pass after which the module is broken or fails" ;;
   tvm-server) what="oracle server for rreduce --server: TVM imported once, a fork per candidate" ;;
   server-adapter) what="oracle server that runs an ordinary test script per candidate" ;;
   *) echo "man.sh: no description for $name" >&2; exit 2 ;;

@@ -6,7 +6,9 @@
 #   scripts/tvm-build.sh [options] SRC BUILD
 #     --llvm-config PATH   the LLVM TVM generates code with (default: the newest llvm-config-N)
 #     --jobs N             parallel compile jobs (default: the number of cores)
-#     --no-backtrace       leave libbacktrace out (C++ frames are then addresses only)
+#     --no-backtrace       leave libbacktrace out (C++ frames are then addresses only); with it, a
+#                          segfault prints its backtrace too (BACKTRACE_ON_SEGFAULT), so crashes
+#                          can be told apart by their frames (rfuzz's triage)
 #
 # Afterwards:  export TVM_HOME=SRC TVM_LIBRARY_PATH=BUILD; make check-tvm
 # (TVM's Python package is read from SRC/python; its Python dependencies are Debian packages,
@@ -43,6 +45,7 @@ GEN=()
 command -v ninja > /dev/null && GEN=(-G Ninja)
 cmake -S "$SRC" -B "$BUILD" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release \
   -DUSE_LLVM="$LLVM_CONFIG" -DUSE_LIBBACKTRACE="$BACKTRACE" -DUSE_MICRO=OFF \
+  -DBACKTRACE_ON_SEGFAULT="$([ "$BACKTRACE" = OFF ] && echo OFF || echo ON)" \
   -DUSE_GRAPH_EXECUTOR=ON -DUSE_PROFILER=ON -DUSE_RPC=ON
 nice cmake --build "$BUILD" -j "$JOBS"
 echo "tvm-build.sh: done. export TVM_HOME=$SRC TVM_LIBRARY_PATH=$BUILD"

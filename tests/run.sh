@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test suite and ends with one line: "N passed, N failed".
-#   tests/run.sh            unit + CLI tests of the normal build, and tree-sitter's corpus tests
+#   tests/run.sh            unit + CLI tests of the normal build, tree-sitter's corpus tests, and
+#                           README's marked examples (scripts/check-docs)
 #   tests/run.sh --full     also: the same under ASan+UBSan, the grammar staleness check, and
 #                           a fixed libFuzzer run on each harness (what CI runs)
 # Each suite's own output is shown; a suite that cannot run counts as failed.
@@ -104,6 +105,7 @@ run_unit build/rel
 run_bats "$root/bin/rfmt" release
 run_counted "typing cases (release)" env RCHECK="$root/bin/rcheck" bash tests/typecheck/run.sh
 corpus_tests
+run_counted "README examples (scripts/check-docs)" python3 scripts/check-docs
 if [ $full -eq 1 ]; then
   if make -s SAN=1 all $(ls tests/unit/test_*.c | sed 's|tests/unit/\(.*\)\.c|build/san/tests/\1|'); then
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1

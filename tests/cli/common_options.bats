@@ -37,7 +37,7 @@ setup() {
   chmod +x "$T/yes.sh"
   run "$BIN/rreduce" --passes dce,bogus "$T/m.relay" "$T/yes.sh"
   [ "$status" -eq 2 ]
-  [[ "$output" == *"--passes: unknown pass 'bogus' (one of: comments, body, truncate,"* ]]
+  [[ "$output" == *"--passes: unknown pass 'bogus' (one of: pipe-passes, "*"comments, body, truncate,"* ]]
   run "$BIN/rreduce" --skip-passes nope "$T/m.relay" "$T/yes.sh"
   [ "$status" -eq 2 ]
   [[ "$output" == *"--skip-passes: unknown pass 'nope'"* ]]

@@ -7,6 +7,7 @@ load signal_helpers
 
 setup() {
   ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+  CORPUS=$ROOT/../shared/corpus
   RFMT=${RFMT:-$ROOT/bin/rfmt}
   BIN=$(dirname "$RFMT")
   RFUZZ=$BIN/rfuzz
@@ -114,21 +115,90 @@ EOF
   echo "$output"
   [ "$status" -eq 0 ]
   cat "$T/c/index.md"
-  # each planted bug: exactly one group, reduced to a program that still has the trigger
-  for want in 'build: signal SIGSEGV' 'build: Check failed: fake pass order FoldConstant>FuseOps' 'diff: results differ'; do
+  # each planted bug: exactly one group (met by build and diff rounds alike: the build crash is a
+  # compile failure whoever met it), reduced to a program that still has the trigger
+  for want in 'compile: signal SIGSEGV' \
+    'compile: Check failed: fake pass order FoldConstant>FuseOps @ tvm::relay::FakeFuseOpsAfterFoldConstant' \
+    'compare: results differ'; do
     [ "$(grep -c "\`$want" "$T/c/index.md")" -eq 1 ]
   done
-  d=$(grep -l 'build: signal SIGSEGV' "$T"/c/groups/*/signature | xargs dirname)
+  d=$(grep -l 'compile: signal SIGSEGV' "$T"/c/groups/*/signature | xargs dirname)
   grep -q 'nn.softmax(' "$d/reduced.relay"
   [ "$(grep -c '(' "$d/reduced.relay")" -le 3 ]
   grep -q 'tvm.relay' "$d/report.md" # the standalone Python repro
-  d=$(grep -l 'diff: results differ' "$T"/c/groups/*/signature | xargs dirname)
+  d=$(grep -l 'compare: results differ' "$T"/c/groups/*/signature | xargs dirname)
   grep -q 'nn.relu(' "$d/reduced.relay"
   d=$(grep -l 'fake pass order' "$T"/c/groups/*/signature | xargs dirname)
-  grep -qx FoldConstant "$d/args" && grep -qx FuseOps "$d/args" # reduced under the same passes
+  grep -qx FoldConstant "$d/args" # reduced under the pass list it was found with
   [ "$(wc -c < "$d/reduced.relay")" -lt "$(wc -c < "$d/first.relay")" ]
-  # the JSON summary agrees with the directory
-  [ "$(python3 -c 'import json,sys; print(len(json.load(sys.stdin)["groups"]))' <<< "$output")" -eq 3 ]
+  # every failure is a bug here, logged with its group; the JSON summary agrees with the directory
+  [ "$(python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d["groups"]), d["bugs"], d["limitations"], d["failed"])' <<< "$output")" = \
+    "3 $(wc -l < "$T/c/failures.jsonl") 0 $(wc -l < "$T/c/failures.jsonl")" ]
+}
+
+@test "rfuzz: one planted crash met by build and diff rounds is one group (a stand-in server, then the fake TVM)" {
+  # a plain server that says nothing but its answer: the crash's message is the whole key
+  cat > "$T/dense.sh" <<'EOF'
+#!/bin/sh
+while IFS= read -r p; do
+  if grep -q 'nn\.dense(' "$p"; then echo "0 Check failed: planted dense bug at 0x7f00$(od -An -N2 -tx2 /dev/urandom | tr -d ' ')"
+  else echo 1; fi
+done
+EOF
+  chmod +x "$T/dense.sh"
+  mkdir "$T/seeds"
+  cp "$CORPUS/models/mlp.relay" "$CORPUS/models/resnet-18.relay" "$T/seeds/"
+  "$RFUZZ" --oracle "$T/dense.sh --args-beside" --seeds "$T/seeds" --mix build=1,diff=1 --rounds 60 --no-reduce -q -o "$T/plain"
+  python3 - "$T/plain" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1] + "/campaign.json"))
+groups = [g for g in c["groups"] if "planted dense bug" in g["key"]]
+rounds = set(json.loads(l)["round"] for l in open(sys.argv[1] + "/failures.jsonl") if "planted dense" in l)
+assert len(groups) == 1, [g["key"] for g in groups]
+assert rounds == {"build", "diff"}, rounds  # both kinds met it
+PY
+  # the fake TVM (its outcome says the stage): the crash of relay.build, met by build and diff rounds
+  use_fake_tvm
+  export FAKE_TVM_PLANTED='build-segv:nn.dense'
+  "$RFUZZ" --oracle "$ROOT/interestingness/tvm-server --args-beside --timeout 30" --seeds "$T/seeds" \
+    --mix build=1,diff=1 --rounds 40 -q -o "$T/fake"
+  python3 - "$T/fake" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1] + "/campaign.json"))
+live = [g for g in c["groups"] if not g.get("merged_into")]
+assert [g["key"] for g in live] == ["compile: signal SIGSEGV @ tvm::relay::backend::FakeCodegen_nn_dense"], \
+    [g["key"] for g in live]
+rounds = set(json.loads(l)["round"] for l in open(sys.argv[1] + "/failures.jsonl"))
+assert rounds == {"build", "diff"}, rounds
+PY
+}
+
+@test "rfuzz (fake TVM): limitations are counted apart and not reduced; a bad --limitations file stops it at once" {
+  use_fake_tvm
+  export FAKE_TVM_PLANTED='limit:nn.dense'
+  mkdir "$T/seeds"
+  cp "$CORPUS/models/mlp.relay" "$T/seeds/"
+  run "$RFUZZ" --oracle "$ROOT/interestingness/tvm-server --args-beside --timeout 30" --seeds "$T/seeds" \
+    --mix build=1 --rounds 40 --json -q -o "$T/c"
+  [ "$status" -eq 0 ]
+  echo "$output" > "$T/summary.json"
+  python3 - "$T/summary.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+lim = [g for g in d["groups"] if g["class"] == "limitation"]
+assert lim and all("only supported with Hexagon" in g["key"] for g in lim), d["groups"]
+assert all(g["status"].startswith("not reduced (a limitation") for g in lim)
+assert d["limitations"] >= 1 and d["bugs"] + d["limitations"] + d["rejected"] == d["failed"]
+PY
+  grep -q '^## Limitations of TVM' "$T/c/index.md"
+  printf 'limitation  fine\nbogus  rule\n' > "$T/lim"
+  run "$RFUZZ" --oracle "$ORACLE" --limitations "$T/lim" -o "$T/d"
+  [ "$status" -eq 2 ] && [[ "$output" == *"lim:2: expected"* ]] && [ ! -e "$T/d" ]
+  printf 'limitation  (unclosed\n' > "$T/lim"
+  run "$RFUZZ" --oracle "$ORACLE" --limitations "$T/lim" -o "$T/d"
+  [ "$status" -eq 2 ] && [[ "$output" == *"lim:1: "* ]] && [ ! -e "$T/d" ]
+  run "$RFUZZ" --oracle "$ORACLE" --reduce bogus -o "$T/d"
+  [ "$status" -eq 2 ] && [ ! -e "$T/d" ]
 }
 
 @test "rfuzz (fake TVM): an ill-typed program that crashes the type checker is a bug; a diagnostic is not" {
@@ -138,10 +208,10 @@ EOF
     --seed 3 -q -o "$T/c"
   [ "$status" -eq 0 ]
   cat "$T/c/index.md"
-  grep -q '`ill-typed: signal SIGABRT`' "$T/c/index.md"
+  grep -q '`frontend: signal SIGABRT @ tvm::relay::FakeRel_add`' "$T/c/index.md"
   # ill-typed mutants never join the pool: mutation starts from well-typed programs only
   [ -z "$(ls "$T/c/pool")" ]
-  d=$(grep -l 'ill-typed: signal SIGABRT' "$T"/c/groups/*/signature | xargs dirname)
+  d=$(grep -l 'frontend: signal SIGABRT' "$T"/c/groups/*/signature | xargs dirname)
   grep -q 'add(' "$d/reduced.relay"
   [ "$(wc -c < "$d/reduced.relay")" -lt "$(wc -c < "$d/first.relay")" ]
 }

@@ -63,7 +63,7 @@ for g in groups:
     assert g["key"] not in got, "group %r twice in merged/campaign.json" % g["key"]
     got[g["key"]] = g["count"]
 assert got == want, "merged groups %r, the shards' %r" % (dict(got), dict(want))
-assert "build: signal SIGSEGV" in got, "no group for the planted crash (nn.softmax): %r" % dict(got)
+assert "compile: signal SIGSEGV" in got, "no group for the planted crash (nn.softmax): %r" % dict(got)
 EOF
 }
 

@@ -85,6 +85,9 @@ setup() {
   [[ "$output" != *"memory.kill"* ]]
   run "$RGEN" --list-ops --ops add,nn.relu
   [ "${#lines[@]}" -eq 2 ]
+  # only what the type limits let it make: a 3-D convolution needs rank 5
+  [ "$("$RGEN" --list-ops | grep -cx nn.conv3d)" -eq 0 ]
+  [ "$("$RGEN" --list-ops --max-rank 6 --max-dim 16 | grep -cx nn.conv3d)" -eq 1 ]
 }
 
 @test "--stats reports the histogram and diversities" {
@@ -148,4 +151,52 @@ setup() {
   diff -r "$T/a" "$T/c"
   "$RGEN" -n 20 --seed 7 --policy "$ROOT/examples/policy-gencog.json" -o "$T/d"
   ! diff -rq "$T/a" "$T/d" > /dev/null
+}
+
+# tensor_limits MAX_ELEMENTS MAX_RANK MAX_DIM FILE...: every tensor type rcheck infers (every typed
+# expression, binder and parameter, as --annotate prints them) keeps the limits.
+tensor_limits() {
+  local e=$1 r=$2 d=$3
+  shift 3
+  "$RCHECK" --annotate "$@" | python3 -c '
+import re, sys
+e, r, d = map(int, sys.argv[1:4])
+n = bad = 0
+for m in re.finditer(r"Tensor\[\(([^)]*)\), *\w+\]", sys.stdin.read()):
+    dims = [int(x) for x in m.group(1).replace(" ", "").split(",") if x and x != "?"]
+    size = 1
+    for x in dims: size *= x
+    n += 1
+    if len(dims) > r or any(x > d for x in dims) or size > e:
+        bad += 1
+        if bad <= 5: print("beyond the limits:", m.group(0))
+print(n, "tensor types,", bad, "beyond the limits")
+sys.exit(1 if bad or n == 0 else 0)' "$e" "$r" "$d"
+}
+
+@test "the type limits bound every type: 1,000 programs under --max-elements 64 --max-rank 4 --max-dim 4" {
+  "$RGEN" -n 1000 --seed 7 --max-elements 64 --max-rank 4 --max-dim 4 -o "$T/g"
+  [ "$(ls "$T"/g/*.relay | wc -l)" -eq 1000 ]
+  tensor_limits 64 4 4 "$T"/g/*.relay
+  # the same with the forward policy's adapters and GenCoG's operators
+  "$RGEN" -n 200 --seed 3 --policy "$ROOT/examples/policy-forward.json" --max-elements 64 --max-rank 4 --max-dim 4 -o "$T/f"
+  tensor_limits 64 4 4 "$T"/f/*.relay
+}
+
+@test "--type beyond the limits widens them to that type and no further" {
+  "$RGEN" -n 20 --seed 2 --type 'Tensor[(2, 9, 3), float32]' --max-elements 64 --max-rank 2 --max-dim 4 -o "$T/w"
+  tensor_limits 64 3 9 "$T"/w/*.relay
+}
+
+@test "--stats gives GenCoG's vertex diversity too; a directed run is the same for a seed, and -n 5 starts -n 10" {
+  run "$RGEN" --policy "$ROOT/examples/policy-gencog.json" --stats --calls 600 --seed 1
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"vertex diversity, GenCoG's definition: 0."*"over its 21 operators"* ]]
+  "$RGEN" --policy "$ROOT/examples/policy-gencog.json" -n 10 --seed 4 -o "$T/a"
+  "$RGEN" --policy "$ROOT/examples/policy-gencog.json" -n 10 --seed 4 -o "$T/b"
+  "$RGEN" --policy "$ROOT/examples/policy-gencog.json" -n 5 --seed 4 -o "$T/c"
+  diff -r "$T/a" "$T/b"
+  for f in "$T"/c/*.relay; do cmp "$f" "$T/a/$(basename "$f")"; done
+  "$RCHECK" "$T"/a/*.relay > /dev/null
+  tensor_limits 1024 5 4 "$T"/a/*.relay
 }

@@ -55,6 +55,30 @@ for l in open(sys.argv[1]): assert len(json.loads(l)["mutators"]) == 3
   for f in "$T"/d/*.relay; do "$RCHECK" "$f" > /dev/null; done
 }
 
+@test "--depth 3: every change of the chain is in the mutant, located and spanned" {
+  "$RMUTATE" "$CORPUS/models/resnet-18.relay" -n 50 --depth 3 --seed 4 -o "$T/p" -q
+  python3 - "$T/p" <<'PY'
+import json, os, re, sys
+d = sys.argv[1]
+n = 0
+for line in open(os.path.join(d, "manifest.jsonl")):
+    e = json.loads(line)
+    text = open(os.path.join(d, e["file"])).read().splitlines()
+    assert len(e["changes"]) == 3, e
+    for i, c in enumerate(e["changes"]):
+        assert ("parent_at" in c) == (i > 0), c   # a later step's place in the mutant it changed
+        at = c["seed_at"]                          # every step's place in the seed
+        l, col = map(int, c["mutant_at"].split(":"))
+        assert l > 0 and col > 0, (e["file"], c)
+        # the span comment back to where the node was in the seed, on the node at mutant_at
+        span = "span=resnet-18.relay:%s rmutate-step-%d */" % (at, i)
+        lines = [k for k, t in enumerate(text, 1) if span in t]
+        assert len(lines) == 1 and lines[0] >= l, (e["file"], c, lines)
+        n += 1
+assert n == 150, n
+PY
+}
+
 @test "--ill-typed: every mutant is rejected with the error its manifest records" {
   run "$RMUTATE" "$CORPUS/models/resnet-18.relay" --ill-typed -n 40 --seed 3 -o "$T/ill"
   [ "$status" -eq 0 ]
@@ -174,4 +198,30 @@ wait_gone() {
   kill -9 $pid
   wait $pid || true
   wait_gone "kill9"
+}
+
+@test "mutants keep the type limits: no tensor beyond the policy's sizes or the seed's own" {
+  printf '{"max_rank": 2, "max_dim": 4, "max_elements": 16}\n' > "$T/tight.json"
+  for seed in mlp dcgan; do
+    "$RMUTATE" "$CORPUS/models/$seed.relay" -n 60 --depth 2 --seed 3 --policy "$T/tight.json" -o "$T/$seed" -q
+    "$RCHECK" --annotate "$CORPUS/models/$seed.relay" > "$T/seed.txt"
+    "$RCHECK" --annotate "$T/$seed"/*.relay > "$T/mutants.txt"
+    python3 - "$T/seed.txt" "$T/mutants.txt" <<'PY'
+import re, sys
+def tensors(path):
+    for m in re.finditer(r"Tensor\[\(([^)]*)\), *\w+\]", open(path).read()):
+        dims = [int(x) for x in m.group(1).replace(" ", "").split(",") if x and x != "?"]
+        size = 1
+        for x in dims: size *= x
+        yield m.group(0), len(dims), max(dims, default=0), size
+seed = list(tensors(sys.argv[1]))
+rank = max([2] + [t[1] for t in seed]); dim = max([4] + [t[2] for t in seed]); size = max([16] + [t[3] for t in seed])
+n = 0
+for text, r, d, e in tensors(sys.argv[2]):
+    n += 1
+    assert r <= rank and d <= dim and e <= size, (text, rank, dim, size)
+assert n > 0
+print(n, "tensor types within rank", rank, "size", dim, "elements", size)
+PY
+  done
 }

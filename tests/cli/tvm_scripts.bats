@@ -4,7 +4,7 @@
 # `tvm` package driven by FAKE_<STAGE>_<HOW> markers in the candidate, and by the bugs that
 # FAKE_TVM_PLANTED plants for programs without markers.
 
-SCRIPTS="tvm-parse tvm-typecheck tvm-build tvm-pass tvm-diff tvm-roundtrip tvm-check"
+SCRIPTS="tvm-parse tvm-typecheck tvm-build tvm-pass tvm-diff tvm-roundtrip tvm-check tvm-bisect"
 
 setup() {
   ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
@@ -257,7 +257,7 @@ prog() {
   [ "$status" -eq 0 ]
   printf '%s\n' "1" "2 bad arguments: $T/b1.relay.args: no such file" "1" \
     "2 bad arguments: argument --opt-level: invalid opt_level value: '9'" \
-    "2 bad arguments: unknown check 'compile' (parse, typecheck, build, pass, diff, roundtrip, check, or --check SCRIPT.py)" \
+    "2 bad arguments: unknown check 'compile' (parse, typecheck, build, pass, bisect, diff, roundtrip, check, or --check SCRIPT.py)" \
     "2 bad arguments: unknown pass NoSuchPass (not in tvm.relay.transform)" \
     "2 bad arguments: --help is not a check's argument" \
     "2 bad arguments: $T/b6.relay.args: empty (the first line names the check)" \
@@ -328,6 +328,28 @@ prog() {
   [ "$status" -eq 0 ]
   grep -q 'nn.softmax(' "$T/f.relay"
   ! grep -q 'multiply(' "$T/f.relay"
+  # two crashes with one message ("signal SIGSEGV"): --frame keeps the one the reduction began with
+  prog '%0 = nn.dense(%x, %x);
+  %1 = nn.softmax(%0);
+  %2 = nn.relu(%1);
+  add(%2, %0)' "$T/g.relay"
+  export FAKE_TVM_PLANTED='build-segv:nn.softmax;build-segv:nn.dense'
+  run "$ROOT/bin/rreduce" --tidy --match 'signal SIGSEGV' --frame 'tvm::relay::backend::FakeCodegen_nn_softmax' \
+    --server "'$I/tvm-server' --args-from '$T/found.args' --timeout 20" "$T/g.relay"
+  [ "$status" -eq 0 ]
+  grep -q 'nn.softmax(' "$T/g.relay"
+  # without a frame the same message lets it slip to the other crash (the smaller program)
+  prog '%0 = nn.dense(%x, %x);
+  %1 = nn.softmax(%0);
+  %2 = nn.relu(%1);
+  add(%2, %0)' "$T/h.relay"
+  run "$ROOT/bin/rreduce" --tidy --match 'signal SIGSEGV' --server "'$I/tvm-server' --args-from '$T/found.args' --timeout 20" "$T/h.relay"
+  [ "$status" -eq 0 ]
+  ! grep -q 'nn.softmax(' "$T/h.relay"
+  # a frame no candidate has: the input itself is not interesting
+  prog 'nn.softmax(%x)' "$T/k.relay"
+  run "$ROOT/bin/rreduce" --tidy --frame 'tvm::Nowhere' --server "'$I/tvm-server' --args-from '$T/found.args' --timeout 20" "$T/k.relay"
+  [ "$status" -eq 1 ]
 }
 
 # A Python with numpy (tvm-diff's inputs), the fake tvm on its path: python3, else Debian's.
@@ -592,7 +614,8 @@ LIST
   printf '#[version = "0.0.5"]\ndef @main(%%x: Tensor[(2), float32]) {\n  %%0 = add(%%x, %%x);\n  multiply(%%0, %%0) /* FAKE_BUILD_ERROR */\n}\n' > "$T/b.relay"
   printf '#!/bin/sh\nexec "%s" -q --opt-level 2 "$1"\n' "$I/tvm-build" > "$T/t.sh"
   chmod +x "$T/t.sh"
-  run "$ROOT/bin/rreduce" --tidy --keep-comments --report "$T/r.md" "$T/b.relay" "$T/t.sh"
+  # the pipeline as the test gives it (--no-pipeline: rreduce_pipeline.bats shows it reduced)
+  run "$ROOT/bin/rreduce" --tidy --keep-comments --no-pipeline --report "$T/r.md" "$T/b.relay" "$T/t.sh"
   [ "$status" -eq 0 ]
   grep -q '^### Standalone Python repro' "$T/r.md"
   grep -q "with tvm.transform.PassContext(opt_level=2):" "$T/r.md"
@@ -600,10 +623,61 @@ LIST
   grep -q '^```sh$' "$T/r.md" # the test, fenced in its own language
   grep -q '^- OS: ' "$T/r.md"
   grep -q '^- relaykit: ' "$T/r.md"
-  grep -q "^rreduce --tidy --keep-comments --report $T/r.md $T/b.relay $T/t.sh\$" "$T/r.md"
+  grep -q "^rreduce --tidy --keep-comments --no-pipeline --report $T/r.md $T/b.relay $T/t.sh\$" "$T/r.md"
   # the same with the oracle server, which is started afresh to write it
   cp "$T/b.relay" "$T/c.relay"
-  run "$ROOT/bin/rreduce" --tidy --keep-comments --report "$T/s.md" --server "'$I/tvm-server' build --opt-level 1" "$T/c.relay"
+  run "$ROOT/bin/rreduce" --tidy --keep-comments --no-pipeline --report "$T/s.md" --server "'$I/tvm-server' build --opt-level 1" "$T/c.relay"
   [ "$status" -eq 0 ]
   grep -q "with tvm.transform.PassContext(opt_level=1):" "$T/s.md"
+}
+
+@test "fake TVM: tvm-diff draws other inputs when the reference traps or gives NaN; never a wrong result from them" {
+  use_numpy_python
+  # the reference traps (SIGFPE, an integer division by zero on those inputs) when the first input
+  # is negative: other inputs are drawn (positive ones by the third), and the results agree
+  export FAKE_TVM_PLANTED='trap:nn.relu'
+  prog 'nn.relu(%x)' "$T/t.relay"
+  for seed in 0 1 2 3 4 5; do
+    expect 1 "no bug: results agree" "$I/tvm-diff" --seed "$seed" "$T/t.relay"
+  done
+  # NaN from the reference on some inputs: the same, with the note in the outcome
+  export FAKE_TVM_PLANTED='nan:nn.relu' RELAYKIT_ORACLE_OUTCOME=1
+  for seed in 0 1 2 3 4 5; do
+    expect 1 "no bug: results agree" "$I/tvm-diff" --seed "$seed" "$T/t.relay"
+  done
+  # a wrong result still is one, with NaN beside it (the NaN positions are not compared)
+  export FAKE_TVM_PLANTED='nan:nn.relu;diff:3:nn.relu'
+  expect 0 "results differ between vm@0 and vm@3" "$I/tvm-diff" --positive "$T/t.relay"
+  # always NaN: nothing to compare, said as no bug, and why in the outcome
+  unset FAKE_TVM_PLANTED
+  prog 'nn.relu(%x) /* FAKE_NAN */' "$T/n.relay"
+  expect 1 "no bug: the reference vm@0 gives no finite result on any of 4 inputs drawn" "$I/tvm-diff" "$T/n.relay"
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["kind"] == "none" and "finite" in d["note"], d' "$T/n.relay.outcome"
+}
+
+@test "fake TVM: tvm-bisect names the pass after which the module is broken, or in which the build fails" {
+  export PYTHONPATH=$FAKE
+  prog '%0 = add(%x, %x);
+  negative(%0)' "$T/b.relay"
+  # a pass list: the second pass leaves a module that no longer type-checks; the IR diff beside
+  export FAKE_TVM_PLANTED='break:CanonicalizeOps'
+  run "$I/tvm-bisect" SimplifyExpr CanonicalizeOps FuseOps "$T/b.relay"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"interesting (in stage pass CanonicalizeOps): culprit: CanonicalizeOps (pass 2 of 3): it no longer type-checks"* ]]
+  [[ "$output" == *"--- before CanonicalizeOps"*"+++ after CanonicalizeOps"* ]]
+  # relay.build's own passes, watched by a pass instrument
+  export FAKE_TVM_PLANTED='break:AlterOpLayout'
+  expect 0 "(in stage build pass AlterOpLayout): culprit: AlterOpLayout (in relay.build)" "$I/tvm-bisect" -q "$T/b.relay"
+  # a build that fails in a pass: that pass; --match as the other scripts
+  export FAKE_TVM_PLANTED='build-order:FoldConstant>FuseOps'
+  expect 0 "(in stage build pass FuseOps): Check failed: fake pass order" "$I/tvm-bisect" -q --match 'pass order' "$T/b.relay"
+  expect 1 "" "$I/tvm-bisect" -q --match 'something else' "$T/b.relay"
+  # nothing broken: no bug
+  unset FAKE_TVM_PLANTED
+  expect 1 "no bug: no pass breaks the module (2 passes)" "$I/tvm-bisect" -q FoldConstant FuseOps "$T/b.relay"
+  expect 1 "no bug: no pass of relay.build breaks the module" "$I/tvm-bisect" -q "$T/b.relay"
+  # through the server, as rreduce would use it
+  export FAKE_TVM_PLANTED='break:CanonicalizeOps'
+  printf '%s\n' "$T/b.relay" | "$I/tvm-server" bisect SimplifyExpr CanonicalizeOps > "$T/answer"
+  [[ "$(cat "$T/answer")" == "0 "* ]]
 }

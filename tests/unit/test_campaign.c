@@ -266,7 +266,7 @@ static char *check_of(const char *kind, const char *passes, bool coin) {
   return sb_take(&sb);
 }
 
-/* The table: the checks each kind writes, its stages, its pool rule, the plain kind first. */
+/* The table: the checks each kind writes, its pool rule, the plain kind first. */
 static void test_kinds(void **state) {
   (void)state;
   assert_string_equal(fuzz_kinds[0].name, "build");
@@ -283,10 +283,6 @@ static void test_kinds(void **state) {
     assert_string_equal(args, want[i][3]);
     free(args);
   }
-  assert_string_equal(fuzz_kind("build")->stage(0), "build");
-  assert_string_equal(fuzz_kind("build")->stage(1), "frontend");
-  assert_string_equal(fuzz_kind("diff")->stage(1), "diff-run");
-  assert_string_equal(fuzz_kind("ill-typed")->stage(0), "ill-typed");
   assert_true(fuzz_kind("build")->joins_pool && fuzz_kind("diff")->joins_pool);
   assert_false(fuzz_kind("ill-typed")->joins_pool); /* mutation starts from well-typed programs only */
   assert_true(fuzz_kind("ill-typed")->ill_typed && !fuzz_kinds[0].ill_typed);
@@ -295,17 +291,33 @@ static void test_kinds(void **state) {
 static void test_group_keys_and_repro_args(void **state) {
   (void)state;
   char *k1, *m1, *k2, *m2, *k3, *m3;
-  fuzz_group_key("build", false, "Check failed: x at 0x7f0012345678, size 12", &k1, &m1);
-  fuzz_group_key("build", false, "Check failed: x at 0x7f00deadbeef, size 7", &k2, &m2);
-  fuzz_group_key("frontend", false, "Check failed: x at 0x7f00deadbeef, size 7", &k3, &m3);
-  assert_string_equal(k1, k2); /* addresses and numbers masked: one group */
-  assert_string_equal(k1, "build: Check failed: x at <addr>, size <n>");
-  assert_string_equal(k3, "frontend: Check failed: x at <addr>, size <n>");
+  /* a plain oracle (no outcome): the signature alone, numbers and addresses masked */
+  fuzz_group_key(NULL, false, "Check failed: x at 0x7f0012345678, size 12", &k1, &m1);
+  fuzz_group_key(NULL, false, "Check failed: x at 0x7f00deadbeef, size 7", &k2, &m2);
+  assert_string_equal(k1, k2);
+  assert_string_equal(k1, "Check failed: x at <addr>, size <n>");
   assert_non_null(m1);
+  free(k1), free(m1), free(k2), free(m2);
+  /* with the oracle's outcome: the stage that failed and TVM's innermost frame, whichever round met it */
+  Outcome build, frontend, framed;
+  outcome_read(&build, "{\"stage\": \"build\", \"kind\": \"check\"}");
+  outcome_read(&frontend, "{\"stage\": \"frontend\", \"kind\": \"check\"}");
+  outcome_read(&framed, "{\"stage\": \"build\", \"frames\": [\"tvm::relay::Foo\", \"tvm::relay::Bar\"]}");
+  fuzz_group_key(&build, false, "Check failed: x at 0x7f0012345678, size 12", &k1, &m1);
+  fuzz_group_key(&frontend, false, "Check failed: x at 0x7f00deadbeef, size 7", &k2, &m2);
+  fuzz_group_key(&framed, false, "Check failed: x at 0x7f00deadbeef, size 7", &k3, &m3);
+  assert_string_equal(k1, "build: Check failed: x at <addr>, size <n>");
+  assert_string_equal(k2, "frontend: Check failed: x at <addr>, size <n>");
+  assert_string_equal(k3, "build: Check failed: x at <addr>, size <n> @ tvm::relay::Foo");
   free(k1), free(m1), free(k2), free(m2), free(k3), free(m3);
-  fuzz_group_key("diff", true, "", &k1, &m1);
-  assert_string_equal(k1, "diff: timeout");
+  fuzz_group_key(&build, true, "", &k1, &m1);
+  assert_string_equal(k1, "build: timeout");
   free(k1), free(m1);
+  outcome_free(&build), outcome_free(&frontend), outcome_free(&framed);
+  Outcome none;
+  assert_false(outcome_read(&none, "not json"));
+  assert_string_equal(none.stage, "");
+  outcome_free(&none);
 
   char *a = fuzz_repro_args("pass\n--build\nFoldConstant\n", 0);
   assert_string_equal(a, "pass\n--build\nFoldConstant\n");
@@ -319,6 +331,37 @@ static void test_group_keys_and_repro_args(void **state) {
   assert_null(fuzz_oracle_for_file("tvm-server build", "/x"));
 }
 
+/* Classes: the shipped rules, the user's before them, the frontend's diagnostics; bad files located. */
+static void test_classes(void **state) {
+  (void)state;
+  FailRules c;
+  fail_rules_init(&c);
+  char err[256];
+  assert_true(fail_rules_add(&c, "# mine\nbug-like  \nlimitation  planted limit\n", "mine.txt", err, sizeof err) == false);
+  assert_non_null(strstr(err, "mine.txt:2:"));
+  fail_rules_free(&c);
+  fail_rules_init(&c);
+  assert_false(fail_rules_add(&c, "limitation (unclosed\n", "bad.txt", err, sizeof err));
+  assert_non_null(strstr(err, "bad.txt:1:"));
+  fail_rules_free(&c);
+  fail_rules_init(&c);
+  assert_true(fail_rules_add(&c, "rejected  only supported with Hexagon\n", "mine.txt", err, sizeof err));
+  assert_true(fail_rules_shipped(&c, err, sizeof err));
+  Outcome build, frontend, crash;
+  outcome_read(&build, "{\"stage\": \"build\", \"kind\": \"check\"}");
+  outcome_read(&frontend, "{\"stage\": \"frontend\", \"kind\": \"check\"}");
+  outcome_read(&crash, "{\"stage\": \"frontend\", \"kind\": \"crash\"}");
+  assert_int_equal(fail_classify(&c, "Check failed: (x) is false: qnn.tanh is currently only supported with Hexagon", &build),
+                   FAIL_REJECTED); /* the user's rule came first */
+  assert_int_equal(fail_classify(&c, "Attribute TOpPattern has not been registered for qnn.exp", &build), FAIL_LIMITATION);
+  assert_int_equal(fail_classify(&c, "Check failed: fb->value != 0 (0 vs. 0) : Divide by zero", &build), FAIL_BUG);
+  assert_int_equal(fail_classify(&c, "error: the function is provided too many arguments", &frontend), FAIL_REJECTED);
+  assert_int_equal(fail_classify(&c, "signal SIGSEGV", &crash), FAIL_BUG); /* a crash is a bug wherever it is */
+  assert_int_equal(fail_classify(&c, "Check failed: x", NULL), FAIL_BUG);
+  outcome_free(&build), outcome_free(&frontend), outcome_free(&crash);
+  fail_rules_free(&c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_features_edges_through_bindings), cmocka_unit_test(test_features_scope_per_function),
@@ -326,7 +369,7 @@ int main(void) {
       cmocka_unit_test(test_features_of_models),
       cmocka_unit_test(test_pass_sequences),                  cmocka_unit_test(test_pass_set_parse),
       cmocka_unit_test(test_verdicts),                        cmocka_unit_test(test_kinds),
-      cmocka_unit_test(test_group_keys_and_repro_args),
+      cmocka_unit_test(test_group_keys_and_repro_args), cmocka_unit_test(test_classes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -93,7 +93,7 @@ static Outcome run(const Mutator *mu, const char *text, uint64_t s) {
   Rng rng = rng_seed(s, 0);
   StrBuf what;
   sb_init(&what);
-  MutContext c = {p.m, p.types, &rng, &policy, 8, NULL, 0, "seed.relay", &what, {0}, NULL};
+  MutContext c = {p.m, p.types, &rng, &policy, NULL, 8, NULL, 0, "seed.relay", 0, &what, {0}, NULL};
   char *before = ast_print(p.m, &plain);
   out.types_before = all_types(p.m);
   out.params_before = param_types(p.m);

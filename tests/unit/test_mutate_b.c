@@ -57,7 +57,7 @@ static Outcome run(const Mutator *mu, const char *text, uint64_t seed, const Mut
   Rng rng = rng_seed(seed, 7);
   StrBuf what;
   sb_init(&what);
-  MutContext c = {p.m, p.types, &rng, &policy, 3, donors, ndonors, "seed.relay", &what, {0}, NULL};
+  MutContext c = {p.m, p.types, &rng, &policy, NULL, 3, donors, ndonors, "seed.relay", 0, &what, {0}, NULL};
   Outcome o = {mu->apply(&c), NULL, NULL};
   if (o.applied) {
     o.text = print(p.m);

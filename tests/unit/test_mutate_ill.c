@@ -51,7 +51,7 @@ static Mutant mutate(const char *text, uint64_t seed) {
   gen_policy_default(&policy);
   StrBuf what;
   sb_init(&what);
-  MutContext c = {l.m, l.types, &rng, &policy, 10, NULL, 0, "seed.relay", &what, {0}, NULL};
+  MutContext c = {l.m, l.types, &rng, &policy, NULL, 10, NULL, 0, "seed.relay", 0, &what, {0}, NULL};
   r.applied = mut_ill_typed(&c);
   if (r.applied) {
     snprintf(r.what, sizeof r.what, "%s", what.data ? what.data : "");

@@ -31,9 +31,12 @@ static void test_json_round_trip(void **state) {
                          "\"opt_level\":3,\"disabled_pass\":[\"AlterOpLayout\"]}");
   free(j);
   red_pipeline_free(&p);
-  RedPipeline q = parse("{}");
+  RedPipeline q = parse("{\"check\": \"typecheck\"}");
   assert_false(q.has_passes);
   assert_int_equal(q.opt_level, -1);
+  j = red_pipeline_json(&q); /* no PassContext: no disabled passes to speak of */
+  assert_string_equal(j, "{\"check\":\"typecheck\"}");
+  free(j);
   red_pipeline_free(&q);
 }
 

@@ -66,7 +66,7 @@ static bool step(Gen *g, GenAdapter *c, const OpDef *op, OpPlan *plan) {
   plan->nargs = 1;
   OpCall call;
   const Type *r = opgen_run(&g->og, op, plan, &call);
-  if (!r) return false;
+  if (!r || !gen_type_fits(&g->limits, r)) return false; /* a flattened tensor may be too long */
   plan->result = r;
   c->steps[c->n++] = (GenAdapterStep){op, *plan};
   c->cur = r;
@@ -161,14 +161,58 @@ static bool shape_to(Gen *g, GenAdapter *c, const Type *t) {
   return same_shape(c->cur, t);
 }
 
-/* Plans the adapter from a value of type s to type t; false when there is none. */
+/* Changes cur's shape to t's one axis at a time, never through a tensor larger than either (what
+   shape_to's flattening cannot promise within max_dim): first to t's rank (extra leading axes
+   sliced to 1 and dropped, missing ones added as 1s), then one slice to the sizes wanted, or to 1
+   where a size must grow by a factor that does not divide it, a tile for the sizes that grow by
+   whole factors, and a broadcast of the 1s. */
+static bool shape_by_axes(Gen *g, GenAdapter *c, const Type *t) {
+  const Type *s = c->cur;
+  if (s->ndims > 8 || t->ndims > 8) return false;
+  int64_t dims[8], end[8], reps[8];
+  if (s->ndims > t->ndims) {
+    size_t drop = s->ndims - t->ndims;
+    for (size_t i = 0; i < s->ndims; i++)
+      end[i] = i < drop ? 1 : s->dims[i];
+    if (!slice_to(g, c, end, s->ndims)) return false;
+    if (!step_ints(g, c, "reshape", "newshape", s->dims + drop, t->ndims)) return false;
+  } else if (s->ndims < t->ndims) {
+    size_t add = t->ndims - s->ndims;
+    for (size_t i = 0; i < t->ndims; i++)
+      dims[i] = i < add ? 1 : s->dims[i - add];
+    if (!step_ints(g, c, "reshape", "newshape", dims, t->ndims)) return false;
+  }
+  s = c->cur;
+  bool slice = false, tile = false, bcast = false;
+  for (size_t i = 0; i < t->ndims; i++) {
+    int64_t a = s->dims[i], b = t->dims[i];
+    if (a <= 0 || b <= 0) return false; /* nothing to slice or tile */
+    end[i] = a >= b ? b : b % a == 0 ? a : 1;
+    reps[i] = a < b && b % a == 0 ? b / a : 1;
+    slice |= end[i] != a;
+    tile |= reps[i] != 1;
+    bcast |= end[i] == 1 && b != 1;
+  }
+  if (slice && !slice_to(g, c, end, t->ndims)) return false;
+  if (tile && !step_ints(g, c, "tile", "reps", reps, t->ndims)) return false;
+  return !bcast || step_ints(g, c, "broadcast_to", "shape", t->dims, t->ndims);
+}
+
+/* Plans the adapter from a value of type s to type t; false when there is none.  Every step keeps
+   the limits (step): when shape_to's way cannot, the axis by axis one. */
 static bool plan_adapter(Gen *g, const Type *s, const Type *t, GenAdapter *c) {
   c->cur = s;
   c->n = 0;
   bool recast = !dtype_eq(s->dtype, t->dtype);
   bool cast_first = count(s) <= count(t); /* cast the smaller of the two tensors */
   if (recast && cast_first && !cast_to(g, c, t->dtype)) return false;
-  if (!shape_to(g, c, t)) return false;
+  const Type *from = c->cur;
+  size_t n = c->n;
+  if (!shape_to(g, c, t)) {
+    c->cur = from;
+    c->n = n;
+    if (!shape_by_axes(g, c, t) || c->cur->ndims != t->ndims) return false;
+  }
   if (recast && !cast_first && !cast_to(g, c, t->dtype)) return false;
   return c->cur == t; /* types are interned */
 }

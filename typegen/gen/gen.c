@@ -7,13 +7,14 @@
  */
 #include "gen.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "../../parser/literal.h"
 #include "../../support/strbuf.h"
 #include "../../support/xalloc.h"
+#include "../infer/infer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 void gen_init(Gen *g, const GenPolicy *policy, AstModule *m, TyTable *types, Rng rng) {
   memset(g, 0, sizeof *g);
@@ -21,6 +22,7 @@ void gen_init(Gen *g, const GenPolicy *policy, AstModule *m, TyTable *types, Rng
   g->m = m;
   g->types = types;
   g->rng = rng;
+  g->limits = policy->types;
   arena_init(&g->scratch);
   g->og = (OpGen){types, &g->rng, &g->scratch, &policy->types};
 }
@@ -321,7 +323,7 @@ static void record_call(Gen *g, const OpDef *op, const OpPlan *plan, AstExpr *co
       for (size_t f = 0; f < v->nfields && np < 64; f++) producers[np++] = v->fields[f];
     else producers[np++] = v ? v->producer : NULL;
   }
-  GenCallRecord rec = {op, sig, producers, np};
+  GenCallRecord rec = {op, plan, sig, producers, np};
   g->hook(g->hook_ctx, &rec);
   free(sig);
 }
@@ -353,24 +355,40 @@ static AstExpr *gen_atom(Gen *g, const Type *t, unsigned fuel) {
 AstExpr *gen_plan_call(Gen *g, const OpDef *op, const OpPlan *plan, AstExpr *const *given, unsigned fuel) {
   AstExpr *args[OP_MAX_ARGS];
   unsigned share = plan->nargs ? fuel / (unsigned)plan->nargs : 0;
+  const OpDef *outer = g->consumer; /* the arguments' values are this call's to consume */
+  g->consumer = op;
   for (size_t i = 0; i < plan->nargs; i++) args[i] = given && given[i] ? given[i] : gen_atom(g, plan->args[i], share);
+  g->consumer = outer;
   AstAttr *attrs[64];
   size_t na = attrs_to_ast(g->m, op, plan->attrs, attrs);
   record_call(g, op, plan, args);
   (*uses_of(g, op))++;
+  gen_history_called(g, op);
   g->flops += estimate_flops(op, plan);
   return ast_new_call(g->m, ast_new_atom(g->m, AST_NAME, op->name), args, plan->nargs, attrs, na);
 }
 
 /* Among the candidates, ops used less in this program are likelier: rarely applicable ops (convs,
-   pools) get their turn, and the program's graph gets more distinct producer/consumer pairs. */
+   pools) get their turn, and the program's graph gets more distinct producer/consumer pairs (with
+   a run's history, less used in the run and new pairs too: gen_history_weight). */
 static const OpDef *pick_op(Gen *g, const OpDef *const *cands, size_t n) {
   double total = 0, w[256];
-  for (size_t i = 0; i < n; i++) total += w[i] = 1.0 / (1.0 + *uses_of(g, cands[i]));
+  for (size_t i = 0; i < n; i++)
+    total += w[i] = gen_history_weight(g, cands[i], *uses_of(g, cands[i]));
   double r = (double)rng_range(&g->rng, 0, 1 << 30) / (double)(1 << 30) * total;
   for (size_t i = 0; i < n; i++)
     if ((r -= w[i]) <= 0) return cands[i];
   return cands[n - 1];
+}
+
+/* Whether a plan's result and arguments keep the limits: a solver derives its arguments from the
+   result (a broadcast's operand, a concatenation's parts, a window's input), a sampler draws
+   attributes that make its result, and neither bounds what it derives. */
+static bool plan_fits(const Gen *g, const OpPlan *plan) {
+  if (!gen_type_fits(&g->limits, plan->result)) return false;
+  for (size_t i = 0; i < plan->nargs; i++)
+    if (!gen_type_fits(&g->limits, plan->args[i])) return false;
+  return true;
 }
 
 static AstExpr *gen_op(Gen *g, const Type *t, unsigned fuel) {
@@ -379,7 +397,8 @@ static AstExpr *gen_op(Gen *g, const Type *t, unsigned fuel) {
   for (int tries = 0; tries < 4 && n > 0; tries++) {
     const OpDef *op = pick_op(g, cands, n);
     OpPlan plan;
-    if (!op->solve(&g->og, op, t, &plan)) continue;
+    if (!op->solve(&g->og, op, t, &plan) || !plan_fits(g, &plan) || !gen_history_novel(g, op, &plan))
+      continue;
     if (g->policy->forward && plan.nargs == 0) continue; /* zeros(), arange(): constants, folded away */
     int64_t cost = estimate_flops(op, &plan);
     if (g->policy->flops_budget && g->flops + cost > g->policy->flops_budget) continue;
@@ -398,7 +417,8 @@ static void gen_side_op(Gen *g, unsigned fuel) {
   if (k > 0) {
     const OpDef *op = allowed[rng_index(&g->rng, k)];
     OpPlan plan;
-    if (op->sample(&g->og, op, &plan) && !(g->policy->forward && plan.nargs == 0) &&
+    if (op->sample(&g->og, op, &plan) && plan_fits(g, &plan) && !(g->policy->forward && plan.nargs == 0) &&
+        gen_history_novel(g, op, &plan) &&
         !(g->policy->flops_budget && g->flops + estimate_flops(op, &plan) > g->policy->flops_budget))
       bind_let(g, gen_plan_call(g, op, &plan, NULL, fuel), plan.result, op);
   }
@@ -746,47 +766,107 @@ static const char *not_generable(const Type *t) {
   return t->ret ? not_generable(t->ret) : NULL;
 }
 
-AstModule *gen_module(const GenPolicy *policy, uint64_t seed, uint64_t index, const char *ret_type_text,
-                      GenCallHook hook, void *hook_ctx, char *err, size_t errlen) {
+/* The type @main returns, read by the parser as an annotation; NULL with err set when the text is
+   not a type the generator can make a value of. */
+static const Type *read_type(TyTable *types, const char *text, char *err, size_t errlen) {
+  AstModule *tm = NULL;
+  char *src = xmalloc(strlen(text) + 32);
+  sprintf(src, "fn (%%a: %s) { %%a }", text);
+  Diag d;
+  diag_init(&d, "--type", src, strlen(src));
+  tm = ast_parse(src, strlen(src), &d);
+  const AstType *bad;
+  const Type *ret = NULL;
+  if (tm && tm->body && tm->body->kind == AST_FN && tm->body->fn->nparams == 1)
+    ret = ty_from_ast(types, tm->body->fn->params[0]->type, NULL, err, errlen, &bad);
+  else
+    snprintf(err, errlen, "not a type: %s", text);
+  ast_free(tm);
+  diag_free(&d);
+  free(src);
+  if (ret && not_generable(ret)) {
+    snprintf(err, errlen, "--type %s: %s", text, not_generable(ret));
+    ret = NULL;
+  }
+  return ret;
+}
+
+/* Whether a generated module type-checks with every type within the limits: checked on a copy,
+   whose types live only as long as the check. */
+static bool module_fits(const AstModule *m, const OpGenPolicy *limits) {
+  AstModule *copy = ast_module_clone(m);
+  TyTable *types = ty_table_new();
+  Diag d;
+  diag_init(&d, "generated", "", 0);
+  bool ok = infer_module(copy, types, &d) && !gen_module_misfit(copy, limits);
+  diag_free(&d);
+  ty_table_free(types);
+  ast_free(copy);
+  return ok;
+}
+
+/* Attempts at one program before the last, which spends no fuel: a body of zeros(...) and literals
+   of @main's type, which keeps any limits the type keeps. */
+enum { GEN_ATTEMPTS = 8 };
+
+/* Attempt `attempt` at program `index` of a run: attempt 0 is the program of (seed, index); a
+   program with a type beyond the limits is made again from another stream of the same pair. */
+static AstModule *attempt_module(const GenPolicy *policy, GenHistory *history, uint64_t seed, uint64_t index,
+                                 unsigned attempt, const char *ret_type_text, GenCallHook hook,
+                                 void *hook_ctx, char *err, size_t errlen, bool *fits) {
   AstModule *m = ast_module_new(true);
   TyTable *types = ty_table_new();
   Gen g;
-  gen_init(&g, policy, m, types, rng_seed(seed, index));
+  gen_init(&g, policy, m, types, rng_seed(attempt ? seed ^ (0x9e3779b97f4a7c15ULL * attempt) : seed, index));
   g.hook = hook;
   g.hook_ctx = hook_ctx;
-  const Type *ret = NULL;
-  if (ret_type_text) {
-    /* The type is read by the parser, as an annotation. */
-    char *src = arena_printf(&m->arena, "fn (%%a: %s) { %%a }", ret_type_text);
-    Diag d;
-    diag_init(&d, "--type", src, strlen(src));
-    AstModule *tm = ast_parse(src, strlen(src), &d);
-    const AstType *bad;
-    if (tm && tm->body && tm->body->kind == AST_FN && tm->body->fn->nparams == 1)
-      ret = ty_from_ast(types, tm->body->fn->params[0]->type, NULL, err, errlen, &bad);
-    else snprintf(err, errlen, "not a type: %s", ret_type_text);
-    ast_free(tm);
-    diag_free(&d);
-    if (!ret || not_generable(ret)) {
-      if (ret) snprintf(err, errlen, "--type %s: %s", ret_type_text, not_generable(ret));
-      gen_free(&g);
-      ty_table_free(types);
-      ast_free(m);
-      return NULL;
-    }
-  } else {
-    ret = gen_random_type(&g);
+  g.history = history;
+  const Type *ret = ret_type_text ? read_type(types, ret_type_text, err, errlen) : gen_random_type(&g);
+  if (!ret) {
+    gen_free(&g);
+    ty_table_free(types);
+    ast_free(m);
+    return NULL;
   }
+  gen_limits_widen(&g.limits, ret); /* --type asks for what it asks for */
   size_t nparams = (size_t)rng_range(&g.rng, 1, policy->main_params_max ? policy->main_params_max : 1);
   const Type *params[8];
   for (size_t i = 0; i < nparams && i < 8; i++) params[i] = gen_random_type(&g);
   const Type *ft = ty_func(types, params, nparams, ret, NULL, 0);
-  ExprCtx body = {ret, policy->fuel};
+  ExprCtx body = {ret, attempt + 1 < GEN_ATTEMPTS ? policy->fuel : 0};
   AstFunc *f = make_func(&g, ft, expr_body, &body, "x", NULL);
   ast_module_add(m, ast_new_fn_def(m, "main", f));
+  *fits = module_fits(m, &g.limits);
   gen_free(&g);
   ty_table_free(types);
   return m;
+}
+
+AstModule *gen_module(const GenPolicy *policy, uint64_t seed, uint64_t index, const char *ret_type_text,
+                      GenCallHook hook, void *hook_ctx, char *err, size_t errlen) {
+  return gen_module_in_run(policy, NULL, seed, index, ret_type_text, hook, hook_ctx, err, errlen);
+}
+
+AstModule *gen_module_in_run(const GenPolicy *policy, GenHistory *history, uint64_t seed, uint64_t index,
+                             const char *ret_type_text, GenCallHook hook, void *hook_ctx, char *err,
+                             size_t errlen) {
+  for (unsigned attempt = 0;; attempt++) {
+    bool fits = false;
+    AstModule *m = attempt_module(policy, history, seed, index, attempt, ret_type_text, hook, hook_ctx, err,
+                                  errlen, &fits);
+    if (m && fits)
+      gen_history_commit(history);
+    else
+      gen_history_discard(history);
+    if (!m || fits) return m;
+    ast_free(m);
+    if (hook) hook(hook_ctx, NULL); /* the calls of a program made again do not count */
+    if (attempt + 1 == GEN_ATTEMPTS) {
+      snprintf(err, errlen, "program %llu: no program of this type keeps the type limits",
+               (unsigned long long)index);
+      return NULL;
+    }
+  }
 }
 
 /* Types a closure's parameters may have for gen_smallest's trivial closure: tensors and tuples. */

@@ -14,7 +14,13 @@
  *              bindings that reuse earlier values, if, tuples and projections, closures, calls
  *              of helper globals (recursive and polymorphic ones too), ADT constructors and
  *              match, refs; gen_smallest (and the forward leaves it binds); the module generator
- *   stats.c    operator histogram, GenCoG's vertex and edge diversity, input dependence
+ *   limits.c   the type limits as a bound on every type of a program (gen.c and forward.c check
+ *              each type they make; a typed program is checked whole)
+ *   gencog.c   GenCoG's own definition of a vertex and of an operator's vertex space
+ *   directed.c a run's memory of its vertices, edges and operator calls, which directs the choices
+ *              of its next programs (policy->directed, GenCoG's expressivity-directed strategy)
+ *   stats.c    operator histogram, vertex diversity (relaykit's and GenCoG's definitions), edge
+ *              diversity, input dependence
  *   rgen.c     the rgen program
  */
 #ifndef RELAYKIT_GEN_H
@@ -56,6 +62,8 @@ typedef struct GenPolicy {
   bool forward;                       /* GenCoG-style: tensor leaves derive from earlier values
                                          (@main's inputs first), not from zeros(...) or literals,
                                          which TVM folds away before codegen (forward.c) */
+  bool directed;                      /* a run's programs are directed by what the run made before
+                                         (directed.c): new vertices and edges first */
 } GenPolicy;
 
 /* The default policy: every construct, every operator, small tensors. */
@@ -66,7 +74,7 @@ bool gen_policy_allows(const GenPolicy *p, const OpDef *op);
    {"fuel": 32, "weights": {"op": 60, "if": 3, ...}, "allow_ops": [...], "deny_ops": [...],
     "max_rank": 4, "max_dim": 8, "max_elements": 4096, "flops_budget": 0,
     "float_dtypes": ["float32"], "int_dtypes": ["int32"], "main_params_max": 3,
-    "min_rank": 0, "float_only": false, "forward": false}
+    "min_rank": 0, "float_only": false, "forward": false, "directed": false, "uniform_shapes": false}
    Strings live in `arena`.  False with a message (FILE:LINE:COL for JSON errors). */
 bool gen_policy_load(GenPolicy *p, const char *path, Arena *arena, char *err, size_t errlen);
 /* Sets the weight of a construct by name ("op", "if", ...); false for an unknown name. */
@@ -77,16 +85,26 @@ bool gen_policy_check(const GenPolicy *p, char *err, size_t errlen);
 /* One generated call, for statistics. */
 typedef struct GenCallRecord {
   const OpDef *op;
+  const OpPlan *plan;   /* its argument types, attributes and result (during the call only) */
   char *signature;      /* argument types and attribute values, as text */
   const OpDef **producers; /* the operators that produced its arguments (NULL for none) */
   size_t nproducers;
 } GenCallRecord;
 
+/* Called for each call as it is generated; with rec NULL when the calls since the program began
+   are void (gen_module makes a program again when one of its types is beyond the limits). */
 typedef void (*GenCallHook)(void *ctx, const GenCallRecord *rec);
 
 /* A call's "vertex type" for diversity: each argument's rank and dtype, and the attribute values
    the call sets (malloc'd).  Exact shapes are left out: they would make every call distinct. */
 char *gen_call_signature(const OpDef *op, const OpPlan *plan);
+
+/* GenCoG's own vertex diversity (gencog.c): a call's vertex as GenCoG tells vertices apart (the
+   exact shapes of its inputs that are not parameters, the attributes GenCoG varies), malloc'd; and
+   the size GenCoG's formula gives the op's vertex space.  NULL and 0 for an op outside the 21 of
+   GenCoG's comparison. */
+char *gen_gencog_vertex(const OpDef *op, const OpPlan *plan);
+unsigned gen_gencog_space(const OpDef *op);
 
 /* Statistics over a generated set (stats.c). */
 typedef struct GenStats GenStats;
@@ -102,8 +120,27 @@ bool gen_stats_full(const GenStats *s);
 char *gen_stats_report(GenStats *s, unsigned samples, bool json);
 /* Counts a generated module's operator calls in @main (adapters too) and those that depend on an
    input: a call depends on one when an argument mentions a parameter of @main or a variable whose
-   definition does (transitively through earlier bindings). */
+   definition does (transitively through earlier bindings).  The module is kept: the calls the
+   hook saw while it was made count from now on. */
 void gen_stats_module(GenStats *s, const AstModule *m);
+
+/* ------------------------------------------------------------------ limits (limits.c) */
+/* Whether every tensor in t (tuple fields, function parameters and results, a reference's value)
+   keeps the limits: rank at most max_rank, each known size at most max_dim, at most max_elements
+   elements (the known sizes' product). */
+bool gen_type_fits(const OpGenPolicy *limits, const Type *t);
+/* Raises the limits so that t fits: a type the caller gives (rgen --type, a seed's types for
+   rmutate) is in bounds by definition, and nothing generated may be larger than it. */
+void gen_limits_widen(OpGenPolicy *limits, const Type *t);
+/* Whether the policy lets the generator call op within its limits: at least 16 of 256 draws of the
+   op's sampler keep them (a 3-D convolution needs rank 5, a threefry key a size of 10; an op whose
+   draws rarely fit is rarely called, and is not listed). */
+bool gen_op_fits(const GenPolicy *policy, const OpDef *op);
+/* The same for every type of a typed module. */
+void gen_limits_widen_module(OpGenPolicy *limits, const AstModule *m);
+/* The first type of a typed module (its expressions', binders' and patterns' types) that does not
+   fit the limits, or NULL when all do. */
+const Type *gen_module_misfit(const AstModule *m, const OpGenPolicy *limits);
 
 /* ------------------------------------------------------------------ the library */
 typedef struct GenVar {
@@ -121,6 +158,7 @@ typedef struct GenHelper {  /* a helper global already defined in the module */
 } GenHelper;
 
 typedef VEC(AstStmt *) GenStmts;
+typedef struct GenHistory GenHistory;
 typedef VEC(GenVar) GenVars;
 typedef VEC(GenHelper) GenHelpers;
 
@@ -128,6 +166,8 @@ typedef VEC(GenHelper) GenHelpers;
    call gen_expr / gen_smallest with their own scope. */
 typedef struct Gen {
   const GenPolicy *policy;
+  OpGenPolicy limits; /* every type made keeps these: the policy's, widened (gen_limits_widen)
+                         to what the caller's types need (gen_init copies the policy's) */
   AstModule *m;
   TyTable *types;
   Rng rng;
@@ -142,6 +182,8 @@ typedef struct Gen {
   int64_t flops;            /* estimated so far */
   GenCallHook hook;
   void *hook_ctx;
+  GenHistory *history;   /* the run's, under policy->directed (NULL: each program on its own) */
+  const OpDef *consumer; /* the operator whose argument is being generated, or NULL */
 } Gen;
 
 void gen_init(Gen *g, const GenPolicy *policy, AstModule *m, TyTable *types, Rng rng);
@@ -190,9 +232,33 @@ AstExpr *gen_plan_call(Gen *g, const OpDef *op, const OpPlan *plan, AstExpr *con
 const Type *gen_random_type(Gen *g);
 
 /* Generates program number `index` of a run with `seed`: a module whose @main returns `ret`
-   (a random type when NULL).  The same (seed, index) always gives the same program.  The module
-   is owned by the caller (ast_free). */
+   (a random type when NULL).  The same (seed, index) always gives the same program.  It
+   type-checks and every type in it keeps the policy's limits (widened to `ret`): a program that
+   does not is made again from another stream of (seed, index).  The module is owned by the
+   caller (ast_free); NULL with err set for a `ret` that is not a type it can make. */
 AstModule *gen_module(const GenPolicy *policy, uint64_t seed, uint64_t index, const char *ret_type_text,
                       GenCallHook hook, void *hook_ctx, char *err, size_t errlen);
+/* The same as program `index` of a run that remembers what it made (policy->directed): programs
+   0..index-1 must have been made with the same history, in order; the program kept is added to
+   it.  history NULL is gen_module. */
+AstModule *gen_module_in_run(const GenPolicy *policy, GenHistory *history, uint64_t seed, uint64_t index,
+                             const char *ret_type_text, GenCallHook hook, void *hook_ctx, char *err,
+                             size_t errlen);
+
+/* ------------------------------------------------------------------ directed generation (directed.c) */
+GenHistory *gen_history_new(void);
+void gen_history_free(GenHistory *h);
+/* Whether a call the generator is about to make is worth making: its vertex is new to the run, it
+   makes a producer -> consumer pair the run lacks, or by a small chance (drawn from g's stream);
+   true without a history.  A call it keeps is noted as the program's. */
+bool gen_history_novel(Gen *g, const OpDef *op, const OpPlan *plan);
+/* An operator's weight among those that can make a type: 1 / (1 + its calls in this program), and
+   with a history, its calls in the run too and a reward for a new pair with g->consumer. */
+double gen_history_weight(Gen *g, const OpDef *op, unsigned program_uses);
+/* Counts a call of op in the program being made. */
+void gen_history_called(Gen *g, const OpDef *op);
+/* The program being made is kept (its vertices, pairs and calls join the run's) or discarded. */
+void gen_history_commit(GenHistory *h);
+void gen_history_discard(GenHistory *h);
 
 #endif

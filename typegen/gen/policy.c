@@ -85,8 +85,12 @@ bool gen_policy_load(GenPolicy *p, const char *path, Arena *arena, char *err, si
     else if (!strcmp(key, "flops_budget") && json_is_integer(v)) p->flops_budget = json_integer_value(v);
     else if (!strcmp(key, "main_params_max") && json_is_integer(v)) p->main_params_max = (unsigned)json_integer_value(v);
     else if (!strcmp(key, "min_rank") && json_is_integer(v)) p->min_rank = (unsigned)json_integer_value(v);
+    else if (!strcmp(key, "uniform_shapes") && json_is_boolean(v))
+      p->types.uniform_shapes = json_is_true(v);
     else if (!strcmp(key, "float_only") && json_is_boolean(v)) p->float_only = json_is_true(v);
     else if (!strcmp(key, "forward") && json_is_boolean(v)) p->forward = json_is_true(v);
+    else if (!strcmp(key, "directed") && json_is_boolean(v))
+      p->directed = json_is_true(v);
     else if (!strcmp(key, "allow_ops") && json_is_array(v)) p->allow_ops = strings(v, arena, &p->nallow);
     else if (!strcmp(key, "deny_ops") && json_is_array(v)) p->deny_ops = strings(v, arena, &p->ndeny);
     else if (!strcmp(key, "float_dtypes") && json_is_array(v)) {

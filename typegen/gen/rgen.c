@@ -17,6 +17,7 @@ static const char usage[] =
     "\n"
     "options:\n"
     "  -n N               how many programs (default 1); program k depends only on --seed and k\n"
+    "                     (and, under a policy with \"directed\": true, on the programs before it)\n"
     "  -o DIR             write them to DIR/00000.relay, ... instead of standard output\n"
     "      --seed S       the run's seed (default 0)\n"
     "      --type T       the type @main returns, e.g. 'Tensor[(1, 3, 32, 32), float32]'\n"
@@ -30,7 +31,8 @@ static const char usage[] =
     "                     when --ops leaves them out, never when --deny-ops names them), not zeros\n"
     "      --weight NAME=W  a construct's weight: op reuse let if tuple closure global recursion\n"
     "                     poly adt ref side_op\n"
-    "      --list-ops     print the operators the generator knows, one per line, and exit\n"
+    "      --list-ops     print the operators the generator can call within the policy and its\n"
+    "                     type limits, one per line, and exit\n"
     "      --stats        print the op histogram, GenCoG's vertex and edge diversity, and how\n"
     "                     many operator calls in @main depend on an input (adapters count too)\n"
     "      --json         with --stats: as JSON\n"
@@ -165,12 +167,12 @@ static int parse_options(int argc, char **argv, RgenOptions *o) {
   return -1;
 }
 
-/* --list-ops: the operators the policy lets the generator use. */
+/* --list-ops: the operators the policy lets the generator use, within its type limits. */
 static int list_ops(const GenPolicy *policy) {
   size_t count;
   const OpDef *const *ops = op_all(&count);
   for (size_t i = 0; i < count; i++)
-    if (gen_policy_allows(policy, ops[i])) puts(ops[i]->name);
+    if (gen_op_fits(policy, ops[i])) puts(ops[i]->name);
   return 0;
 }
 
@@ -184,6 +186,7 @@ static int generate(RgenOptions *o) {
   if (o->calls && !o->stats) return die_usage("--calls goes with --stats", NULL);
   unsigned long long n = o->n;
   GenStats *st = o->stats ? gen_stats_new(&o->policy) : NULL;
+  GenHistory *history = o->policy.directed ? gen_history_new() : NULL; /* programs 0..k-1 direct k */
   if (o->calls) {
     gen_stats_limit(st, o->calls);
     n = 100000000; /* until the calls are made */
@@ -192,7 +195,8 @@ static int generate(RgenOptions *o) {
   for (unsigned long long m = n; m >= 100000; m /= 10) width++;
   char err[512];
   for (unsigned long long k = 0; k < n && status == 0 && !(o->calls && gen_stats_full(st)); k++) {
-    AstModule *m = gen_module(&o->policy, o->seed, k, o->type, st ? gen_stats_hook : NULL, st, err, sizeof err);
+    AstModule *m = gen_module_in_run(&o->policy, history, o->seed, k, o->type, st ? gen_stats_hook : NULL, st,
+                                     err, sizeof err);
     if (!m) {
       fprintf(stderr, "rgen: %s\n", err);
       status = 2;
@@ -216,6 +220,7 @@ static int generate(RgenOptions *o) {
     free(report);
   }
   gen_stats_free(st);
+  gen_history_free(history);
   return status;
 }
 

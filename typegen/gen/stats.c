@@ -21,7 +21,17 @@ typedef struct OpStat {
   const OpDef *op;
   unsigned long calls;
   StrSet vertices;
+  StrSet gencog_vertices; /* gen_gencog_vertex's (ops of GenCoG's comparison only) */
 } OpStat;
+
+/* A call of the program being generated, counted once the program is kept (gen_stats_module). */
+typedef struct Pending {
+  OpStat *op;
+  char *vertex;        /* gen_call_signature */
+  char *gencog_vertex; /* gen_gencog_vertex, or NULL */
+  char **edges;        /* "producer -> consumer" */
+  size_t nedges;
+} Pending;
 
 struct GenStats {
   const GenPolicy *policy;
@@ -31,6 +41,7 @@ struct GenStats {
   unsigned long calls;
   unsigned long long limit; /* 0: no limit */
   unsigned long long main_calls, dependent_calls; /* gen_stats_module's counts */
+  VEC(Pending) pending;
 };
 
 void gen_stats_limit(GenStats *s, unsigned long long calls) { s->limit = calls; }
@@ -45,15 +56,33 @@ GenStats *gen_stats_new(const GenPolicy *policy) {
   for (size_t i = 0; i < n; i++)
     if (gen_policy_allows(policy, all[i])) {
       s->ops[s->nops].op = all[i];
+      strset_init(&s->ops[s->nops].gencog_vertices);
       strset_init(&s->ops[s->nops++].vertices);
     }
   strset_init(&s->edges);
   return s;
 }
 
+static void pending_clear(GenStats *s) {
+  for (size_t i = 0; i < s->pending.len; i++) {
+    Pending *p = &s->pending.items[i];
+    free(p->vertex);
+    free(p->gencog_vertex);
+    for (size_t k = 0; k < p->nedges; k++)
+      free(p->edges[k]);
+    free(p->edges);
+  }
+  s->pending.len = 0;
+}
+
 void gen_stats_free(GenStats *s) {
   if (!s) return;
-  for (size_t i = 0; i < s->nops; i++) strset_free(&s->ops[i].vertices);
+  pending_clear(s);
+  free(s->pending.items);
+  for (size_t i = 0; i < s->nops; i++) {
+    strset_free(&s->ops[i].vertices);
+    strset_free(&s->ops[i].gencog_vertices);
+  }
   free(s->ops);
   strset_free(&s->edges);
   free(s);
@@ -67,19 +96,36 @@ static OpStat *find(GenStats *s, const OpDef *op) {
 
 void gen_stats_hook(void *ctx, const GenCallRecord *rec) {
   GenStats *s = ctx;
+  if (!rec) { /* the program is made again: its calls so far never happened */
+    pending_clear(s);
+    return;
+  }
   OpStat *st = find(s, rec->op);
-  if (!st || gen_stats_full(s)) return;
-  st->calls++;
-  s->calls++;
-  strset_add(&st->vertices, rec->signature);
+  if (!st) return;
+  Pending p = {st, xstrdup(rec->signature), rec->plan ? gen_gencog_vertex(rec->op, rec->plan) : NULL,
+               xcalloc(rec->nproducers ? rec->nproducers : 1, sizeof(char *)), 0};
   for (size_t i = 0; i < rec->nproducers; i++) {
     if (!rec->producers[i] || !find(s, rec->producers[i])) continue;
     StrBuf edge;
     sb_init(&edge);
     sb_printf(&edge, "%s -> %s", rec->producers[i]->name, rec->op->name);
-    strset_add(&s->edges, edge.data);
-    sb_free(&edge);
+    p.edges[p.nedges++] = sb_take(&edge);
   }
+  VEC_PUSH(s->pending, p);
+}
+
+/* Counts the calls of the program just kept, in the order they were made, until the limit. */
+static void commit(GenStats *s) {
+  for (size_t i = 0; i < s->pending.len && !gen_stats_full(s); i++) {
+    Pending *p = &s->pending.items[i];
+    p->op->calls++;
+    s->calls++;
+    strset_add(&p->op->vertices, p->vertex);
+    if (p->gencog_vertex) strset_add(&p->op->gencog_vertices, p->gencog_vertex);
+    for (size_t k = 0; k < p->nedges; k++)
+      strset_add(&s->edges, p->edges[k]);
+  }
+  pending_clear(s);
 }
 
 /* The variables that depend on an input so far: graph bindings and locals apart, since %1 and a
@@ -130,6 +176,7 @@ static bool mentions(GenStats *s, Deps *d, AstExpr *e) {
 }
 
 void gen_stats_module(GenStats *s, const AstModule *m) {
+  commit(s);
   for (size_t i = 0; i < m->ndefs; i++) {
     const AstDef *def = m->defs[i];
     if (def->kind != AST_DEF_FN || strcmp(def->name, "main") != 0) continue;
@@ -155,6 +202,11 @@ static size_t call_space_estimate(const GenPolicy *policy, const OpDef *op, unsi
     OpGen g = {types, &rng, &arena, &policy->types};
     OpPlan plan;
     if (!op->sample(&g, op, &plan)) continue;
+    /* the space of calls the policy allows: the generator makes none beyond its type limits */
+    bool fits = gen_type_fits(&policy->types, plan.result);
+    for (size_t i = 0; i < plan.nargs; i++)
+      fits &= gen_type_fits(&policy->types, plan.args[i]);
+    if (!fits) continue;
     char *sig = gen_call_signature(op, &plan);
     strset_add(&seen, sig);
     free(sig);
@@ -179,21 +231,38 @@ char *gen_stats_report(GenStats *s, unsigned samples, bool as_json) {
   StrBuf out;
   sb_init(&out);
   if (!as_json) sb_printf(&out, "%-28s %8s %9s %9s %8s\n", "operator", "calls", "vertices", "estimate", "ratio");
+  double gencog = 0;
+  size_t ngencog = 0;
   for (size_t i = 0; i < s->nops; i++) {
     OpStat *st = &s->ops[i];
+    unsigned space = gen_gencog_space(st->op);
+    if (space) {
+      double r = (double)st->gencog_vertices.len / space;
+      gencog += r < 1 ? r : 1;
+      ngencog++;
+    }
     size_t est = call_space_estimate(s->policy, st->op, samples);
     /* The generated set may find types the sampler did not: the space holds at least both. */
     if (st->vertices.len > est) est = st->vertices.len;
     double ratio = est ? (double)st->vertices.len / (double)est : 0;
     vertex += ratio;
-    if (as_json)
-      json_array_append_new(ops, json_pack("{s:s, s:I, s:I, s:I, s:f}", "op", st->op->name, "calls",
-                                           (json_int_t)st->calls, "vertices", (json_int_t)st->vertices.len,
-                                           "estimate", (json_int_t)est, "ratio", ratio));
-    else
-      sb_printf(&out, "%-28s %8lu %9zu %9zu %8.3f\n", st->op->name, st->calls, st->vertices.len, est, ratio);
+    if (as_json) {
+      json_t *o =
+          json_pack("{s:s, s:I, s:I, s:I, s:f}", "op", st->op->name, "calls", (json_int_t)st->calls,
+                    "vertices", (json_int_t)st->vertices.len, "estimate", (json_int_t)est, "ratio", ratio);
+      if (space)
+        json_object_set_new(o, "gencog",
+                            json_pack("{s:I, s:I}", "vertices", (json_int_t)st->gencog_vertices.len, "space",
+                                      (json_int_t)space));
+      json_array_append_new(ops, o);
+    } else {
+      sb_printf(&out, "%-28s %8lu %9zu %9zu %8.3f", st->op->name, st->calls, st->vertices.len, est, ratio);
+      if (space) sb_printf(&out, "   GenCoG: %zu of %u", st->gencog_vertices.len, space);
+      sb_putc(&out, '\n');
+    }
   }
   vertex = s->nops ? vertex / (double)s->nops : 0;
+  gencog = ngencog ? gencog / (double)ngencog : 0;
   double edge = s->nops ? (double)s->edges.len / ((double)s->nops * (double)s->nops) : 0;
   double share = s->main_calls ? (double)s->dependent_calls / (double)s->main_calls : 0;
   char *text;
@@ -205,6 +274,9 @@ char *gen_stats_report(GenStats *s, unsigned samples, bool as_json) {
     json_t *j = json_pack("{s:I, s:I, s:f, s:f, s:I, s:o, s:o}", "operators", (json_int_t)s->nops, "calls",
                           (json_int_t)s->calls, "vertex_diversity", vertex, "edge_diversity", edge, "edges",
                           (json_int_t)s->edges.len, "input_dependence", dep, "histogram", ops);
+    /* GenCoG's definition, over the policy's ops of GenCoG's comparison (gencog.c) */
+    json_object_set_new(
+        j, "gencog", json_pack("{s:I, s:f}", "operators", (json_int_t)ngencog, "vertex_diversity", gencog));
     text = json_dumps(j, JSON_INDENT(2));
     json_decref(j);
     sb_puts(&out, text);
@@ -217,6 +289,13 @@ char *gen_stats_report(GenStats *s, unsigned samples, bool as_json) {
                     "calls depending on an input: %llu of %llu (%.1f%%; every operator call in @main, adapters too)\n",
               s->nops, s->calls, vertex, samples, edge, s->edges.len, s->nops * s->nops, s->dependent_calls,
               s->main_calls, 100.0 * share);
+    if (ngencog)
+      sb_printf(
+          &out,
+          "vertex diversity, GenCoG's definition: %.3f (over its %zu operators among these: a vertex is a "
+          "call's exact input shapes and the attributes GenCoG varies, over GenCoG's own estimate of the "
+          "space)\n",
+          gencog, ngencog);
   }
   return sb_take(&out);
 }

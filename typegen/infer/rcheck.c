@@ -22,7 +22,9 @@ static const char usage[] =
     "                   out an attribute TVM requires written out (nn.dense's units,\n"
     "                   strided_slice's axes: write units=None); by default its default is taken\n"
     "      --list-ops   print every operator the type checker knows, one a line, and exit (TVM\n"
-    "                   v0.13's Relay registry; an operator it does not know is an error)\n"
+    "                   v0.13's Relay operators but two internal ones; a call of one it does\n"
+    "                   not know is typed from its ty= comment or what pins its type, with a\n"
+    "                   warning, or refused)\n"
     "  -h, --help       show this help\n"
     "\n"
     "exit status: 0 well-typed, 1 a program was rejected (syntax or type error), 2 usage or I/O error\n";

@@ -1261,6 +1261,9 @@ static bool bitpack_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out)
   size_t n = 0;
   for (size_t i = 0; i < r; i++)
     if (i != j) d[n++] = t->dims[i];
+  /* the pack axis grows by the word's bits: one that stays within max_dim when there is one */
+  for (size_t k = 0; k < n && d[p] * t->dtype.bits > g->policy->max_dim; k++)
+    if (d[k] * t->dtype.bits <= g->policy->max_dim) p = k;
   d[p] *= t->dtype.bits;
   char buf[16];
   opgen_plan_init(g, op, out);

@@ -101,11 +101,32 @@ DType opgen_dtype(OpGen *g, OpDtypes cls) {
   return dt_float32;
 }
 
+/* A rank in [lo, hi] drawn by how many shapes it has within the limits (max_dim^r, or max_elements
+   when that is smaller), so that each shape is about as likely as any other; plus an eighth of
+   max_elements each, so that the low ranks some operators need (dense: 2, conv1d: 3) stay in
+   reach. */
+static size_t shaped_rank(OpGen *g, unsigned lo, unsigned hi) {
+  int64_t w[17], total = 0, e = g->policy->max_elements;
+  if (hi > 16) hi = 16;
+  for (unsigned r = lo; r <= hi; r++) {
+    int64_t n = 1;
+    for (unsigned i = 0; i < r && n < e; i++)
+      n *= g->policy->max_dim;
+    total += w[r] = (n < e ? n : e) + e / 8;
+  }
+  int64_t x = rng_range(g->rng, 0, total - 1);
+  unsigned r = lo;
+  while (r < hi && x >= w[r])
+    x -= w[r++];
+  return r;
+}
+
 const Type *opgen_tensor(OpGen *g, DType dtype, unsigned min_rank, unsigned max_rank) {
   const OpGenPolicy *p = g->policy;
   if (max_rank > p->max_rank) max_rank = p->max_rank;
   if (min_rank > max_rank) min_rank = max_rank;
-  size_t rank = (size_t)rng_range(g->rng, min_rank, max_rank);
+  size_t rank =
+      p->uniform_shapes ? shaped_rank(g, min_rank, max_rank) : (size_t)rng_range(g->rng, min_rank, max_rank);
   int64_t dims[16];
   if (rank > 16) rank = 16;
   opgen_dims(g, rank, p->max_elements, dims);

@@ -243,6 +243,9 @@ typedef struct OpGenPolicy {
   unsigned max_rank;        /* tensors have rank 0..max_rank */
   int64_t max_dim;          /* every dimension in 1..max_dim */
   int64_t max_elements;     /* a bound on any tensor's element count */
+  bool uniform_shapes;      /* random shapes are drawn alike over every shape within the limits (a
+                               rank by how many shapes it has), not a rank first alike over the ranks:
+                               more distinct shapes, at the price of larger tensors */
   const DType *float_dtypes; /* the float dtypes to draw from */
   size_t nfloat_dtypes;
   const DType *int_dtypes;   /* the integer dtypes to draw from */

@@ -410,8 +410,11 @@ static bool acnms_solve(OpGen *g, const OpDef *op, const Type *t, OpPlan *out) {
 
 static bool acnms_sample(OpGen *g, const OpDef *op, OpPlan *out) {
   int64_t d[3];
-  opgen_dims(g, 3, g->policy->max_elements / 4, d);
-  if (rng_chance(g->rng, 1, 2)) {
+  /* the results hold B*C*N (onnx) or C*N boxes on one axis: within max_dim */
+  bool onnx = rng_chance(g->rng, 1, 2);
+  opgen_dims(g, onnx ? 3 : 2, g->policy->max_dim, onnx ? d : d + 1);
+  if (!onnx) d[0] = rng_range(g->rng, 1, g->policy->max_dim);
+  if (onnx) {
     int64_t m[2] = {d[0] * d[1] * d[2], 3}, one = 1;
     const Type *f[2] = {kit_tensor(g, dt_int64, m, 2), kit_tensor(g, dt_int64, &one, 1)};
     return acnms_solve(g, op, ty_tuple(g->types, f, 2), out);

@@ -9,8 +9,11 @@
 # nn.softmax, found as the call "OP(" not preceded by a letter, digit, "_", ".", "@" or "%"
 # (so add( is not found in nn.bias_add(, nor softmax( in nn.softmax( or nn.log_softmax():
 #   build-segv:OP        relay.build (and relay.vm.compile) segfaults on a module calling OP;
-#   pass-error:A>B       pass B raises a TVMError "Check failed: fake pass order A>B" on a module
-#                        that pass A already ran on (IRModule.pass_history);
+#   pass-error:A>B       pass B (of the pass list, or run by relay.build) raises a TVMError
+#                        "Check failed: fake pass order A>B" on a module that pass A of the pass
+#                        list already ran on (IRModule.pass_history);
+#   build-order:A>B      the same when relay.build itself runs A, then B (BUILD_PASSES): a bug
+#                        that needs two of the build's passes and an opt level;
 #   diff:LEVEL:OP        an executor at opt level LEVEL returns x + 1.5 instead of x + 1 when OP
 #                        is called (tvm-diff: "results differ");
 #   typecheck-abort:OP   InferType aborts (SIGABRT, "Check failed: fake fatal" on stderr);
@@ -18,7 +21,11 @@
 #                        supported with Hexagon");
 #   trap:OP              an executor run on OP with a negative first input dies by SIGFPE (an
 #                        integer division by zero on those inputs: not a bug of TVM);
-#   nan:OP               an executor returns NaN on OP when the first input is negative.
+#   nan:OP               an executor returns NaN on OP when the first input is negative;
+#   break:PASS           the module PASS leaves no longer type-checks (a FAKE_TYPE_ERROR marker).
+# With FAKE_TVM_LABELS=FILE, every planted rule that fires appends "HASH RULE" to FILE, HASH the
+# git blob hash of the module's text: the ground truth bench/triage.sh scores grouping against.
+# A planted segfault prints a backtrace first, as a TVM built with BACKTRACE_ON_SEGFAULT does.
 # relay.build runs the passes of BUILD_PASSES (relay.py) whose level is at most the PassContext's
 # opt level and that it does not disable, each announced to the PassContext's instruments; a
 # pass-error rule fires there too. Errors carry a C++-like backtrace whose frames name the bug.
@@ -49,7 +56,8 @@ def trap(text, stage):
                            "  Check failed: fake %s error %s" % (stage.lower(), word))
 
 
-PLANTED_KINDS = ("build-segv", "pass-error", "diff", "typecheck-abort", "limit", "trap", "nan")
+PLANTED_KINDS = ("build-segv", "pass-error", "build-order", "diff", "typecheck-abort", "limit", "trap", "nan",
+                 "break")
 
 
 def planted(kind):
@@ -64,10 +72,10 @@ def planted(kind):
             raise ValueError("FAKE_TVM_PLANTED: bad rule %r (%s)" % (rule, ", ".join(PLANTED_KINDS)))
         if name != kind:
             continue
-        if kind == "pass-error":
+        if kind in ("pass-error", "build-order"):
             first, sep, then = rest.partition(">")
             if not sep or not first or not then:
-                raise ValueError("FAKE_TVM_PLANTED: bad rule %r (pass-error:A>B)" % rule)
+                raise ValueError("FAKE_TVM_PLANTED: bad rule %r (%s:A>B)" % (rule, kind))
             out.append((first.strip(), then.strip()))
         elif kind == "diff":
             level, sep, op = rest.partition(":")
@@ -79,14 +87,32 @@ def planted(kind):
     return out
 
 
+def label(text, rule):
+    """Records that planted `rule` fired on the module `text` (FAKE_TVM_LABELS)."""
+    path = os.environ.get("FAKE_TVM_LABELS")
+    if not path:
+        return
+    import hashlib  # pylint: disable=import-outside-toplevel
+    data = text.encode("utf-8")
+    digest = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+    with open(path, "a") as f:
+        f.write("%s %s\n" % (digest, rule))
+
+
+def segfault(*frames):
+    """A crash, after the backtrace TVM's segfault handler prints."""
+    os.write(2, ("!!!!!!! TVM encountered a Segfault !!!!!!!\n" + traceback(*frames) + "\n").encode())
+    os.kill(os.getpid(), signal.SIGSEGV)
+
+
 def traceback(*frames):
-    """TVM's error text with a libbacktrace-style C++ backtrace, innermost frame last (frame 0),
-    below the error machinery's own frames."""
+    """TVM's error text with a libbacktrace-style C++ backtrace of `frames`, outermost first, the
+    innermost last (frame 0 is the error machinery's own)."""
     lines = ["Traceback (most recent call last):"]
     names = list(frames) + ["tvm::runtime::detail::LogFatal::Entry::Finalize()"]
     for i, name in enumerate(names):
         lines.append("  %d: %s" % (len(names) - 1 - i, name))
-        lines.append("        at /fake/src/%s.cc:%d" % (name.split("::")[-1].split("(")[0], 10 + i))
+        lines.append("        at /fake/src/%s.cc:%d" % (name.split("(")[0].split("::")[-1], 10 + i))
     return "\n".join(lines)
 
 
@@ -95,10 +121,17 @@ def calls(text, op):
     return re.search(r"(?<![\w.@%%])%s\(" % re.escape(op), text) is not None
 
 
-def fatal(word):
-    """LOG(FATAL): the message on stderr, then SIGABRT."""
+def fatal(word, *frames):
+    """LOG(FATAL): the message on stderr (after a backtrace, given frames), then SIGABRT."""
+    if frames:
+        os.write(2, (traceback(*frames) + "\n").encode())
     os.write(2, b"Check failed: fake fatal " + word.encode() + b"\n")
     os.abort()
+
+
+def ident(op):
+    """An op's name as part of a C++ name: nn.softmax -> nn_softmax."""
+    return op.replace(".", "_")
 
 
 class IRModule(object):

@@ -39,29 +39,53 @@ BUILD_PASSES = (
 )
 
 
+def _broken_by(mod, name):
+    """break:PASS (FAKE_TVM_PLANTED): the module after PASS no longer type-checks (InferType traps
+    the marker)."""
+    if name in tvm.planted("break"):
+        tvm.label(mod.text, "break:" + name)
+        return tvm.IRModule(mod.text + "\n/* FAKE_TYPE_ERROR_broken_by_%s */\n" % name, mod.pass_history)
+    return mod
+
+
+def _order_error(text, kind, first, then):
+    tvm.label(text, "%s:%s>%s" % (kind, first, then))
+    return tvm.TVMError(tvm.traceback("tvm::relay::transform::%s::Run(tvm::IRModule)" % then,
+                                      "tvm::relay::Fake%sAfter%s()" % (then, first)) +
+                        "\n  Check failed: fake pass order %s>%s" % (first, then))
+
+
 def run_build_passes(mod):
-    """The passes of BUILD_PASSES the current PassContext lets run, in order, with pass-error."""
+    """The passes of BUILD_PASSES the current PassContext lets run, in order: a pass-error rule
+    fires when its first pass ran before, as a pass of the pass list (mod.pass_history); a
+    build-order rule when both ran here, in that order."""
     ctx = _transform.CURRENT[-1] if _transform.CURRENT else _transform.PassContext()
-    history = list(mod.pass_history)
+    ran = []
     for name, level in BUILD_PASSES:
         if level > ctx.opt_level or name in ctx.disabled_pass:
             continue
-        _transform.announce(name)
+        _transform.announce(name, mod)
         for first, then in tvm.planted("pass-error"):
-            if then == name and first in history:
-                raise tvm.TVMError(tvm.traceback("tvm::relay::transform::%s::Run(tvm::IRModule)" % name,
-                                                 "tvm::relay::Fake%sAfter%s()" % (then, first)) +
-                                   "\n  Check failed: fake pass order %s>%s" % (first, then))
-        history.append(name)
+            if then == name and first in mod.pass_history:
+                raise _order_error(mod.text, "pass-error", first, then)
+        for first, then in tvm.planted("build-order"):
+            if then == name and first in ran:
+                raise _order_error(mod.text, "build-order", first, then)
+        ran.append(name)
+        mod = _broken_by(mod, name)
+        _transform.announce_after(name, mod)
 
 
 def build(mod, target=None, params=None, executor=None):
     tvm.trap(mod.text, "BUILD")
     for op in tvm.planted("build-segv"):
         if tvm.calls(mod.text, op):
-            os.kill(os.getpid(), signal.SIGSEGV)
+            tvm.label(mod.text, "build-segv:" + op)
+            tvm.segfault("tvm::relay::backend::GraphExecutorCodegen::Codegen",
+                         "tvm::relay::backend::FakeCodegen_%s(tvm::relay::Call)" % tvm.ident(op))
     for op in tvm.planted("limit"):
         if tvm.calls(mod.text, op):
+            tvm.label(mod.text, "limit:" + op)
             raise tvm.TVMError(tvm.traceback("tvm::relay::qnn::Fake%sLower()" % op.replace(".", "_")) +
                                "\n  Check failed: %s is currently only supported with Hexagon" % op)
     run_build_passes(mod)
@@ -117,14 +141,16 @@ class _Pass(object):
         if self.name == "InferType":
             for op in tvm.planted("typecheck-abort"):
                 if tvm.calls(mod.text, op):
-                    tvm.fatal("planted typecheck-abort:%s" % op)
-        _transform.announce(self.name)
+                    tvm.label(mod.text, "typecheck-abort:" + op)
+                    tvm.fatal("planted typecheck-abort:%s" % op, "tvm::relay::TypeSolver::Solve",
+                              "tvm::relay::FakeRel_%s" % tvm.ident(op))
+        _transform.announce(self.name, mod)
         for first, then in tvm.planted("pass-error"):
             if then == self.name and first in mod.pass_history:
-                raise tvm.TVMError(tvm.traceback("tvm::relay::transform::%s::Run(tvm::IRModule)" % then,
-                                                 "tvm::relay::Fake%sAfter%s()" % (then, first)) +
-                                   "\n  Check failed: fake pass order %s>%s" % (first, then))
-        return tvm.IRModule(mod.text, mod.pass_history + [self.name])
+                raise _order_error(mod.text, "pass-error", first, then)
+        out = _broken_by(tvm.IRModule(mod.text, mod.pass_history + [self.name]), self.name)
+        _transform.announce_after(self.name, out)
+        return out
 
 
 def _factory(name):
@@ -210,8 +236,12 @@ def create_executor(kind="debug", mod=None, device=None, target="llvm"):
                     y = y * np.nan
                 if re.search(r"FAKE_DIFF_%s_%d\b" % (kind.upper(), level), text):
                     y = y + 0.5
-                elif any(lv == level and tvm.calls(text, op) for lv, op in tvm.planted("diff")):
-                    y = y + 0.5
+                else:
+                    for lv, op in tvm.planted("diff"):
+                        if lv == level and tvm.calls(text, op):
+                            tvm.label(text, "diff:%d:%s" % (lv, op))
+                            y = y + 0.5
+                            break
                 if "FAKE_NAN" in text:
                     y = y * np.nan
                 return tvm.nd.NDArray(y)

@@ -4,12 +4,21 @@ its instruments hear of every pass the fake passes and build run (announce)."""
 CURRENT = []
 
 
-def announce(name):
-    """Tells every entered PassContext's instruments that pass `name` runs."""
+def announce(name, mod=None):
+    """Tells every entered PassContext's instruments that pass `name` runs on mod."""
     from tvm import instrument  # pylint: disable=import-outside-toplevel
-    for ctx in CURRENT:
+    for ctx in list(CURRENT):
         for inst in ctx.instruments:
-            inst.run_before_pass(None, instrument.PassInfo(name))
+            inst.run_before_pass(mod, instrument.PassInfo(name))
+
+
+def announce_after(name, mod=None):
+    """... and that it ran, leaving mod (run_after_pass, where an instrument has one)."""
+    from tvm import instrument  # pylint: disable=import-outside-toplevel
+    for ctx in list(CURRENT):
+        for inst in ctx.instruments:
+            if hasattr(inst, "run_after_pass"):
+                inst.run_after_pass(mod, instrument.PassInfo(name))
 
 
 class PassContext(object):

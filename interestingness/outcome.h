@@ -1,0 +1,59 @@
+/*
+ * What a failure is, beyond a test's exit status and one-line signature: the outcome a test may
+ * leave beside the candidate (BASENAME.outcome, PROTOCOL.md: the stage that failed, the kind of
+ * failure, TVM's C++ frames, its output), and its class: a bug of TVM, a limitation TVM states,
+ * or an input TVM rejects (interestingness/tvm-limitations.txt, built into the programs, and a
+ * user's rules).  rfuzz groups and counts by them, roracle counts and logs by them.
+ */
+#ifndef RELAYKIT_OUTCOME_H
+#define RELAYKIT_OUTCOME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../support/pattern.h"
+#include "../support/xalloc.h"
+
+/* What a failure is: a bug of TVM (a crash, a check failure, a wrong result, a hang), a limitation
+   (TVM says the combination is not implemented or not supported), or a rejected input (outside
+   what TVM accepts).  Counted apart everywhere; only bugs are reduced by default. */
+typedef enum FailClass { FAIL_BUG, FAIL_LIMITATION, FAIL_REJECTED, FAIL_NCLASSES } FailClass;
+extern const char *const fail_class_names[FAIL_NCLASSES]; /* "bug", "limitation", "rejected" */
+
+enum { OUTCOME_FRAMES = 3 }; /* TVM frames that refine a group key (ClusterFuzz's crash state) */
+
+/* What the oracle said of a failure beside its answer line (its outcome side file, PROTOCOL.md);
+   every string "" when it said nothing. */
+typedef struct Outcome {
+  char *stage;               /* frontend, pass, build, run, compare, roundtrip, check */
+  char *kind;                /* crash, timeout, check, exception, wrong-result */
+  char *frames[OUTCOME_FRAMES]; /* TVM's innermost C++ frames, when its backtrace had them */
+  size_t nframes;
+  char *signature;           /* the signature the test gave it */
+  char *output;              /* TVM's output (for the failure's log) */
+  char *pipeline;            /* what ran, as the outcome's JSON object, or NULL */
+} Outcome;
+/* From an outcome's text (NULL: none); false when there is none usable (f is still set). */
+bool outcome_read(Outcome *f, const char *outcome);
+void outcome_free(Outcome *f);
+
+typedef struct FailRule {
+  FailClass cls;
+  Pattern *re;
+} FailRule;
+typedef struct FailRules {
+  VEC(FailRule) rules; /* the first that matches decides */
+} FailRules;
+void fail_rules_init(FailRules *c);
+void fail_rules_free(FailRules *c);
+/* Rules `CLASS REGEX` a line (# comments) from text named `name` in messages; false with a
+   located message (NAME:LINE: ...) on a bad line or regex. */
+bool fail_rules_add(FailRules *c, const char *text, const char *name, char *err, size_t errlen);
+bool fail_rules_load(FailRules *c, const char *path, char *err, size_t errlen);
+/* interestingness/tvm-limitations.txt, built into the programs (build/.../gen/limitations.c). */
+extern const char shipped_limitations[];
+bool fail_rules_shipped(FailRules *c, char *err, size_t errlen);
+/* The class of a failure with this signature and outcome (f may be NULL). */
+FailClass fail_classify(const FailRules *c, const char *sig, const Outcome *f);
+
+#endif
