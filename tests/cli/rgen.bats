@@ -118,6 +118,21 @@ setup() {
   [[ "$output" == *"no values of ADT types"* ]]
 }
 
+@test "--type that is not a type says why, in one line: a syntax error, or nested too deeply" {
+  run "$RGEN" --type 'Tensor[(2), float32'
+  [ "$status" -eq 2 ]
+  [ "$output" = "rgen: --type Tensor[(2), float32: not a type: syntax error: expected ']'" ]
+  # 6 KB nested past the parser's limit was printed whole as "not a type"
+  deep=$(python3 -c "print('(' * 2100 + 'float32' + ',)' * 2100)")
+  run "$RGEN" --type "$deep"
+  [ "$status" -eq 2 ]
+  [[ "$output" == "rgen: --type (((("*"...: not a type: nested too deeply (the limit is 2000 levels)" ]]
+  [ "${#output}" -lt 200 ]
+  # within the limit it is a type
+  run "$RGEN" --type "$(python3 -c "print('(' * 100 + 'float32' + ',)' * 100)")"
+  [ "$status" -eq 0 ]
+}
+
 @test "--policy policy-forward.json: 50 programs type-check, none makes a tensor from zeros" {
   "$RGEN" -n 50 -o "$T/f" --seed 7 --policy "$ROOT/examples/policy-forward.json"
   [ "$(ls "$T/f" | wc -l)" -eq 50 ]

@@ -777,10 +777,16 @@ static const Type *read_type(TyTable *types, const char *text, char *err, size_t
   tm = ast_parse(src, strlen(src), &d);
   const AstType *bad;
   const Type *ret = NULL;
-  if (tm && tm->body && tm->body->kind == AST_FN && tm->body->fn->nparams == 1)
+  if (tm && tm->body && tm->body->kind == AST_FN && tm->body->fn->nparams == 1) {
     ret = ty_from_ast(types, tm->body->fn->params[0]->type, NULL, err, errlen, &bad);
-  else
-    snprintf(err, errlen, "not a type: %s", text);
+  } else {
+    /* The parser's reason (a syntax error, nested too deeply), and a long text cut short: a type
+       nested past the limit was printed whole, 6 KB, as "not a type". */
+    const char *why = d.out.data ? strstr(d.out.data, "error: ") : NULL;
+    int shown = strlen(text) > 80 ? 60 : (int)strlen(text);
+    snprintf(err, errlen, "--type %.*s%s: not a type%s%.*s", shown, text, text[shown] ? "..." : "", why ? ": " : "",
+             why ? (int)strcspn(why + 7, "\n") : 0, why ? why + 7 : "");
+  }
   ast_free(tm);
   diag_free(&d);
   free(src);
