@@ -45,6 +45,8 @@ gen huge-dims "'$H\ndef @main(%x: Tensor[(9223372036854775807, 92233720368547758
 gen binary "''.join(chr(random.randrange(1, 128)) for _ in range(1 << 20))"
 gen nul "'$H\ndef @main() { 1f }\n\0'"
 printf '%s\ndef @main() { 1f }\n\xff\xfe' "$H" > "$dir/bad-utf8.relay"
+# lone CR line endings, 20,000 lines, an error on the last: every span's line found by search
+gen lone-cr "'$H\rdef @main(%x: float32) {\r' + ''.join('  %%%d = add(%s, 1f);\r' % (i, '%x' if i == 0 else '%%%d' % (i - 1)) for i in range(20000)) + '  %19999 + %y\r}\r'"
 gen unterminated-comment "'$H\ndef @main() { 1f } /* ' + 'x' * 100000"
 gen unterminated-string "'$H\ndef @main() { nn.relu(1f, s=\"' + 'x' * 100000 + ') }'"
 gen long-name "'$H\ndef @main() { %' + 'x' * 1000000 + ' }\n'"
