@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # bench/hostile.sh [BIN]: every tool that reads a program (rfmt, rcheck, rreduce, rmutate) on
 # hostile inputs; prints one line per input and tool (exit status, wall time, peak memory, the
-# first message) and a summary: how many runs ended in a crash (exit 128 or more), a hang
-# (SECONDS_CAP, default 120 s), or a changed input file.  Each tool gets a fresh copy of the
-# input.  A correct build prints "crashes 0, hangs 0, files changed 0".  The 100 MB inputs take minutes and
+# first message) and a summary: how many runs ended in a crash (exit 128 or more, or a
+# sanitizer's report), a hang (SECONDS_CAP, default 120 s), or a changed input file.  Each tool
+# gets a fresh copy of the input.  A correct build prints "crashes 0, hangs 0, files changed 0".  The 100 MB inputs take minutes and
 # gigabytes; HOSTILE_SMALL=1 leaves them out, HOSTILE_ONLY=REGEX runs only the inputs whose name matches.
 # Then bench/hostile_attrs.py: every operator call of the unit tests with hostile integers in its
 # attributes and argument shapes, through rcheck and rmutate ("hostile attributes: ... crashes 0").
@@ -23,6 +23,13 @@ gen() { # NAME PYTHON-EXPRESSION: writes the expression's string as input NAME
 gen comments-65533 "'$H\n' + '/* c */\n' * 65533 + 'def @main() { 1f }\n'"
 gen comments-body "'$H\ndef @main() {\n  %0 = 1f;\n' + '// c\n' * 70000 + '  %0\n}\n'"
 gen comments-one-line "'$H\ndef @main() { 1f }\n' + '/* c */' * 70000"
+gen comments-meta-quote "'$H\ndef @main() {\n  meta[\"][0]\n' + '/* c */\n' * 65533 + '}\n'"
+gen comments-tuple "'$H\ndef @main() {\n  (1f,\n' + '/* c */\n' * 70000 + '  2f)\n}\n'"
+gen comments-spread "'$H\ndef @main() {\n  (' + '1f, /* c */\n' * 70000 + ')\n}\n'"
+gen comments-1m "'$H\ndef @main() {\n  (1f,\n' + '/* c */\n' * 1000000 + '  2f)\n}\n'"
+gen comments-after-error "'$H\n/* c */meta[\"][0]fn (%x) { %x }\n' + '/* c */' * 500000 + '*/#[metadata]\n}'"
+gen unclosed-parens "'$H\ndef @main() {\n' + '(' * 100000"
+gen unclosed-tuples "'$H\ndef @main() {\n' + '(1f, ' * 100000"
 gen deep-parens "'$H\ndef @main() { ' + '(' * 100000 + '1f' + ')' * 100000 + ' }\n'"
 gen deep-attrs "'$H\ndef @main(%x: Tensor[(2), float32]) { nn.relu(%x, a=' + '[' * 100000 + ']' * 100000 + ') }\n'"
 gen deep-types "'$H\ndef @main(%x: ' + '(' * 100000 + 'float32' + ',)' * 100000 + ') { %x }\n'"
@@ -40,6 +47,8 @@ gen huge-dims "'$H\ndef @main(%x: Tensor[(9223372036854775807, 92233720368547758
 gen binary "''.join(chr(random.randrange(1, 128)) for _ in range(1 << 20))"
 gen nul "'$H\ndef @main() { 1f }\n\0'"
 printf '%s\ndef @main() { 1f }\n\xff\xfe' "$H" > "$dir/bad-utf8.relay"
+# lone CR line endings, 20,000 lines, an error on the last: every span's line found by search
+gen lone-cr "'$H\rdef @main(%x: float32) {\r' + ''.join('  %%%d = add(%s, 1f);\r' % (i, '%x' if i == 0 else '%%%d' % (i - 1)) for i in range(20000)) + '  %19999 + %y\r}\r'"
 gen unterminated-comment "'$H\ndef @main() { 1f } /* ' + 'x' * 100000"
 gen unterminated-string "'$H\ndef @main() { nn.relu(1f, s=\"' + 'x' * 100000 + ') }'"
 gen long-name "'$H\ndef @main() { %' + 'x' * 1000000 + ' }\n'"
@@ -89,7 +98,9 @@ for f in "$dir"/*.relay; do
     if [ "$late" = 1 ] && { [ $rc -eq 130 ] || [ $rc -eq 143 ]; } && { [ $tool = rreduce ] || [ $tool = rmutate ]; }; then
       verdict=stopped; stopped=$((stopped + 1)) # 143: the signal came while it still read its input
     elif [ "$late" = 1 ]; then verdict=HANG; hangs=$((hangs + 1));
-    elif [ $rc -ge 128 ]; then verdict=CRASH; crashes=$((crashes + 1)); fi
+    elif [ $rc -ge 128 ]; then verdict=CRASH; crashes=$((crashes + 1));
+    # a sanitizer's report counts as a crash whatever the exit status (ASan's default is 1)
+    elif grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$dir/err"; then verdict=SANITIZER; crashes=$((crashes + 1)); fi
     # rreduce may rewrite an input it accepts (that is its job); every other run leaves it alone
     if [ "$(cksum < "$dir/work.relay")" != "$sum" ] && { [ $tool != rreduce ] || { [ $rc -ne 0 ] && [ $rc -ne 130 ]; }; }; then
       verdict="$verdict CHANGED"; changed=$((changed + 1))

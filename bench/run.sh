@@ -63,6 +63,9 @@ echo
 echo "rmutate against rreduce on one large program, and untyped chained globals (bench/large_chain.sh: about 1 minute):"
 bash bench/large_chain.sh
 
+echo "time against the number of comments in one node: doubling them should about double the time (bench/comments.sh):"
+bash bench/comments.sh
+
 echo
 echo "rreduce against program size, C-Vise beside it, -j1 against -j2 (bench/scale_reduce.sh: about 15 minutes):"
 bash bench/scale_reduce.sh

@@ -625,7 +625,7 @@ static int load_inputs(Cli *cli, Inputs *in) {
   if (cli->policy_path && !gen_policy_load(&in->policy, cli->policy_path, &in->policy_arena, err, sizeof err))
     return fprintf(stderr, "rmutate: %s\n", err), 2;
   size_t len;
-  if (!(in->seed_text = file_read_text(cli->seed_path, &len))) return 2;
+  if (!(in->seed_text = file_read_text(cli->seed_path, &len))) return errno == EILSEQ ? 1 : 2; /* 1: a NUL byte */
   if (!typed(cli->seed_path, in->seed_text, &in->seed, false)) {
     fprintf(stderr, "rmutate: %s is not a well-typed Relay module, which rmutate needs\n", cli->seed_path);
     return 1;
@@ -730,7 +730,9 @@ int main(int argc, char **argv) {
   arena_init(&in.policy_arena);
   Run run = {0};
   strset_init(&run.seen);
+  ast_parse_for(AST_TOOL_MUTATE); /* the seed is refused if mutating it cannot fit in memory */
   status = load_inputs(&cli, &in);
+  ast_parse_for(AST_TOOL_READ); /* a mutant needs only its reading */
   if (status < 0) status = open_outputs(&cli, &in, &run);
   if (status < 0) status = mutate_all(&cli, &run);
   if (run.manifest) fclose(run.manifest);

@@ -18,6 +18,8 @@
  *   queries/    editors' highlighting, folds, indents and locals; test/corpus/ the grammar's
  *               tests; bindings/ (with Cargo.toml, binding.gyp, package.json, tree-sitter.json)
  *               the grammar for Rust and Node
+ *   vendor/tree-sitter/  tree-sitter's runtime (0.20.8), built into relaykit (its README.md says
+ *               why: Debian's 0.20.7 corrupts its heap on a node of more than 65,535 children)
  *
  * The AST keeps what the text says, not what it means: parentheses, graph numbers (`%3`),
  * literal spellings (`1e-05f`) and name spellings survive, so printing a parsed file gives the
@@ -282,6 +284,12 @@ AstModule *ast_parse(const char *text, size_t len, Diag *diag);
 /* From now on a parse stops, failing ("interrupted while parsing"), once *flag is non-zero: a
    program that a signal stops need not wait for the rest of a long parse. */
 void ast_parse_cancel_on(const size_t *flag);
+/* Which tool reads, for the memory it needs: a text that cannot fit is refused before it is
+   parsed, with the limit stated, estimated from the text's tokens and bytes at the tool's cost
+   (parse.c, measured).  A tool's main sets its own before it reads its input (rreduce and rmutate
+   go back to AST_TOOL_READ for their candidates); AST_TOOL_READ (rfmt's) is the default. */
+typedef enum AstTool { AST_TOOL_READ, AST_TOOL_CHECK, AST_TOOL_REDUCE, AST_TOOL_MUTATE } AstTool;
+void ast_parse_for(AstTool tool);
 void ast_free(AstModule *m);
 /* A deep copy of m in a fresh arena (clone.c): nodes, arrays, strings, spans and comments are
    copied; the inferred `type`/`value_type`/`fn->type` pointers are kept as they are, so they still

@@ -114,9 +114,49 @@ typedef struct Lower {
   size_t len;
   Diag *diag;
   AstNodeList *nodes;
+  ReadBudget *budget;
   unsigned depth;
   bool failed;
+  /* Where each line starts, when the text has a lone "\r": tree-sitter counts rows by "\n" only,
+     where a lone "\r" ends a line too (support/diag.c).  NULL otherwise (the rows agree). */
+  size_t *line_starts, nlines;
 } Lower;
+
+static bool has_lone_cr(const char *src, size_t len) {
+  for (const char *p = src; (p = memchr(p, '\r', len - (size_t)(p - src))) != NULL; p++)
+    if (p + 1 == src + len || p[1] != '\n') return true;
+  return false;
+}
+
+static void find_line_starts(Lower *l) {
+  size_t cap = 1024;
+  l->line_starts = xmalloc(cap * sizeof *l->line_starts);
+  l->line_starts[l->nlines++] = 0;
+  for (size_t i = 0; i < l->len; i++) {
+    char c = l->src[i];
+    if (c != '\n' && (c != '\r' || (i + 1 < l->len && l->src[i + 1] == '\n'))) continue;
+    if (l->nlines == cap) l->line_starts = xrealloc(l->line_starts, (cap *= 2) * sizeof *l->line_starts);
+    l->line_starts[l->nlines++] = i + 1;
+  }
+}
+
+/* 1-based line and column of a node's first byte, counted as the messages count them. */
+static void line_col(Lower *l, TSNode n, uint32_t *line, uint32_t *col) {
+  if (!l->line_starts) {
+    TSPoint p = ts_node_start_point(n);
+    *line = p.row + 1;
+    *col = p.column + 1;
+    return;
+  }
+  size_t at = ts_node_start_byte(n), lo = 0, hi = l->nlines; /* the last line starting at or before `at` */
+  while (hi - lo > 1) {
+    size_t mid = (lo + hi) / 2;
+    if (l->line_starts[mid] <= at) lo = mid;
+    else hi = mid;
+  }
+  *line = (uint32_t)lo + 1;
+  *col = (uint32_t)(at - l->line_starts[lo]) + 1;
+}
 
 static char *text_of(Lower *l, TSNode n) {
   uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
@@ -133,15 +173,14 @@ static void error_at(Lower *l, TSNode n, const char *msg, const char *what) {
 static void *made(Lower *l, AstNode *node, TSNode n) {
   node->span.start = ts_node_start_byte(n);
   node->span.end = ts_node_end_byte(n);
-  TSPoint p = ts_node_start_point(n);
-  node->span.line = p.row + 1;
-  node->span.col = p.column + 1;
+  line_col(l, n, &node->span.line, &node->span.col);
   AstNodeList *list = l->nodes;
   if (list->len == list->cap) {
     list->cap = list->cap ? list->cap * 2 : 1024;
     list->items = xrealloc(list->items, list->cap * sizeof *list->items);
   }
   list->items[list->len++] = node;
+  if (read_budget_over(l->budget, l->diag, node->span.start)) l->failed = true;
   return node;
 }
 
@@ -149,10 +188,10 @@ static void *made(Lower *l, AstNode *node, TSNode n) {
 
 /* One more level of nesting (of expressions, attribute values, types and patterns together: the
    lowering, the printer and the checker all recurse through them).  False, with the error
-   reported once, past AST_MAX_DEPTH; the caller then builds a childless placeholder and calls
-   leave() as usual. */
+   reported once, past AST_MAX_DEPTH (or the read budget); the caller then builds a childless
+   placeholder and calls leave() as usual. */
 static bool enter(Lower *l, TSNode n) {
-  if (++l->depth <= AST_MAX_DEPTH) return true;
+  if (++l->depth <= AST_MAX_DEPTH && !l->budget->over) return true;
   if (!l->failed) error_at(l, n, "nested too deeply (the limit is 2000 levels)", NULL);
   return false;
 }
@@ -691,9 +730,11 @@ static void check_version(Lower *l, TSNode n) {
   error_at(l, n, "unsupported version header (relaykit reads Relay text format \"0.0.5\")", NULL);
 }
 
-bool lower_module(AstModule *m, TSNode root, const char *src, size_t len, Diag *diag, AstNodeList *nodes) {
+bool lower_module(AstModule *m, TSNode root, const char *src, size_t len, Diag *diag, AstNodeList *nodes,
+                  ReadBudget *budget) {
   sym_init();
-  Lower l = {&m->arena, src, len, diag, nodes, 0, false};
+  Lower l = {&m->arena, src, len, diag, nodes, budget, 0, false, NULL, 0};
+  if (has_lone_cr(src, len)) find_line_starts(&l);
   Kids k = kids_of(root);
   PtrVec defs = {0};
   for (size_t i = 0; i < k.len; i++) {
@@ -718,6 +759,7 @@ bool lower_module(AstModule *m, TSNode root, const char *src, size_t len, Diag *
     }
   }
   free(k.items);
+  free(l.line_starts);
   m->defs = take(&l, &defs, &m->ndefs);
   return !l.failed;
 }

@@ -4,6 +4,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../support/memory.h"
 #include "../support/xalloc.h"
@@ -43,54 +44,13 @@ static bool check_bytes(const char *text, size_t len, Diag *diag) {
   return true;
 }
 
-/* Debian's tree-sitter runtime (0.20.7) corrupts its heap when it frees a tree holding a run of
-   about 65,000 comments with nothing between them (fixed upstream in 0.20.8), and slows down well
-   before that.  Such a run is refused, located, before tree-sitter sees it; no real program has
-   one.  Strings are skipped so a comment delimiter inside one does not count. */
-enum { COMMENT_RUN_LIMIT = 10000 };
-
-static bool check_comment_runs(const char *text, size_t len, Diag *diag) {
-  size_t run = 0;
-  for (size_t i = 0; i < len;) {
-    char c = text[i];
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-      i++;
-      continue;
-    }
-    bool block = c == '/' && i + 1 < len && text[i + 1] == '*';
-    bool line = c == '/' && i + 1 < len && text[i + 1] == '/';
-    if (block || line) {
-      if (++run > COMMENT_RUN_LIMIT) {
-        diag_error(diag, i, "more than %d comments in a row (tree-sitter 0.20.7 cannot hold them; join them into one)",
-                   COMMENT_RUN_LIMIT);
-        return false;
-      }
-      size_t n = block ? block_comment_length(text + i, len - i) : 0;
-      if (block && n == 0) return true; /* unterminated: the parser says where */
-      if (line) {
-        const char *nl = memchr(text + i, '\n', len - i);
-        n = nl ? (size_t)(nl - (text + i)) : len - i;
-      }
-      i += n;
-      continue;
-    }
-    run = 0;
-    if (c == '"') { /* a string: up to its closing quote, escapes skipped */
-      for (i++; i < len && text[i] != '"'; i++)
-        if (text[i] == '\\') i++;
-    }
-    i++;
-  }
-  return true;
-}
-
 /* Text of a leaf for a message, shortened and made printable. */
 static void describe_token(const char *src, TSNode n, char *out, size_t cap) {
   uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
   size_t k = 0;
   for (uint32_t i = s; i < e && k + 4 < cap; i++) {
     unsigned char c = (unsigned char)src[i];
-    if (c == '\n') break;
+    if (c == '\n' || c == '\r') break;
     out[k++] = (c < 0x20 || c >= 0x7f) ? '?' : (char)c;
   }
   if (e - s > k && k + 4 < cap) {
@@ -111,12 +71,28 @@ static TSNode next_leaf_in(TSNode n) {
   return ts_node_is_null(s) ? s : first_leaf(s);
 }
 
+/* The length of the meta reference `meta[A][B]` at src[i] (one token of the grammar, whose
+   brackets may hold a quote), or 0. */
+static size_t meta_ref_length(const char *src, size_t len, size_t i) {
+  char before = i > 0 ? src[i - 1] : ' ';
+  if (len - i < 5 || memcmp(src + i, "meta[", 5) != 0 || before == '_' ||
+      (before >= '0' && before <= '9') || ((before | 0x20) >= 'a' && (before | 0x20) <= 'z'))
+    return 0;
+  const char *end = src + len, *a = memchr(src + i + 5, ']', len - i - 5);
+  if (!a || end - a < 3 || a[1] != '[') return 0;
+  const char *b = memchr(a + 2, ']', (size_t)(end - a - 2));
+  return b ? (size_t)(b + 1 - (src + i)) : 0;
+}
+
 /* On a syntax error, an unterminated comment or string explains it better than the token where
    tree-sitter gave up (often far away).  Scans like TVM's lexer; stops at #[metadata]. */
 static bool report_unterminated(const char *src, size_t len, Diag *diag) {
   for (size_t i = 0; i < len; i++) {
     if (src[i] == '#' && i + 11 <= len && !memcmp(src + i, "#[metadata]", 11)) return false;
-    if (src[i] == '/' && i + 1 < len && src[i + 1] == '/') {
+    size_t meta = src[i] == 'm' ? meta_ref_length(src, len, i) : 0;
+    if (meta) {
+      i += meta - 1;
+    } else if (src[i] == '/' && i + 1 < len && src[i + 1] == '/') {
       while (i < len && src[i] != '\n') i++;
     } else if (src[i] == '/' && i + 1 < len && src[i + 1] == '*') {
       size_t n = block_comment_length(src + i, len - i);
@@ -252,14 +228,43 @@ static size_t offset_of(const char *text, size_t len, uint32_t row, uint32_t col
   return at + col < len ? at + col : len;
 }
 
-/* Tree-sitter's error recovery can take minutes on megabytes of garbage (10 s on 1 MB of random
-   brackets) where a valid file of that size parses in a fraction of a second.  So the parse gets a
-   budget (5 s plus 0.5 s per MB: about one and a half times what a valid 100 MB file needs,
-   measured at 35 s for 120 MB); past it, the text is parsed again only up to where recovery
-   first begins, and a little beyond, which is where the first error is, so the message is the one
-   a quick parse would have given.  A valid file that overruns the budget on a slow machine is
-   parsed twice, no more: the second parse meets no recovery and returns the tree. */
-static TSTree *parse_budgeted(TSParser *parser, const char *text, size_t len) {
+/* Reading gets a time budget: 10 s plus 1 s per MB of text, of the processor's time, so that
+   a busy machine does not make it run out (120 MB of code, bench/chain.sh 3500000, read in 81 s
+   under a load of 8 on two cores; AddressSanitizer makes reading 2 to 3 times slower).  It covers
+   every step, tree-sitter's parse, the lowering and the comments, which each stop past it: once
+   it covered the parse alone, and 70,000 comments took 20 s to attach.  Tree-sitter's parse also
+   has a time of its own, 5 s plus 0.5 s per MB on the clock.  Its error recovery can take minutes
+   on megabytes of garbage (10 s on 1 MB of random brackets) where a valid file of that size
+   parses in a fraction of a second, so a parse past its time is not refused: the text is parsed
+   again only up to where recovery first begins, and a little beyond, which is where the first
+   error is, so the message is the one a quick parse would have given.  A valid file whose parse
+   overruns on a slow machine is parsed twice, no more: the second parse meets no recovery and
+   returns the tree, and the steps after it get a budget of their own. */
+static double cpu_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static ReadBudget read_budget(size_t len) {
+  double seconds = 10 + (double)len / 1e6;
+  return (ReadBudget){.deadline = cpu_seconds() + seconds, .seconds = seconds, .len = len};
+}
+
+bool read_budget_over(ReadBudget *b, Diag *diag, size_t at) {
+  if (b->over) return true;
+  if (++b->ticks < 4096) return false;
+  b->ticks = 0;
+  if (cpu_seconds() < b->deadline) return false;
+  b->over = true;
+  diag_error(diag, at,
+             "reading stopped here: it takes longer than %.1f s, the time budget for %.1f MB of text (a valid "
+             "program of that size reads in a fraction of it)",
+             b->seconds, (double)b->len / (1024.0 * 1024.0));
+  return true;
+}
+
+static TSTree *parse_budgeted(TSParser *parser, const char *text, size_t len, ReadBudget *budget) {
   ts_parser_set_timeout_micros(parser, 5000000 + (uint64_t)len / 2);
   ts_parser_set_cancellation_flag(parser, cancel_flag);
   TSTree *tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
@@ -273,7 +278,10 @@ static TSTree *parse_budgeted(TSParser *parser, const char *text, size_t len) {
   tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
   ts_parser_set_logger(parser, (TSLogger){NULL, NULL});
   ts_parser_set_cancellation_flag(parser, NULL);
-  if (tree || cancelled()) return tree; /* no recovery after all (a machine much slower than the budget assumes) */
+  if (tree || cancelled()) { /* no recovery after all (a machine much slower than the budget assumes) */
+    *budget = read_budget(budget->len);
+    return tree;
+  }
   ts_parser_reset(parser);
   size_t cut = offset_of(text, len, f.row, f.col) + 1024;
   ts_parser_set_cancellation_flag(parser, cancel_flag);
@@ -282,23 +290,88 @@ static TSTree *parse_budgeted(TSParser *parser, const char *text, size_t len) {
   return tree;
 }
 
-/* What parsing and checking cost in memory per byte of text, mostly tree-sitter's tree: about 88
-   measured (831 MB for a 9.5 MB chain of 300,000 bindings; 58-86 on the hostile inputs). */
-enum { BYTES_PER_BYTE = 100, BUDGET_CHECK_FROM = 1 << 20 };
+/* What a tool needs in memory beyond what it holds already, measured as the smallest `ulimit -v`
+   under which it still succeeds (bench/memory.sh), less its start: per token of code (tree-sitter's
+   tree and the AST, mostly), per byte of code (the text, names and comments copied, the printout)
+   and per byte of the #[metadata] section (read as text; rcheck parses it as JSON).  A token costs
+   280 to 450 bytes to read: least in a chain of bindings, most in one tuple of a million elements
+   (one node with a million children); so the estimate is an upper bound for the worst of them,
+   about 1.6 times what a chain takes.  Bytes per token are what the old estimate missed: 100
+   bytes per byte of text was too little for a 2.7 MB chain (it takes 274 MB to check, and 100,000
+   bindings are 850,000 tokens) and 30 times too much for a 10 MB comment (33 MB). */
+typedef struct MemoryCost {
+  const char *doing;     /* for the message */
+  double per_token, per_byte, per_meta_byte;
+} MemoryCost;
+
+static const MemoryCost memory_costs[] = {
+    [AST_TOOL_READ] = {"read", 480, 5, 2},
+    [AST_TOOL_CHECK] = {"check", 480, 3, 8},
+    [AST_TOOL_REDUCE] = {"reduce", 760, 7, 8},
+    [AST_TOOL_MUTATE] = {"mutate", 560, 7, 8},
+};
+
+static AstTool reading_for = AST_TOOL_READ;
+
+void ast_parse_for(AstTool tool) { reading_for = tool; }
+
+enum { BUDGET_CHECK_FROM = 1 << 20 };
+
+/* A character of a word: the grammar's identifier holds '/' too. */
+static bool word_char(unsigned char c) {
+  return c == '_' || c == '/' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+
+/* The tokens of the code, close to the grammar's: a word (a name, a number, %x, @f), a meta
+   reference (whose quote starts no string), a string, a comment or one punctuation mark each.
+   Only an estimate rests on it: a text it counts wrong is still parsed by the grammar alone. */
+static size_t count_tokens(const char *text, size_t len) {
+  size_t n = 0;
+  for (size_t i = 0; i < len;) {
+    unsigned char c = (unsigned char)text[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      i++;
+      continue;
+    }
+    n++;
+    size_t meta = c == 'm' ? meta_ref_length(text, len, i) : 0;
+    if (meta) {
+      i += meta;
+    } else if (c == '/' && i + 1 < len && text[i + 1] == '*') {
+      size_t k = block_comment_length(text + i, len - i);
+      i += k ? k : len - i;
+    } else if (c == '/' && i + 1 < len && text[i + 1] == '/') {
+      const char *nl = memchr(text + i, '\n', len - i);
+      i = nl ? (size_t)(nl - text) : len;
+    } else if (c == '"') {
+      for (i++; i < len && text[i] != '"'; i += text[i] == '\\' ? 2 : 1) {}
+      i++;
+    } else if (word_char(c) || ((c == '%' || c == '@') && i + 1 < len && word_char((unsigned char)text[i + 1]))) {
+      for (i++; i < len && word_char((unsigned char)text[i]); i++) {}
+    } else {
+      i++;
+    }
+  }
+  return n;
+}
 
 /* An input that cannot fit is refused before the parse, with the limit stated, rather than ending
-   in the middle of it (or in the OOM killer's hands). */
-static bool fits_in_memory(size_t len, Diag *diag) {
+   in the middle of it (or in the OOM killer's hands).  `code` is the length before #[metadata]. */
+static bool fits_in_memory(const char *text, size_t len, size_t code, Diag *diag) {
   if (len < BUDGET_CHECK_FROM) return true;
   size_t avail = mem_available();
-  if (avail == SIZE_MAX || len <= avail / BYTES_PER_BYTE) return true;
+  if (avail == SIZE_MAX) return true;
+  const MemoryCost *c = &memory_costs[reading_for];
+  size_t tokens = count_tokens(text, code);
+  double need = (double)tokens * c->per_token + (double)code * c->per_byte + (double)(len - code) * c->per_meta_byte;
+  if (need <= (double)avail) return true;
   const double mb = 1024.0 * 1024.0;
   diag_error(diag, 0,
-             "%.1f MB of text needs about %.0f MB of memory to parse and check (about %d bytes per byte), but only "
-             "%.0f MB are available here (free memory and swap, ulimit -v / -d): the largest input that fits is "
-             "about %.1f MB",
-             (double)len / mb, (double)len * BYTES_PER_BYTE / mb, BYTES_PER_BYTE, (double)avail / mb,
-             (double)avail / BYTES_PER_BYTE / mb);
+             "%.1f MB of text needs about %.0f MB of memory to %s (%zu tokens, about %.0f bytes each, and %.0f bytes "
+             "per byte), but only %.0f MB are available here (free memory and swap, ulimit -v / -d): the largest "
+             "input that fits is about %.1f MB of text like this",
+             (double)len / mb, need / mb, c->doing, tokens, c->per_token, c->per_byte, (double)avail / mb,
+             (double)len * (double)avail / need / mb);
   return false;
 }
 
@@ -330,23 +403,19 @@ AstModule *ast_parse(const char *text, size_t len, Diag *diag) {
     diag_error(diag, 0, "input too large (%zu bytes; the limit is 4 GiB)", len);
     return NULL;
   }
-  if (!fits_in_memory(len, diag)) return NULL;
+  size_t cut = before_weights(text, len);
+  if (!fits_in_memory(text, len, cut, diag)) return NULL;
   /* tree-sitter's own allocation failure prints a bare line and exits 1: ours names the tool */
   ts_set_allocator(xmalloc, xcalloc, xrealloc, free);
-  size_t cut = before_weights(text, len);
-  if (!check_bytes(text, len, diag) || !check_comment_runs(text, cut, diag)) return NULL;
+  ReadBudget budget = read_budget(len);
+  if (!check_bytes(text, len, diag)) return NULL;
   TSParser *parser = ts_parser_new();
   ts_parser_set_language(parser, tree_sitter_relay());
-  TSTree *tree = parse_budgeted(parser, text, cut);
+  TSTree *tree = parse_budgeted(parser, text, cut, &budget);
   if (tree && cut < len && !took_metadata_at(ts_tree_root_node(tree), cut)) {
     ts_tree_delete(tree);
-    tree = NULL;
-    if (!check_comment_runs(text, len, diag)) {
-      ts_parser_delete(parser);
-      return NULL;
-    }
     ts_parser_reset(parser);
-    tree = parse_budgeted(parser, text, len);
+    tree = parse_budgeted(parser, text, len, &budget);
   }
   if (!tree) { /* only a cancelled parse gives none */
     diag_error(diag, 0, "interrupted while parsing");
@@ -361,8 +430,8 @@ AstModule *ast_parse(const char *text, size_t len, Diag *diag) {
     m = xcalloc(1, sizeof *m);
     arena_init(&m->arena);
     AstNodeList nodes = {NULL, 0, 0};
-    bool ok = lower_module(m, root, text, len, diag, &nodes);
-    ok = attach_comments(m, root, text, diag, &nodes) && ok;
+    bool ok = lower_module(m, root, text, len, diag, &nodes, &budget);
+    ok = attach_comments(m, root, text, diag, &nodes, &budget) && ok;
     free(nodes.items);
     if (!m->metadata) m->trailing_newlines = count_trailing_newlines(text, len);
     if (!ok) {

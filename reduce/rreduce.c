@@ -685,8 +685,14 @@ int main(int argc, char **argv) {
   size_t len;
   char *text = file_read_text(c.file, &len);
   Program p = {0};
-  if (!text) goto done;
-  if ((status = load_input(&c, text, &p)) >= 0) goto done;
+  if (!text) {
+    if (errno == EILSEQ) status = 1; /* a NUL byte: ill-formed, not an I/O error */
+    goto done;
+  }
+  ast_parse_for(AST_TOOL_REDUCE); /* the input is refused if its reduction cannot fit in memory */
+  status = load_input(&c, text, &p);
+  ast_parse_for(AST_TOOL_READ); /* a candidate needs only its reading */
+  if (status >= 0) goto done;
   status = 2;
   /* One rreduce per FILE: a second one would take the first one's intermediate programs for a new
      input.  The lock dies with the process, however it ends. */

@@ -9,14 +9,16 @@
 #
 # Why each package is here:
 #   build-essential pkg-config        the C build
-#   libtree-sitter-dev libgit2-dev libjansson-dev libpcre2-dev   the libraries relaykit links
+#   libgit2-dev libjansson-dev libpcre2-dev   the libraries relaykit links (tree-sitter's runtime
+#                                     is built in: parser/vendor/tree-sitter)
 #   libcmocka-dev bats                unit and CLI tests
 #   clang libclang-rt-14-dev          libFuzzer and the sanitizer runtimes clang links (only
 #                                     Recommended by clang)
 #   python3 python3-numpy             the TVM scripts' logic, tested with tests/cli/fake_tvm
 #   shellcheck                        tests/cli/tvm_scripts.bats lints the shell scripts
-#   cargo librust-tree-sitter-dev librust-cc-dev   the grammar's Rust binding, built offline
-#                                     (parser/Cargo.toml: tree-sitter, and cc to build it)
+#   cargo librust-tree-sitter-dev librust-cc-dev libtree-sitter-dev   the grammar's Rust binding,
+#                                     built offline (parser/Cargo.toml: tree-sitter, which links
+#                                     Debian's runtime, and cc to build it)
 #   slurm-wlm munge                   tests/cli/rfuzz_slurm.bats starts a single-node Slurm
 #   gnuplot-nox                       `rfuzz plot` (a campaign's coverage and groups over time)
 #   llvm-14                           llvm-profdata-14 and llvm-cov-14, which read clang-14's
@@ -38,7 +40,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq
   apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-# The tree-sitter CLI (0.20.7, to match Debian's libtree-sitter) is not a Debian package: the
+# The tree-sitter CLI (0.20.7: it generates parsers for the language ABI of Debian's runtime and
+# of relaykit's own, 0.20.8) is not a Debian package: the
 # shared tool builds it offline from Debian's source package and crates, once.
 here=$(cd "$(dirname "$0")" && pwd)
 if ! bash "$here/tree-sitter-cli" >/dev/null 2>&1; then

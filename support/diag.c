@@ -15,12 +15,14 @@ void diag_init(Diag *d, const char *file, const char *text, size_t len) {
 
 void diag_free(Diag *d) { sb_free(&d->out); }
 
+/* A line ends at "\n", "\r\n" or a lone "\r", as in every editor (TVM's lexer counts "\n" only,
+   but refuses a lone "\r"; a file with old Mac line endings got every message on line 1). */
 void diag_line_col(const char *text, size_t len, size_t at, uint32_t *line, uint32_t *col) {
   if (at > len) at = len;
   uint32_t l = 1;
   size_t bol = 0;
   for (size_t i = 0; i < at; i++)
-    if (text[i] == '\n') {
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n'))) {
       l++;
       bol = i + 1;
     }
@@ -33,8 +35,8 @@ enum { SHOWN_BEFORE = 60, SHOWN_AFTER = 60 };
 
 static void show_line(Diag *d, size_t at) {
   size_t bol = at, eol = at;
-  while (bol > 0 && d->text[bol - 1] != '\n') bol--;
-  while (eol < d->len && d->text[eol] != '\n') eol++;
+  while (bol > 0 && d->text[bol - 1] != '\n' && d->text[bol - 1] != '\r') bol--;
+  while (eol < d->len && d->text[eol] != '\n' && d->text[eol] != '\r') eol++;
   size_t from = at - bol > SHOWN_BEFORE ? at - SHOWN_BEFORE : bol;
   size_t to = eol - at > SHOWN_AFTER ? at + SHOWN_AFTER : eol;
   StrBuf *o = &d->out;

@@ -21,7 +21,8 @@ void diag_free(Diag *d);
 void diag_error(Diag *d, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Reports a warning (`FILE:LINE:COL: warning: message`, the line and a caret) at `at`. */
 void diag_warning(Diag *d, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* 1-based line and column (in bytes) of a byte offset. */
+/* 1-based line and column (in bytes) of a byte offset; "\n", "\r\n" and a lone "\r" each end a
+   line. */
 void diag_line_col(const char *text, size_t len, size_t at, uint32_t *line, uint32_t *col);
 
 #endif

@@ -58,6 +58,7 @@ char *file_read_text(const char *path, size_t *len) {
     diag_line_col(text, *len, (size_t)(nul - text), &line, &col);
     fprintf(stderr, "%s: %s:%u:%u: error: NUL byte in input (is this a binary file?)\n", cli_tool(), path, line, col);
     free(text);
+    errno = EILSEQ;
     return NULL;
   }
   return text;

@@ -8,7 +8,8 @@
    returns NULL and prints `TOOL: PATH: reason` to stderr (TOOL: cli_tool()). */
 char *file_read(const char *path, size_t *len);
 /* file_read for a program, which is text: a NUL byte (a binary file) is refused with its line and
-   column, since everything after it would silently be lost. */
+   column, since everything after it would silently be lost.  Then errno is EILSEQ: the input is
+   ill-formed (exit 1, as for any other), where another failure is an I/O error (exit 2). */
 char *file_read_text(const char *path, size_t *len);
 /* Writes `data` to a temporary file beside `path`, then renames it over `path`, keeping the
    original's permissions.  Returns false (after a message on stderr) and leaves `path` untouched

@@ -83,18 +83,22 @@ corpus_tests() { # tree-sitter's own corpus format, parser/test/corpus/*.txt
 
 # libFuzzer on one harness (tests/fuzz/NAME.c: fuzz_parse for the parser and printer, fuzz_check
 # for the type checker, fuzz_reduce for the reduction passes' contract) from a seed corpus of real
-# programs plus every input that once broke us (tests/fuzz/regressions).  CI runs a fixed number
+# programs plus every input that once broke us (tests/fuzz/regressions); fuzz_comments, whose
+# inputs choose pieces of text rather than being text, starts from its own seeds
+# (tests/fuzz/comments_seeds, the inputs that broke tree-sitter's runtime) and may take longer
+# per input (texts of up to 1 MB, each read four times under ASan).  CI runs a fixed number
 # of inputs from a fixed seed (about 60 s each here), so every machine runs the same inputs: a
 # fuzz failure in CI is reproducible, never luck.  FUZZ_SEED=0 (random) and a larger FUZZ_RUNS
 # make a real campaign.
-fuzz_smoke() { # harness runs
+fuzz_smoke() { # harness runs [seed-dir timeout]: its seeds, or else real programs and the regressions
   make -s fuzz || return 1
-  local seeds
+  local seeds extra=tests/fuzz/regressions
   seeds=$(mktemp -d)
-  cp ../shared/corpus/tvm-tests/*.relay ../shared/corpus/features/*.relay "$seeds"/ 2>/dev/null
+  if [ -n "${3:-}" ]; then cp "$3"/* "$seeds"/; extra=; else
+    cp ../shared/corpus/tvm-tests/*.relay ../shared/corpus/features/*.relay "$seeds"/ 2>/dev/null; fi
   build/fuzz/"$1" -seed="${FUZZ_SEED:-1}" -runs="${FUZZ_RUNS:-$2}" -max_total_time=600 -max_len=4096 \
-    -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="${FUZZ_ARTIFACTS:-./}" \
-    "$seeds" tests/fuzz/regressions > "$log" 2>&1
+    -timeout="${4:-10}" -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="${FUZZ_ARTIFACTS:-./}" \
+    "$seeds" $extra > "$log" 2>&1
   local rc=$?
   tail -n 12 "$log"
   rm -rf "$seeds"
@@ -119,6 +123,7 @@ if [ $full -eq 1 ]; then
   run_one "libFuzzer smoke run: parser" fuzz_smoke fuzz_parse 200000
   run_one "libFuzzer smoke run: type checker" fuzz_smoke fuzz_check 150000
   run_one "libFuzzer smoke run: reduction passes" fuzz_smoke fuzz_reduce 60000
+  run_one "libFuzzer smoke run: comments, strings, meta references, brackets" fuzz_smoke fuzz_comments 100 tests/fuzz/comments_seeds 60
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -11,6 +11,7 @@
 
 #include "../../parser/ast.h"
 #include "../../parser/literal.h"
+#include "../../parser/lower.h"
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -170,7 +171,87 @@ static void test_line_comments_become_block_comments(void **state) {
   assert_prints("// header */ here\n1", "/* header * / here */\n1\n");
 }
 
+/* Comments are attached in one ordered pass (issue 29): a run of them after one node stays in
+   order on that node, each at the end of the list without a walk of it; a slash inside a name, a
+   string or another comment starts no comment. */
+static void test_comment_runs_attach_in_order(void **state) {
+  (void)state;
+  assert_prints("(1f, /* a */ /* b */\n // c\n 2f /* d */)", "(1f /* a */ /* b */ /* c */, 2f /* d */)\n");
+  assert_prints("f(%a//b /* x */, s=\"/* y */\") /* z /* w */ */",
+                "f(%a//b /* x */, s=\"/* y */\") /* z /* w */ */\n");
+  enum { RUN = 9000 };
+  StrBuf t;
+  sb_init(&t);
+  sb_puts(&t, "def @main() {\n  (1f,\n");
+  for (int i = 0; i < RUN; i++) sb_printf(&t, "  /* %d */\n", i);
+  sb_puts(&t, "  2f)\n}\n");
+  AstModule *m = parse(t.data, NULL);
+  assert_non_null(m);
+  AstExpr *tuple = m->defs[0]->fn->body;
+  assert_int_equal(tuple->kind, AST_TUPLE);
+  int n = 0;
+  char want[32];
+  for (AstComment *c = tuple->items[0]->node.comments; c; c = c->next, n++) {
+    snprintf(want, sizeof want, "/* %d */", n);
+    assert_string_equal(c->text, want);
+  }
+  assert_int_equal(n, RUN);
+  assert_null(tuple->items[1]->node.comments);
+  ast_free(m);
+  sb_free(&t);
+}
+
+/* Past the read budget, the step that sees it stops with one located error. */
+static void test_read_budget_stops_reading(void **state) {
+  (void)state;
+  const char text[] = "1f";
+  Diag d;
+  diag_init(&d, "t.relay", text, 2);
+  ReadBudget b = {.deadline = 0, .seconds = 5, .len = 2};
+  bool over = false;
+  for (int i = 0; i < 5000 && !over; i++) over = read_budget_over(&b, &d, 1);
+  assert_true(over);
+  assert_true(read_budget_over(&b, &d, 1));
+  assert_int_equal(d.errors, 1);
+  assert_non_null(strstr(d.out.data, "t.relay:1:2: error: reading stopped here: it takes longer than 5.0 s"));
+  diag_free(&d);
+}
+
 /* ------------------------------------------------------------------ spans and AST */
+
+/* "\n", "\r\n" and a lone "\r" each end a line, in messages and in spans alike (issue 29: with
+   lone CRs every error was on line 1). */
+static void test_lone_cr_ends_a_line(void **state) {
+  (void)state;
+  uint32_t line, col;
+  const char text[] = "a\rb\r\nc\nd\r";
+  diag_line_col(text, strlen(text), 2, &line, &col); /* b */
+  assert_int_equal(line, 2);
+  assert_int_equal(col, 1);
+  diag_line_col(text, strlen(text), 6, &line, &col); /* c */
+  assert_int_equal(line, 3);
+  diag_line_col(text, strlen(text), 8, &line, &col); /* d */
+  assert_int_equal(line, 4);
+  diag_line_col(text, strlen(text), 10, &line, &col); /* after the last CR */
+  assert_int_equal(line, 5);
+  assert_error("#[version = \"0.0.5\"]\rdef @f() {\r  1f +\r}\r", "t.relay:3:6: error:", "unexpected '+'");
+  char *e = error_of("1f\r\r  @@");
+  assert_non_null(strstr(e, "t.relay:3:3: error:"));
+  assert_non_null(strstr(e, "\n    @@\n    ^\n")); /* the line shown is the error's own */
+  free(e);
+  for (int crlf = 0; crlf < 2; crlf++) {
+    const char *eol = crlf ? "\r\n" : "\r";
+    char src[128];
+    snprintf(src, sizeof src, "#[version = \"0.0.5\"]%sdef @f(%%x) {%s  %%x%s}%s", eol, eol, eol, eol);
+    AstModule *m = parse(src, NULL);
+    assert_non_null(m);
+    assert_int_equal(m->defs[0]->node.span.line, 2);
+    assert_int_equal(m->defs[0]->node.span.col, 1);
+    assert_int_equal(m->defs[0]->fn->body->node.span.line, 3);
+    assert_int_equal(m->defs[0]->fn->body->node.span.col, 3);
+    ast_free(m);
+  }
+}
 
 static void test_spans(void **state) {
   (void)state;
@@ -393,7 +474,10 @@ int main(void) {
       cmocka_unit_test(test_ty_comments_attach_to_their_node),
       cmocka_unit_test(test_strip_types_keeps_user_comments),
       cmocka_unit_test(test_line_comments_become_block_comments),
+      cmocka_unit_test(test_comment_runs_attach_in_order),
+      cmocka_unit_test(test_read_budget_stops_reading),
       cmocka_unit_test(test_spans),
+      cmocka_unit_test(test_lone_cr_ends_a_line),
       cmocka_unit_test(test_dump_is_stable_through_printing),
       cmocka_unit_test(test_int_literals),
       cmocka_unit_test(test_float_literals),

@@ -799,10 +799,11 @@ static const Type *read_type(TyTable *types, const char *text, char *err, size_t
   tm = ast_parse(src, strlen(src), &d);
   const AstType *bad;
   const Type *ret = NULL;
-  if (tm && tm->body && tm->body->kind == AST_FN && tm->body->fn->nparams == 1)
+  if (tm && tm->body && tm->body->kind == AST_FN && tm->body->fn->nparams == 1) {
     ret = ty_from_ast(types, tm->body->fn->params[0]->type, NULL, err, errlen, &bad);
-  else
+  } else {
     not_a_type(text, d.out.data, err, errlen);
+  }
   ast_free(tm);
   diag_free(&d);
   free(src);

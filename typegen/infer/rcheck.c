@@ -202,5 +202,6 @@ static int check_files(char *const *files, int n, const RcheckOptions *o) {
 int main(int argc, char **argv) {
   RcheckOptions o = {0};
   int status = parse_options(argc, argv, &o);
+  ast_parse_for(AST_TOOL_CHECK); /* for the memory an input needs */
   return cli_exit(status >= 0 ? status : check_files(argv + optind, argc - optind, &o));
 }
