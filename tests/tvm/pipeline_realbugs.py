@@ -3,17 +3,21 @@
 #  rows     each repro of ../shared/realbugs whose pipeline involves passes (a build or a pass
 #           list), joined to a corpus model (`rfmt --join`, as reduce_realbugs.py does), reduced by
 #           `rreduce --server 'tvm-server CHECK ...'` with its pipeline and again with --no-pipeline:
-#           passes before -> after, opt level and disabled passes, 1-minimal or not, candidates
-#           tried by the pipeline passes and by the program passes, wall time, sizes;
+#           passes before -> after, opt level and disabled passes, 1-minimal or not (as rreduce
+#           says, and checked from outside: each remaining pass disabled or dropped, the opt level
+#           lowered), candidates tried by the pipeline passes and by the program passes, wall
+#           time, sizes;
 #  bisect   tvm-bisect on each repro: the culprit pass, or the pass whose output first fails, or
 #           "in lowering";
 #  long     a failing sequence of >= 20 passes (pr15533's ToMixedPrecision('float16') among
 #           unrelated passes, on the repro joined to a model) reduced with the server, beside a
 #           per-pass enumeration (drop one pass at a time, one TVM test each, then the program-only
-#           reducer on what is left).
+#           reducer on what is left);
+#  enum     (not by default) the per-pass enumeration done with the program-only reducer itself:
+#           one `rreduce --no-pipeline` run per dropped pass.
 # Every TVM process runs one at a time, under the caller's nice; each reduction is capped
 # (--cap S, SIGINT then rreduce keeps its best). Without TVM it says so and exits 0.
-"""pipeline_realbugs.py [--only ID,...] [--model FILE] [--cap S] [--part rows,bisect,long] [--markdown FILE]"""
+"""pipeline_realbugs.py [--only ID,...] [--model FILE] [--cap S] [--cap-only S] [--part rows,bisect,long,enum] [--json FILE] [--keep DIR]"""
 
 import argparse
 import json
@@ -117,6 +121,35 @@ def npasses(p):
     return None
 
 
+def check_minimal(check, signature, after, program, folder):
+    """The reduced pipeline checked 1-minimal from outside rreduce: the program (copied where no
+    .pipeline side file is beside it: the scripts read that before their options) fails under it,
+    and no longer does with any one pass that still runs disabled, one pass of the list dropped, or
+    the opt level one lower. Returns (verdict, what kept the bug)."""
+    f = os.path.join(folder, "minimal-check", "p.relay")
+    os.makedirs(os.path.dirname(f), exist_ok=True)
+    shutil.copy(program, f)
+    dis, passes = list(after.get("disabled_pass") or []), list(after.get("passes") or [])
+    extra = [a for a in check[1:] if a in ("--build", "--run", "--inputs", "zeros")]
+
+    def fails(level, disabled, ps):
+        cmd = [os.path.join(I, "tvm-" + check[0]), "-q", "--match", re.escape(signature)] + extra
+        if level is not None:
+            cmd += ["--opt-level", str(level)]
+        if disabled:
+            cmd += ["--disabled-pass", ",".join(disabled)]
+        return run(cmd + ps + [f], timeout=600)[0] == 0
+
+    level = after.get("opt_level")
+    if not fails(level, dis, passes):
+        return "the reduced pipeline does not fail", []
+    kept = ["disable " + x for x in running(after) if fails(level, dis + [x], passes)]
+    kept += ["drop " + p for i, p in enumerate(passes) if fails(level, dis, passes[:i] + passes[i + 1:])]
+    if level:
+        kept += ["opt level %d" % (level - 1)] if fails(level - 1, dis, passes) else []
+    return ("1-minimal" if not kept else "not 1-minimal"), kept
+
+
 def server_cmd(check, opts):
     return " ".join(shlex.quote(a) for a in [os.path.join(I, "tvm-server"), check[0]] + opts)
 
@@ -174,12 +207,17 @@ def part_rows(args, bugs, work):
                "only_tokens": tokens(out0) if os.path.exists(out0) else None,
                "only_tests": st0.get("tests_run"), "only_wall_s": t0, "only_capped": rc0 is None,
                "summary": pline[-1] if pline else ""}
+        if after and os.path.exists(out):
+            row["checked"], row["kept_by"] = check_minimal(check, bug["signature"], after, out, folder)
         rows.append(row)
         print("%s: %s -> %s (%s passes -> %s; 1-minimal %s); tests pipeline %s, program %s, total %s; %.0f s%s; "
               "%s tokens (program-only %s in %s tests, %.0f s%s)" % (
                   bid, row["before"], row["after"], row["passes_before"], row["passes_after"], row["minimal"],
                   pipe, prog, row["tests"], t, " (capped)" if rc is None else "", row["tokens"],
                   row["only_tokens"], row["only_tests"], t0, " (capped)" if rc0 is None else ""))
+        if "checked" in row:
+            print("   checked from outside: %s%s" % (row["checked"], " (%s)" % ", ".join(row["kept_by"])
+                                                   if row["kept_by"] else ""))
         if row["summary"]:
             print("   " + row["summary"])
         sys.stdout.flush()
@@ -209,23 +247,8 @@ def part_bisect(args, bugs):
 
 
 def part_long(args, work):
-    bid = "pr15533-mixed-precision-while-loop"
-    bug = [b for b in json.load(open(os.path.join(args.bugs, "bugs.json"))) if b["id"] == bid][0]
-    folder = os.path.join(work, "long")
-    os.makedirs(folder, exist_ok=True)
-    repro = os.path.join(args.bugs, bid, "repro.relay")
-    big = os.path.join(folder, "inflated.relay")
-    passes = FILLER_BEFORE + ["ToMixedPrecision('float16')"] + FILLER_AFTER
-    match = ["--match", re.escape(bug["signature"])]
-    model = None
-    for m in args.model:
-        if join(m, repro, big) != 0:
-            continue
-        rc = run([os.path.join(I, "tvm-pass"), "-q"] + match + passes + [big], timeout=600)[0]
-        if rc == 0:
-            model = m
-            break
-    if model is None:
+    folder, big, passes, match, model = long_setup(args, work)
+    if big is None:
         print("FAIL long: the %d passes do not fail the same way on the joined program" % len(passes))
         return {"error": "not interesting"}
     res = {"model": os.path.basename(model), "npasses": len(passes), "passes": passes, "tokens_in": tokens(big)}
@@ -265,6 +288,51 @@ def part_long(args, work):
     return res
 
 
+def long_setup(args, work):
+    """The long sequence's joined program, its passes and --match, on the first model where it fails."""
+    bid = "pr15533-mixed-precision-while-loop"
+    with open(os.path.join(args.bugs, "bugs.json")) as f:
+        bug = [b for b in json.load(f) if b["id"] == bid][0]
+    folder = os.path.join(work, "long")
+    os.makedirs(folder, exist_ok=True)
+    big = os.path.join(folder, "inflated.relay")
+    passes = FILLER_BEFORE + ["ToMixedPrecision('float16')"] + FILLER_AFTER
+    match = ["--match", re.escape(bug["signature"])]
+    for m in args.model:
+        if join(m, os.path.join(args.bugs, bid, "repro.relay"), big) == 0 and \
+                run([os.path.join(I, "tvm-pass"), "-q"] + match + passes + [big], timeout=600)[0] == 0:
+            return folder, big, passes, match, m
+    return folder, None, passes, match, None
+
+
+def part_enum(args, work):
+    """The per-pass enumeration with the program-only reducer itself: drop one pass at a time
+    and run `rreduce --no-pipeline --server` under the passes left, on the program as the last
+    accepted run left it; an uninteresting input (exit 1, one test) keeps the pass."""
+    folder, big, passes, match, model = long_setup(args, work)
+    if big is None:
+        print("FAIL enum: the %d passes do not fail the same way on the joined program" % len(passes))
+        return {"error": "not interesting"}
+    cur = os.path.join(folder, "enum-current.relay")
+    shutil.copy(big, cur)
+    keep, runs, tests, t0, i = list(passes), 0, 0, time.time(), 0
+    while i < len(keep):
+        trial = keep[:i] + keep[i + 1:]
+        out = os.path.join(folder, "enum-out.relay")
+        rc, st, _, _ = rreduce(cur, out, server_cmd(["pass"], match + trial), 600, ["--no-pipeline"])
+        runs, tests = runs + 1, tests + (st.get("tests_run") or 1)
+        if rc == 0:
+            keep = trial
+            shutil.copy(out, cur)
+        else:
+            i += 1
+    res = {"model": os.path.basename(model), "npasses": len(passes), "runs": runs, "tests": tests,
+           "wall_s": time.time() - t0, "after": keep, "tokens": tokens(cur)}
+    print("enum: %d passes on %s: %d rreduce --no-pipeline runs, %d tests, %.0f s -> %s, %d tokens" % (
+        len(passes), res["model"], runs, tests, res["wall_s"], keep, res["tokens"]))
+    return res
+
+
 def have_tvm():
     py = os.environ.get("RELAYKIT_PYTHON", sys.executable)
     return subprocess.call([py, "-c", "import tvm.relay"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0
@@ -299,6 +367,8 @@ def main():
         result["rows"] = part_rows(args, bugs, work)
     if "long" in parts:
         result["long"] = part_long(args, work)
+    if "enum" in parts:
+        result["enum"] = part_enum(args, work)
     result["load_after"] = os.getloadavg()
     if args.json:
         with open(args.json, "w") as f:
@@ -308,7 +378,7 @@ def main():
     # a failure: not interesting joined, or (uncapped) a pipeline not 1-minimal or a program larger
     # than the program-only reduction's
     bad = [r["bug"] for r in result.get("rows", []) if r.get("error") or (
-        not r["capped"] and not r["only_capped"] and (r["minimal"] is not True or r["tokens"] is None
+        not r["capped"] and not r["only_capped"] and (r["minimal"] is not True or r.get("checked") != "1-minimal" or r["tokens"] is None
                                                       or r["only_tokens"] is None or r["tokens"] > r["only_tokens"]))]
     bad += [r["bug"] for r in result.get("bisect", []) if r["exit"] != 0 and r["stage"] == "pass"]
     print("pipeline_realbugs.py: %d rows, %d bisected%s" % (
