@@ -6,7 +6,7 @@
 #   make bench           throughput against peers; see bench/RESULTS.md
 #   make check-slow      the hostile suite: 100 MB files, deep nesting (ASan), minutes and GBs
 #   make check-tvm       against a real TVM (skipped without one; FULL=1 for the long version,
-#                        ONLY=bugs,module,fidelity,reduce for some groups)
+#                        ONLY=bugs,module,fidelity,reduce,pipeline for some groups)
 #   make grammar         regenerate parser/src/parser.c from parser/grammar.js
 #   make install PREFIX=/usr/local
 

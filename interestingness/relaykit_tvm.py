@@ -238,6 +238,8 @@ def add_bisect_options(p, with_file):
     p.add_argument("--rtol", type=float, default=None,
                    help="with --run: relative tolerance against the input's results (default by dtype)")
     p.add_argument("--atol", type=float, default=None, help="with --run: absolute tolerance (default by dtype)")
+    p.add_argument("--build", action="store_true",
+                   help="with passes: then relay.build the result, its own passes watched too (as tvm-pass --build)")
     p.add_argument("items", nargs="+", metavar="PASS",
                    help="the passes (none: relay.build's own), then the candidate" if with_file else
                    "the passes (none: relay.build's own)")
@@ -253,7 +255,7 @@ def read_bisect(args, p, with_file):
     except ValueError as e:
         p.error(str(e))
     # its repro: the passes, or the build when there are none (relaykit_repro.passes)
-    args.build, args.infer_after = not args.passes, False
+    args.build, args.infer_after = args.build or not args.passes, False
 
 
 def add_diff_options(p, with_file):  # pylint: disable=unused-argument
@@ -950,9 +952,14 @@ def run_bisect(job, mod):
         if why:
             sys.stderr.write(_ir_diff(before, mod.astext(show_meta_data=False), name))
             raise Broken("culprit: %s (pass %d of %d): %s" % (name, k + 1, len(passes), why))
-    if passes:
+    if passes and not args.build:
         return "no pass breaks the module (%d passes)" % len(passes)
     return _bisect_build(job, mod, reference, inputs)
+
+
+# The name TVM gives a tvm.transform.Sequential: relay.build runs its Relay passes inside one, so a
+# pass instrument hears of it around them all; it is no pass of its own.
+SEQUENTIAL = "sequential"
 
 
 def _bisect_build(job, mod, reference, inputs):
@@ -968,7 +975,7 @@ def _bisect_build(job, mod, reference, inputs):
     class Watch(object):  # pylint: disable=too-few-public-methods
         def run_before_pass(self, m, info):
             job.ran(info.name)
-            if state["inside"]:
+            if state["inside"] or info.name == SEQUENTIAL:  # relay.build's passes run in one Sequential
                 return
             if state["depth"] == 0:
                 state["last"], state["before"] = info.name, m.astext(show_meta_data=False)
@@ -976,12 +983,12 @@ def _bisect_build(job, mod, reference, inputs):
             state["depth"] += 1
 
         def run_after_pass(self, m, info):
-            if state["inside"]:
+            if state["inside"] or info.name == SEQUENTIAL:
                 return
             state["depth"] -= 1
             if not state["depth"]:
                 job.stage("build after " + info.name)  # lowering, if no Relay pass comes next
-            if state["depth"] or state["broken"] or info.name == "sequential":
+            if state["depth"] or state["broken"]:
                 return
             state["inside"] = True  # the checks run passes of their own: not watched
             try:
@@ -1355,7 +1362,8 @@ def _run_in_child(args, path, chdir=False):
         elif "kind" in msg:  # the verdict (it may hold a note of its own)
             result = msg
         elif "ran" in msg:
-            ran.append(msg["ran"])
+            if msg["ran"] != SEQUENTIAL:  # a container, not a pass one can disable
+                ran.append(msg["ran"])
         elif "note" in msg:
             notes.append(msg["note"])
         elif "edges" in msg:

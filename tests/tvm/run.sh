@@ -7,10 +7,12 @@
 #   2. the Python module and tvm-server --check (tests/tvm/test_module.py)
 #   3. relaykit's type checker against TVM's InferType (tests/tvm/fidelity.py, global_uses.py)
 #   4. the real bugs inflated and reduced end to end (tests/tvm/reduce_realbugs.py)
+#   5. their pipelines reduced with the program, tvm-bisect's culprits, a 22-pass sequence
+#      (tests/tvm/pipeline_realbugs.py; issue 28)
 #
 # Environment: RELAYKIT_PYTHON (the Python TVM is installed for; default python3), TVM_HOME,
 # PYTHONPATH, TVM_LIBRARY_PATH, as for the scripts (interestingness/README.md).  ONLY=GROUP,... runs
-# some of the groups: bugs, module, fidelity, reduce (default all).  N_GEN, N_MUT, N_ILL set the
+# some of the groups: bugs, module, fidelity, reduce, pipeline (default all).  N_GEN, N_MUT, N_ILL set the
 # fidelity's scale (rgen programs per policy and seed, mutants and ill-typed mutants per model).
 # relaykit's tools check against the importable TVM's release (RELAYKIT_TVM_VERSION, exported).
 set -u
@@ -19,7 +21,7 @@ HERE=$ROOT/tests/tvm
 SHARED=$ROOT/../shared
 PY=${RELAYKIT_PYTHON:-python3}
 FULL=${FULL:-0}
-ONLY=${ONLY:-bugs,module,fidelity,reduce}
+ONLY=${ONLY:-bugs,module,fidelity,reduce,pipeline}
 wanted() { [[ ",$ONLY," == *",$1,"* ]]; }
 export TOPHUB_LOCATION=${TOPHUB_LOCATION:-NONE}
 if [ -n "${TVM_HOME:-}" ]; then export PYTHONPATH=$TVM_HOME/python${PYTHONPATH:+:$PYTHONPATH}; fi
@@ -85,6 +87,14 @@ elif [ "$FULL" = 1 ]; then
 else
   step "real bugs reduced end to end (two)" "$PY" "$HERE/reduce_realbugs.py" --bugs "$SHARED/realbugs" \
     --model "$SHARED/corpus/models/mlp.relay" --only tvm15393-divide-by-zero-const,tvm11679-strided-slice-empty-axes
+fi
+if ! wanted pipeline; then :
+elif [ "$FULL" = 1 ]; then
+  step "pipelines reduced with the programs, bisected" "$PY" "$HERE/pipeline_realbugs.py" --bugs "$SHARED/realbugs" \
+    --cap 600 --json "$ROOT/build/check-tvm/pipeline.json"
+else
+  step "pipelines reduced with the programs (two), bisected" "$PY" "$HERE/pipeline_realbugs.py" --bugs "$SHARED/realbugs" \
+    --part rows,bisect --only tvm10528-conv2d-squeeze-alterlayout,hirgen-dynamic-to-static-global-call
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -62,6 +62,7 @@ def run_build_passes(mod):
     build-order rule when both ran here, in that order."""
     ctx = _transform.CURRENT[-1] if _transform.CURRENT else _transform.PassContext()
     ran = []
+    _transform.announce("sequential", mod)  # as TVM's relay.build, its passes run in one Sequential
     for name, level in BUILD_PASSES:
         if level > ctx.opt_level or name in ctx.disabled_pass:
             continue
@@ -76,6 +77,7 @@ def run_build_passes(mod):
         ran.append(name)
         mod = _broken_by(mod, name)
         _transform.announce_after(name, mod)
+    _transform.announce_after("sequential", mod)
 
 
 def build(mod, target=None, params=None, executor=None):
