@@ -938,6 +938,9 @@ static inline int analysis_state__compare(
 }
 
 static inline AnalysisStateEntry *analysis_state__top(AnalysisState *self) {
+  // relaykit: at depth 0 this took &stack[-1] (UBSan: index -1 out of bounds), as upstream
+  // fixed later; the entry is not read at depth 0, so stack[0] serves.
+  if (self->depth == 0) return &self->stack[0];
   return &self->stack[self->depth - 1];
 }
 
