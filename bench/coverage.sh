@@ -11,6 +11,8 @@
 #
 #   TVM_HOME=SRC TVM_LIBRARY_PATH=BUILD RELAYKIT_PYTHON=python3 bench/coverage.sh [MINUTES] [TRIALS] [OUTDIR]
 #
+# (COVERAGE_AT_ONCE=3: a trial's three arms run at the same time instead, sharing the machine and
+# its load alike.)
 # (defaults 30, 3, build/coverage-bench). OUTDIR/ARM-TRIAL/ holds each run (a campaign for a and
 # b, programs and roracle's log for c, coverage.json); OUTDIR/RESULTS.md the table (median and
 # range per arm, and whether (a) beat (b) in every trial), OUTDIR/plot.png|svg rfuzz's edges and
@@ -23,6 +25,8 @@ minutes=${1:-30}
 trials=${2:-3}
 out=${3:-build/coverage-bench}
 dry=${COVERAGE_DRY:-0}
+at_once=${COVERAGE_AT_ONCE:-1}
+case $at_once in 1 | 3) ;; *) echo "coverage.sh: COVERAGE_AT_ONCE is 1 (one arm after another) or 3 (a trial's arms at once)" >&2; exit 2 ;; esac
 I=$PWD/interestingness
 python=${RELAYKIT_PYTHON:-python3}
 profdata=$(command -v llvm-profdata-14 || command -v llvm-profdata || true)
@@ -93,19 +97,33 @@ run_arm() { # ARM TRIAL
   cut -d' ' -f1-3 /proc/loadavg > "$dir/load"
 }
 
+# COVERAGE_AT_ONCE=3 runs a trial's three arms at the same time, under the same load (on a
+# machine of fewer than three cores they share them: say so beside the numbers)
 for t in $(seq 1 "$trials"); do
-  for arm in a b c; do run_arm "$arm" "$t" || exit 1; done
+  if [ "$at_once" = 3 ]; then
+    pids=()
+    for arm in a b c; do
+      run_arm "$arm" "$t" &
+      pids+=($!)
+    done
+    for pid in "${pids[@]}"; do wait "$pid" || exit 1; done
+  else
+    for arm in a b c; do run_arm "$arm" "$t" || exit 1; done
+  fi
 done
 
-python3 - "$out" "$trials" "$minutes" > "$out/RESULTS.md" << 'EOF'
+python3 - "$out" "$trials" "$minutes" "$at_once" "$(nproc)" > "$out/RESULTS.md" << 'EOF'
 import json, statistics, sys
-out, trials, minutes = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+out, trials, minutes, at_once, cores = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
 names = {"a": "rfuzz, coverage feedback", "b": "rfuzz, feature feedback", "c": "open loop (rgen GenCoG -> roracle)"}
 cov = {a: [json.load(open("%s/%s-%d/coverage.json" % (out, a, t))) for t in range(1, trials + 1)] for a in "abc"}
 load = {a: [open("%s/%s-%d/load" % (out, a, t)).read().strip() for t in range(1, trials + 1)] for a in "abc"}
 def pct(x):
     return 100.0 * x[0] / x[1] if x[1] else 0.0
-print("%d trials of %s minutes per arm, one after another, one core each\n" % (trials, minutes))
+if at_once == "3":
+    print("%d trials of %s minutes per arm, a trial's three arms at once on %d cores\n" % (trials, minutes, cores))
+else:
+    print("%d trials of %s minutes per arm, one after another, one core each\n" % (trials, minutes))
 print("| arm | src/relay branches (median, range) | src/ branches (median, range) | load (1/5/15 min) per trial |")
 print("|---|---|---|---|")
 for a in "abc":

@@ -51,7 +51,11 @@ _MACHINERY = re.compile(
     r"tvm::runtime::PackedFuncObj|tvm::runtime::TVMRetValue|tvm::runtime::TVMArgs|TVMFuncCall|"
     r"TVMBackend|std::|__libc|_start|_Py|Py[A-Z]|\?\?|0x[0-9a-f]+|fake$|tvm::ReportAt|"
     r"tvm::DiagnosticContext::Render|tvm::runtime::InternalError|"
-    r"(.*::)?backtrace_handler|__restore_rt|raise$|gsignal|abort$)")
+    r"(.*::)?backtrace_handler|__restore_rt|raise$|gsignal|abort$|"
+    # the same frames when libbacktrace could not demangle them (it cuts long names, and a cut
+    # mangled name stays mangled, cut anywhere): tvm::runtime::detail::, Backtrace, (Typed)PackedFunc
+    # (Obj), TVMRetValue, TVMArgs, InternalError, std::
+    r"_ZN3tvm7runtime(6detail|9Backtr|13Packed|15TypedP|11TVMRet|7TVMArg|13Intern)|_ZNSt|_ZSt)")
 
 
 def cpp_frames(text):
