@@ -627,7 +627,9 @@ static int load_inputs(Cli *cli, Inputs *in) {
   size_t len;
   if (!(in->seed_text = file_read_text(cli->seed_path, &len))) return errno == EILSEQ ? 1 : 2; /* 1: a NUL byte */
   if (!typed(cli->seed_path, in->seed_text, &in->seed, false)) {
-    fprintf(stderr, "rmutate: %s is not a well-typed Relay module, which rmutate needs\n", cli->seed_path);
+    /* the reason is above: a syntax or type error, or a text too large for memory */
+    fprintf(stderr, "rmutate: cannot mutate %s (above): rmutate needs a Relay module it can read and type-check\n",
+            cli->seed_path);
     return 1;
   }
   const char *slash = strrchr(cli->seed_path, '/');

@@ -2,6 +2,7 @@
  * ast_parse: checks the bytes, runs tree-sitter, turns its first ERROR or MISSING node into a
  * compiler-style message, then lowers the tree and attaches comments.
  */
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -194,7 +195,52 @@ static const size_t *cancel_flag;
 
 void ast_parse_cancel_on(const size_t *flag) { cancel_flag = flag; }
 
-static bool cancelled(void) { return cancel_flag && __atomic_load_n(cancel_flag, __ATOMIC_RELAXED); }
+static bool interrupted(void) { return cancel_flag && __atomic_load_n(cancel_flag, __ATOMIC_RELAXED); }
+
+/* tree-sitter's allocations, counted while a text the memory estimate says will not fit is parsed
+   under a cap (ast_parse): the estimate is for a program that parses, and a text with a syntax
+   error only needs its tree (100 MB of garbage: 0.7 GB against an estimate of 32 GB), so its
+   error is found and said; a parse that would pass the cap stops there instead, before the
+   process runs out of memory. */
+typedef struct ParseCap {
+  bool on;
+  long long live, cap; /* bytes; live counts from the cap's start, so a block older than it may
+                          take it below zero: the cap is then a little looser, never tighter */
+  size_t stop;         /* tree-sitter's cancellation flag while capped: over the cap, or a signal */
+} ParseCap;
+
+static ParseCap capped;
+
+static void counted(void *p, long long sign) {
+  if (!capped.on || !p) return;
+  capped.live += sign * (long long)malloc_usable_size(p);
+  if (capped.live > capped.cap || interrupted()) capped.stop = 1;
+}
+static void *counted_malloc(size_t n) {
+  void *p = xmalloc(n);
+  counted(p, 1);
+  return p;
+}
+static void *counted_calloc(size_t k, size_t n) {
+  void *p = xcalloc(k, n);
+  counted(p, 1);
+  return p;
+}
+static void *counted_realloc(void *old, size_t n) {
+  counted(old, -1);
+  void *p = xrealloc(old, n);
+  counted(p, 1);
+  return p;
+}
+static void counted_free(void *p) {
+  counted(p, -1);
+  free(p);
+}
+
+static bool cancelled(void) { return capped.stop || interrupted(); }
+
+/* The flag a parse watches: the cap's while capped (which a signal sets too), else the signal's. */
+static const size_t *watched_flag(void) { return capped.on ? &capped.stop : cancel_flag; }
 
 /* Where tree-sitter's error recovery begins: its parse log gives the position of each step, and
    recovery starts with "skip_token" or "recover..."; the parse is cancelled right there. */
@@ -266,12 +312,16 @@ bool read_budget_over(ReadBudget *b, Diag *diag, size_t at) {
 
 static TSTree *parse_budgeted(TSParser *parser, const char *text, size_t len, ReadBudget *budget) {
   ts_parser_set_timeout_micros(parser, 5000000 + (uint64_t)len / 2);
-  ts_parser_set_cancellation_flag(parser, cancel_flag);
+  ts_parser_set_cancellation_flag(parser, watched_flag());
   TSTree *tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
   ts_parser_set_cancellation_flag(parser, NULL);
   ts_parser_set_timeout_micros(parser, 0);
-  if (tree || cancelled()) return tree;
+  if (tree || interrupted()) return tree;
+  /* Timed out (error recovery, slow on garbage), or past the memory cap (error recovery keeps
+     what it skips, 70 bytes a token): the parse to the first error holds neither. A text that
+     parses passes the cap again and comes back with none. */
   ts_parser_reset(parser);
+  capped.stop = 0;
   FirstError f = {0};
   ts_parser_set_cancellation_flag(parser, &f.cancel);
   ts_parser_set_logger(parser, (TSLogger){&f, watch_for_error});
@@ -284,7 +334,7 @@ static TSTree *parse_budgeted(TSParser *parser, const char *text, size_t len, Re
   }
   ts_parser_reset(parser);
   size_t cut = offset_of(text, len, f.row, f.col) + 1024;
-  ts_parser_set_cancellation_flag(parser, cancel_flag);
+  ts_parser_set_cancellation_flag(parser, watched_flag());
   tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)(cut < len ? cut : len));
   ts_parser_set_cancellation_flag(parser, NULL);
   return tree;
@@ -355,24 +405,37 @@ static size_t count_tokens(const char *text, size_t len) {
   return n;
 }
 
-/* An input that cannot fit is refused before the parse, with the limit stated, rather than ending
-   in the middle of it (or in the OOM killer's hands).  `code` is the length before #[metadata]. */
-static bool fits_in_memory(const char *text, size_t len, size_t code, Diag *diag) {
-  if (len < BUDGET_CHECK_FROM) return true;
-  size_t avail = mem_available();
-  if (avail == SIZE_MAX) return true;
+/* What reading the text is estimated to need, against what this process may still take. */
+typedef struct MemoryNeed {
+  double need;
+  size_t avail, tokens;
+} MemoryNeed;
+
+static bool fits(const MemoryNeed *n) { return n->avail == SIZE_MAX || n->need <= (double)n->avail; }
+
+/* `code` is the length before #[metadata]. */
+static MemoryNeed memory_need(const char *text, size_t len, size_t code) {
+  MemoryNeed n = {0, SIZE_MAX, 0};
+  if (len < BUDGET_CHECK_FROM) return n;
+  n.avail = mem_available();
+  if (n.avail == SIZE_MAX) return n;
   const MemoryCost *c = &memory_costs[reading_for];
-  size_t tokens = count_tokens(text, code);
-  double need = (double)tokens * c->per_token + (double)code * c->per_byte + (double)(len - code) * c->per_meta_byte;
-  if (need <= (double)avail) return true;
+  n.tokens = count_tokens(text, code);
+  n.need = (double)n.tokens * c->per_token + (double)code * c->per_byte + (double)(len - code) * c->per_meta_byte;
+  return n;
+}
+
+/* An input that cannot fit is refused, with the limit stated, rather than ending in the middle of
+   its reading (or in the OOM killer's hands). */
+static void refuse_for_memory(const MemoryNeed *n, size_t len, Diag *diag) {
+  const MemoryCost *c = &memory_costs[reading_for];
   const double mb = 1024.0 * 1024.0;
   diag_error(diag, 0,
              "%.1f MB of text needs about %.0f MB of memory to %s (%zu tokens, about %.0f bytes each, and %.0f bytes "
              "per byte), but only %.0f MB are available here (free memory and swap, ulimit -v / -d): the largest "
              "input that fits is about %.1f MB of text like this",
-             (double)len / mb, need / mb, c->doing, tokens, c->per_token, c->per_byte, (double)avail / mb,
-             (double)len * (double)avail / need / mb);
-  return false;
+             (double)len / mb, n->need / mb, c->doing, n->tokens, c->per_token, c->per_byte, (double)n->avail / mb,
+             (double)len * (double)n->avail / n->need / mb);
 }
 
 /* The #[metadata] section is megabytes of JSON (weights in base64) that the grammar takes as one
@@ -404,18 +467,29 @@ AstModule *ast_parse(const char *text, size_t len, Diag *diag) {
     return NULL;
   }
   size_t cut = before_weights(text, len);
-  if (!fits_in_memory(text, len, cut, diag)) return NULL;
+  MemoryNeed need = memory_need(text, len, cut);
   /* tree-sitter's own allocation failure prints a bare line and exits 1: ours names the tool */
-  ts_set_allocator(xmalloc, xcalloc, xrealloc, free);
+  ts_set_allocator(counted_malloc, counted_calloc, counted_realloc, counted_free);
   ReadBudget budget = read_budget(len);
   if (!check_bytes(text, len, diag)) return NULL;
   TSParser *parser = ts_parser_new();
   ts_parser_set_language(parser, tree_sitter_relay());
+  if (!fits(&need)) /* half of what is left, for the tree alone: the tool's own needs come after it */
+    capped = (ParseCap){.on = true, .cap = (long long)(need.avail / 2)};
   TSTree *tree = parse_budgeted(parser, text, cut, &budget);
   if (tree && cut < len && !took_metadata_at(ts_tree_root_node(tree), cut)) {
     ts_tree_delete(tree);
     ts_parser_reset(parser);
     tree = parse_budgeted(parser, text, len, &budget);
+  }
+  bool over_cap = capped.on && capped.stop && !interrupted();
+  capped = (ParseCap){0};
+  /* a text the estimate says will not fit is read only when it turns out not to parse */
+  if (over_cap || (!fits(&need) && tree && !ts_node_has_error(ts_tree_root_node(tree)))) {
+    refuse_for_memory(&need, len, diag);
+    if (tree) ts_tree_delete(tree);
+    ts_parser_delete(parser);
+    return NULL;
   }
   if (!tree) { /* only a cancelled parse gives none */
     diag_error(diag, 0, "interrupted while parsing");

@@ -531,10 +531,13 @@ static int load_input(Cli *c, const char *text, Program *p) {
   double load_start = clock_seconds();
   if (!prog_load_parsed(p, c->file, text, true, err, sizeof err, &parsed)) {
     char werr[2048];
-    if (c->require_typed || !parsed || !prog_load_as(p, c->file, text, PROG_PARSED, werr, sizeof werr)) {
+    if (!parsed) { /* a syntax error, or a text refused before its parse (too large for memory) */
+      fprintf(stderr, "rreduce: %s could not be read as Relay text, so there is nothing to reduce:\n%s", c->file, err);
+      return 1;
+    }
+    if (c->require_typed || !prog_load_as(p, c->file, text, PROG_PARSED, werr, sizeof werr)) {
       fprintf(stderr, "rreduce: %s is not a well-typed Relay program, which %s:\n%s", c->file,
-              c->require_typed ? "--require-typed asks for" : "rreduce needs (it does not even parse)",
-              c->require_typed || !parsed ? err : werr);
+              c->require_typed ? "--require-typed asks for" : "rreduce needs", c->require_typed ? err : werr);
       return 1;
     }
     const char *first = strstr(err, "error: ");
