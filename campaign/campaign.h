@@ -155,8 +155,8 @@ extern const char *const fuzz_feedback_names[4]; /* "auto", "features", "coverag
 typedef struct FuzzEntry {   /* a program of the pool */
   char *file;                /* relative to the campaign directory: pool/000012.relay */
   char *passes;              /* its pass sequence */
-  unsigned tries;            /* Tzer's N: pass-only mutations since it last gained coverage or
-                                had its program mutated (coverage feedback) */
+  unsigned tries;            /* Tzer's N: pass-only mutations since its passes last improved
+                                (coverage feedback) */
 } FuzzEntry;
 
 typedef struct FuzzGroup {   /* failures with one key */

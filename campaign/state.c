@@ -361,7 +361,7 @@ static char *index_markdown(const Campaign *c) {
   if ((c->feedback == FB_COVERAGE || c->feedback == FB_BOTH) && c->edges_total)
     sb_printf(&sb, " of %zu (%.2f%%)", c->edges_total, 100.0 * (double)c->edges.count / (double)c->edges_total);
   if (c->n.pass_rounds)
-    sb_printf(&sb, "; pass-only rounds %lu, %lu of them with new edges", c->n.pass_rounds, c->n.pass_gains);
+    sb_printf(&sb, "; pass-only rounds %lu, %lu of them passed with new edges", c->n.pass_rounds, c->n.pass_gains);
   if (c->n.ill_rejected || c->n.ill_accepted)
     sb_printf(&sb, "; ill-typed programs: %lu rejected cleanly, %lu accepted", c->n.ill_rejected, c->n.ill_accepted);
   sb_printf(&sb, ".\n\nFailures by class: %lu bugs, %lu limitations of TVM, %lu rejected inputs "

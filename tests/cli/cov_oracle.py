@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A stand-in oracle server with the coverage extension (interestingness/PROTOCOL.md, "coverage"),
-for rfuzz's coverage tests: every program passes (an ill-typed one is rejected cleanly), and its
+for rfuzz's coverage tests: every program passes (unless COV_FAIL, below) (an ill-typed one is rejected cleanly), and its
 "edges" are made up from the words of the program and of its args file (operators, passes), so
 that they are a function of the round. COV_MODE picks what it reports:
   words  (default) one edge per distinct word, as above
@@ -8,7 +8,8 @@ that they are a function of the round. COV_MODE picks what it reports:
   none   no coverage field at all (an oracle without an instrumented TVM)
   bad    a malformed coverage field for every program
 COV_BAD_ONCE=FILE: the first answer, while FILE does not exist, has a malformed field (and FILE
-is created), so a restarted server answers well."""
+is created), so a restarted server answers well.
+COV_FAIL=WORD: a program whose text holds WORD fails its check ("0 planted failure"), edges and all."""
 import base64
 import json
 import os
@@ -42,6 +43,7 @@ def coverage(mode, text):
 def main():
     mode = os.environ.get("COV_MODE", "words")
     bad_once = os.environ.get("COV_BAD_ONCE")
+    fail_word = os.environ.get("COV_FAIL")
     asked = os.environ.get("RELAYKIT_COVERAGE") == "1"
     for line in sys.stdin:
         path = line.rstrip("\n")
@@ -61,7 +63,12 @@ def main():
                 json.dump({"coverage": cov}, f)
             os.rename(path + ".outcome.tmp", path + ".outcome")
         typecheck = args.split()[:1] == ["typecheck"]
-        sys.stdout.write("0 error: type mismatch\n" if typecheck else "1\n")
+        if typecheck:
+            sys.stdout.write("0 error: type mismatch\n")
+        elif fail_word and re.search(r"\b%s\b" % re.escape(fail_word), text):
+            sys.stdout.write("0 planted failure\n")
+        else:
+            sys.stdout.write("1\n")
         sys.stdout.flush()
 
 

@@ -12,7 +12,7 @@ setup() {
   BIN=$(dirname "$RFMT")
   RFUZZ=$BIN/rfuzz
   T=$BATS_TEST_TMPDIR
-  unset TVM_HOME FAKE_TVM_PLANTED COV_MODE COV_BAD_ONCE RELAYKIT_COVERAGE RELAYKIT_PYTHON
+  unset TVM_HOME FAKE_TVM_PLANTED COV_MODE COV_BAD_ONCE COV_FAIL RELAYKIT_COVERAGE RELAYKIT_PYTHON
   export PYTHONPYCACHEPREFIX=$T/pycache
   ORACLE="python3 $BATS_TEST_DIRNAME/cov_oracle.py --args-beside"
 }
@@ -73,9 +73,22 @@ c = json.load(open(sys.argv[1] + "/campaign.json"))
 assert all(e["tries"] <= 3 for e in c["pool"]), c["pool"]
 assert c["counts"]["pool_adds"] == len(c["pool"])
 assert any(e["passes"] for e in c["pool"])' "$T/c"
-  grep -q "pass-only rounds $rounds, $gains of them with new edges" "$T/c/index.md"
+  grep -q "pass-only rounds $rounds, $gains of them passed with new edges" "$T/c/index.md"
   grep -q "TVM's edges reached: $(j "$T/c" coverage.edges) of 4096" "$T/c/index.md"
   [ "$(edges "$T/c" | wc -l)" -eq "$(j "$T/c" coverage.edges)" ]
+}
+
+@test "a failing program's new edges are counted but earn it no place: only its group's first program joins" {
+  # every program with 'add' fails with one signature: one group, whose first program joins; the
+  # others' edges are in the campaign's count, and none of them joins the pool for them
+  COV_FAIL=add run "$RFUZZ" --oracle "$ORACLE" --rounds 80 --mix build=1 --no-reduce -q -o "$T/c"
+  [ "$status" -eq 0 ]
+  [ "$(j "$T/c" counts.failed)" -gt 3 ]
+  [ "$(j "$T/c" groups)" -eq 1 ]
+  [ "$(grep -lw add "$T/c"/pool/*.relay | wc -l)" -eq 1 ]
+  # the edges a failing program reached are counted all the same: the edge of the word 'add'
+  # (only failing programs hold it) is among the campaign's
+  edges "$T/c" | grep -qx "$(python3 -c 'import zlib; print(zlib.crc32(b"add") % 4096)')"
 }
 
 @test "a resumed campaign has exactly the coverage it had; merge unions the shards' edges" {
