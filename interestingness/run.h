@@ -21,6 +21,7 @@ typedef struct RunOptions {
   size_t output_cap;       /* bytes of stdout+stderr kept */
   bool keep_temps;         /* leave the temporary directory (its path in RunResult.dir) */
   volatile sig_atomic_t *stop; /* when set (by a signal handler), the running test is killed */
+  int nice;                /* added to a server's niceness (one started ahead of its use) */
 } RunOptions;
 
 void run_options_default(RunOptions *o);

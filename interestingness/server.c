@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -95,6 +96,7 @@ static bool server_launch(ServerPool *p, Server *s, char *err, size_t errlen) {
     dup2(from[1], STDOUT_FILENO);
     close(to[0]), close(to[1]), close(from[0]), close(from[1]);
     signal(SIGPIPE, SIG_DFL);
+    if (p->o.nice) setpriority(PRIO_PROCESS, 0, getpriority(PRIO_PROCESS, 0) + p->o.nice);
     setenv("RELAYKIT_ORACLE_ECHO", "1", 1); /* ask for the echo extension (PROTOCOL.md) */
     setenv(RUN_OUTCOME_ENV, "1", 1);        /* and for the outcome beside each candidate */
     execl("/bin/sh", "sh", "-c", p->cmd, (char *)NULL);

@@ -97,15 +97,15 @@ static void fenced(StrBuf *b, const char *lang, const char *text, size_t len) {
   sb_printf(b, "%s%s\n%.*s%s%s\n", fence, lang, (int)len, text, len && text[len - 1] != '\n' ? "\n" : "", fence);
 }
 
-bool red_ask_fresh(const RedOptions *o, const char *program, const char *pipeline, RunResult *r, char *err,
-                   size_t errlen) {
+bool red_ask_fresh(const RedOptions *o, ServerPool *started, const char *program, const char *pipeline, RunResult *r,
+                   char *err, size_t errlen) {
   Oracle fresh = o->oracle;
-  if (o->server_cmd) fresh.pool = server_pool_new(o->server_cmd, 1, &o->oracle.run);
+  if (o->server_cmd) fresh.pool = started ? started : server_pool_new(o->server_cmd, 1, &o->oracle.run);
   RunSide side = {{"pipeline"}, {pipeline}, pipeline ? 1 : 0}; /* the pipeline the bug needs */
   OracleJob job;
   bool ok = oracle_start(&fresh, o->basename, program, strlen(program), &side, &job, err, errlen);
   if (ok) oracle_finish(&fresh, &job, r);
-  if (o->server_cmd) server_pool_free(fresh.pool);
+  if (o->server_cmd && !started) server_pool_free(fresh.pool);
   return ok;
 }
 
@@ -119,7 +119,7 @@ static bool rerun_for_repro(const RedOptions *o, const char *program, const char
   if (!mkdtemp(dir)) return snprintf(err, errlen, "cannot make a temporary directory"), false;
   snprintf(file, sizeof file, "%s/repro.py", dir);
   setenv("RELAYKIT_REPRO", file, 1);
-  bool ok = red_ask_fresh(o, program, pipeline, r, err, errlen);
+  bool ok = red_ask_fresh(o, NULL, program, pipeline, r, err, errlen);
   unsetenv("RELAYKIT_REPRO");
   size_t len;
   /* only relaykit's TVM tests write one: another test's silence is no error to print */

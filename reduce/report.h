@@ -18,8 +18,9 @@ char *red_repro_recipe(const RedOptions *o, const char *program, const char *pip
 /* The test's verdict on the program once more, the pipeline (may be NULL) beside it, from a server
    started for this one question when the oracle is a server (the running ones may have drifted,
    or lack an environment variable set since): the final check of a --server run, the report's
-   repro.  False with err when it could not be asked. */
-bool red_ask_fresh(const RedOptions *o, const char *program, const char *pipeline, RunResult *r, char *err,
-                   size_t errlen);
+   repro.  `started`, when not NULL, is that server, started earlier and asked nothing yet (the
+   caller frees it).  False with err when it could not be asked. */
+bool red_ask_fresh(const RedOptions *o, ServerPool *started, const char *program, const char *pipeline, RunResult *r,
+                   char *err, size_t errlen);
 
 #endif

@@ -318,6 +318,7 @@ static char *shell_quoted(int argc, char **argv) {
 typedef struct Cli {
   RedOptions o;
   const char *file, *test;     /* FILE and TEST (test NULL with --server) */
+  ServerPool *check;           /* --server: the server kept for the result's check (start_servers) */
   const char *only, *skip, *out, *match, *history, *report;
   bool json, stats, tidy, trivial_is_error, require_typed, verify;
   bool strip_spans;            /* --strip-spans: the spans pass runs */
@@ -603,12 +604,12 @@ static int summarize(Cli *c, const char *text, const RedStats *st, bool ok) {
    for another query (a surplus the client could not tell from an answer) may have let an
    uninteresting program through: then FILE holds it, and this says so.  -1: the result is
    interesting (or was never changed); else the exit status. */
-static int check_result(const Cli *c, const char *text, const RedStats *st) {
+static int check_result(const Cli *c, ServerPool *check, const char *text, const RedStats *st) {
   const RedOptions *o = &c->o;
   if (!o->server_cmd || !st->accepted) return -1;
   RunResult r = {0};
   char err[512];
-  bool ran = red_ask_fresh(o, text, st->pipeline_after, &r, err, sizeof err);
+  bool ran = red_ask_fresh(o, check, text, st->pipeline_after, &r, err, sizeof err);
   int status = -1;
   if (*o->stop) {
     fprintf(stderr, "rreduce: interrupted during the check of the result; %s holds it\n", o->out_path);
@@ -628,6 +629,20 @@ static int check_result(const Cli *c, const char *text, const RedStats *st) {
   return status;
 }
 
+/* --server: the servers start before FILE is read, so that their start-up (a second or more for
+   TVM's import) overlaps its reading instead of adding to it: -j of them for the reduction, and one
+   kept for the result's check, asked nothing until then (so nothing the others said can be in its
+   answer) and started at a lower priority, so that its start-up costs the others nothing. */
+static void start_servers(Cli *c) {
+  RedOptions *o = &c->o;
+  if (!o->server_cmd) return;
+  (void)op_tvm_name(); /* the release resolved first: the servers' relaykit tools inherit it (not asking again) */
+  o->oracle.pool = server_pool_new(o->server_cmd, o->jobs, &o->oracle.run);
+  RunOptions later = o->oracle.run;
+  later.nice = 10;
+  c->check = server_pool_new(o->server_cmd, 1, &later);
+}
+
 /* The reduction itself, from the lock to the summary; the exit status. */
 static int reduce_file(Cli *c, char **text, int argc, char **argv, char **last_path) {
   RedOptions *o = &c->o;
@@ -636,7 +651,6 @@ static int reduce_file(Cli *c, char **text, int argc, char **argv, char **last_p
      from here on, including during the first test. */
   cli_on_stop_signals(on_signal);
   ast_parse_cancel_on(&parse_cancel);
-  if (o->server_cmd) o->oracle.pool = server_pool_new(o->server_cmd, o->jobs, &o->oracle.run);
   /* The input's test runs in the driver, the first candidate beside it with -j 2 or more. */
   if (!c->verify) fprintf(stderr, "rreduce: --no-verify: %s is taken as interesting without testing it\n", c->file);
   Start start = {o, c->file, c->test, c->history, !c->out && !c->tidy, NULL, 2};
@@ -656,7 +670,7 @@ static int reduce_file(Cli *c, char **text, int argc, char **argv, char **last_p
     if (ok && st.interrupted) fprintf(stderr, "rreduce: interrupted during the first test; %s is unchanged\n", c->file);
     status = !ok ? 2 : st.interrupted ? 130 : start.status;
   } else {
-    int checked = ok && !st.interrupted ? check_result(c, *text, &st) : -1;
+    int checked = ok && !st.interrupted ? check_result(c, c->check, *text, &st) : -1;
     if (checked >= 0) c->report = NULL; /* no bug report of a result that is not the bug */
     status = summarize(c, *text, &st, ok);
     if (checked >= 0 && status != 2) status = checked;
@@ -692,6 +706,7 @@ int main(int argc, char **argv) {
     if (errno == EILSEQ) status = 1; /* a NUL byte: ill-formed, not an I/O error */
     goto done;
   }
+  start_servers(&c);
   ast_parse_for(AST_TOOL_REDUCE); /* the input is refused if its reduction cannot fit in memory */
   status = load_input(&c, text, &p);
   ast_parse_for(AST_TOOL_READ); /* a candidate needs only its reading */
@@ -705,6 +720,7 @@ int main(int argc, char **argv) {
 done:
   prog_free(&p);
   server_pool_free(c.o.oracle.pool);
+  server_pool_free(c.check);
   for (int i = 0; i < 8 && strays_reap(); i++) {} /* a stray's own strays come to this process next */
   red_history_close(c.o.history);
   pattern_free(c.re);

@@ -103,6 +103,23 @@ server() {
   grep -q 'nn.conv2d(' "$T/h.relay"
 }
 
+@test "--server: the checking server starts with the others, before any question, and is asked the last one only" {
+  # its start-up (TVM's import) overlaps the reduction instead of adding to its end
+  printf '#!/bin/sh\necho "start $$" >> "%s/log"\nwhile IFS= read -r path; do\n  echo "ask $$" >> "%s/log"\n  if grep -q "nn.conv2d(" "$path"; then echo 0; else echo 1; fi\ndone\n' "$T" "$T" > "$T/logs.sh"
+  chmod +x "$T/logs.sh"
+  cp "$CORPUS/models/squeezenet_v1.1.relay" "$T/s.relay"
+  run "$RREDUCE" -j2 --tidy --server "$T/logs.sh" "$T/s.relay"
+  [ "$status" -eq 0 ]
+  # three servers (two for -j2, one to check), all started before the first question
+  [ "$(head -3 "$T/log" | grep -c '^start ')" -eq 3 ]
+  [ "$(grep -c '^start ' "$T/log")" -eq 3 ]
+  # the last question went to a server asked nothing before it
+  last=$(tail -1 "$T/log")
+  [[ "$last" == "ask "* ]]
+  [ "$(grep -c "^$last\$" "$T/log")" -eq 1 ]
+  [ "$(grep -c '^ask ' "$T/log")" -gt 3 ]
+}
+
 @test "with the echo, a surplus line is caught whenever it arrives, and its victim is asked again" {
   # an echoing server that repeats its first answer, as "interesting", once: late, while it is
   # answering the first candidate that is not interesting.  Without the echo that candidate
