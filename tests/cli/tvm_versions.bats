@@ -239,3 +239,35 @@ RELAY
   [ "$status" -eq 1 ]
   [[ "$output" == *"runtime.BoxInt node holds 'x'"* ]]
 }
+
+@test "nothing says the release: a first program ill-typed under v0.19.0 but typed under v0.13.0 settles the process on v0.13.0, said" {
+  # TVM v0.13.0's memory.alloc_storage takes (size, alignment), v0.19.0's (size, shape, alignment)
+  printf '#[version = "0.0.5"]\ndef @main(%%size: int64, %%al: int64) {\n  memory.alloc_storage(%%size, %%al, virtual_device=meta[VirtualDevice][0], dtype_hint="float32")\n}\n#[metadata]\n{"root": 1, "nodes": [{"type_key": ""}, {"type_key": "Map", "keys": ["VirtualDevice"], "data": [2]}, {"type_key": "Array", "data": [3]}, {"type_key": "VirtualDevice", "attrs": {"device_type_int": "1", "memory_scope": "4", "target": "0", "virtual_device_id": "0"}}, {"type_key": "runtime.String", "repr_str": ""}], "b64ndarrays": [], "attrs": {"tvm_version": "0.13.0"}}\n' > "$T/old.relay"
+  RELAYKIT_PYTHON=$T/no-python run "$BIN/rcheck" --annotate "$T/old.relay"
+  [ "$status" -eq 0 ]
+  [ "$(grep -c "note: $T/old.relay type-checks under TVM v0.13.0's Relay registry, not v0.19.0's" <<< "$output")" -eq 1 ]
+  [[ "$output" == *"/* ty=Storage[] */"* ]]
+  # the choice is made and exported: rcheck --version of the tools it runs would say v0.13.0
+  # (rreduce runs the test with RELAYKIT_TVM_VERSION=0.13)
+  printf '#!/bin/sh\n[ "$RELAYKIT_TVM_VERSION" = 0.13 ] && grep -q alloc_storage "$1"\n' > "$T/env.sh"
+  chmod +x "$T/env.sh"
+  RELAYKIT_PYTHON=$T/no-python run "$BIN/rreduce" --tidy "$T/old.relay" "$T/env.sh"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"type-checks under TVM v0.13.0's Relay registry"* ]]
+  # anything that says the release is kept: the option, the variable
+  RELAYKIT_PYTHON=$T/no-python run "$BIN/rcheck" --tvm-version 0.19 "$T/old.relay"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"memory.alloc_storage expects 3 arguments, got 2"* ]]
+  RELAYKIT_PYTHON=$T/no-python RELAYKIT_TVM_VERSION=0.19 run "$BIN/rcheck" "$T/old.relay"
+  [ "$status" -eq 1 ]
+  # only the first program settles it: a v0.19.0 program first, then the old one, is refused
+  printf '#[version = "0.0.5"]\ndef @main(%%x: float32) { %%x }\n' > "$T/new.relay"
+  RELAYKIT_PYTHON=$T/no-python run "$BIN/rcheck" "$T/new.relay" "$T/old.relay"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"old.relay:3:3: error: memory.alloc_storage expects 3 arguments, got 2"* ]]
+  # ill-typed under every release: the newest's error, no note
+  printf '#[version = "0.0.5"]\ndef @main(%%x: float32) { add(%%x) }\n' > "$T/bad.relay"
+  RELAYKIT_PYTHON=$T/no-python run "$BIN/rcheck" "$T/bad.relay"
+  [ "$status" -eq 1 ]
+  [[ "$output" != *"note:"* ]]
+}

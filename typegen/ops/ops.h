@@ -169,6 +169,15 @@ enum { OP_OPT_TVM_VERSION = 0x7456 };
   "                   would import, else 0.19, the last release with Relay)\n"
 bool op_tvm_option(const char *arg);
 int op_tvm_print_version(const char *prog);
+/* When nothing says the release (no --tvm-version, RELAYKIT_TVM_VERSION, or TVM with Relay to
+   import), the newest is a guess: the first program the process checks, if ill-typed under it,
+   may settle the process on an older release it type-checks under (a file TVM v0.13.0 printed).
+   op_tvm_first_check says whether this check may (true once, at the process's first check, and
+   only then); op_tvm_try makes r the release for a trial; op_tvm_settle_on keeps r for the rest
+   of the process, says so on stderr naming `file`, and exports it to the tools it runs. */
+bool op_tvm_first_check(void);
+void op_tvm_try(TvmRelease r);
+void op_tvm_settle_on(TvmRelease r, const char *file);
 /* Whether row `op` holds for release r. */
 bool op_tvm_holds(const OpDef *op, TvmRelease r);
 /* For messages about what the chosen release lacks: a release other than the chosen one that has

@@ -66,6 +66,9 @@ static struct {
   bool chosen;
   TvmRelease release;
   char how[1024]; /* how it was chosen, for --version and the reports */
+  bool open;      /* the newest by default (nothing says the release): the first program checked
+                     may still settle on an older one (op_tvm_first_check) */
+  bool checked;   /* a program was checked: the release is settled */
 } tvm;
 
 const char *op_tvm_release_name(TvmRelease r) { return releases[r].full; }
@@ -257,6 +260,7 @@ static void detect(void) {
   if (rc != 0 || !space || !nl) {
     snprintf(tvm.how, sizeof tvm.how, "the newest: %.200s %s", py,
              rc == -1 ? "did not say in time which TVM it imports" : "imports no TVM");
+    tvm.open = true;
     export_choice();
     return;
   }
@@ -267,6 +271,7 @@ static void detect(void) {
     snprintf(tvm.how, sizeof tvm.how, "the newest: the TVM %.200s imports, %.60s at %.500s, has no Relay registry relaykit knows",
              py, out, space + 1);
     fprintf(stderr, "%s: note: %s; checking against v%s\n", program_invocation_short_name, err, releases[tvm.release].full);
+    tvm.open = true;
   } else {
     tvm.release = r;
     snprintf(tvm.how, sizeof tvm.how, "the TVM %.200s imports: %.60s at %.500s", py, out, space + 1);
@@ -284,6 +289,28 @@ TvmRelease op_tvm(void) {
 }
 
 const char *op_tvm_name(void) { return releases[op_tvm()].full; }
+
+bool op_tvm_first_check(void) {
+  op_tvm();
+  bool first = tvm.open && !tvm.checked;
+  tvm.checked = true;
+  return first;
+}
+
+void op_tvm_try(TvmRelease r) { tvm.release = r; }
+
+void op_tvm_settle_on(TvmRelease r, const char *file) {
+  TvmRelease newest = TVM_RELEASES - 1;
+  tvm.release = r;
+  tvm.open = false;
+  snprintf(tvm.how, sizeof tvm.how, "%.400s type-checks under it, not under the newest, v%s, and no TVM says which",
+           file, releases[newest].full);
+  fprintf(stderr,
+          "%s: note: %s type-checks under TVM v%s's Relay registry, not v%s's; with no TVM to say which release "
+          "(--tvm-version chooses), it is checked against v%s\n",
+          program_invocation_short_name, file, releases[r].full, releases[newest].full, releases[r].full);
+  export_choice();
+}
 
 const char *op_tvm_how(void) {
   op_tvm();
