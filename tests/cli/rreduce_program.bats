@@ -67,6 +67,27 @@ PY
   ! grep -q '/\*' "$T/s.relay"
 }
 
+@test "rmutate's notes of where a mutant changed are not TVM's spans: dropped when the test does not need them" {
+  "$BIN/rmutate" "$CORPUS/models/resnet-18.relay" --ill-typed -n 1 --seed 2 -o "$T/ill" > /dev/null 2>&1
+  m=$(ls "$T"/ill/*.relay | head -1)
+  grep -q 'rmutate-step-0 \*/' "$m"
+  msg=$("$RCHECK" "$m" 2>&1 | grep -m1 -oE 'error: [^:]+')
+  printf '#!/bin/sh\n"%s" "$1" 2>&1 | grep -qF "%s"\n' "$RCHECK" "$msg" > "$T/same_error.sh"
+  chmod +x "$T/same_error.sh"
+  cp "$m" "$T/i.relay"
+  run "$RREDUCE" -j1 "$T/i.relay" "$T/same_error.sh"
+  [ "$status" -eq 0 ]
+  "$T/same_error.sh" "$T/i.relay"
+  ! grep -q 'rmutate-step' "$T/i.relay"
+  # a test that needs the note keeps it
+  printf '#!/bin/sh\n"%s" "$1" 2>&1 | grep -qF "%s" && grep -q rmutate-step "$1"\n' "$RCHECK" "$msg" > "$T/needs_note.sh"
+  chmod +x "$T/needs_note.sh"
+  cp "$m" "$T/n.relay"
+  run "$RREDUCE" -j1 "$T/n.relay" "$T/needs_note.sh"
+  [ "$status" -eq 0 ]
+  grep -q 'rmutate-step-0 \*/' "$T/n.relay"
+}
+
 @test "a closure's result keeps its span when it becomes @main's" {
   cp "$CORPUS/tvm-tests/printed/test_backend_graph_executor__1.relay" "$T/g.relay"
   keep_ops "$T/lt.sh" 'layout_transform('
