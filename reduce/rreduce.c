@@ -319,6 +319,7 @@ typedef struct Cli {
   RedOptions o;
   const char *file, *test;     /* FILE and TEST (test NULL with --server) */
   ServerPool *check;           /* --server: the server kept for the result's check (start_servers) */
+  TvmRelease servers_release;  /* the TVM release the servers were started under */
   const char *only, *skip, *out, *match, *history, *report;
   bool json, stats, tidy, trivial_is_error, require_typed, verify;
   bool strip_spans;            /* --strip-spans: the spans pass runs */
@@ -636,7 +637,9 @@ static int check_result(const Cli *c, ServerPool *check, const char *text, const
 static void start_servers(Cli *c) {
   RedOptions *o = &c->o;
   if (!o->server_cmd) return;
-  (void)op_tvm_name(); /* the release resolved first: the servers' relaykit tools inherit it (not asking again) */
+  server_pool_free(o->oracle.pool);
+  server_pool_free(c->check);
+  c->servers_release = op_tvm(); /* resolved first: the servers' relaykit tools inherit it (not asking again) */
   o->oracle.pool = server_pool_new(o->server_cmd, o->jobs, &o->oracle.run);
   RunOptions later = o->oracle.run;
   later.nice = 10;
@@ -711,6 +714,8 @@ int main(int argc, char **argv) {
   status = load_input(&c, text, &p);
   ast_parse_for(AST_TOOL_READ); /* a candidate needs only its reading */
   if (status >= 0) goto done;
+  /* FILE settled the release on an older one (op_tvm_first_check): the servers' tools must agree */
+  if (c.o.oracle.pool && op_tvm() != c.servers_release) start_servers(&c);
   status = 2;
   /* One rreduce per FILE: a second one would take the first one's intermediate programs for a new
      input.  The lock dies with the process, however it ends. */

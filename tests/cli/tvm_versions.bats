@@ -254,6 +254,13 @@ RELAY
   RELAYKIT_PYTHON=$T/no-python run "$BIN/rreduce" --tidy "$T/old.relay" "$T/env.sh"
   [ "$status" -eq 0 ]
   [[ "$output" == *"type-checks under TVM v0.13.0's Relay registry"* ]]
+  # --server: the servers (started before FILE is read) are started again under v0.13.0
+  printf '#!/bin/sh\nwhile read -r p; do if [ "$RELAYKIT_TVM_VERSION" = 0.13 ] && grep -q alloc_storage "$p"; then echo 0; else echo 1; fi; done\n' > "$T/env_server.sh"
+  chmod +x "$T/env_server.sh"
+  cp "$T/old.relay" "$T/old2.relay"
+  RELAYKIT_PYTHON=$T/no-python run "$BIN/rreduce" --tidy --server "$T/env_server.sh" "$T/old2.relay"
+  [ "$status" -eq 0 ]
+  grep -q alloc_storage "$T/old2.relay"
   # anything that says the release is kept: the option, the variable
   RELAYKIT_PYTHON=$T/no-python run "$BIN/rcheck" --tvm-version 0.19 "$T/old.relay"
   [ "$status" -eq 1 ]
