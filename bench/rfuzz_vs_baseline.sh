@@ -5,7 +5,8 @@
 # RELAYKIT_PYTHON); run it outside CI:
 #   bench/rfuzz_vs_baseline.sh [MINUTES] [OUTDIR]      (default 60, build/rfuzz-bench)
 # OUTDIR/campaign is the campaign (index.md), OUTDIR/baseline.json roracle's groups; both are
-# matched against ../shared/realbugs (bench/rfuzz_classify.py).
+# matched against ../shared/realbugs (bench/rfuzz_classify.py). OUTDIR/groups.md names each of
+# the campaign's groups by its reduced program, bugs first (bench/rfuzz_groups.py).
 set -u
 cd "$(dirname "$0")/.."
 minutes=${1:-60}
@@ -47,6 +48,17 @@ echo "wall: $(( $(date +%s) - start )) s"
 echo "== rfuzz"; head -n 3 "$out/campaign/index.md" | tail -n 1
 grep -c '^| \[' "$out/campaign/index.md" | sed 's/^/groups: /'
 echo "== baseline (rgen GenCoG policy -> roracle)"; tail -n 1 "$out/baseline.log"
+python3 -c '
+import json, sys
+n = json.load(open(sys.argv[1]))["counts"]
+print("failures by class: %d bugs, %d limitations, %d rejected inputs" % (n["bugs"], n["limitations"], n["rejected"]))
+print("diff programs: %d, %d compared, %d wrong results" % (n["diff_rounds"], n["diff_compared"], n["diff_wrong"]))' \
+  "$out/campaign/campaign.json"
+for cls in bug limitation rejected; do
+  echo "## ${cls}s"
+  python3 bench/rfuzz_groups.py --class "$cls" "$out/campaign"
+  echo
+done > "$out/groups.md"
 if [ -f ../shared/realbugs/bugs.json ]; then
   python3 bench/rfuzz_classify.py ../shared/realbugs/bugs.json "$out/campaign/campaign.json" "$out/baseline.json"
 fi

@@ -184,7 +184,10 @@ typedef struct FuzzCounts {
   unsigned long ill_rejected, ill_accepted;   /* invalid programs rejected cleanly (FV_REJECTED) / accepted */
   unsigned long generated, mutated, pool_adds;
   unsigned long pass_rounds, pass_gains;      /* pass-only rounds (coverage feedback), and those
-                                                 whose new passes reached new edges */
+                                                 whose new passes passed and reached new edges */
+  unsigned long diff_rounds, diff_compared, diff_wrong; /* diff programs run, those whose outputs were
+                                                 compared (passed, or failed the comparison), and
+                                                 the wrong-result reports among them */
 } FuzzCounts;
 
 typedef struct Campaign {

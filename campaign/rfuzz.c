@@ -472,6 +472,7 @@ static FuzzGroup *failure(Fuzzer *f, const Round *r, const char *args, const Run
   char *key, *match;
   fuzz_group_key(&fo, res->timed_out, sig, &key, &match);
   FailClass cls = fail_classify(f->classes, sig, &fo);
+  if (!strcmp(r->kind->name, "diff") && !strncmp(key, "compare:", 8)) c->n.diff_compared++, c->n.diff_wrong++;
   c->n.bugs += cls == FAIL_BUG;
   c->n.limitations += cls == FAIL_LIMITATION;
   c->n.rejected += cls == FAIL_REJECTED;
@@ -638,6 +639,7 @@ static FuzzGroup *one_round(Fuzzer *f) {
     c->n.programs++;
     if (r.generated) c->n.generated++;
     else c->n.mutated++;
+    if (!strcmp(r.kind->name, "diff")) c->n.diff_rounds++, c->n.diff_compared += v == FV_PASS;
     bool gained = note_coverage(f, &r, &cov, v), features = false;
     switch (v) {
     case FV_ORACLE_ERROR: oracle_error(f, sig); break;

@@ -130,7 +130,8 @@ static unsigned long num(json_t *o, const char *key) {
 
 #define COUNTS(X)                                                                                      \
   X(programs) X(passed) X(failed) X(known) X(oracle_errors) X(timeouts) X(ill_rejected) X(ill_accepted) \
-  X(generated) X(mutated) X(pool_adds) X(bugs) X(limitations) X(rejected) X(pass_rounds) X(pass_gains)
+  X(generated) X(mutated) X(pool_adds) X(bugs) X(limitations) X(rejected) X(pass_rounds) X(pass_gains) \
+  X(diff_rounds) X(diff_compared) X(diff_wrong)
 
 void fuzz_counts_add(FuzzCounts *to, const FuzzCounts *from) {
 #define ADD(f) to->f += from->f;
@@ -362,6 +363,9 @@ static char *index_markdown(const Campaign *c) {
     sb_printf(&sb, " of %zu (%.2f%%)", c->edges_total, 100.0 * (double)c->edges.count / (double)c->edges_total);
   if (c->n.pass_rounds)
     sb_printf(&sb, "; pass-only rounds %lu, %lu of them passed with new edges", c->n.pass_rounds, c->n.pass_gains);
+  if (c->n.diff_rounds)
+    sb_printf(&sb, "; diff programs: %lu, %lu of them compared, %lu wrong results", c->n.diff_rounds,
+              c->n.diff_compared, c->n.diff_wrong);
   if (c->n.ill_rejected || c->n.ill_accepted)
     sb_printf(&sb, "; ill-typed programs: %lu rejected cleanly, %lu accepted", c->n.ill_rejected, c->n.ill_accepted);
   sb_printf(&sb, ".\n\nFailures by class: %lu bugs, %lu limitations of TVM, %lu rejected inputs "

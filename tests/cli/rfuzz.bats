@@ -118,6 +118,23 @@ EOF
   # every failure is a bug here, logged with its group; the JSON summary agrees with the directory
   [ "$(python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d["groups"]), d["bugs"], d["limitations"], d["failed"])' <<< "$output")" = \
     "3 $(wc -l < "$T/c/failures.jsonl") 0 $(wc -l < "$T/c/failures.jsonl")" ]
+  # diff programs counted: run, compared, wrong results (each a failure of the comparison)
+  python3 -c '
+import json, sys
+d = sys.argv[1]
+n = json.load(open(d + "/campaign.json"))["counts"]
+log = [json.loads(l) for l in open(d + "/failures.jsonl")]
+wrong = sum(1 for f in log if f["round"] == "diff" and f["key"].startswith("compare:"))
+assert n["diff_rounds"] > 0 and n["diff_wrong"] == wrong > 0, (n, wrong)
+assert n["diff_wrong"] <= n["diff_compared"] <= n["diff_rounds"], n' "$T/c"
+  grep -q "diff programs: [0-9]*, [0-9]* of them compared, [1-9][0-9]* wrong results" "$T/c/index.md"
+  # bench/rfuzz_groups.py names each bug group by its reduced program, one row each
+  run python3 "$ROOT/bench/rfuzz_groups.py" "$T/c"
+  [ "$status" -eq 0 ]
+  [ "$(grep -c '^| 0' <<< "$output")" -eq 3 ]
+  grep -q '| bug | .* B | `def @main(.*nn.softmax(.*` | `compile: signal SIGSEGV' <<< "$output"
+  run python3 "$ROOT/bench/rfuzz_groups.py" "$T/nowhere"
+  [ "$status" -eq 2 ]
 }
 
 @test "rfuzz: one planted crash met by build and diff rounds is one group (a stand-in server, then the fake TVM)" {
