@@ -186,8 +186,8 @@ typedef struct FuzzCounts {
   unsigned long pass_rounds, pass_gains;      /* pass-only rounds (coverage feedback), and those
                                                  whose new passes passed and reached new edges */
   unsigned long diff_rounds, diff_compared, diff_wrong; /* diff programs run, those whose outputs were
-                                                 compared (passed, or failed the comparison), and
-                                                 the wrong-result reports among them */
+                                                 compared (passed, or differed), and the
+                                                 wrong-result reports among them (outputs differ) */
 } FuzzCounts;
 
 typedef struct Campaign {

@@ -472,7 +472,8 @@ static FuzzGroup *failure(Fuzzer *f, const Round *r, const char *args, const Run
   char *key, *match;
   fuzz_group_key(&fo, res->timed_out, sig, &key, &match);
   FailClass cls = fail_classify(f->classes, sig, &fo);
-  if (!strcmp(r->kind->name, "diff") && !strncmp(key, "compare:", 8)) c->n.diff_compared++, c->n.diff_wrong++;
+  /* a wrong result: the outputs were compared and differ (a crash while running them is not one) */
+  if (!strcmp(r->kind->name, "diff") && fo.kind && !strcmp(fo.kind, "wrong-result")) c->n.diff_compared++, c->n.diff_wrong++;
   c->n.bugs += cls == FAIL_BUG;
   c->n.limitations += cls == FAIL_LIMITATION;
   c->n.rejected += cls == FAIL_REJECTED;

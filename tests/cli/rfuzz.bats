@@ -124,7 +124,7 @@ import json, sys
 d = sys.argv[1]
 n = json.load(open(d + "/campaign.json"))["counts"]
 log = [json.loads(l) for l in open(d + "/failures.jsonl")]
-wrong = sum(1 for f in log if f["round"] == "diff" and f["key"].startswith("compare:"))
+wrong = sum(1 for f in log if f["round"] == "diff" and f["kind"] == "wrong-result")
 assert n["diff_rounds"] > 0 and n["diff_wrong"] == wrong > 0, (n, wrong)
 assert n["diff_wrong"] <= n["diff_compared"] <= n["diff_rounds"], n' "$T/c"
   grep -q "diff programs: [0-9]*, [0-9]* of them compared, [1-9][0-9]* wrong results" "$T/c/index.md"
