@@ -580,6 +580,40 @@ SIGN_PRESERVING = frozenset((
 
 def positive_inputs(relay, func):
     """The names of func's parameters that must get positive values (see POSITIVE_OPERANDS)."""
+    def operands(call):
+        return [(call.args[i], None) for i in POSITIVE_OPERANDS.get(call.op.name, ())
+                if i < len(call.args)]
+    return set(trace_inputs(relay, func, operands, SIGN_PRESERVING))
+
+
+# Operands that index another operand: (index operand, indexed operand) by argument position. An
+# index out of range is undefined (gather_nd and take in "fast" mode read past the tensor), so two
+# executors may disagree on it without a bug; inputs of @main that reach one get values in
+# [0, k), k the indexed operand's smallest extent, which is in range whatever the axis.
+INDEX_OPERANDS = {
+    "take": (1, 0), "gather": (1, 0), "gather_nd": (1, 0), "scatter": (1, 0),
+    "scatter_add": (1, 0), "scatter_elements": (1, 0), "scatter_nd": (1, 0),
+}
+# Operators through which an input reaches an index with its values unchanged.
+VALUE_PRESERVING = frozenset((
+    "reshape", "transpose", "expand_dims", "squeeze", "cast", "copy", "layout_transform",
+    "nn.batch_flatten", "broadcast_to", "repeat", "tile", "strided_slice", "take", "reverse",
+    "concatenate", "stop_gradient", "split", "max", "min", "nn.pad",
+))
+
+
+def smallest_extent(expr):
+    """The smallest dimension of expr's checked type, None when not known or not a tensor."""
+    try:
+        dims = [int(d) for d in expr.checked_type.shape]
+    except Exception:  # pylint: disable=broad-except
+        return None
+    return min(dims) if dims else None
+
+
+def trace_inputs(relay, func, operands, passes_through):
+    """{parameter name: [bound]} for func's parameters that reach an operand picked by
+    operands(call) -> [(operand expr, bound)] through operators named in passes_through."""
     params = dict((p, p.name_hint) for p in func.params)
     let_values = {}
     needy = []
@@ -588,35 +622,45 @@ def positive_inputs(relay, func):
         if isinstance(e, relay.Let):
             let_values[e.var] = e.value
         elif isinstance(e, relay.Call) and hasattr(e.op, "name"):
-            for i in POSITIVE_OPERANDS.get(e.op.name, ()):
-                if i < len(e.args):
-                    needy.append(e.args[i])
+            needy.extend(operands(e))
 
     relay.analysis.post_order_visit(func.body, visit)
-    found, seen = set(), set()
+    found, seen = {}, set()
     while needy:
-        e = needy.pop()
-        if e in seen:
+        e, bound = needy.pop()
+        if (e, bound) in seen:
             continue
-        seen.add(e)
+        seen.add((e, bound))
         if isinstance(e, relay.Var):
             if e in params:
-                found.add(params[e])
+                found.setdefault(params[e], []).append(bound)
             elif e in let_values:
-                needy.append(let_values[e])
+                needy.append((let_values[e], bound))
         elif isinstance(e, relay.Tuple):
-            needy.extend(e.fields)
+            needy.extend((f, bound) for f in e.fields)
         elif isinstance(e, relay.TupleGetItem):
-            needy.append(e.tuple_value)
-        elif isinstance(e, relay.Call) and getattr(e.op, "name", None) in SIGN_PRESERVING:
-            needy.extend(e.args)
+            needy.append((e.tuple_value, bound))
+        elif isinstance(e, relay.Call) and getattr(e.op, "name", None) in passes_through:
+            needy.extend((a, bound) for a in e.args)
     return found
 
 
-def random_value(tvm, np, rng, ty, dev, positive=False, zeros=False):
+def index_inputs(relay, func):
+    """{name: k} for func's parameters that must get values in [0, k) (see INDEX_OPERANDS)."""
+    def operands(call):
+        where = INDEX_OPERANDS.get(call.op.name)
+        if where is None or max(where) >= len(call.args):
+            return []
+        k = smallest_extent(call.args[where[1]])
+        return [(call.args[where[0]], k)] if k else []
+    return dict((name, min(bounds))
+                for name, bounds in trace_inputs(relay, func, operands, VALUE_PRESERVING).items())
+
+
+def random_value(tvm, np, rng, ty, dev, positive=False, zeros=False, below=None):
     fields = getattr(ty, "fields", None)
     if fields is not None:  # TupleType
-        return tuple(random_value(tvm, np, rng, f, dev, positive, zeros) for f in fields)
+        return tuple(random_value(tvm, np, rng, f, dev, positive, zeros, below) for f in fields)
     if not hasattr(ty, "shape") or not hasattr(ty, "dtype"):
         raise ValueError("cannot make an input of type %s" % ty)
     try:
@@ -626,6 +670,8 @@ def random_value(tvm, np, rng, ty, dev, positive=False, zeros=False):
     dtype = str(ty.dtype)
     if zeros:
         a = np.zeros(shape)
+    elif below is not None and not dtype.startswith("float") and dtype != "bool":
+        a = rng.randint(min(1, below - 1) if positive else 0, below, size=shape)
     elif dtype.startswith("float"):
         a = rng.uniform(1.0, 2.0, size=shape) if positive else rng.uniform(-1.0, 1.0, size=shape)
     elif dtype.startswith("int"):
@@ -643,12 +689,14 @@ def make_inputs(tvm, relay, np, func, dev, seed, skip=(), all_positive=False, ze
     """[(name, value)] for func's parameters not in skip, the same for the same seed."""
     rng = np.random.RandomState(seed)
     positive = positive_inputs(relay, func)
+    below = index_inputs(relay, func)
     out = []
     for p in func.params:
         if p.name_hint in skip:
             continue
         out.append((p.name_hint, random_value(tvm, np, rng, p.checked_type, dev,
-                                              all_positive or p.name_hint in positive, zeros)))
+                                              all_positive or p.name_hint in positive, zeros,
+                                              below.get(p.name_hint))))
     return out
 
 
@@ -1041,9 +1089,94 @@ def run_diff(job, mod):
         with context:
             results.append(flatten_result(np, func(*inputs), []))
     job.stage("compare")
-    for i in range(1, len(results)):
-        compare_results(np, results[0], results[i], args.rtol, args.atol, (names[0], names[i]))
+    try:
+        for i in range(1, len(results)):
+            compare_results(np, results[0], results[i], args.rtol, args.atol, (names[0], names[i]))
+    except Mismatch as e:
+        job.stage("check the program's indices")
+        def runner(kind, context):
+            def run(probe):
+                with context:
+                    return flatten_result(np, relay.create_executor(kind, probe, dev, target).evaluate()(*inputs), [])
+            return run
+
+        undefined = index_out_of_range(job, mod, [runner(kind, context) for (context, _), (kind, _)
+                                                  in zip(runs, args.configs)])
+        if undefined:
+            raise Unusable("%s, but the program reads out of range on these inputs (%s): an undefined "
+                           "read, not a wrong result" % (e, undefined))
+        job.stage("compare")
+        raise
     return "results agree across %s" % ", ".join(names)
+
+
+def index_out_of_range(job, mod, runners):
+    """Where @main, run as the configurations are (runners: [run(module) -> arrays]), gives an indexing operator (INDEX_OPERANDS) an index outside
+    the indexed operand ("gather_nd: index 5 outside [0, 1)"), else None. Only the indices that
+    depend on @main's parameters alone are looked at (not those under a let or in a closure), by
+    a module that returns them, run in a forked process by the first configuration that can (at
+    opt level 0, TVM's VM fails on some such modules that it runs fused); None when that module
+    cannot be made or run."""
+    relay = job.relay
+    import numpy as np  # pylint: disable=import-outside-toplevel
+    main = mod["main"]
+    probes = []
+
+    def visit(e):
+        if isinstance(e, relay.Call) and getattr(e.op, "name", None) in INDEX_OPERANDS:
+            where = INDEX_OPERANDS[e.op.name]
+            # take's "clip" and "wrap" modes define every index
+            if max(where) < len(e.args) and (e.op.name != "take" or str(e.attrs.mode) == "fast"):
+                probes.append(e)
+
+    try:
+        relay.analysis.post_order_visit(main.body, visit)
+        params = set(main.params)
+        probes = [c for c in probes if set(relay.analysis.free_vars(c.args[INDEX_OPERANDS[c.op.name][0]])) <= params]
+        if not probes:
+            return None
+        body = relay.Tuple([c.args[INDEX_OPERANDS[c.op.name][0]] for c in probes])
+        probe = job.tvm.IRModule.from_expr(relay.Function(list(main.params), body))
+        probe = infer_type(relay, probe)
+    except Exception:  # pylint: disable=broad-except
+        return None
+    for run in runners:
+        kind, got = run_forked(np, lambda: run(probe))
+        if kind == "ok":
+            break
+    else:
+        return None
+    for call, index in zip(probes, got):
+        shape = [int(d) for d in call.args[INDEX_OPERANDS[call.op.name][1]].checked_type.shape]
+        bad = first_out_of_range(np, call.op.name, call.attrs, shape, index)
+        if bad:
+            return "%s: %s" % (call.op.name, bad)
+    return None
+
+
+def first_out_of_range(np, op, attrs, shape, index):
+    """The first value of index that op cannot read shape at ("index 5 outside [0, 1)"), or None.
+    gather_nd and scatter_nd: index[j] picks dimension j (after gather_nd's batch_dims); the
+    others pick along their axis (take without one: the flattened tensor). The scatter family
+    also takes an index from the end, as negative."""
+    index = np.asarray(index)
+    if op in ("gather_nd", "scatter_nd"):
+        first = int(getattr(attrs, "batch_dims", 0) or 0) if op == "gather_nd" else 0
+        rows = [(index[j], 0, shape[first + j]) for j in range(min(index.shape[0] if index.ndim else 0,
+                                                                     len(shape) - first))]
+    else:
+        axis = getattr(attrs, "axis", None)
+        if axis is None and op == "take":
+            extent = int(np.prod(shape))
+        else:
+            axis = int(axis if axis is not None else 0)
+            extent = shape[axis + len(shape) if axis < 0 else axis]
+        rows = [(index, -extent if op.startswith("scatter") else 0, extent)]
+    for values, low, high in rows:
+        outside = np.asarray(values)[(values < low) | (values >= high)]
+        if outside.size:
+            return "index %d outside [%d, %d)" % (int(outside.flat[0]), low, high)
+    return None
 
 
 REFERENCE_TRIES = 4  # inputs drawn for the reference before the candidate is given up as unusable

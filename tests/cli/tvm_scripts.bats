@@ -384,6 +384,13 @@ use_numpy_python() {
   expect 2 "unknown executor" "$I/tvm-diff" --executors vm,jit "$T/c.relay"
 }
 
+@test "fake TVM: tvm-diff gives an index operand values in range, so no undefined read differs" {
+  use_numpy_python
+  fake FAKE_INDEX
+  expect 1 "no bug: results agree" "$I/tvm-diff" "$T/c.relay"
+  expect 1 "no bug: results agree" "$I/tvm-diff" --seed 7 --opt-levels 1,3 "$T/c.relay"
+}
+
 @test "fake TVM: tvm-diff gives a sqrt's input positive values, so no NaN comes from the inputs" {
   use_numpy_python
   fake FAKE_POSITIVE

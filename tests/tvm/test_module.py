@@ -131,6 +131,44 @@ def tvm_server_check_runs_a_users_python_repro():
     assert answers[1] == "1", answers[1]
 
 
+def indexing_module(index):
+    """@main(%x: (4, 1) float32, %y: (2, 3) float32) reading %x by gather_nd at the indices
+    cast(index) computes from %y, and @main's checked type."""
+    text = ('#[version = "0.0.5"]\ndef @main(%%x: Tensor[(4, 1), float32], %%y: Tensor[(2, 3), float32]) {\n'
+            '  gather_nd(%%x, cast(%s, dtype="int64"))\n}\n' % index)
+    return relay.transform.InferType()(tvm.relay.parse(text) if hasattr(tvm.relay, "parse") else tvm.parser.parse(text))
+
+
+@case
+def tvm_diff_finds_an_index_out_of_range_that_the_program_computes():
+    sys.path.insert(0, os.path.join(ROOT, "interestingness"))
+    import relaykit_tvm  # pylint: disable=import-outside-toplevel
+    job = type("Job", (), {"tvm": tvm, "relay": relay})()
+    x = np.ones((4, 1), "float32")
+    y = np.full((2, 3), 0.5, "float32")
+
+    def run(probe):
+        with tvm.transform.PassContext(opt_level=3):
+            out = relay.create_executor("vm", probe, tvm.cpu(0), "llvm").evaluate()(x, y)
+        return relaykit_tvm.flatten_result(np, out, [])
+
+    # 0.5 + 3.6 = 4.1 -> 4: outside both dimensions; 0.5 * 0 -> 0: inside
+    said = relaykit_tvm.index_out_of_range(job, indexing_module("add(%y, 3.6f)"), [run])
+    assert said == "gather_nd: index 4 outside [0, 4)", said
+    said = relaykit_tvm.index_out_of_range(job, indexing_module("multiply(%y, 0f)"), [run])
+    assert said is None, said
+    # gather_nd's second index row picks dimension 1, of extent 1: 0.5 + 0.6 -> 1 is outside it
+    said = relaykit_tvm.first_out_of_range(np, "gather_nd", None, [4, 1], np.array([[0, 3], [0, 1]]))
+    assert said == "index 1 outside [0, 1)", said
+    # an input that is the index itself gets values in range
+    x_var, i_var = relay.var("x", shape=(4, 3)), relay.var("i", shape=(2, 5), dtype="int64")
+    mod = relay.transform.InferType()(tvm.IRModule.from_expr(relay.Function(
+        [x_var, i_var], relay.gather_nd(x_var, i_var))))
+    for seed in range(5):
+        (_, i), = relaykit_tvm.make_inputs(tvm, relay, np, mod["main"], tvm.cpu(0), seed, skip=("x",))
+        assert 0 <= i.numpy().min() and i.numpy().max() < 3, i.numpy()
+
+
 def main():
     failed = [r for r in RESULTS if r[1]]
     for name, err in RESULTS:

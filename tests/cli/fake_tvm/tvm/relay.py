@@ -3,6 +3,8 @@
 @main has one parameter %x: Tensor[(2, 2), float32] (FAKE_POSITIVE makes it feed a sqrt). An
 executor returns x + 1; FAKE_DIFF_<KIND>_<LEVEL> adds 0.5 for that executor and opt level,
 FAKE_NAN makes every result NaN, FAKE_POSITIVE an input that is not positive an error.
+FAKE_INDEX adds a second parameter %i: Tensor[(4), int64] that indexes %x (a take): an index
+outside [0, 2) reads past %x, so the runs at opt level 3 differ (as undefined reads may).
 FAKE_ECHO_CONTEXT makes build fail with the PassContext, target and executor it was given in
 the message.
 
@@ -201,6 +203,9 @@ class Function(object):
     def __init__(self, text):
         self.params = [Var("x", TensorType((2, 2), "float32"))]
         self.body = Call(_Op("sqrt"), [self.params[0]]) if "FAKE_POSITIVE" in text else None
+        if "FAKE_INDEX" in text:
+            self.params.append(Var("i", TensorType((4,), "int64")))
+            self.body = Call(_Op("take"), self.params)
 
 
 class Let(object):
@@ -249,6 +254,9 @@ def create_executor(kind="debug", mod=None, device=None, target="llvm"):
                             tvm.label(text, "diff:%d:%s" % (lv, op))
                             y = y + 0.5
                             break
+                if "FAKE_INDEX" in text and level == 3:
+                    i = inputs[1].numpy()
+                    y = y + ((i < 0) | (i >= 2)).sum()
                 if "FAKE_NAN" in text:
                     y = y * np.nan
                 return tvm.nd.NDArray(y)
