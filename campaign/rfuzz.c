@@ -67,7 +67,8 @@ static const char usage_options[] =
     "      --reduce-minutes M  at most M minutes per group (10)\n"
     "      --feedback coverage|features|both   what admits a program to the pool: TVM's edge\n"
     "                     coverage (an oracle on an instrumented TVM reports it: scripts/tvm-\n"
-    "                     instrumented.sh), the features of the program and its passes, or both;\n"
+    "                     instrumented.sh), the features of the program and its passes, or both\n"
+    "                     (either admits; pass-only rounds for programs that reached new edges);\n"
     "                     default: coverage when the oracle reports it, else features (said once)\n"
     "      --nmax N       with coverage: a pool program's passes are mutated alone (arguments too)\n"
     "                     for up to N rounds before its program is (Tzer's loop; default 5)\n"
@@ -340,8 +341,9 @@ static void make_program(const Campaign *c, const Options *o, const GenPolicy *p
       prog_free(&from);
       parent_text = t;
       free(r->passes);
-      /* coverage feedback mutates passes in their own rounds: the program's mutant keeps them */
-      bool tzer = c->feedback == FB_COVERAGE || c->feedback == FB_BOTH;
+      /* coverage feedback mutates passes in their own rounds: the program's mutant keeps them
+         (with both feedbacks, as under features: see one_round) */
+      bool tzer = c->feedback == FB_COVERAGE;
       r->passes = !tzer && rng_chance(&rng, 1, 2) ? fuzz_passes_mutate(&rng, parent->passes, &o->passes)
                                                   : xstrdup(parent->passes);
     }
@@ -512,12 +514,13 @@ static FuzzGroup *failure(Fuzzer *f, const Round *r, const char *args, const Run
 }
 
 /* Program `number` showed something new: it joins the pool with its pass sequence. */
-static void join_pool(Fuzzer *f, const Round *r, uint64_t number) {
+/* tries: the entry's pass-only rounds counted as done already (see one_round). */
+static void join_pool(Fuzzer *f, const Round *r, uint64_t number, unsigned tries) {
   char rel[64];
   snprintf(rel, sizeof rel, "pool/%06llu.relay", (unsigned long long)number);
   char *path = campaign_path(f->c, "%s", rel);
   if (file_replace(path, r->text, strlen(r->text))) {
-    VEC_PUSH(f->c->pool, ((FuzzEntry){xstrdup(rel), xstrdup(r->passes), 0}));
+    VEC_PUSH(f->c->pool, ((FuzzEntry){xstrdup(rel), xstrdup(r->passes), tries}));
     campaign_note_features(f->c, r->program.m, r->typed, r->passes);
     f->c->n.pool_adds++;
   } else {
@@ -655,7 +658,10 @@ static FuzzGroup *one_round(Fuzzer *f) {
     /* it showed something new: it joins the pool, if its kind's programs may (a pass-only round's
        program is its parent's: its better passes went to the parent) */
     bool join = fresh || features || (gained && !r.pass_only);
-    if (join && !r.pass_only && r.kind->joins_pool) join_pool(f, &r, number);
+    /* with both feedbacks, Tzer's pass-only rounds go to programs that reached new edges; one that
+       joined for its features alone has its passes mutated with its program, as under features */
+    unsigned tries = c->feedback == FB_BOTH && !gained ? f->o->nmax : 0;
+    if (join && !r.pass_only && r.kind->joins_pool) join_pool(f, &r, number, tries);
     c->round++;
     log_progress(f);
   }

@@ -78,6 +78,20 @@ assert any(e["passes"] for e in c["pool"])' "$T/c"
   [ "$(edges "$T/c" | wc -l)" -eq "$(j "$T/c" coverage.edges)" ]
 }
 
+@test "both feedbacks: features admit too, and only a program that reached new edges gets pass-only rounds" {
+  # one edge for every program: the first earns it; the others join for their features alone,
+  # with their pass-only rounds counted as done (their passes change with their programs)
+  COV_MODE=one run "$RFUZZ" --oracle "$ORACLE" --feedback both --rounds 40 --nmax 3 --mix build=1 --no-reduce -q -o "$T/c"
+  [ "$status" -eq 0 ]
+  [ "$(j "$T/c" feedback)" = both ]
+  [ "$(j "$T/c" pool)" -gt 3 ]
+  [ "$(j "$T/c" counts.pass_rounds)" -le 3 ] && [ "$(j "$T/c" counts.pass_gains)" -eq 0 ]
+  python3 -c '
+import json, sys
+pool = json.load(open(sys.argv[1] + "/campaign.json"))["pool"]
+assert all(e["tries"] == 3 for e in pool[1:]), pool' "$T/c"
+}
+
 @test "a failing program's new edges are counted but earn it no place: only its group's first program joins" {
   # every program with 'add' fails with one signature: one group, whose first program joins; the
   # others' edges are in the campaign's count, and none of them joins the pool for them
