@@ -463,6 +463,21 @@ static void log_failure(Fuzzer *f, const Round *r, uint64_t number, const char *
   free(line);
 }
 
+/* A diff round counted: run, compared (it passed, or its outputs differ), wrong result (the outputs
+   were compared and differ: a crash while running them is not one). */
+static void count_diff_round(Campaign *c, FuzzVerdict v, const RunResult *res) {
+  bool wrong = false;
+  if (v == FV_FAIL) {
+    Outcome fo;
+    outcome_read(&fo, res->outcome);
+    wrong = fo.kind && !strcmp(fo.kind, "wrong-result");
+    outcome_free(&fo);
+  }
+  c->n.diff_rounds++;
+  c->n.diff_compared += v == FV_PASS || wrong;
+  c->n.diff_wrong += wrong;
+}
+
 /* A failure of program `number`: counted by class, and grouped unless it is a known bug; returns
    its group when it is a new one (its files written). */
 static FuzzGroup *failure(Fuzzer *f, const Round *r, const char *args, const RunResult *res, uint64_t number) {
@@ -474,8 +489,6 @@ static FuzzGroup *failure(Fuzzer *f, const Round *r, const char *args, const Run
   char *key, *match;
   fuzz_group_key(&fo, res->timed_out, sig, &key, &match);
   FailClass cls = fail_classify(f->classes, sig, &fo);
-  /* a wrong result: the outputs were compared and differ (a crash while running them is not one) */
-  if (!strcmp(r->kind->name, "diff") && fo.kind && !strcmp(fo.kind, "wrong-result")) c->n.diff_compared++, c->n.diff_wrong++;
   c->n.bugs += cls == FAIL_BUG;
   c->n.limitations += cls == FAIL_LIMITATION;
   c->n.rejected += cls == FAIL_REJECTED;
@@ -643,7 +656,7 @@ static FuzzGroup *one_round(Fuzzer *f) {
     c->n.programs++;
     if (r.generated) c->n.generated++;
     else c->n.mutated++;
-    if (!strcmp(r.kind->name, "diff")) c->n.diff_rounds++, c->n.diff_compared += v == FV_PASS;
+    if (!strcmp(r.kind->name, "diff")) count_diff_round(c, v, &res);
     bool gained = note_coverage(f, &r, &cov, v), features = false;
     switch (v) {
     case FV_ORACLE_ERROR: oracle_error(f, sig); break;

@@ -605,12 +605,12 @@ static int summarize(Cli *c, const char *text, const RedStats *st, bool ok) {
    for another query (a surplus the client could not tell from an answer) may have let an
    uninteresting program through: then FILE holds it, and this says so.  -1: the result is
    interesting (or was never changed); else the exit status. */
-static int check_result(const Cli *c, ServerPool *check, const char *text, const RedStats *st) {
+static int check_result(const Cli *c, const char *text, const RedStats *st) {
   const RedOptions *o = &c->o;
   if (!o->server_cmd || !st->accepted) return -1;
   RunResult r = {0};
   char err[512];
-  bool ran = red_ask_fresh(o, check, text, st->pipeline_after, &r, err, sizeof err);
+  bool ran = red_ask_fresh(o, c->check, text, st->pipeline_after, &r, err, sizeof err);
   int status = -1;
   if (*o->stop) {
     fprintf(stderr, "rreduce: interrupted during the check of the result; %s holds it\n", o->out_path);
@@ -673,7 +673,7 @@ static int reduce_file(Cli *c, char **text, int argc, char **argv, char **last_p
     if (ok && st.interrupted) fprintf(stderr, "rreduce: interrupted during the first test; %s is unchanged\n", c->file);
     status = !ok ? 2 : st.interrupted ? 130 : start.status;
   } else {
-    int checked = ok && !st.interrupted ? check_result(c, c->check, *text, &st) : -1;
+    int checked = ok && !st.interrupted ? check_result(c, *text, &st) : -1;
     if (checked >= 0) c->report = NULL; /* no bug report of a result that is not the bug */
     status = summarize(c, *text, &st, ok);
     if (checked >= 0 && status != 2) status = checked;
