@@ -2,14 +2,17 @@
 # bench/hostile.sh [BIN]: every tool that reads a program (rfmt, rcheck, rreduce, rmutate) on
 # hostile inputs; prints one line per input and tool (exit status, wall time, peak memory, the
 # first message) and a summary: how many runs ended in a crash (exit 128 or more, or a
-# sanitizer's report), a hang (SECONDS_CAP, default 120 s), or a changed input file.  Each tool
+# sanitizer's report), a hang (past SECONDS_CAP, default 120 s, plus SECONDS_PER_MB, default 1, for
+# each MB of the input: reading is linear, so a 100 MB file may take longer than a small one
+# without hanging; 120 s flat called rfmt on 100 MB a hang at load 12), or a changed input file.  Each tool
 # gets a fresh copy of the input.  A correct build prints "crashes 0, hangs 0, files changed 0".  The 100 MB inputs take minutes and
 # gigabytes; HOSTILE_SMALL=1 leaves them out, HOSTILE_ONLY=REGEX runs only the inputs whose name matches.
 # Then bench/hostile_attrs.py: every operator call of the unit tests with hostile integers in its
 # attributes and argument shapes, through rcheck and rmutate ("hostile attributes: ... crashes 0").
 set -uo pipefail
 bin=${1:-$(cd "$(dirname "$0")/.." && pwd)/bin}
-cap=${SECONDS_CAP:-120}
+base_cap=${SECONDS_CAP:-120}
+per_mb=${SECONDS_PER_MB:-1}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 printf '#!/bin/sh\nexit 0\n' > "$dir/yes.sh"
@@ -77,6 +80,7 @@ for f in "$dir"/*.relay; do
   [[ $name =~ ${HOSTILE_ONLY:-.} ]] || continue
   inputs=$((inputs + 1))
   sum=$(cksum < "$f")
+  cap=$((base_cap + per_mb * $(stat -c %s "$f") / 1048576))
   for tool in rfmt rcheck rreduce rmutate; do
     cp "$f" "$dir/work.relay"
     case $tool in
@@ -110,7 +114,7 @@ for f in "$dir"/*.relay; do
     rm -rf "$dir/mutants" "$dir"/work.relay*
   done
 done
-echo "$runs runs on $inputs inputs: crashes $crashes, hangs $hangs, files changed $changed (stopped cleanly at the ${cap} s cap: $stopped)"
+echo "$runs runs on $inputs inputs: crashes $crashes, hangs $hangs, files changed $changed (stopped cleanly at the cap, ${base_cap} s + ${per_mb} s per MB: $stopped)"
 # Every operator call of the unit tests with hostile integers in its attributes and shapes, through
 # rcheck and rmutate (bench/hostile_attrs.py; HOSTILE_ATTRS=0 leaves it out).
 attrs=0
