@@ -1094,6 +1094,7 @@ def run_diff(job, mod):
             compare_results(np, results[0], results[i], args.rtol, args.atol, (names[0], names[i]))
     except Mismatch as e:
         job.stage("check the program's indices")
+
         def runner(kind, context):
             def run(probe):
                 with context:
@@ -1111,8 +1112,9 @@ def run_diff(job, mod):
 
 
 def index_out_of_range(job, mod, runners):
-    """Where @main, run as the configurations are (runners: [run(module) -> arrays]), gives an indexing operator (INDEX_OPERANDS) an index outside
-    the indexed operand ("gather_nd: index 5 outside [0, 1)"), else None. Only the indices that
+    """Where @main, run as the configurations are (runners: [run(module) -> arrays]), gives an
+    indexing operator (INDEX_OPERANDS) an index outside the indexed operand ("gather_nd: index 5
+    outside [0, 1)"), else None. Only the indices that
     depend on @main's parameters alone are looked at (not those under a let or in a closure), by
     a module that returns them, run in a forked process by the first configuration that can (at
     opt level 0, TVM's VM fails on some such modules that it runs fused); None when that module
