@@ -370,7 +370,10 @@ static AstTool reading_for = AST_TOOL_READ;
 
 void ast_parse_for(AstTool tool) { reading_for = tool; }
 
-enum { BUDGET_CHECK_FROM = 1 << 20 };
+/* Below this the estimate is not made (a text this small fits anywhere a tool starts). 1 MB was
+   too much: 0.98 MB of one tuple is 400,000 tokens, and rreduce ran out of memory on it under
+   ulimit -v 250 MB instead of refusing it. */
+enum { BUDGET_CHECK_FROM = 64 << 10 };
 
 /* A character of a word: the grammar's identifier holds '/' too. */
 static bool word_char(unsigned char c) {

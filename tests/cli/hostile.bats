@@ -196,6 +196,22 @@ every_tool_reads() {
   [ "$status" -eq 0 ]
 }
 
+@test "under 1 MB too: a tuple of 400,000 tokens in 0.98 MB is read or refused by rreduce, never out of memory" {
+  [[ "$BIN" != */san/* ]] || skip "AddressSanitizer reserves more address space than ulimit -v allows"
+  python3 -c "import sys; sys.stdout.write('#[version = \"0.0.5\"]\ndef @main() {\n  (' + ', '.join('%df' % (i % 97) for i in range(200000)) + ')\n}\n')" > "$T/tuple.relay"
+  [ "$(wc -c < "$T/tuple.relay")" -lt 1048576 ]
+  printf '#!/bin/sh\nexit 1\n' > "$T/never.sh"
+  chmod +x "$T/never.sh"
+  sum=$(cksum < "$T/tuple.relay")
+  # the estimate began at 1 MB: under 200-250 MB this ran out of memory (exit 2)
+  for mb in 200 250; do
+    run bash -c "ulimit -v $((mb * 1024)); exec timeout 120 $BIN/rreduce $T/tuple.relay $T/never.sh"
+    [[ "$status" -eq 1 && "$output" == *"MB of text needs about "*" MB of memory to reduce ("* ]] ||
+      { echo "rreduce under $mb MB: exit $status: ${output:0:400}"; return 1; }
+    [ "$(cksum < "$T/tuple.relay")" = "$sum" ]
+  done
+}
+
 @test "a text the memory estimate would refuse but that does not parse gets its syntax error, not a refusal" {
   [[ "$BIN" != */san/* ]] || skip "AddressSanitizer reserves more address space than ulimit -v allows"
   # two million tokens of garbage: the estimate asks about a gigabyte, the parse that finds the
