@@ -464,31 +464,24 @@ static void log_failure(Fuzzer *f, const Round *r, uint64_t number, const char *
 }
 
 /* A diff round counted: run, compared (it passed, or its outputs differ), wrong result (the outputs
-   were compared and differ: a crash while running them is not one). */
-static void count_diff_round(Campaign *c, FuzzVerdict v, const RunResult *res) {
-  bool wrong = false;
-  if (v == FV_FAIL) {
-    Outcome fo;
-    outcome_read(&fo, res->outcome);
-    wrong = fo.kind && !strcmp(fo.kind, "wrong-result");
-    outcome_free(&fo);
-  }
+   were compared and differ: a crash while running them is not one). fo: a failure's outcome. */
+static void count_diff_round(Campaign *c, FuzzVerdict v, const Outcome *fo) {
+  bool wrong = v == FV_FAIL && fo->kind && !strcmp(fo->kind, "wrong-result");
   c->n.diff_rounds++;
   c->n.diff_compared += v == FV_PASS || wrong;
   c->n.diff_wrong += wrong;
 }
 
-/* A failure of program `number`: counted by class, and grouped unless it is a known bug; returns
-   its group when it is a new one (its files written). */
-static FuzzGroup *failure(Fuzzer *f, const Round *r, const char *args, const RunResult *res, uint64_t number) {
+/* A failure of program `number` (fo: its outcome): counted by class, and grouped unless it is a
+   known bug; returns its group when it is a new one (its files written). */
+static FuzzGroup *failure(Fuzzer *f, const Round *r, const char *args, const RunResult *res, const Outcome *fo,
+                          uint64_t number) {
   Campaign *c = f->c;
   const char *sig = res->output ? res->output : "";
   c->n.failed++;
-  Outcome fo;
-  outcome_read(&fo, res->outcome);
   char *key, *match;
-  fuzz_group_key(&fo, res->timed_out, sig, &key, &match);
-  FailClass cls = fail_classify(f->classes, sig, &fo);
+  fuzz_group_key(fo, res->timed_out, sig, &key, &match);
+  FailClass cls = fail_classify(f->classes, sig, fo);
   c->n.bugs += cls == FAIL_BUG;
   c->n.limitations += cls == FAIL_LIMITATION;
   c->n.rejected += cls == FAIL_REJECTED;
@@ -499,10 +492,9 @@ static FuzzGroup *failure(Fuzzer *f, const Round *r, const char *args, const Run
   if (known) c->n.known++;
   if (g) g->count++;
   if (known || g) {
-    log_failure(f, r, number, sig, &fo, cls, key, g ? (g->merged_into ? g->merged_into : g->id) : 0);
+    log_failure(f, r, number, sig, fo, cls, key, g ? (g->merged_into ? g->merged_into : g->id) : 0);
     free(key);
     free(match);
-    outcome_free(&fo);
     return NULL;
   }
   const char *status = timeout ? "not reduced (a timeout)"
@@ -512,13 +504,12 @@ static FuzzGroup *failure(Fuzzer *f, const Round *r, const char *args, const Run
                                                   : "new";
   FuzzGroup ng = {.id = (unsigned)c->groups.len + 1, .key = key, .signature = xstrdup(sig), .match = match,
                   .args = fuzz_repro_args(args, res->status), .cls = cls, .count = 1, .first_program = number,
-                  .frame = fo.nframes ? xstrdup(fo.frames[0]) : NULL,
+                  .frame = fo->nframes ? xstrdup(fo->frames[0]) : NULL,
                   .first_seconds = c->seconds, .first_bytes = (long)strlen(r->text), .reduced_bytes = -1,
                   .status = xstrdup(status)};
   VEC_PUSH(c->groups, ng);
   g = &c->groups.items[c->groups.len - 1];
-  log_failure(f, r, number, sig, &fo, cls, key, g->id);
-  outcome_free(&fo);
+  log_failure(f, r, number, sig, fo, cls, key, g->id);
   if (!write_group_files(c, g, r)) {
     fprintf(stderr, "\nrfuzz: cannot write group %u's files in %s\n", g->id, c->dir);
     f->io_error = true;
@@ -526,8 +517,8 @@ static FuzzGroup *failure(Fuzzer *f, const Round *r, const char *args, const Run
   return g;
 }
 
-/* Program `number` showed something new: it joins the pool with its pass sequence. */
-/* tries: the entry's pass-only rounds counted as done already (see one_round). */
+/* Program `number` showed something new: it joins the pool with its pass sequence, its first
+   `tries` pass-only rounds counted as done already (see one_round). */
 static void join_pool(Fuzzer *f, const Round *r, uint64_t number, unsigned tries) {
   char rel[64];
   snprintf(rel, sizeof rel, "pool/%06llu.relay", (unsigned long long)number);
@@ -656,7 +647,9 @@ static FuzzGroup *one_round(Fuzzer *f) {
     c->n.programs++;
     if (r.generated) c->n.generated++;
     else c->n.mutated++;
-    if (!strcmp(r.kind->name, "diff")) count_diff_round(c, v, &res);
+    Outcome fo = {0}; /* a failure's, read once for the counts and the group */
+    if (v == FV_FAIL) outcome_read(&fo, res.outcome);
+    if (!strcmp(r.kind->name, "diff")) count_diff_round(c, v, &fo);
     bool gained = note_coverage(f, &r, &cov, v), features = false;
     switch (v) {
     case FV_ORACLE_ERROR: oracle_error(f, sig); break;
@@ -666,7 +659,7 @@ static FuzzGroup *one_round(Fuzzer *f) {
       c->n.passed++;
       features = c->feedback != FB_COVERAGE && campaign_count_new_features(c, r.program.m, r.typed, r.passes) > 0;
       break;
-    case FV_FAIL: fresh = failure(f, &r, args, &res, number); break;
+    case FV_FAIL: fresh = failure(f, &r, args, &res, &fo, number); break;
     }
     /* it showed something new: it joins the pool, if its kind's programs may (a pass-only round's
        program is its parent's: its better passes went to the parent) */
@@ -675,6 +668,7 @@ static FuzzGroup *one_round(Fuzzer *f) {
        joined for its features alone has its passes mutated with its program, as under features */
     unsigned tries = c->feedback == FB_BOTH && !gained ? f->o->nmax : 0;
     if (join && !r.pass_only && r.kind->joins_pool) join_pool(f, &r, number, tries);
+    outcome_free(&fo);
     c->round++;
     log_progress(f);
   }

@@ -1124,20 +1124,20 @@ def index_out_of_range(job, mod, runners):
     main = mod["main"]
     probes = []
 
-    def visit(e):
+    def visit(e):  # (call, its index, the operand it indexes)
         if isinstance(e, relay.Call) and getattr(e.op, "name", None) in INDEX_OPERANDS:
-            where = INDEX_OPERANDS[e.op.name]
+            index, indexed = INDEX_OPERANDS[e.op.name]
             # take's "clip" and "wrap" modes define every index
-            if max(where) < len(e.args) and (e.op.name != "take" or str(e.attrs.mode) == "fast"):
-                probes.append(e)
+            if max(index, indexed) < len(e.args) and (e.op.name != "take" or str(e.attrs.mode) == "fast"):
+                probes.append((e, e.args[index], e.args[indexed]))
 
     try:
         relay.analysis.post_order_visit(main.body, visit)
         params = set(main.params)
-        probes = [c for c in probes if set(relay.analysis.free_vars(c.args[INDEX_OPERANDS[c.op.name][0]])) <= params]
+        probes = [p for p in probes if set(relay.analysis.free_vars(p[1])) <= params]
         if not probes:
             return None
-        body = relay.Tuple([c.args[INDEX_OPERANDS[c.op.name][0]] for c in probes])
+        body = relay.Tuple([index for _, index, _ in probes])
         probe = job.tvm.IRModule.from_expr(relay.Function(list(main.params), body))
         probe = infer_type(relay, probe)
     except Exception:  # pylint: disable=broad-except
@@ -1148,8 +1148,8 @@ def index_out_of_range(job, mod, runners):
             break
     else:
         return None
-    for call, index in zip(probes, got):
-        shape = [int(d) for d in call.args[INDEX_OPERANDS[call.op.name][1]].checked_type.shape]
+    for (call, _, indexed), index in zip(probes, got):
+        shape = [int(d) for d in indexed.checked_type.shape]
         bad = first_out_of_range(np, call.op.name, call.attrs, shape, index)
         if bad:
             return "%s: %s" % (call.op.name, bad)
