@@ -33,7 +33,7 @@ void mut_result_free(MutResult *r) {
   memset(r, 0, sizeof *r);
 }
 
-static char *type_text(const struct Type *t) { return ty_str(t); }
+static char *type_text(const struct Type *t, size_t max) { return ty_str_upto(t, max); }
 
 /* The span comment that ties a changed node to where it was in the seed. */
 static void mark(AstModule *m, AstNode *n, const char *seed_name, unsigned step, MutOrigin where) {
@@ -107,22 +107,21 @@ static char *print_located(const AstModule *m, AstPrintOptions o, MutStep *steps
 }
 
 /* Whether e, at nesting level `level`, reaches deeper than the parser's limit (MUT_PARSER_DEPTH),
-   counting only the levels a
-   printed and re-read tree surely has: every expression, but a `let` chain in another (printed as
-   one chain) and parentheses and braces (printed or not as the layout needs).  Types, patterns and
-   attribute lists count in the parser too, so this is a lower bound: a mutant it finds too deep
-   the check would refuse, after printing and parsing the whole text (1,998 nested closures: 8 MB,
-   and nearly every mutation inside them goes past the limit). */
+   counting only the levels a printed and re-read tree surely has: every expression (parentheses
+   and braces too: the printer writes each AST_PAREN and AST_BLOCK, and the parser reads each as a
+   level), but a `let` chain in another (printed as one chain).  Types, patterns, attribute lists
+   and the parentheses the printer adds on its own count in the parser too, so this is a lower
+   bound: a mutant it finds too deep the check would refuse, after printing and parsing the whole
+   text (nearly every mutation inside 1,998 nested closures goes past the limit). */
 static bool nested_too_deeply(AstExpr *e, unsigned level) {
-  bool counts = e->kind != AST_PAREN && e->kind != AST_BLOCK;
-  if (counts && ++level > MUT_PARSER_DEPTH) return true;
+  if (++level > MUT_PARSER_DEPTH) return true;
   AstExpr **slot;
   for (AstChildren it = ast_children(e); (slot = ast_next_child(&it));)
-    if (nested_too_deeply(*slot, e->kind == AST_SEQ && (*slot)->kind == AST_SEQ ? level - counts : level)) return true;
+    if (nested_too_deeply(*slot, e->kind == AST_SEQ && (*slot)->kind == AST_SEQ ? level - 1 : level)) return true;
   return false;
 }
 
-static bool module_too_deep(const AstModule *m) {
+bool mut_module_too_deep(const AstModule *m) {
   for (size_t i = 0; i < m->ndefs; i++)
     if (m->defs[i]->kind == AST_DEF_FN && m->defs[i]->fn->body && nested_too_deeply(m->defs[i]->fn->body, 0)) return true;
   return m->body && nested_too_deeply(m->body, 0);
@@ -172,7 +171,7 @@ static TryOutcome try_once(const Program *from, const MutOrigins *from_origins, 
   char *t = NULL;
   MutOrigins printed = {0};
   MutOrigin at = mut_origin_of(from_origins, &c.where);
-  bool deep = applied && module_too_deep(l.m); /* the check would refuse it, after printing it all */
+  bool deep = applied && mut_module_too_deep(l.m); /* the check would refuse it, after printing it all */
   if (applied && !deep) {
     mark(l.m, c.marked, o->seed_name, step, at);
     AstPrintOptions po = {.strip_types = true, .keep_spans = true};
@@ -199,8 +198,10 @@ static TryOutcome try_once(const Program *from, const MutOrigins *from_origins, 
     out->expected_error = xstrdup(msg);
     *origins = printed;
   } else {
-    /* TVM's layout, with the inferred types: the nodes' spans are places in t */
-    AstPrintOptions ao = {.type_text = type_text};
+    /* TVM's layout, with the inferred types: the nodes' spans are places in t.  Types of over
+       1 KB (a closure's holds those of the closures inside it) are left for the reader to infer:
+       written in full, 2,000 nested closures of 20 KB are 26 MB of comments. */
+    AstPrintOptions ao = {.type_text = type_text, .max_type_text = 1024};
     Where w = {.origins = origins, .parsed = &printed};
     free(t);
     t = print_located(checked->m, ao, out->steps, step + 1, &w);

@@ -25,6 +25,9 @@ typedef struct MutOptions {
 /* The parser's nesting limit (AST_MAX_DEPTH in parser/lower.h, the parser's own header): a mutant
    nested deeper is refused before it is printed.  test_mutate_a.c checks that the two agree. */
 enum { MUT_PARSER_DEPTH = 2000 };
+/* Whether m, printed and read back, is surely nested past that limit (a lower bound on the
+   parser's count, so that no mutant the parser would read is refused). */
+bool mut_module_too_deep(const AstModule *m);
 
 /* What rmutate and rfuzz start from: seed 1, one mutation a mutant, fuel 3, every mutator at its
    default weight. */

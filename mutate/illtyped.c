@@ -108,7 +108,7 @@ struct Ill {
 static bool visit(const ScopedSite *site, void *ctx) {
   Ill *w = ctx;
   AstExpr *e = *site->slot;
-  VEC_PUSH(w->sites, ((MutSite){site->slot, site->def, site->in_main}));
+  VEC_PUSH(w->sites, ((MutSite){site->slot, site->def, site->in_main, e->node.type}));
   const ScopeVar *v = e->kind == AST_LOCAL || e->kind == AST_GRAPH ? prog_scope_find(site, e->kind, e->text) : NULL;
   if (v) VEC_PUSH(w->uses, ((Use){e, v->type}));
   return false;

@@ -120,8 +120,9 @@ static const OpDef *called_op(const AstExpr *e) {
   return op_lookup(e->a->text);
 }
 
-static bool want(const AstExpr *e, void *ctx) {
+static bool want(const MutSite *s, void *ctx) {
   (void)ctx;
+  const AstExpr *e = *s->slot;
   const OpDef *op = called_op(e);
   return op && op->nattrs > 0;
 }

@@ -32,7 +32,7 @@ static bool movable(const AstExpr *e) {
    literal or a function. */
 static bool interesting(const MutSite *s) {
   const AstExpr *e = *s->slot;
-  const Type *t = e->node.type;
+  const Type *t = s->type;
   return t && t->kind != TY_FUNC && !mut_is_var(e) && e->kind != AST_SEQ && e->kind != AST_FN && e->kind != AST_INT &&
          e->kind != AST_FLOAT && e->kind != AST_BOOL;
 }
@@ -205,7 +205,7 @@ bool mut_crossover(MutContext *c) {
     if (interesting(&all.items[i])) VEC_PUSH(sites, all.items[i]);
   free(all.items);
   char **site_types = xcalloc(sites.len + 1, sizeof *site_types);
-  for (size_t i = 0; i < sites.len; i++) site_types[i] = ty_str((*sites.items[i].slot)->node.type);
+  for (size_t i = 0; i < sites.len; i++) site_types[i] = ty_str(sites.items[i].type);
 
   /* donor pieces whose type some site has */
   VEC(Piece) pieces = {0};
@@ -215,7 +215,7 @@ bool mut_crossover(MutContext *c) {
     for (size_t i = 0; i < ds.len; i++) {
       const AstExpr *e = *ds.items[i].slot;
       if (!interesting(&ds.items[i]) || !movable(e)) continue;
-      char *t = ty_str(e->node.type);
+      char *t = ty_str(ds.items[i].type);
       bool match = false;
       for (size_t k = 0; k < sites.len && !match; k++) match = !strcmp(site_types[k], t);
       if (match) VEC_PUSH(pieces, ((Piece){&c->donors[d], ds.items[i], e, t}));

@@ -34,7 +34,7 @@ static bool applies(Form f, const MutSite *s, const AstExpr *e, const Type *t) {
 
 static bool wrappable(const MutSite *s) {
   const AstExpr *e = *s->slot;
-  const Type *t = e->node.type;
+  const Type *t = s->type;
   if (!t || t->kind == TY_FUNC || e->kind == AST_SEQ || e->kind == AST_FN) return false;
   for (Form f = 0; f < NFORMS; f++)
     if (applies(f, s, e, t)) return true;
@@ -149,8 +149,8 @@ static AstExpr *build(MutContext *c, Form f, AstExpr *e, const Type *t, Gen *g) 
   }
 }
 
-static bool want(const AstExpr *e, void *ctx) {
-  (void)e;
+static bool want(const MutSite *s, void *ctx) {
+  (void)s;
   (void)ctx;
   return true;
 }
@@ -167,7 +167,7 @@ bool mut_insert(MutContext *c) {
     return false;
   }
   AstExpr *old = *s->slot;
-  const Type *t = old->node.type;
+  const Type *t = s->type;
   Form forms[NFORMS];
   size_t n = 0;
   for (Form f = 0; f < NFORMS; f++)

@@ -27,7 +27,8 @@ static size_t others(Gen *g, const OpDef *old, const Type *t, const OpDef **out)
   return k;
 }
 
-static bool want(const AstExpr *e, void *ctx) {
+static bool want(const MutSite *s, void *ctx) {
+  const AstExpr *e = *s->slot;
   const OpDef *op = called_op(e);
   if (!op || !closed_tensor(e->node.type)) return false;
   const OpDef *cands[MAX_CANDS];

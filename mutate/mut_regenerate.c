@@ -17,9 +17,10 @@ static bool generable(const Type *t) {
   return true;
 }
 
-static bool want(const AstExpr *e, void *ctx) {
+static bool want(const MutSite *s, void *ctx) {
   (void)ctx;
-  return e->kind != AST_SEQ && e->kind != AST_FN && generable(e->node.type);
+  const AstExpr *e = *s->slot;
+  return e->kind != AST_SEQ && e->kind != AST_FN && generable(s->type);
 }
 
 bool mut_regenerate(MutContext *c) {
@@ -32,7 +33,7 @@ bool mut_regenerate(MutContext *c) {
     GenStmts block = {0};
     mut_gen_at(c, s, &g, &block);
     AstExpr *old = *s->slot;
-    AstExpr *e = gen_expr(&g, old->node.type, c->fuel);
+    AstExpr *e = gen_expr(&g, s->type, c->fuel);
     mut_place(c, s, e, &block);
     mut_note(c, &old->node, &(*s->slot)->node, "regenerate %u:%u", old->node.span.line, old->node.span.col);
     free(block.items);

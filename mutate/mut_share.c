@@ -8,36 +8,52 @@
 #include "edit.h"
 
 /* ------------------------------------------------------------------ an expression -> a variable */
+/* The sites (not plain variables, in plain code) where a variable of the expression's type is in
+   scope, found in one walk: `sites` is in the walk's order (mut_sites), so it is followed along. */
+typedef struct Sharable {
+  const MutSites *sites;
+  size_t next;                /* the first site the walk has not reached */
+  VEC(const MutSite *) found;
+} Sharable;
+
+static bool sharable(const ScopedSite *site, void *ctx) {
+  Sharable *w = ctx;
+  if (w->next == w->sites->len) return true;
+  const MutSite *s = &w->sites->items[w->next];
+  if (site->slot != s->slot) return false;
+  w->next++;
+  if (mut_is_var(*s->slot) || !mut_site_plain(s)) return false;
+  for (size_t v = 0; v < site->nscope; v++)
+    if (site->scope[v].type == s->type) {
+      VEC_PUSH(w->found, s);
+      break;
+    }
+  return false;
+}
+
 static bool replace_with_var(MutContext *c, const MutSites *sites) {
-  size_t n = sites->len;
-  size_t *order = xmalloc((n ? n : 1) * sizeof *order);
-  for (size_t i = 0; i < n; i++) order[i] = i;
+  Sharable w = {sites, 0, {0}};
+  prog_scoped_walk(c->m, sharable, &w);
   bool done = false;
-  GenVars scope = {0};
-  for (size_t k = 0; k < n && !done; k++) {
-    size_t j = k + rng_index(c->rng, n - k), i = order[j];
-    order[j] = order[k];
-    const MutSite *s = &sites->items[i];
+  if (w.found.len) {
+    const MutSite *s = w.found.items[rng_index(c->rng, w.found.len)];
     AstExpr *e = *s->slot;
-    if (mut_is_var(e) || !mut_site_plain(s)) continue;
-    scope.len = 0;
+    GenVars scope = {0};
     mut_scope_at(c->m, s, &scope);
     size_t matches = 0;
-    for (size_t v = 0; v < scope.len; v++) matches += scope.items[v].type == e->node.type;
-    if (!matches) continue;
+    for (size_t v = 0; v < scope.len; v++) matches += scope.items[v].type == s->type;
     size_t pick = rng_index(c->rng, matches);
-    for (size_t v = 0; v < scope.len; v++)
-      if (scope.items[v].type == e->node.type && pick-- == 0) {
+    for (size_t v = 0; v < scope.len && !done; v++)
+      if (scope.items[v].type == s->type && pick-- == 0) {
         AstExpr *ref = mut_var_ref(c->m, scope.items[v].name);
         *s->slot = ref;
         mut_note(c, &e->node, &ref->node, "share %%%s for the expression at %u:%u", scope.items[v].name, e->node.span.line,
                  e->node.span.col);
         done = true;
-        break;
       }
+    free(scope.items);
   }
-  free(scope.items);
-  free(order);
+  free(w.found.items);
   return done;
 }
 

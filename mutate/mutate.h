@@ -82,10 +82,13 @@ typedef struct MutSite {
   AstExpr **slot;            /* the expression's place: *slot may be replaced */
   AstDef *def;               /* the global function it is in */
   bool in_main;              /* in @main, not inside a function with attributes (a fused primitive) */
+  const Type *type;          /* the value's type: the inferred one, or an `if`'s or a `match`'s, which
+                                TVM does not annotate (so inference leaves AstNode.type unset) */
 } MutSite;
 typedef VEC(MutSite) MutSites;
 
-/* Every typed expression of every global function, in pre-order (callees excluded). */
+/* Every typed expression of every global function, in pre-order (callees excluded); an `if` or a
+   `match` is typed by the value of its branches. */
 void mut_sites(AstModule *m, MutSites *out);
 /* The sites of c's program a mutator may change: mut_sites, less (from step 1 on) those that hold
    an earlier step's change (a node marked `rmutate-step-N`, or a subtree around one), so that each
@@ -93,8 +96,8 @@ void mut_sites(AstModule *m, MutSites *out);
 void mut_sites_to_change(MutContext *c, MutSites *out);
 /* Whether the site's expression is an earlier step's change or holds one (mut_sites_to_change). */
 bool mut_node_marked(const AstNode *n);
-/* A random site whose expression satisfies `want` (NULL: any); NULL when none does. */
-const MutSite *mut_pick(MutContext *c, const MutSites *sites, bool (*want)(const AstExpr *e, void *ctx), void *ctx);
+/* A random site that satisfies `want` (NULL: any); NULL when none does. */
+const MutSite *mut_pick(MutContext *c, const MutSites *sites, bool (*want)(const MutSite *s, void *ctx), void *ctx);
 /* The variables in scope at a site (parameters, earlier lets and graph bindings, enclosing
    closures' parameters), outermost first, as the generator's scope entries. */
 void mut_scope_at(AstModule *m, const MutSite *site, GenVars *out);

@@ -11,12 +11,61 @@ static bool is_atom_kind(AstExprKind k) {
   return k == AST_NAME || k == AST_STRING || k == AST_ANY || k == AST_LIST;
 }
 
+/* The sequences a branch's value is inside, innermost first: a variable its result names may be
+   bound there rather than where the `if` is. */
+typedef struct Frame {
+  const AstExpr *seq; /* NULL: a match arm, whose pattern may bind any name */
+  const struct Frame *outer;
+} Frame;
+
+static const Type *value_type(const ScopedSite *site, const AstExpr *e, const Frame *frames);
+
+/* The type of a use of variable e seen from inside `frames`: the innermost binding of its name. */
+static const Type *use_type(const ScopedSite *site, const AstExpr *e, const Frame *frames) {
+  for (const Frame *f = frames; f; f = f->outer) {
+    if (!f->seq) return NULL;
+    for (size_t i = f->seq->nstmts; i-- > 0;) {
+      const AstStmt *s = f->seq->stmts[i];
+      const char *name = s->kind == AST_STMT_GRAPH ? s->graph : s->binder ? s->binder->name : NULL;
+      bool kind_ok = (s->kind == AST_STMT_GRAPH) == (e->kind == AST_GRAPH);
+      if (name && kind_ok && !strcmp(name, e->text)) return s->kind == AST_STMT_FREE ? NULL : s->value_type;
+    }
+  }
+  const ScopeVar *v = prog_scope_find(site, e->kind, e->text);
+  return v ? v->type : NULL;
+}
+
+/* The type of the value e yields, seen from inside `frames`; NULL when it cannot be told. */
+static const Type *value_type(const ScopedSite *site, const AstExpr *e, const Frame *frames) {
+  if (!e) return NULL;
+  if (e->node.type) return e->node.type;
+  switch (e->kind) {
+  case AST_LOCAL:
+  case AST_GRAPH: return use_type(site, e, frames);
+  case AST_PAREN:
+  case AST_BLOCK: return value_type(site, e->a, frames);
+  case AST_SEQ: return value_type(site, e->a, &(Frame){e, frames});
+  case AST_IF: {
+    const Type *t = value_type(site, e->then_, frames);
+    return t ? t : value_type(site, e->else_, frames);
+  }
+  case AST_MATCH:
+    for (size_t i = 0; i < e->narms; i++) {
+      const Type *t = value_type(site, e->arms[i]->body, &(Frame){NULL, frames});
+      if (t) return t;
+    }
+    return NULL;
+  default: return NULL;
+  }
+}
+
 static bool collect(const ScopedSite *site, void *ctx) {
   MutSites *out = ctx;
   AstExpr *e = *site->slot;
   /* callees are not values: every mutator sees only values */
-  if (e->node.type && !is_atom_kind(e->kind) && !site->is_callee)
-    VEC_PUSH(*out, ((MutSite){site->slot, site->def, site->in_main}));
+  if (is_atom_kind(e->kind) || site->is_callee) return false;
+  const Type *t = e->kind == AST_IF || e->kind == AST_MATCH ? value_type(site, e, NULL) : e->node.type;
+  if (t) VEC_PUSH(*out, ((MutSite){site->slot, site->def, site->in_main, t}));
   return false;
 }
 
@@ -70,13 +119,13 @@ void mut_sites_to_change(MutContext *c, MutSites *out) {
   free(marked.items);
 }
 
-const MutSite *mut_pick(MutContext *c, const MutSites *sites, bool (*want)(const AstExpr *e, void *ctx), void *ctx) {
+const MutSite *mut_pick(MutContext *c, const MutSites *sites, bool (*want)(const MutSite *s, void *ctx), void *ctx) {
   size_t n = 0;
-  for (size_t i = 0; i < sites->len; i++) n += !want || want(*sites->items[i].slot, ctx);
+  for (size_t i = 0; i < sites->len; i++) n += !want || want(&sites->items[i], ctx);
   if (!n) return NULL;
   size_t k = rng_index(c->rng, n);
   for (size_t i = 0; i < sites->len; i++)
-    if ((!want || want(*sites->items[i].slot, ctx)) && k-- == 0) return &sites->items[i];
+    if ((!want || want(&sites->items[i], ctx)) && k-- == 0) return &sites->items[i];
   return NULL;
 }
 

@@ -321,8 +321,13 @@ typedef struct AstPrintOptions {
   bool keep_spans;      /* with strip_types: drop only the ty= comments, keep span= ones */
   /* When set, nodes with a type (AstNode.type) get `/ * ty=T * /` as TVM writes it, replacing
      any ty comment they had and merging with their span comment: `/ * ty=T span=S * /`.
-     Returns the spelling of a type, malloc'd. */
-  char *(*type_text)(const struct Type *type);
+     Returns the spelling of a type, malloc'd, or NULL when it is longer than max bytes (max 0:
+     any length). */
+  char *(*type_text)(const struct Type *type, size_t max);
+  /* With type_text: a type whose spelling is longer than this many bytes is not written (0: no
+     limit), save on an opaque call, which nothing else types.  A closure's type holds the types
+     of all the closures inside it, so writing each one grows as the nesting depth squared. */
+  size_t max_type_text;
   /* When set, called as each expression, binder or statement that has comments starts to be
      printed, with its byte offset in the output: where a marked node ended up, without parsing
      the output again.  A block (AST_SEQ) is reported where its result starts: its comments,

@@ -11,7 +11,7 @@
 
 #include "../../typegen/infer/infer.h"
 
-static char *type_text(const struct Type *t) { return ty_str(t); }
+static char *type_text(const struct Type *t, size_t max) { return ty_str_upto(t, max); }
 
 /* The module printed with its inferred types, or NULL when it does not check (message in *why). */
 static char *annotated(const char *text, size_t len, char **why) {

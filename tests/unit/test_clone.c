@@ -15,7 +15,7 @@
 #include "../../support/fileio.h"
 #include "../../typegen/infer/infer.h"
 
-static char *type_text(const struct Type *t) { return ty_str(t); }
+static char *type_text(const struct Type *t, size_t max) { return ty_str_upto(t, max); }
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 

@@ -23,7 +23,7 @@
 
 static const AstPrintOptions plain = {.strip_types = true, .keep_spans = true};
 
-static char *type_text(const struct Type *t) { return ty_str(t); }
+static char *type_text(const struct Type *t, size_t max) { return ty_str_upto(t, max); }
 
 /* Every `ty=` annotation of a typed program, in order, joined (malloc'd). */
 static char *all_types(const AstModule *m) {
@@ -269,10 +269,58 @@ static void test_other_models(void **state) {
   }
 }
 
-/* The driver refuses a mutant nested past the parser's limit before printing it: the same limit. */
+/* `open` nested n deep around 1f in @main's body, each closed by `close`. */
+static char *nested(const char *open, unsigned n, const char *close) {
+  StrBuf b;
+  sb_init(&b);
+  sb_puts(&b, V "def @main() {\n");
+  for (unsigned i = 0; i < n; i++) sb_puts(&b, open);
+  sb_puts(&b, "1f");
+  for (unsigned i = 0; i < n; i++) sb_puts(&b, close);
+  sb_puts(&b, "\n}\n");
+  return sb_take(&b);
+}
+
+/* The driver refuses a mutant nested past the parser's limit before printing it: the same limit,
+   and its count never above the parser's (a mutant the parser reads is never refused), exact for
+   parentheses and braces, which the printer always writes and the parser counts.  Closures, ifs
+   and let chains in parentheses near the limit: whatever parses is not too deep; one level more
+   of parentheses or braces, added to the tree, is. */
 static void test_parser_depth_agrees(void **state) {
   (void)state;
   assert_int_equal(MUT_PARSER_DEPTH, AST_MAX_DEPTH);
+  struct {
+    const char *open, *close;
+    unsigned levels; /* the parser's levels per nesting */
+  } shapes[] = {{"(", ")", 1}, {"{ ", " }", 1}, {"fn () { ", " }", 1}, {"if (True) { ", " } else { 2f }", 1},
+                {"(let %a = 1f; ", ")", 2}};
+  for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++) {
+    unsigned parsed = 0, from = MUT_PARSER_DEPTH / shapes[s].levels - 20;
+    for (unsigned n = from; n <= from + 22; n++) {
+      char *text = nested(shapes[s].open, n, shapes[s].close);
+      Program p;
+      char msg[256];
+      if (prog_load_as(&p, "deep", text, PROG_PARSED, msg, sizeof msg)) {
+        parsed++;
+        if (mut_module_too_deep(p.m)) fail_msg("%s nested %u deep parses but was found too deep", shapes[s].open, n);
+        if (s < 2) { /* one level more: too deep, as the parser would say */
+          AstFunc *main_fn = p.m->defs[0]->fn;
+          main_fn->body = ast_new_unary(p.m, s == 0 ? AST_PAREN : AST_BLOCK, main_fn->body);
+          char *again = ast_print(p.m, NULL);
+          Program q;
+          bool reads = prog_load_as(&q, "deeper", again, PROG_PARSED, msg, sizeof msg);
+          if (reads) prog_free(&q);
+          assert_int_equal(mut_module_too_deep(p.m), !reads);
+          free(again);
+        }
+        prog_free(&p);
+      } else if (!strstr(msg, "nested too deeply")) {
+        fail_msg("%s nested %u deep: %s", shapes[s].open, n, msg);
+      }
+      free(text);
+    }
+    if (!(parsed > 0 && parsed < 23)) fail_msg("%s: %u parsed", shapes[s].open, parsed); /* the limit is inside the range */
+  }
 }
 
 int main(void) {

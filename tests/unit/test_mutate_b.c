@@ -118,6 +118,32 @@ static void test_share_small(void **state) {
   outcome_free(&o);
 }
 
+/* Values TVM writes no type for (an `if`, whose type is its branches'): without operator calls
+   they are the only places to change.  The second program's branch shadows %x with another type,
+   so a site typed from the wrong %x would make an ill-typed mutant (run fails on it). */
+static const char *const branch_programs[] = {
+    "#[version = \"0.0.5\"]\ndef @main(%c: bool, %x: Tensor[(2), float32]) {\n"
+    "  if (%c) {\n    let %y = %x;\n    if (%c) { %y } else { %x }\n  } else {\n    %x\n  }\n}\n",
+    "#[version = \"0.0.5\"]\ndef @main(%c: bool, %x: Tensor[(2), float32]) {\n"
+    "  %0 = if (%c) { let %x = (%x, %x); %x } else { (%x, %x) };\n  %0.0\n}\n",
+};
+
+static void test_branches_are_values(void **state) {
+  (void)state;
+  const char *names[] = {"regenerate", "insert", "share"};
+  for (size_t m = 0; m < 3; m++)
+    for (size_t i = 0; i < 2; i++) {
+      unsigned applied = 0;
+      for (uint64_t seed = 0; seed < 20; seed++) {
+        Outcome o = run(mut_find(names[m]), branch_programs[i], seed, NULL, 0);
+        applied += o.applied;
+        outcome_free(&o);
+      }
+      if (applied < (m == 2 && i == 1 ? 1u : 20u))
+        fail_msg("%s changed branch program %zu in %u of 20 seeds", names[m], i, applied);
+    }
+}
+
 static void test_insert_resnet(void **state) {
   (void)state;
   char *text = slurp(MODELS "resnet-18.relay");
@@ -219,6 +245,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_insert_small),
       cmocka_unit_test(test_share_small),
+      cmocka_unit_test(test_branches_are_values),
       cmocka_unit_test(test_insert_resnet),
       cmocka_unit_test(test_share_resnet),
       cmocka_unit_test(test_crossover_needs_donors),

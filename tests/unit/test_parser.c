@@ -286,6 +286,41 @@ static void test_dump_is_stable_through_printing(void **state) {
   ast_free(b);
 }
 
+/* Nesting past 32 levels is written at the 32nd level's indentation (64 columns), so the text
+   grows with the depth, not its square; up to there each level is two more spaces, as TVM writes. */
+static void test_indentation_stops_at_64_columns(void **state) {
+  (void)state;
+  StrBuf src;
+  sb_init(&src);
+  sb_puts(&src, "#[version = \"0.0.5\"]\ndef @main(%c: bool, %x: float32) {\n");
+  for (int i = 0; i < 100; i++) sb_puts(&src, "if (%c) { ");
+  sb_puts(&src, "%x");
+  for (int i = 0; i < 100; i++) sb_puts(&src, " } else { %x }");
+  sb_puts(&src, "\n}\n");
+  AstModule *a = parse(src.data, NULL);
+  assert_non_null(a);
+  char *printed = ast_print(a, NULL);
+  size_t widest = 0, lines_at[200] = {0};
+  for (const char *line = printed; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+    size_t n = strspn(line, " ");
+    if (n > widest) widest = n;
+    if (n < 200) lines_at[n]++;
+  }
+  assert_int_equal(widest, 64);
+  for (size_t n = 2; n <= 64; n += 2) assert_true(lines_at[n] > 0); /* every level up to the cap */
+  assert_true(lines_at[64] > 100);                                   /* and the deeper ones at it */
+  AstModule *b = parse(printed, NULL);
+  assert_non_null(b);
+  char *da = ast_dump(a), *db = ast_dump(b);
+  assert_string_equal(da, db);
+  free(da);
+  free(db);
+  free(printed);
+  free(src.data);
+  ast_free(a);
+  ast_free(b);
+}
+
 /* ------------------------------------------------------------------ literals */
 
 static void test_int_literals(void **state) {
@@ -486,6 +521,7 @@ int main(void) {
       cmocka_unit_test(test_hostile_inputs_are_rejected),
       cmocka_unit_test(test_printer_parenthesises_built_projections),
       cmocka_unit_test(test_empty_input),
+      cmocka_unit_test(test_indentation_stops_at_64_columns),
       cmocka_unit_test(test_parse_cancelled_by_flag),
   };
   return cmocka_run_group_tests_name("parser", tests, NULL, NULL);

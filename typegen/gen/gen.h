@@ -138,8 +138,8 @@ void gen_limits_widen(OpGenPolicy *limits, const Type *t);
 bool gen_op_fits(const GenPolicy *policy, const OpDef *op);
 /* The same for every type of a typed module. */
 void gen_limits_widen_module(OpGenPolicy *limits, const AstModule *m);
-/* The first type of a typed module (its expressions', binders' and patterns' types) that does not
-   fit the limits, or NULL when all do. */
+/* The first tensor type in a typed module's types (its expressions', binders' and patterns',
+   and the types inside them) that does not fit the limits, or NULL when all do. */
 const Type *gen_module_misfit(const AstModule *m, const OpGenPolicy *limits);
 
 /* ------------------------------------------------------------------ the library */

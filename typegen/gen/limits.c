@@ -7,6 +7,8 @@
  */
 #include "gen.h"
 
+#include "../../support/ptrset.h"
+
 /* The known sizes' product; INT64_MAX when it overflows. */
 static int64_t known_elements(const Type *t) {
   int64_t n = 1;
@@ -15,27 +17,33 @@ static int64_t known_elements(const Type *t) {
   return n;
 }
 
+static bool tensor_fits(const OpGenPolicy *limits, const Type *t) {
+  if (t->ndims > limits->max_rank) return false;
+  for (uint32_t i = 0; i < t->ndims; i++)
+    if (t->dims[i] > limits->max_dim) return false;
+  return known_elements(t) <= limits->max_elements;
+}
+
 bool gen_type_fits(const OpGenPolicy *limits, const Type *t) {
   if (!t) return true;
-  if (t->kind == TY_TENSOR) {
-    if (t->ndims > limits->max_rank) return false;
-    for (uint32_t i = 0; i < t->ndims; i++)
-      if (t->dims[i] > limits->max_dim) return false;
-    return known_elements(t) <= limits->max_elements;
-  }
+  if (t->kind == TY_TENSOR) return tensor_fits(limits, t);
   for (uint32_t i = 0; i < t->nargs; i++)
     if (!gen_type_fits(limits, t->args[i])) return false;
   return gen_type_fits(limits, t->ret);
 }
 
+static void widen_tensor(OpGenPolicy *limits, const Type *t) {
+  if (t->ndims > limits->max_rank) limits->max_rank = t->ndims;
+  for (uint32_t i = 0; i < t->ndims; i++)
+    if (t->dims[i] > limits->max_dim) limits->max_dim = t->dims[i];
+  int64_t n = known_elements(t);
+  if (n > limits->max_elements) limits->max_elements = n;
+}
+
 void gen_limits_widen(OpGenPolicy *limits, const Type *t) {
   if (!t) return;
   if (t->kind == TY_TENSOR) {
-    if (t->ndims > limits->max_rank) limits->max_rank = t->ndims;
-    for (uint32_t i = 0; i < t->ndims; i++)
-      if (t->dims[i] > limits->max_dim) limits->max_dim = t->dims[i];
-    int64_t n = known_elements(t);
-    if (n > limits->max_elements) limits->max_elements = n;
+    widen_tensor(limits, t);
     return;
   }
   for (uint32_t i = 0; i < t->nargs; i++)
@@ -99,6 +107,33 @@ static void module_types(const AstModule *m, TypeVisit visit, void *ctx) {
   if (m->body) expr_types(m->body, visit, ctx);
 }
 
+/* Every distinct tensor type in m's types, each visited once: types are shared (hash-consed), and
+   nested closures' types hold one another, so visiting each occurrence would cost as the nesting
+   depth squared (2,000 nested closures: 2 million types). */
+typedef struct Tensors {
+  TypeVisit visit;
+  void *ctx;
+  PtrSet seen;
+} Tensors;
+
+static void each_tensor(const Type *t, void *ctx) {
+  Tensors *w = ctx;
+  if (!t || !ptrset_add(&w->seen, t)) return;
+  if (t->kind == TY_TENSOR) {
+    w->visit(t, w->ctx);
+    return;
+  }
+  for (uint32_t i = 0; i < t->nargs; i++)
+    each_tensor(t->args[i], w);
+  each_tensor(t->ret, w);
+}
+
+static void module_tensors(const AstModule *m, TypeVisit visit, void *ctx) {
+  Tensors w = {visit, ctx, {0}};
+  module_types(m, each_tensor, &w);
+  ptrset_free(&w.seen);
+}
+
 typedef struct Misfit {
   const OpGenPolicy *limits;
   const Type *first;
@@ -106,15 +141,15 @@ typedef struct Misfit {
 
 static void find_misfit(const Type *t, void *ctx) {
   Misfit *f = ctx;
-  if (!f->first && !gen_type_fits(f->limits, t)) f->first = t;
+  if (!f->first && !tensor_fits(f->limits, t)) f->first = t;
 }
 
 const Type *gen_module_misfit(const AstModule *m, const OpGenPolicy *limits) {
   Misfit f = {limits, NULL};
-  module_types(m, find_misfit, &f);
+  module_tensors(m, find_misfit, &f);
   return f.first;
 }
 
-static void widen(const Type *t, void *ctx) { gen_limits_widen(ctx, t); }
+static void widen(const Type *t, void *ctx) { widen_tensor(ctx, t); }
 
-void gen_limits_widen_module(OpGenPolicy *limits, const AstModule *m) { module_types(m, widen, limits); }
+void gen_limits_widen_module(OpGenPolicy *limits, const AstModule *m) { module_tensors(m, widen, limits); }

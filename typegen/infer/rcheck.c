@@ -32,7 +32,7 @@ static const char usage[] =
 
 enum { OPT_ANNOTATE = 256, OPT_JSON, OPT_LIST_OPS, OPT_STRICT, OPT_VERSION };
 
-static char *type_text(const struct Type *t) { return ty_str(t); }
+static char *type_text(const struct Type *t, size_t max) { return ty_str_upto(t, max); }
 
 static json_t *type_json(const Type *t) {
   if (!t) return json_null();

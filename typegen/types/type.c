@@ -205,15 +205,21 @@ const Type *ty_incomplete(TyTable *t) {
 
 /* ------------------------------------------------------------------ printing */
 
-static void print_list(const Type *const *ts, size_t n, StrBuf *out) {
+/* Spells ty onto out; false as soon as out holds more than `limit` bytes (the rest unspelled), so
+   that telling a type too long to write costs no more than the limit. */
+static bool spell(const Type *ty, StrBuf *out, size_t limit);
+
+static bool spell_list(const Type *const *ts, size_t n, StrBuf *out, size_t limit) {
   for (size_t i = 0; i < n; i++) {
     if (i) sb_puts(out, ", ");
-    ty_print(ts[i], out);
+    if (!spell(ts[i], out, limit)) return false;
   }
+  return true;
 }
 
-void ty_print(const Type *ty, StrBuf *out) {
+static bool spell(const Type *ty, StrBuf *out, size_t limit) {
   char buf[32];
+  if (out->len > limit) return false;
   switch (ty->kind) {
   case TY_TENSOR:
     if (ty->ndims == 0 && ty->dtype.code != DT_VOID) {
@@ -221,7 +227,7 @@ void ty_print(const Type *ty, StrBuf *out) {
       break;
     }
     sb_puts(out, "Tensor[(");
-    for (uint32_t i = 0; i < ty->ndims; i++) {
+    for (uint32_t i = 0; i < ty->ndims && out->len <= limit; i++) {
       if (i) sb_puts(out, ", ");
       if (ty->dims[i] == TY_DIM_ANY) sb_putc(out, '?');
       else sb_printf(out, "%lld", (long long)ty->dims[i]);
@@ -232,7 +238,7 @@ void ty_print(const Type *ty, StrBuf *out) {
     break;
   case TY_TUPLE:
     sb_putc(out, '(');
-    print_list(ty->args, ty->nargs, out);
+    if (!spell_list(ty->args, ty->nargs, out, limit)) return false;
     if (ty->nargs == 1) sb_putc(out, ',');
     sb_putc(out, ')');
     break;
@@ -240,23 +246,23 @@ void ty_print(const Type *ty, StrBuf *out) {
     sb_puts(out, "fn ");
     if (ty->ntparams) {
       sb_putc(out, '[');
-      print_list(ty->tparams, ty->ntparams, out);
+      if (!spell_list(ty->tparams, ty->ntparams, out, limit)) return false;
       sb_putc(out, ']');
     }
     sb_putc(out, '(');
-    print_list(ty->args, ty->nargs, out);
+    if (!spell_list(ty->args, ty->nargs, out, limit)) return false;
     sb_puts(out, ") -> ");
-    ty_print(ty->ret, out);
+    if (!spell(ty->ret, out, limit)) return false;
     break;
   case TY_REF:
     sb_puts(out, "ref(");
-    ty_print(ty->args[0], out);
+    if (!spell(ty->args[0], out, limit)) return false;
     sb_putc(out, ')');
     break;
   case TY_CALL:
     sb_puts(out, ty->name);
     sb_putc(out, '[');
-    print_list(ty->args, ty->nargs, out);
+    if (!spell_list(ty->args, ty->nargs, out, limit)) return false;
     sb_putc(out, ']');
     break;
   case TY_VAR:
@@ -266,12 +272,20 @@ void ty_print(const Type *ty, StrBuf *out) {
     sb_printf(out, "?%u", ty->id);
     break;
   }
+  return out->len <= limit;
 }
 
-char *ty_str(const Type *ty) {
+void ty_print(const Type *ty, StrBuf *out) { spell(ty, out, SIZE_MAX); }
+
+char *ty_str(const Type *ty) { return ty_str_upto(ty, 0); }
+
+char *ty_str_upto(const Type *ty, size_t max) {
   StrBuf sb;
   sb_init(&sb);
-  ty_print(ty, &sb);
+  if (!spell(ty, &sb, max ? max : SIZE_MAX)) {
+    free(sb.data);
+    return NULL;
+  }
   return sb_take(&sb);
 }
 

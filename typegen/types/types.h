@@ -95,6 +95,9 @@ const Type *ty_unit(TyTable *t); /* () */
 void ty_print(const Type *ty, StrBuf *out);
 /* The same, as a malloc'd string. */
 char *ty_str(const Type *ty);
+/* The same, or NULL when the spelling is longer than max bytes (0: any length); a long type costs
+   no more than max bytes to tell. */
+char *ty_str_upto(const Type *ty, size_t max);
 /* Whether TVM's parser can read t back as an annotation: no ref(T), no polymorphic function type
    (fn [A]...), no unknowns (spec §7). */
 bool ty_is_readable(const Type *t);
