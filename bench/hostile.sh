@@ -62,6 +62,10 @@ gen overflow-correlation "'$H\ndef @main(%a: Tensor[(1, 1, 8, 8), float32], %b: 
 gen overflow-strided-slice "'$H\ndef @main(%x: Tensor[(8, 8), float32]) { strided_slice(%x, begin=[8, 0], end=[0, 8], strides=[-9223372036854775808, 1]) }\n'"
 gen overflow-pool "'$H\ndef @main(%x: Tensor[(1, 3, 8, 8), float32]) { nn.max_pool2d(%x, pool_size=[9223372036854775807, 2], dilation=[9223372036854775807, 1]) }\n'"
 gen huge-channels "'$H\ndef @main(%x: Tensor[(1, 9223372036854775807, 56, 56), float32]) { nn.relu(%x) }\n'"
+# issue 29: nesting 1,998 deep (the parser's limit is 2,000): closures, once cubic to type-check, and
+# ifs, once 77 s to mutate (only the shape mutator applied; mutants 12.8 MB of indentation)
+gen nested-closures-1998 "'$H\ndef @main() {\n' + 'fn () { ' * 1998 + '1f' + ' }' * 1998 + '\n}\n'"
+gen nested-ifs-1998 "'$H\ndef @main(%c: bool, %x: Tensor[(2), float32]) {\n' + 'if (%c) { ' * 1998 + '%x' + ' } else { %x }' * 1998 + '\n}\n'"
 if [ "${HOSTILE_SMALL:-0}" != 1 ]; then
   # issue 29: a 100,000-binding chain (rmutate -n 1 once past 600 s), 50,000 untyped chained
   # globals (rreduce under an always-true test once past 120 s)

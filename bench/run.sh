@@ -56,7 +56,7 @@ echo "time against program size, generated chains of 10,000 and 50,000 bindings 
 bash bench/scale.sh
 
 echo
-echo "time against nesting depth: 500, 1,000 and 1,998 nested closures and ifs (bench/nesting.sh: about 5 minutes):"
+echo "time against nesting depth: 500, 1,000 and 1,998 nested closures and ifs (bench/nesting.sh: under a minute):"
 bash bench/nesting.sh
 
 echo

@@ -5,13 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../support/ptrmap.h"
+#include "../support/strset.h"
 #include "../typegen/ops/ops.h"
 #include "edit.h"
 
-/* Whether e can move to another program as it is: operator calls, tuples, projections, if,
-   literals and variables only. */
-static bool movable(const AstExpr *e) {
-  if (!e) return true;
+/* Whether e itself, its children aside, can move to another program: operator calls, tuples,
+   projections, if, literals and variables only. */
+static bool movable_node(const AstExpr *e) {
   switch (e->kind) {
   case AST_SEQ:
   case AST_FN:
@@ -20,12 +21,28 @@ static bool movable(const AstExpr *e) {
   case AST_META:
   case AST_BLOCK: return false;
   case AST_NAME: return op_lookup(e->text) != NULL; /* not a constructor */
-  default: break;
+  default: return true;
   }
+}
+
+/* Whether e can move as it is: it and everything inside it. */
+static bool movable(const AstExpr *e) {
+  if (!e) return true;
+  if (!movable_node(e)) return false;
   AstExpr **child;
   for (AstChildren it = ast_children((AstExpr *)e); (child = ast_next_child(&it));)
     if (!movable(*child)) return false;
   return true;
+}
+
+/* movable() of e and of every expression inside it, in one pass: those that are go into `out`.
+   Asking each of a donor's expressions in turn would cost as its depth squared (nested ifs). */
+static bool find_movable(const AstExpr *e, PtrMap *out) {
+  bool all = movable_node(e);
+  AstExpr **child;
+  for (AstChildren it = ast_children((AstExpr *)e); (child = ast_next_child(&it));) all &= find_movable(*child, out);
+  if (all) ptrmap_put(out, e, e);
+  return all;
 }
 
 /* A site worth replacing, or a donor expression worth moving: a value, not a plain variable, a
@@ -205,24 +222,35 @@ bool mut_crossover(MutContext *c) {
     if (interesting(&all.items[i])) VEC_PUSH(sites, all.items[i]);
   free(all.items);
   char **site_types = xcalloc(sites.len + 1, sizeof *site_types);
-  for (size_t i = 0; i < sites.len; i++) site_types[i] = ty_str(sites.items[i].type);
+  StrSet types_wanted;
+  strset_init(&types_wanted);
+  for (size_t i = 0; i < sites.len; i++) {
+    site_types[i] = ty_str(sites.items[i].type);
+    strset_add(&types_wanted, site_types[i]);
+  }
 
   /* donor pieces whose type some site has */
   VEC(Piece) pieces = {0};
   for (size_t d = 0; d < c->ndonors; d++) {
+    const AstModule *dm = c->donors[d].prog.m;
+    PtrMap movable_exprs = {0};
+    for (size_t i = 0; i < dm->ndefs; i++)
+      if (dm->defs[i]->kind == AST_DEF_FN) find_movable(dm->defs[i]->fn->body, &movable_exprs);
     MutSites ds = {0};
     mut_sites(c->donors[d].prog.m, &ds);
     for (size_t i = 0; i < ds.len; i++) {
       const AstExpr *e = *ds.items[i].slot;
-      if (!interesting(&ds.items[i]) || !movable(e)) continue;
+      bool is_movable;
+      ptrmap_get(&movable_exprs, e, &is_movable);
+      if (!interesting(&ds.items[i]) || !is_movable) continue;
       char *t = ty_str(ds.items[i].type);
-      bool match = false;
-      for (size_t k = 0; k < sites.len && !match; k++) match = !strcmp(site_types[k], t);
-      if (match) VEC_PUSH(pieces, ((Piece){&c->donors[d], ds.items[i], e, t}));
+      if (strset_contains(&types_wanted, t)) VEC_PUSH(pieces, ((Piece){&c->donors[d], ds.items[i], e, t}));
       else free(t);
     }
     free(ds.items);
+    ptrmap_free(&movable_exprs);
   }
+  strset_free(&types_wanted);
 
   bool ok = false;
   for (unsigned attempt = 0; attempt < 16 && pieces.len && !ok; attempt++) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../program/program.h"
+#include "../support/ptrmap.h"
 #include "mutate.h"
 
 static bool is_atom_kind(AstExprKind k) {
@@ -18,7 +19,15 @@ typedef struct Frame {
   const struct Frame *outer;
 } Frame;
 
-static const Type *value_type(const ScopedSite *site, const AstExpr *e, const Frame *frames);
+/* The walk's state: the sites so far, and the value types of the ifs and matches worked out so
+   far.  The walk meets an if before the ifs in its branches, and working out its type works
+   theirs out too: kept, so that a chain of nested ifs costs its length, not its length squared. */
+typedef struct Collect {
+  MutSites *out;
+  PtrMap known;
+} Collect;
+
+static const Type *value_type(Collect *c, const ScopedSite *site, const AstExpr *e, const Frame *frames);
 
 /* The type of a use of variable e seen from inside `frames`: the innermost binding of its name. */
 static const Type *use_type(const ScopedSite *site, const AstExpr *e, const Frame *frames) {
@@ -35,41 +44,52 @@ static const Type *use_type(const ScopedSite *site, const AstExpr *e, const Fram
   return v ? v->type : NULL;
 }
 
-/* The type of the value e yields, seen from inside `frames`; NULL when it cannot be told. */
-static const Type *value_type(const ScopedSite *site, const AstExpr *e, const Frame *frames) {
+/* The type of the value e yields, seen from inside `frames`; NULL when it cannot be told.  An if's
+   or a match's is the same wherever it is seen from (what a branch's variable names is bound
+   inside the branch, or where the if is, in scope at both), so it is worked out once. */
+static const Type *value_type(Collect *c, const ScopedSite *site, const AstExpr *e, const Frame *frames) {
   if (!e) return NULL;
   if (e->node.type) return e->node.type;
+  bool found;
+  const Type *t = NULL;
   switch (e->kind) {
   case AST_LOCAL:
   case AST_GRAPH: return use_type(site, e, frames);
   case AST_PAREN:
-  case AST_BLOCK: return value_type(site, e->a, frames);
-  case AST_SEQ: return value_type(site, e->a, &(Frame){e, frames});
-  case AST_IF: {
-    const Type *t = value_type(site, e->then_, frames);
-    return t ? t : value_type(site, e->else_, frames);
-  }
+  case AST_BLOCK: return value_type(c, site, e->a, frames);
+  case AST_SEQ: return value_type(c, site, e->a, &(Frame){e, frames});
+  case AST_IF:
+    t = ptrmap_get(&c->known, e, &found);
+    if (found) return t;
+    t = value_type(c, site, e->then_, frames);
+    if (!t) t = value_type(c, site, e->else_, frames);
+    break;
   case AST_MATCH:
-    for (size_t i = 0; i < e->narms; i++) {
-      const Type *t = value_type(site, e->arms[i]->body, &(Frame){NULL, frames});
-      if (t) return t;
-    }
-    return NULL;
+    t = ptrmap_get(&c->known, e, &found);
+    if (found) return t;
+    for (size_t i = 0; i < e->narms && !t; i++) t = value_type(c, site, e->arms[i]->body, &(Frame){NULL, frames});
+    break;
   default: return NULL;
   }
+  ptrmap_put(&c->known, e, t);
+  return t;
 }
 
 static bool collect(const ScopedSite *site, void *ctx) {
-  MutSites *out = ctx;
+  Collect *c = ctx;
   AstExpr *e = *site->slot;
   /* callees are not values: every mutator sees only values */
   if (is_atom_kind(e->kind) || site->is_callee) return false;
-  const Type *t = e->kind == AST_IF || e->kind == AST_MATCH ? value_type(site, e, NULL) : e->node.type;
-  if (t) VEC_PUSH(*out, ((MutSite){site->slot, site->def, site->in_main, t}));
+  const Type *t = e->kind == AST_IF || e->kind == AST_MATCH ? value_type(c, site, e, NULL) : e->node.type;
+  if (t) VEC_PUSH(*c->out, ((MutSite){site->slot, site->def, site->in_main, t}));
   return false;
 }
 
-void mut_sites(AstModule *m, MutSites *out) { prog_scoped_walk(m, collect, out); }
+void mut_sites(AstModule *m, MutSites *out) {
+  Collect c = {out, {0}};
+  prog_scoped_walk(m, collect, &c);
+  ptrmap_free(&c.known);
+}
 
 bool mut_node_marked(const AstNode *n) {
   for (const AstComment *c = n->comments; c; c = c->next)

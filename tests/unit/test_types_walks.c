@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "../../program/program.h"
-#include "../../support/ptrset.h"
+#include "../../support/ptrmap.h"
 #include "../../support/strbuf.h"
 #include "../../typegen/gen/gen.h"
 
@@ -38,16 +38,24 @@ static void test_spelling_cut_off(void **state) {
   ty_table_free(types);
 }
 
-static void test_pointer_set(void **state) {
+static void test_pointer_map(void **state) {
   (void)state;
-  PtrSet s = {0};
-  int items[1000];
-  for (int i = 0; i < 1000; i++) assert_true(ptrset_add(&s, &items[i])); /* past several growths */
-  for (int i = 0; i < 1000; i++) assert_false(ptrset_add(&s, &items[i]));
-  assert_int_equal(s.len, 1000);
-  ptrset_free(&s);
-  assert_true(ptrset_add(&s, &items[0])); /* freed is empty and ready */
-  ptrset_free(&s);
+  PtrMap m = {0};
+  static int items[1000]; /* only their addresses matter */
+  bool found = true;
+  assert_null(ptrmap_get(&m, &items[0], &found)); /* an empty map answers */
+  assert_false(found);
+  for (int i = 0; i < 1000; i++) assert_true(ptrmap_put(&m, &items[i], i % 3 ? &items[999 - i] : NULL)); /* past several growths */
+  for (int i = 0; i < 1000; i++) {
+    assert_ptr_equal(ptrmap_get(&m, &items[i], &found), i % 3 ? &items[999 - i] : NULL);
+    assert_true(found); /* a NULL value is there */
+  }
+  assert_false(ptrmap_put(&m, &items[5], &items[5])); /* replaced, not added */
+  assert_ptr_equal(ptrmap_get(&m, &items[5], &found), &items[5]);
+  assert_int_equal(m.len, 1000);
+  ptrmap_free(&m);
+  assert_true(ptrmap_put(&m, &items[0], NULL)); /* freed is empty and ready */
+  ptrmap_free(&m);
 }
 
 /* Closures nested `depth` deep around a constant of type T: the tensor is reached only through
@@ -87,7 +95,7 @@ static void test_limits_through_nested_closures(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_spelling_cut_off),
-      cmocka_unit_test(test_pointer_set),
+      cmocka_unit_test(test_pointer_map),
       cmocka_unit_test(test_limits_through_nested_closures),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,7 +7,7 @@
  */
 #include "gen.h"
 
-#include "../../support/ptrset.h"
+#include "../../support/ptrmap.h"
 
 /* The known sizes' product; INT64_MAX when it overflows. */
 static int64_t known_elements(const Type *t) {
@@ -113,12 +113,12 @@ static void module_types(const AstModule *m, TypeVisit visit, void *ctx) {
 typedef struct Tensors {
   TypeVisit visit;
   void *ctx;
-  PtrSet seen;
+  PtrMap seen;
 } Tensors;
 
 static void each_tensor(const Type *t, void *ctx) {
   Tensors *w = ctx;
-  if (!t || !ptrset_add(&w->seen, t)) return;
+  if (!t || !ptrmap_put(&w->seen, t, NULL)) return;
   if (t->kind == TY_TENSOR) {
     w->visit(t, w->ctx);
     return;
@@ -131,7 +131,7 @@ static void each_tensor(const Type *t, void *ctx) {
 static void module_tensors(const AstModule *m, TypeVisit visit, void *ctx) {
   Tensors w = {visit, ctx, {0}};
   module_types(m, each_tensor, &w);
-  ptrset_free(&w.seen);
+  ptrmap_free(&w.seen);
 }
 
 typedef struct Misfit {
