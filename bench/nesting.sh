@@ -6,8 +6,9 @@
 # (1,998 closures: 6-9 s).  rmutate -n 5 beside it should too: it once took 77 s on 1,998 ifs
 # (x3.8 per doubling), printing 12.8 MB mutants (26 MB for closures) at every attempt; the printer
 # now stops indenting at 64 columns, types of over 1 KB are left out of a mutant, and an if's value
-# is a site every mutator may change.  At 1,998 (the parser's limit is 2,000) a change that nests
-# two levels deeper is refused and tried again, which costs a few attempts more than at 1,000.
+# is a site the mutators that replace or wrap a value may change (it was nobody's: only `shape`
+# applied).  At 1,998 (the parser's limit is 2,000) most changes would nest too deep and are tried
+# again, which costs a few attempts more than at 1,000.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
