@@ -29,7 +29,7 @@ nested_ifs() { # DEPTH: `if (%c) {` nested DEPTH deep in then-branches, over %x
   python3 -c "d = $1; print('#[version = \"0.0.5\"]\ndef @main(%c: bool, %x: Tensor[(2), float32]) {\n' + 'if (%c) { ' * d + '%x' + ' } else { %x }' * d + '\n}')"
 }
 
-@test "1,998 nested ifs or closures: rmutate -n 5 writes 5 distinct mutants, each within 20x the seed's size" {
+@test "1,998 nested ifs or closures: rmutate -n 5 writes 5 distinct mutants, each within 40x the seed's size" {
   # Before: the ifs' values were no mutator's sites (TVM writes no type for an if), so only the
   # shape mutator applied, 4 distinct mutants, then 64 attempts at a fifth (77 s); and each
   # mutant, indented a level per if and with every closure's whole type written, was 12.8 MB
@@ -41,7 +41,7 @@ nested_ifs() { # DEPTH: `if (%c) {` nested DEPTH deep in then-branches, over %x
     [ "$status" -eq 0 ]
     [ "$(ls "$T/$seed"/*.relay | wc -l)" -eq 5 ]
     [ "$(md5sum "$T/$seed"/*.relay | cut -d' ' -f1 | sort -u | wc -l)" -eq 5 ]
-    limit=$(( $(wc -c < "$T/$seed.relay") * 20 ))
+    limit=$(( $(wc -c < "$T/$seed.relay") * 40 )) # they were 267x (ifs) and 1,300x (closures); now 6-17x
     for f in "$T/$seed"/*.relay; do
       [ "$(wc -c < "$f")" -lt "$limit" ]
       "$BIN/rcheck" "$f" > /dev/null
