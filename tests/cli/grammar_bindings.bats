@@ -12,7 +12,7 @@ setup() {
 
 @test "package metadata: Apache-2.0, no made-up repository, scope source.relay for .relay files, queries that exist" {
   grep -q '^license = "Apache-2.0"$' "$P/Cargo.toml"
-  ! grep -q '^repository' "$P/Cargo.toml"
+  ! grep -q '^repository' "$P/Cargo.toml" || false
   python3 - "$P" <<'PY'
 import json, os, sys
 p = sys.argv[1]
@@ -60,7 +60,7 @@ PY
   so=build/Release/tree_sitter_relay_binding.node
   [ -f "$so" ]
   # node loads addons lazily: the scanner's symbols must be defined in the addon itself
-  ! nm -u "$so" | grep -q tree_sitter_relay_external_scanner
+  ! nm -u "$so" | grep -q tree_sitter_relay_external_scanner || false
   nm "$so" | grep -q ' T tree_sitter_relay_external_scanner_scan'
   run node -e 'const l = require("./bindings/node"); if (l.name !== "relay" || !l.nodeTypeInfo) process.exit(1)'
   [ "$status" -eq 0 ]

@@ -289,7 +289,7 @@ EOF
   printf '# planted\nfake softmax\n' > "$T/known"
   run "$RFUZZ" --oracle "$ORACLE" --rounds 120 --no-reduce --known "$T/known" -q -o "$T/b" --json
   [ "$status" -eq 0 ]
-  ! grep -q 'fake softmax' "$T/b/index.md"
+  ! grep -q 'fake softmax' "$T/b/index.md" || false
   python3 -c 'import json,sys; j=json.load(sys.stdin); assert j["known"] > 0 and not j["groups"], j' <<< "$output"
 }
 
@@ -297,8 +297,8 @@ EOF
   "$RFUZZ" --oracle "$ORACLE" --rounds 80 --shard 1/2 --no-reduce -q -o "$T/s1"
   "$RFUZZ" --oracle "$ORACLE" --rounds 80 --shard 2/2 --no-reduce -q -o "$T/s2"
   # shard I makes the campaign's programs I-1, I-1+N, ...: the pool files never collide
-  ! ls "$T/s1/pool" | grep -v seed | sed 's/\.relay//' | awk '$1 % 2 != 0' | grep .
-  ! ls "$T/s2/pool" | grep -v seed | sed 's/\.relay//' | awk '$1 % 2 != 1' | grep .
+  ! ls "$T/s1/pool" | grep -v seed | sed 's/\.relay//' | awk '$1 % 2 != 0' | grep . || false
+  ! ls "$T/s2/pool" | grep -v seed | sed 's/\.relay//' | awk '$1 % 2 != 1' | grep . || false
   run "$RFUZZ" merge -o "$T/m" "$T/s1" "$T/s2"
   [ "$status" -eq 0 ]
   python3 - "$T" <<'EOF'

@@ -43,7 +43,7 @@ pipeline() {
   [ "$status" -eq 0 ]
   # the standalone repro is made under the reduced pipeline
   grep -q "relay.transform.FuseOps(fuse_opt_level=0)" "$T/r.md"
-  ! grep -q "relay.transform.SimplifyExpr" "$T/r.md"
+  ! grep -q "relay.transform.SimplifyExpr" "$T/r.md" || false
   # and that is what the test fails on
   cp "$T/bug.relay" "$T/again.relay"
   run "$I/tvm-pass" -q FoldConstant 'FuseOps(fuse_opt_level=0)' --match 'fake pass order' "$T/again.relay"

@@ -57,13 +57,13 @@ PY
   run "$RREDUCE" -j1 "$T/m.relay" "$T/keep2.sh"
   [ "$status" -eq 0 ]
   "$T/keep2.sh" "$T/m.relay"
-  ! grep -q 'ty=' "$T/m.relay"
+  ! grep -q 'ty=' "$T/m.relay" || false
   spans_are_the_inputs "$CORPUS/$PRINTED" "$T/m.relay"
   grep -q 'nn.conv2d(.*) /\* span=from_string:8:20 \*/' "$T/m.relay"
   cp "$CORPUS/$PRINTED" "$T/s.relay"
   run "$RREDUCE" -j1 --strip-spans "$T/s.relay" "$T/keep2.sh"
   [ "$status" -eq 0 ]
-  ! grep -q 'span=' "$T/s.relay"
+  ! grep -q 'span=' "$T/s.relay" || false
   ! grep -q '/\*' "$T/s.relay"
 }
 
@@ -78,7 +78,7 @@ PY
   run "$RREDUCE" -j1 "$T/i.relay" "$T/same_error.sh"
   [ "$status" -eq 0 ]
   "$T/same_error.sh" "$T/i.relay"
-  ! grep -q 'rmutate-step' "$T/i.relay"
+  ! grep -q 'rmutate-step' "$T/i.relay" || false
   # a test that needs the note keeps it
   printf '#!/bin/sh\n"%s" "$1" 2>&1 | grep -qF "%s" && grep -q rmutate-step "$1"\n' "$RCHECK" "$msg" > "$T/needs_note.sh"
   chmod +x "$T/needs_note.sh"
@@ -148,8 +148,8 @@ PY
   run "$RREDUCE" -j1 "$T/b.relay" "$T/bn.sh"
   [ "$status" -eq 0 ]
   "$T/bn.sh" "$T/b.relay"
-  ! grep -q '#\[metadata\]' "$T/b.relay"
-  ! grep -q 'Tensor\[(1, 3' "$T/b.relay" # 3 channels before, pinned by four 3-element constants
+  ! grep -q '#\[metadata\]' "$T/b.relay" || false
+  ! grep -q 'Tensor\[(1, 3' "$T/b.relay" || false # 3 channels before, pinned by four 3-element constants
   [ "$(wc -c < "$T/b.relay")" -lt 300 ] # 2,837 bytes before
 }
 
@@ -173,8 +173,8 @@ PY
   run "$RREDUCE" -j1 "$T/mb.relay" "$T/bn.sh"
   [ "$status" -eq 0 ]
   "$T/bn.sh" "$T/mb.relay"
-  ! grep -q '#\[metadata\]' "$T/mb.relay"
-  ! grep -q '32' "$T/mb.relay"
+  ! grep -q '#\[metadata\]' "$T/mb.relay" || false
+  ! grep -qw '32' "$T/mb.relay" || false # no size of 32 left (float32 is a word of its own)
   [ "$(grep -c 'nn.batch_norm(' "$T/mb.relay")" -eq 1 ]
   [ "$(wc -c < "$T/mb.relay")" -le 163 ] # 198,717 bytes before
 }

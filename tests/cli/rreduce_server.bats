@@ -92,7 +92,7 @@ server() {
   [ "$status" -eq 4 ]
   [ -e "$T/lies.sh.once" ]
   [[ "$output" == *"does not find"*"l.relay interesting"*"asked once more of a fresh server"*"l.relay.orig"* ]]
-  ! grep -q 'nn.conv2d(' "$T/l.relay"
+  ! grep -q 'nn.conv2d(' "$T/l.relay" || false
   cmp "$T/l.relay.orig" "$CORPUS/models/squeezenet_v1.1.relay"
   [ ! -e "$T/l.md" ]
   # an honest server passes the same check: exit 0
