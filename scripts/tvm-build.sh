@@ -35,6 +35,7 @@ if [ "$BACKTRACE" = COMPILE ] && [ ! -e "$SRC/3rdparty/libbacktrace/configure" ]
   echo "tvm-build.sh: no 3rdparty/libbacktrace in $SRC: building without C++ backtraces" >&2
   BACKTRACE=OFF
 fi
+command -v cmake > /dev/null || { echo "tvm-build.sh: cmake is needed (apt-get install cmake)" >&2; exit 2; }
 if [ -z "$LLVM_CONFIG" ]; then
   LLVM_CONFIG=$(ls /usr/bin/llvm-config-* 2>/dev/null | sort -t- -k3 -n | tail -1 || true)
   [ -n "$LLVM_CONFIG" ] || { echo "tvm-build.sh: no llvm-config-N found (apt-get install llvm-15-dev)" >&2; exit 2; }

@@ -42,6 +42,7 @@ done
 CC=$(command -v clang-14 || command -v clang || true)
 CXX=$(command -v clang++-14 || command -v clang++ || true)
 [ -n "$CC" ] && [ -n "$CXX" ] || { echo "tvm-instrumented.sh: clang is needed (apt-get install clang)" >&2; exit 2; }
+command -v cmake > /dev/null || { echo "tvm-instrumented.sh: cmake is needed (apt-get install cmake)" >&2; exit 2; }
 if [ -z "$LLVM_CONFIG" ]; then
   LLVM_CONFIG=$(ls /usr/bin/llvm-config-* 2>/dev/null | sort -t- -k3 -n | tail -1 || true)
   [ -n "$LLVM_CONFIG" ] || { echo "tvm-instrumented.sh: no llvm-config-N found (apt-get install llvm-15-dev)" >&2; exit 2; }

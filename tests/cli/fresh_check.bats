@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# scripts/fresh-check: a package a test needs that scripts/deps.sh does not install is found.
+# scripts/fresh-check: a package a test needs that scripts/deps.sh does not install is found; a
+# word that only names a command (in a string, a message, a heredoc of data, a Slurm answer) is not.
 
 setup() {
   ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
@@ -8,10 +9,54 @@ setup() {
 }
 teardown() { rm -rf "$T"; }
 
+# richer_machine NAME=PACKAGE...: commands NAME on fresh-check's search path, before the real
+# ones, each owned by PACKAGE (a dpkg stand-in answers -S for them and hands the rest to dpkg).
+richer_machine() {
+  mkdir -p "$T/bin" "$T/dpkg"
+  local pair name
+  : > "$T/owners"
+  for pair in "$@"; do
+    name=${pair%%=*}
+    printf '#!/bin/sh\nexit 0\n' > "$T/bin/$name"
+    chmod +x "$T/bin/$name"
+    echo "${pair#*=}: $T/bin/$name" >> "$T/owners"
+  done
+  cat > "$T/dpkg/dpkg" <<STUB
+#!/bin/sh
+if [ "\$1" = -S ] && grep -q ": \$2\$" "$T/owners"; then grep ": \$2\$" "$T/owners"; exit 0; fi
+exec /usr/bin/dpkg "\$@"
+STUB
+  chmod +x "$T/dpkg/dpkg"
+  export FRESH_CHECK_PATH=$T/bin:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin PATH=$T/dpkg:$PATH
+}
+
 @test "fresh-check passes with deps.sh's own list" {
   run python3 "$ROOT/scripts/fresh-check"
   [ "$status" -eq 0 ]
-  [[ "$output" == *"0 problem(s)"* ]]
+  [[ "$output" == *" 0 problem(s)"* ]]
+}
+
+@test "fresh-check: a machine with graphviz, cvise and creduce (and imagemagick's import) passes" {
+  # The words the old check took for commands: 'cluster' (graphviz) in the Slurm stand-in's
+  # answer, cvise and creduce in bench/reduce.sh (which make check does not run), 'dot' and
+  # 'import' in strings and Python heredocs.
+  richer_machine cluster=graphviz dot=graphviz cvise=cvise creduce=creduce import=imagemagick-6.q16
+  run python3 "$ROOT/scripts/fresh-check" -v
+  [ "$status" -eq 0 ]
+  [[ "$output" == *" 0 problem(s)"* ]]
+  ! grep -E "graphviz|cvise|creduce|imagemagick" <<<"$output" || false
+  # what make check reads: the Slurm test and the Makefile, not bench/reduce.sh
+  [[ "$output" == *"tests/cli/rfuzz_slurm.bats"* ]]
+  ! grep -q "bench/reduce.sh" <<<"$output" || false
+}
+
+@test "fresh-check: a command a test really runs, from a package deps.sh leaves out, fails" {
+  # shellcheck is run by tests/cli/tvm_scripts.bats; here it belongs to a package deps.sh lacks
+  richer_machine shellcheck=fake-lint
+  run python3 "$ROOT/scripts/fresh-check"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"needs 'shellcheck' from Debian package fake-lint, which scripts/deps.sh does not install (tests/cli/"* ]]
+  [[ "$output" == *" 1 problem(s)"* ]]
 }
 
 @test "fresh-check names the crate and the command a shorter list leaves out" {
@@ -26,4 +71,27 @@ teardown() { rm -rf "$T"; }
   run python3 "$ROOT/scripts/fresh-check" --deps-list "$T/none"
   [ "$status" -eq 2 ]
   [[ "$output" == *"cannot read $T/none"* ]]
+}
+
+# scan FILE: the commands, the maybes, the project files and the Python texts it runs
+scan() {
+  python3 -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+import shell_commands
+s = shell_commands.scan(open(sys.argv[2]).read())
+print("commands:", " ".join(sorted({n for n, _ in s.commands})))
+print("maybe:", " ".join(sorted({n for n, _ in s.maybe})))
+print("files:", " ".join(sorted({f for f, *_ in s.files})))
+print("python:", len(s.python))' "$ROOT/scripts" "$1"
+}
+
+@test "shell_commands: words bash runs, and not those of strings, comments, data or patterns" {
+  cp "$BATS_TEST_DIRNAME/data/shell_words.bats.txt" "$T/t.bats"
+  run scan "$T/t.bats"
+  [ "$status" -eq 0 ]
+  [ "${lines[0]}" = "commands: [ alpha bash beta cat delta echo env epsilon eta gamma iota nice printf python3 rreduce run sort theta timeout zeta" ]
+  [ "${lines[1]}" = "maybe: def lambda" ]
+  [ "${lines[2]}" = 'files: $ROOT/bench/chain.sh' ]
+  [ "${lines[3]}" = "python: 1" ]
 }
