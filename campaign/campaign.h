@@ -167,6 +167,7 @@ typedef struct FuzzGroup {   /* failures with one key */
   char *match;               /* a regex for the signature's stable part (rreduce --match) */
   char *args;                /* the check that shows it, one argument a line */
   FailClass cls;             /* its first failure's */
+  char *rule;                /* the rule that made it that class, as a person reads it, or NULL */
   unsigned long count;
   uint64_t first_program;    /* the campaign's program number of its first failure */
   double first_seconds;      /* campaign time of the first failure */
@@ -176,7 +177,17 @@ typedef struct FuzzGroup {   /* failures with one key */
                                 keeps it (rreduce --frame), so a crash does not slip into another */
   char *reduced_key;         /* the key its reduced program fails with (NULL: not asked yet) */
   unsigned merged_into;      /* the group it proved the same as after reduction (0: none) */
+  char *tvm_verdicts;        /* what each other TVM (--tvm) says of its reduced program, or NULL:
+                                "v0.19.0: passes (fixed by v0.19.0)" */
 } FuzzGroup;
+
+/* A known bug the campaign met (rfuzz --known): its first failure, and how many. */
+typedef struct FuzzKnownMet {
+  char *id;                  /* bugs.json's "id", or the regex line of a plain file */
+  double first_seconds;      /* campaign time of its first failure */
+  uint64_t first_program;
+  unsigned long count;
+} FuzzKnownMet;
 
 typedef struct FuzzCounts {
   unsigned long programs, passed, failed, known, oracle_errors, timeouts;
@@ -200,6 +211,7 @@ typedef struct Campaign {
   FuzzCounts n;
   VEC(FuzzEntry) pool;
   VEC(FuzzGroup) groups;
+  VEC(FuzzKnownMet) known_met; /* in the order met */
   StrSet seen;               /* features reached so far, of programs and pass sequences (not
                                 saved: rebuilt from the pool) */
   FuzzFeedback feedback;     /* FB_AUTO until the first answer says whether there is coverage */
@@ -230,14 +242,31 @@ FuzzGroup *campaign_group(Campaign *c, const char *key);
 /* The group with this id (it must exist). */
 FuzzGroup *campaign_group_by_id(Campaign *c, unsigned id);
 
+/* ------------------------------------------------------------------ tvms.c */
+/* Another TVM build the user has (rfuzz --tvm HOME[:LIBRARY_PATH]). */
+typedef struct FuzzTvm {
+  char *home;    /* TVM_HOME: the source tree, python/ in it */
+  char *lib;     /* where its libtvm.so is (TVM_LIBRARY_PATH) */
+  char *version; /* its tvm.__version__, read from python/tvm/_ffi/libinfo.py */
+} FuzzTvm;
+typedef VEC(FuzzTvm) FuzzTvms;
+/* Adds the TVM a --tvm SPEC names; false with a message when it is no TVM build (no version, no
+   libtvm.so) or a release already given. */
+bool fuzz_tvm_add(FuzzTvms *t, const char *spec, char *err, size_t errlen);
+void fuzz_tvms_free(FuzzTvms *t);
+/* A reduced bug group's program asked of each TVM through `oracle` (the campaign's, started with
+   that TVM on its path): g->tvm_verdicts, e.g. "v0.19.0: fails" or "v0.19.0: passes (fixed by
+   v0.19.0)"; a release that cannot read the program is "not comparable", never fixed. */
+void fuzz_tvm_verdicts(const Campaign *c, FuzzGroup *g, const FuzzTvms *tvms, const char *oracle);
+
 /* ------------------------------------------------------------------ triage.c */
-/* A TVM child that hung, as the client's timeout or tvm-server's own --timeout says it. */
-bool fuzz_is_timeout(bool timed_out, const char *sig);
-/* The group key of a failure, by what failed whichever round met it: the stage it failed in (when
-   the oracle's outcome says), the signature with its numbers and addresses masked, and TVM's
-   innermost frame (when its backtrace has one); and a regex for the signature's stable part
-   (both malloc'd).  f may be NULL (a plain oracle: the signature alone). */
-void fuzz_group_key(const Outcome *f, bool timed_out, const char *sig, char **key, char **match);
+/* The group key of a failure and its class: interestingness/outcome.h (fail_group_key,
+   fail_classify), shared with roracle. */
+/* A program's text up to what tells one instance of a cause from another: comments dropped,
+   local and global names numbered by first use (@main kept), dtypes DT, every run of numbers
+   (a shape, an attribute's list) N*, attributes written `=None` (unset) left out.  Two reduced programs with one skeleton that fail at one
+   stage with one masked message are one root cause (malloc'd). */
+char *fuzz_skeleton(const char *text);
 /* The check (args file text) that reproduces the failure as an interesting answer: the program's
    own check, plus --other-status 0 when the failure was in an earlier stage (malloc'd). */
 char *fuzz_repro_args(const char *args, int status);

@@ -11,8 +11,8 @@
 static const char key_usage[] =
     "usage: rfuzz key [--limitations FILE] < FAILURES.jsonl\n"
     "Reads one failure a line, {\"signature\": S, \"timed_out\": B, \"outcome\": O} (O: the oracle's outcome\n"
-    "object, PROTOCOL.md, or null), and writes {\"key\": K, \"class\": C} a line: the group key and class\n"
-    "an rfuzz campaign gives that failure (README.md, rfuzz).\n"
+    "object, PROTOCOL.md, or null), and writes {\"key\": K, \"class\": C, \"rule\": R} a line: the group\n"
+    "key and class an rfuzz campaign gives that failure, and the rule that decided the class.\n"
     "exit status: 0, 2 usage error or a line that is not such an object\n";
 
 int fuzz_key_main(int argc, char **argv) {
@@ -49,8 +49,12 @@ int fuzz_key_main(int argc, char **argv) {
     Outcome f;
     outcome_read(&f, text);
     char *key, *match;
-    fuzz_group_key(&f, json_is_true(json_object_get(j, "timed_out")), json_string_value(sig), &key, &match);
-    json_t *out = json_pack("{s:s, s:s}", "key", key, "class", fail_class_names[fail_classify(&rules, json_string_value(sig), &f)]);
+    fail_group_key(&f, json_is_true(json_object_get(j, "timed_out")), json_string_value(sig), &key, &match);
+    /* the programs a campaign sends are ones relaykit's checker accepts */
+    char *rule;
+    FailClass cls = fail_classify(&rules, json_string_value(sig), &f, ACCEPTED_YES, &rule);
+    json_t *out = json_pack("{s:s, s:s, s:s}", "key", key, "class", fail_class_names[cls], "rule", rule);
+    free(rule);
     char *s = json_dumps(out, JSON_COMPACT);
     puts(s);
     free(s);

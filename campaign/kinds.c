@@ -41,7 +41,7 @@ static FuzzVerdict fails_when_answered(int status, const char *sig) {
 /* The program is invalid: TVM must reject it with a diagnostic; a crash or a hang instead is the
    bug, silence an acceptance. */
 static FuzzVerdict must_reject(int status, const char *sig) {
-  if ((sig && !strncmp(sig, "signal ", 7)) || fuzz_is_timeout(false, sig)) return FV_FAIL;
+  if ((sig && !strncmp(sig, "signal ", 7)) || fail_is_timeout(false, sig)) return FV_FAIL;
   return status == 0 || (sig && *sig) ? FV_REJECTED : FV_ACCEPTED;
 }
 

@@ -95,7 +95,8 @@ static bool merge_groups(Campaign *m, const Campaign *c, const char *name) {
     if (!t) {
       FuzzGroup ng = {.id = (unsigned)m->groups.len + 1, .key = xstrdup(g->key), .signature = xstrdup(g->signature),
                       .match = g->match ? xstrdup(g->match) : NULL, .args = xstrdup(g->args), .count = 0,
-                      .cls = g->cls, .reduced_key = g->reduced_key ? xstrdup(g->reduced_key) : NULL,
+                      .cls = g->cls, .rule = g->rule ? xstrdup(g->rule) : NULL,
+                      .tvm_verdicts = g->tvm_verdicts ? xstrdup(g->tvm_verdicts) : NULL, .reduced_key = g->reduced_key ? xstrdup(g->reduced_key) : NULL,
                       .frame = g->frame ? xstrdup(g->frame) : NULL,
                       .first_program = g->first_program, .first_seconds = g->first_seconds,
                       .first_bytes = g->first_bytes, .reduced_bytes = g->reduced_bytes, .status = xstrdup(g->status)};
@@ -145,6 +146,22 @@ static void merge_reduced(Campaign *m) {
   }
 }
 
+/* c's known bugs met, into m's: counts added, the earliest meeting kept. */
+static void merge_known(Campaign *m, const Campaign *c) {
+  for (size_t i = 0; i < c->known_met.len; i++) {
+    const FuzzKnownMet *k = &c->known_met.items[i];
+    size_t j = 0;
+    while (j < m->known_met.len && strcmp(m->known_met.items[j].id, k->id)) j++;
+    if (j == m->known_met.len) {
+      VEC_PUSH(m->known_met, ((FuzzKnownMet){xstrdup(k->id), k->first_seconds, k->first_program, k->count}));
+      continue;
+    }
+    FuzzKnownMet *t = &m->known_met.items[j];
+    t->count += k->count;
+    if (k->first_seconds < t->first_seconds) t->first_seconds = k->first_seconds, t->first_program = k->first_program;
+  }
+}
+
 static bool timeout_key(const char *key) {
   size_t n = strlen(key);
   return n >= 7 && !strcmp(key + n - 7, "timeout");
@@ -178,6 +195,7 @@ int fuzz_merge_main(int argc, char **argv) {
     }
     m.seconds += c.seconds;
     fuzz_counts_add(&m.n, &c.n);
+    merge_known(&m, &c);
     if (c.feedback == FB_COVERAGE || c.feedback == FB_BOTH) { /* the union of the shards' edges */
       if (m.feedback != FB_BOTH) m.feedback = c.feedback;
       for (size_t byte = 0; byte < c.edges.cap; byte++)

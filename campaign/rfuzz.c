@@ -56,8 +56,13 @@ static const char usage_options[] =
     "                     0), or all of them in the order above (7,2,1); default: as above\n"
     "      --policy FILE  the generator's policy (rgen --policy); default: forward generation of\n"
     "                     dataflow programs (calls, shared values, tuples) over every operator\n"
-    "      --known FILE   signatures of known bugs, one regex a line (# comments): failures whose\n"
-    "                     group key matches are counted, not grouped or reduced\n"
+    "      --known FILE   known bugs: one regex a line over the group key (# comments), or a JSON\n"
+    "                     list of {\"id\", \"signature\"} (../shared/realbugs/bugs.json: TVM's words, found\n"
+    "                     in the failure's signature or output); failures they name are counted, not\n"
+    "                     grouped or reduced, and campaign.json and index.md say which were met, when\n"
+    "      --tvm HOME[:LIB]  another TVM build you have (TVM_HOME, and TVM_LIBRARY_PATH when libtvm.so\n"
+    "                     is not in HOME/build or HOME/lib), once per release: each bug group's\n"
+    "                     reduced program is asked of it too (\"v0.19.0: passes (fixed by v0.19.0)\")\n"
     "      --limitations FILE  more rules `limitation REGEX` / `rejected REGEX` (# comments), read\n"
     "                     before the shipped ones (interestingness/tvm-limitations.txt): a failure whose\n"
     "                     signature matches is a limitation of TVM or a rejected input, not a bug\n"
@@ -107,9 +112,9 @@ typedef struct Options {
   FuzzFeedback feedback;   /* --feedback (FB_AUTO: coverage when the oracle reports it) */
   unsigned nmax;           /* --nmax: pass-only rounds of a pool program before its program is mutated */
   bool seed_given, shard_given, json, quiet;
+  FuzzTvms tvms;           /* --tvm: the other TVM builds each bug group is asked of */
 } Options;
 
-typedef VEC(Pattern *) Patterns;
 
 static int usage_error(const char *msg, const char *arg) {
   fprintf(stderr, "rfuzz: %s%s%s\ntry 'rfuzz --help'\n", msg, arg ? ": " : "", arg ? arg : "");
@@ -155,10 +160,62 @@ static void default_policy(GenPolicy *p, Arena *arena) {
   p->ndeny = n;
 }
 
-static bool load_known(const char *path, Patterns *out) {
+/* A known bug (--known): a regex over the group key (a line of a plain file), or a bugs.json
+   entry ({"id": ..., "signature": TEXT}: TVM's words, found in the failure's signature or in
+   TVM's output, as ../shared/realbugs/bugs.json gives them). */
+typedef struct KnownBug {
+  char *id;
+  Pattern *re;  /* or NULL */
+  char *words;  /* or NULL */
+} KnownBug;
+typedef VEC(KnownBug) KnownBugs;
+
+static void known_free(KnownBugs *k) {
+  for (size_t i = 0; i < k->len; i++) {
+    free(k->items[i].id);
+    pattern_free(k->items[i].re);
+    free(k->items[i].words);
+  }
+  free(k->items);
+}
+
+/* A bugs.json list; false having said why (the file, the place, what is wrong). */
+static bool load_known_json(const char *path, const char *text, KnownBugs *out) {
+  json_error_t je;
+  json_t *list = json_loads(text, 0, &je);
+  if (!list) {
+    fprintf(stderr, "rfuzz: --known %s:%d:%d: not valid JSON: %s\n", path, je.line, je.column, je.text);
+    return false;
+  }
+  bool ok = json_is_array(list);
+  if (!ok) fprintf(stderr, "rfuzz: --known %s: expected a list of {\"id\": ..., \"signature\": ...}\n", path);
+  size_t i;
+  json_t *e;
+  json_array_foreach(list, i, e) {
+    const char *id = json_string_value(json_object_get(e, "id"));
+    const char *sig = json_string_value(json_object_get(e, "signature"));
+    if (!ok) break;
+    if (!id || !*id || !sig || !*sig) {
+      fprintf(stderr, "rfuzz: --known %s: entry %zu has no \"id\" or no \"signature\" string\n", path, i + 1);
+      ok = false;
+      break;
+    }
+    VEC_PUSH(*out, ((KnownBug){xstrdup(id), NULL, xstrdup(sig)}));
+  }
+  json_decref(list);
+  return ok;
+}
+
+static bool load_known(const char *path, KnownBugs *out) {
   size_t len;
   char *text = file_read_text(path, &len);
   if (!text) return false;
+  const char *first = text + strspn(text, " \t\r\n");
+  if (*first == '[' || *first == '{') { /* the bugs.json form */
+    bool ok = load_known_json(path, text, out);
+    free(text);
+    return ok;
+  }
   unsigned line = 0;
   for (char *s = text, *next; s && *s; s = next) {
     next = strchr(s, '\n');
@@ -173,16 +230,32 @@ static bool load_known(const char *path, Patterns *out) {
       free(text);
       return false;
     }
-    VEC_PUSH(*out, p);
+    VEC_PUSH(*out, ((KnownBug){xstrdup(s), p, NULL}));
   }
   free(text);
   return true;
 }
 
-static bool known_bug(const Patterns *known, const char *key) {
-  for (size_t i = 0; i < known->len; i++)
-    if (pattern_search(known->items[i], key, strlen(key))) return true;
-  return false;
+/* The known bug a failure is (its key, signature, TVM's output), or NULL. */
+static const KnownBug *known_bug(const KnownBugs *known, const char *key, const char *sig, const Outcome *fo) {
+  for (size_t i = 0; i < known->len; i++) {
+    const KnownBug *k = &known->items[i];
+    if (k->re ? pattern_search(k->re, key, strlen(key))
+              : strstr(sig, k->words) || (fo && fo->output && strstr(fo->output, k->words)) ||
+                    (fo && fo->signature && strstr(fo->signature, k->words)))
+      return k;
+  }
+  return NULL;
+}
+
+/* The campaign met known bug k with program `number`: counted, and its first meeting kept. */
+static void note_known(Campaign *c, const KnownBug *k, uint64_t number) {
+  for (size_t i = 0; i < c->known_met.len; i++)
+    if (!strcmp(c->known_met.items[i].id, k->id)) {
+      c->known_met.items[i].count++;
+      return;
+    }
+  VEC_PUSH(c->known_met, ((FuzzKnownMet){xstrdup(k->id), c->seconds, number, 1}));
 }
 
 /* A program's text as a tree, parsed for its features (not typed); m NULL when it does not parse. */
@@ -411,7 +484,7 @@ typedef struct Fuzzer {
   Campaign *c;
   const Options *o;
   const GenPolicy *policy;
-  const Patterns *known;
+  const KnownBugs *known;
   const FailRules *classes;
   ServerPool *pool;
   RunOptions run;         /* the pool's, for a restart */
@@ -480,21 +553,25 @@ static FuzzGroup *failure(Fuzzer *f, const Round *r, const char *args, const Run
   const char *sig = res->output ? res->output : "";
   c->n.failed++;
   char *key, *match;
-  fuzz_group_key(fo, res->timed_out, sig, &key, &match);
-  FailClass cls = fail_classify(f->classes, sig, fo);
+  fail_group_key(fo, res->timed_out, sig, &key, &match);
+  char *rule;
+  /* every program a round sends is one relaykit's checker accepts, but an ill-typed mutant */
+  FailClass cls = fail_classify(f->classes, sig, fo, r->kind->ill_typed ? ACCEPTED_NO : ACCEPTED_YES, &rule);
   c->n.bugs += cls == FAIL_BUG;
   c->n.limitations += cls == FAIL_LIMITATION;
   c->n.rejected += cls == FAIL_REJECTED;
-  bool timeout = fuzz_is_timeout(res->timed_out, sig);
+  bool timeout = fail_is_timeout(res->timed_out, sig);
   if (timeout) c->n.timeouts++;
-  bool known = known_bug(f->known, key);
+  const KnownBug *kb = known_bug(f->known, key, sig, fo);
+  bool known = kb != NULL;
   FuzzGroup *g = known ? NULL : campaign_group(c, key);
-  if (known) c->n.known++;
+  if (known) c->n.known++, note_known(c, kb, number);
   if (g) g->count++;
   if (known || g) {
     log_failure(f, r, number, sig, fo, cls, key, g ? (g->merged_into ? g->merged_into : g->id) : 0);
     free(key);
     free(match);
+    free(rule);
     return NULL;
   }
   const char *status = timeout ? "not reduced (a timeout)"
@@ -503,7 +580,8 @@ static FuzzGroup *failure(Fuzzer *f, const Round *r, const char *args, const Run
                                                                             : "not reduced (--no-reduce)")
                                                   : "new";
   FuzzGroup ng = {.id = (unsigned)c->groups.len + 1, .key = key, .signature = xstrdup(sig), .match = match,
-                  .args = fuzz_repro_args(args, res->status), .cls = cls, .count = 1, .first_program = number,
+                  .args = fuzz_repro_args(args, res->status), .cls = cls, .rule = rule, .count = 1,
+                  .first_program = number,
                   .frame = fo->nframes ? xstrdup(fo->frames[0]) : NULL,
                   .first_seconds = c->seconds, .first_bytes = (long)strlen(r->text), .reduced_bytes = -1,
                   .status = xstrdup(status)};
@@ -774,7 +852,7 @@ static bool parse_mix(const char *s, unsigned mix[FUZZ_NKINDS], char *err, size_
 
 enum {
   OPT_ORACLE = 256, OPT_SEEDS, OPT_ROUNDS, OPT_MINUTES, OPT_HOURS, OPT_SEED, OPT_SHARD, OPT_MIX, OPT_POLICY,
-  OPT_KNOWN, OPT_PASSES, OPT_LIST_PASSES, OPT_TIMEOUT, OPT_NO_REDUCE, OPT_REDUCE_MINUTES, OPT_RREDUCE, OPT_JSON, OPT_VERSION,
+  OPT_KNOWN, OPT_TVM, OPT_PASSES, OPT_LIST_PASSES, OPT_TIMEOUT, OPT_NO_REDUCE, OPT_REDUCE_MINUTES, OPT_RREDUCE, OPT_JSON, OPT_VERSION,
   OPT_LIMITATIONS, OPT_REDUCE, OPT_FEEDBACK, OPT_NMAX
 };
 
@@ -805,6 +883,7 @@ static int parse_options(int argc, char **argv, Options *o) {
       {"shard", required_argument, NULL, OPT_SHARD}, {"mix", required_argument, NULL, OPT_MIX},
       {"passes", required_argument, NULL, OPT_PASSES}, {"list-passes", no_argument, NULL, OPT_LIST_PASSES},
       {"policy", required_argument, NULL, OPT_POLICY}, {"known", required_argument, NULL, OPT_KNOWN},
+      {"tvm", required_argument, NULL, OPT_TVM},
       {"timeout", required_argument, NULL, OPT_TIMEOUT}, {"no-reduce", no_argument, NULL, OPT_NO_REDUCE},
       {"reduce-minutes", required_argument, NULL, OPT_REDUCE_MINUTES}, {"reduce", required_argument, NULL, OPT_REDUCE},
       {"limitations", required_argument, NULL, OPT_LIMITATIONS}, {"feedback", required_argument, NULL, OPT_FEEDBACK},
@@ -856,6 +935,11 @@ static int parse_options(int argc, char **argv, Options *o) {
       for (size_t i = 0; i < fuzz_npass_names; i++) puts(fuzz_pass_names[i]);
       return 0;
     case OPT_KNOWN: o->known_path = optarg; break;
+    case OPT_TVM: {
+      char err[PATH_MAX + 256];
+      if (!fuzz_tvm_add(&o->tvms, optarg, err, sizeof err)) return fprintf(stderr, "rfuzz: %s\n", err), 2;
+      break;
+    }
     case OPT_TIMEOUT:
       if (!positive_number(optarg, &o->timeout)) return usage_error("--timeout takes a positive number", optarg);
       break;
@@ -899,7 +983,7 @@ static int parse_options(int argc, char **argv, Options *o) {
 
 /* What the options name: the passes, the generator's policy, the known bugs; false (having said
    why) on a bad one.  o->passes.names is malloc'd when --passes was given. */
-static bool read_inputs(Options *o, GenPolicy *policy, Arena *arena, Patterns *known, FailRules *classes) {
+static bool read_inputs(Options *o, GenPolicy *policy, Arena *arena, KnownBugs *known, FailRules *classes) {
   char err[512];
   fuzz_pass_set_all(&o->passes);
   if (o->passes_list && !fuzz_pass_set_parse(&o->passes, o->passes_list, err, sizeof err)) {
@@ -980,6 +1064,37 @@ static bool open_campaign(Campaign *c, const Options *o) {
   return true;
 }
 
+/* The skeleton of group g's reduced program (fuzz_skeleton), or NULL. */
+static char *reduced_skeleton(const Campaign *c, const FuzzGroup *g) {
+  char *path = campaign_path(c, "groups/%03u/reduced.relay", g->id);
+  size_t len;
+  char *text = file_read_text(path, &len);
+  free(path);
+  char *sk = text ? fuzz_skeleton(text) : NULL;
+  free(text);
+  return sk;
+}
+
+/* A key without its " @ frame" part: its length. */
+static size_t key_unframed(const char *key) {
+  const char *at = strstr(key, " @ ");
+  return at ? (size_t)(at - key) : strlen(key);
+}
+
+/* Whether reduced groups g (skeleton: its reduced program's) and h show one root cause: their
+   reduced programs fail with one key, or they are one program up to names, dtypes and shapes and
+   fail at one stage with one masked message (TVM's innermost frame may differ: one unchecked
+   precondition met through two callers). */
+static bool one_cause(const Campaign *c, const FuzzGroup *g, const char *skeleton, const FuzzGroup *h) {
+  if (!strcmp(h->reduced_key, g->reduced_key)) return true;
+  size_t n = key_unframed(g->reduced_key);
+  if (!skeleton || n != key_unframed(h->reduced_key) || strncmp(g->reduced_key, h->reduced_key, n)) return false;
+  char *other = reduced_skeleton(c, h);
+  bool same = other && !strcmp(other, skeleton);
+  free(other);
+  return same;
+}
+
 /* After group g is reduced: the key its reduced program fails with, asked of the oracle under the
    group's own check; two groups whose reduced programs fail the same way are one bug (ClusterFuzz
    groups after minimization): the later one is merged into the earlier, and said so. */
@@ -1003,16 +1118,18 @@ static void regroup(Fuzzer *f, FuzzGroup *g) {
     Outcome fo;
     outcome_read(&fo, res.outcome);
     char *match;
-    fuzz_group_key(&fo, res.timed_out, sig, &g->reduced_key, &match);
+    fail_group_key(&fo, res.timed_out, sig, &g->reduced_key, &match);
     free(match);
     outcome_free(&fo);
+    char *skeleton = reduced_skeleton(c, g);
     for (size_t i = 0; i < c->groups.len; i++) {
       FuzzGroup *h = &c->groups.items[i];
-      if (h == g || h->merged_into || !h->reduced_key || strcmp(h->reduced_key, g->reduced_key)) continue;
+      if (h == g || h->merged_into || !h->reduced_key || !one_cause(c, g, skeleton, h)) continue;
       FuzzGroup *keep = h->id < g->id ? h : g, *gone = h->id < g->id ? g : h;
       gone->merged_into = keep->id; /* counts stay each group's own: index.md adds them up */
       break;
     }
+    free(skeleton);
   }
   run_result_free(&res);
 }
@@ -1028,6 +1145,7 @@ static void reduce_new_group(Fuzzer *f, FuzzGroup *g, const char *rreduce, bool 
   if (left < minutes) minutes = left > 1 ? left : 1;
   fuzz_reduce_group(f->c, g, rreduce, o->oracle, minutes, &stop_flag);
   if (!stop_flag) regroup(f, g);
+  if (!stop_flag) fuzz_tvm_verdicts(f->c, g, &o->tvms, o->oracle);
   f->c->seconds += clock_seconds() - t0;
   if (!campaign_save(f->c, err, sizeof err)) {
     fprintf(stderr, "\nrfuzz: %s\n", err);
@@ -1057,6 +1175,7 @@ static int run_campaign(Fuzzer *f) {
     if (!strcmp(c->groups.items[i].status, "new") && o->reduce_class[c->groups.items[i].cls]) {
       fuzz_reduce_group(c, &c->groups.items[i], rreduce, o->oracle, o->reduce_minutes, &stop_flag);
       if (!stop_flag) regroup(f, &c->groups.items[i]);
+      if (!stop_flag) fuzz_tvm_verdicts(c, &c->groups.items[i], &o->tvms, o->oracle);
       campaign_save(c, err, sizeof err);
     }
   while (!stop_flag && !f->io_error && (!o->rounds || c->n.programs < o->rounds) &&
@@ -1097,7 +1216,7 @@ int main(int argc, char **argv) {
   if (status >= 0) return cli_exit(status);
   GenPolicy policy;
   Arena arena = {0};
-  Patterns known = {0};
+  KnownBugs known = {0};
   FailRules classes;
   fail_rules_init(&classes);
   Campaign c;
@@ -1108,8 +1227,8 @@ int main(int argc, char **argv) {
     status = run_campaign(&f);
   }
   fail_rules_free(&classes);
-  for (size_t i = 0; i < known.len; i++) pattern_free(known.items[i]);
-  free(known.items);
+  known_free(&known);
+  fuzz_tvms_free(&o.tvms);
   campaign_free(&c);
   arena_free(&arena);
   if (o.passes_list) free((void *)o.passes.names);

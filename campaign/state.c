@@ -28,6 +28,8 @@ static void group_free(FuzzGroup *g) {
   free(g->reduced_key);
   free(g->key);
   free(g->signature);
+  free(g->rule);
+  free(g->tvm_verdicts);
   free(g->match);
   free(g->args);
   free(g->status);
@@ -41,6 +43,8 @@ void campaign_free(Campaign *c) {
   free(c->pool.items);
   for (size_t i = 0; i < c->groups.len; i++) group_free(&c->groups.items[i]);
   free(c->groups.items);
+  for (size_t i = 0; i < c->known_met.len; i++) free(c->known_met.items[i].id);
+  free(c->known_met.items);
   strset_free(&c->seen);
   fuzz_edges_free(&c->edges);
   free(c->oracle);
@@ -154,6 +158,8 @@ static json_t *group_json(const FuzzGroup *g) {
                         g->first_seconds, "first_bytes", (json_int_t)g->first_bytes, "reduced_bytes",
                         (json_int_t)g->reduced_bytes, "status", jstr(g->status));
   json_object_set_new(j, "class", json_string(fail_class_names[g->cls]));
+  if (g->rule) json_object_set_new(j, "rule", json_string(g->rule));
+  if (g->tvm_verdicts) json_object_set_new(j, "tvm_verdicts", json_string(g->tvm_verdicts));
   if (g->reduced_key) json_object_set_new(j, "reduced_key", json_string(g->reduced_key));
   if (g->frame) json_object_set_new(j, "frame", json_string(g->frame));
   if (g->merged_into) json_object_set_new(j, "merged_into", json_integer((json_int_t)g->merged_into));
@@ -197,6 +203,16 @@ bool campaign_save(const Campaign *c, char *err, size_t errlen) {
                            "oracle", jstr(c->oracle), "round", (json_int_t)c->round, "seconds", c->seconds,
                            "counts", counts_json(&c->n), "pool", pool, "groups", groups);
   json_object_set_new(root, "tvm_version", json_string(op_tvm_name()));
+  if (c->known_met.len) {
+    json_t *met = json_array();
+    for (size_t i = 0; i < c->known_met.len; i++) {
+      const FuzzKnownMet *k = &c->known_met.items[i];
+      json_array_append_new(met, json_pack("{s:o, s:f, s:f, s:I, s:I}", "id", jstr(k->id), "first_seconds",
+                                           k->first_seconds, "first_minute", k->first_seconds / 60, "first_program",
+                                           (json_int_t)k->first_program, "count", (json_int_t)k->count));
+    }
+    json_object_set_new(root, "known_met", met);
+  }
   if (c->feedback != FB_AUTO) json_object_set_new(root, "feedback", json_string(fuzz_feedback_names[c->feedback]));
   bool covered = c->feedback == FB_COVERAGE || c->feedback == FB_BOTH;
   /* The edges go to a file of this round's own, named in campaign.json, written first: whenever a
@@ -306,7 +322,8 @@ bool campaign_load(Campaign *c, bool *found, char *err, size_t errlen) {
                    .signature = sdup(json_object_get(e, "signature")), .match = sdup(json_object_get(e, "match")),
                    .args = sdup(json_object_get(e, "args")), .count = num(e, "count"),
                    .first_program = num(e, "first_program"), .status = sdup(json_object_get(e, "status")),
-                   .cls = class_named(json_object_get(e, "class")),
+                   .cls = class_named(json_object_get(e, "class")), .rule = sdup(json_object_get(e, "rule")),
+                   .tvm_verdicts = sdup(json_object_get(e, "tvm_verdicts")),
                    .reduced_key = sdup(json_object_get(e, "reduced_key")), .frame = sdup(json_object_get(e, "frame")),
                    .merged_into = (unsigned)num(e, "merged_into")};
     json_t *fs = json_object_get(e, "first_seconds"), *fb = json_object_get(e, "first_bytes"),
@@ -323,6 +340,12 @@ bool campaign_load(Campaign *c, bool *found, char *err, size_t errlen) {
     }
     if (!g.signature) g.signature = xstrdup("");
     VEC_PUSH(c->groups, g);
+  }
+  json_array_foreach(json_object_get(root, "known_met"), i, e) {
+    json_t *fs = json_object_get(e, "first_seconds");
+    FuzzKnownMet k = {.id = sdup(json_object_get(e, "id")), .first_seconds = json_is_number(fs) ? json_number_value(fs) : 0,
+                      .first_program = num(e, "first_program"), .count = num(e, "count")};
+    if (k.id) VEC_PUSH(c->known_met, k);
   }
   json_decref(root);
   free(path);
@@ -377,26 +400,48 @@ static char *index_markdown(const Campaign *c) {
   if (access(plot, F_OK) == 0) sb_puts(&sb, "\n![coverage and bug groups over time](plot.png) (`rfuzz plot`; also plot.svg)\n");
   else sb_puts(&sb, "\n`rfuzz plot DIR` draws coverage and bug groups over time beside this file (needs gnuplot).\n");
   free(plot);
+  if (c->known_met.len) {
+    sb_puts(&sb, "\n## Known bugs met (--known)\n\n| known bug | failures | first met | first program |\n|---|---:|---|---:|\n");
+    for (size_t i = 0; i < c->known_met.len; i++) {
+      const FuzzKnownMet *k = &c->known_met.items[i];
+      sb_puts(&sb, "| ");
+      md_cell(&sb, k->id);
+      sb_printf(&sb, " | %lu | minute %.1f | %llu |\n", k->count, k->first_seconds / 60,
+                (unsigned long long)k->first_program);
+    }
+  }
   static const char *const titles[FAIL_NCLASSES] = {"Bugs", "Limitations of TVM", "Rejected inputs"};
   for (int k = 0; k < FAIL_NCLASSES; k++) {
     size_t shown = 0;
     sb_printf(&sb, "\n## %s\n\n", titles[k]);
-    sb_puts(&sb, "| group | failures | first seen | first program | reduced | signature |\n"
-                 "|---|---:|---|---:|---|---|\n");
+    sb_puts(&sb, "| group | failures | first seen | first program | reduced | signature | why this class |\n"
+                 "|---|---:|---|---:|---|---|---|\n");
     for (size_t i = 0; i < c->groups.len; i++) {
       const FuzzGroup *g = &c->groups.items[i];
       if ((int)g->cls != k) continue;
       shown++;
       sb_printf(&sb, "| [%03u](groups/%03u/) | %lu | program %llu, %.0f s | %ld B | ", g->id, g->id, group_total(c, g),
                 (unsigned long long)g->first_program, g->first_seconds, g->first_bytes);
-      if (g->merged_into) sb_printf(&sb, "merged into [%03u](groups/%03u/): the same failure once reduced", g->merged_into, g->merged_into);
+      if (g->merged_into) sb_printf(&sb, "merged into [%03u](groups/%03u/): the same root cause once reduced", g->merged_into, g->merged_into);
       else if (g->reduced_bytes >= 0) sb_printf(&sb, "%ld B ([reduced.relay](groups/%03u/reduced.relay))", g->reduced_bytes, g->id);
       else md_cell(&sb, g->status);
+      if (g->tvm_verdicts && !g->merged_into) {
+        sb_printf(&sb, "; on v%s (this campaign's TVM): fails; ", op_tvm_name());
+        md_cell(&sb, g->tvm_verdicts);
+      }
+      const char *sep = "; absorbed "; /* the groups it proved the same root cause as */
+      for (size_t j = 0; j < c->groups.len && !g->merged_into; j++)
+        if (c->groups.items[j].merged_into == g->id) {
+          sb_printf(&sb, "%s[%03u](groups/%03u/)", sep, c->groups.items[j].id, c->groups.items[j].id);
+          sep = ", ";
+        }
       sb_puts(&sb, " | `");
       md_cell(&sb, g->key);
-      sb_puts(&sb, "` |\n");
+      sb_puts(&sb, "` | ");
+      md_cell(&sb, g->rule ? g->rule : "-");
+      sb_puts(&sb, " |\n");
     }
-    if (!shown) sb_puts(&sb, "| - | 0 | - | - | - | none |\n");
+    if (!shown) sb_puts(&sb, "| - | 0 | - | - | - | none | - |\n");
   }
   return sb_take(&sb);
 }

@@ -1,5 +1,6 @@
 /* Triage: which group a failure belongs to, and its reduction by rreduce through the same oracle
    with the failing program's own check. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -11,37 +12,103 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../interestingness/signature.h"
 #include "../support/clock.h"
 #include "../support/fileio.h"
 #include "campaign.h"
 
-static bool starts(const char *s, const char *prefix) { return s && !strncmp(s, prefix, strlen(prefix)); }
+/* ------------------------------------------------------------------ skeletons */
 
-bool fuzz_is_timeout(bool timed_out, const char *sig) { return timed_out || starts(sig, "timeout"); }
+static bool sk_word(char c) { return isalnum((unsigned char)c) || c == '_' || c == '.'; }
 
-void fuzz_group_key(const Outcome *f, bool timed_out, const char *sig, char **key, char **match) {
-  StrBuf norm, ere, k;
-  sb_init(&norm);
-  sb_init(&ere);
-  sb_init(&k);
-  /* the stage is what the oracle says failed (a diff round's build crash is a build failure, as
-     a build round's is), never the round's kind: one bug, one group */
-  if (f && *f->stage) sb_printf(&k, "%s: ", f->stage);
-  if (fuzz_is_timeout(timed_out, sig)) {
-    sb_puts(&k, "timeout");
-    *match = xstrdup("timeout");
-  } else {
-    run_signature_line(sig ? sig : "", sig ? strlen(sig) : 0, NULL, &norm, &ere);
-    sb_puts(&k, norm.len ? norm.data : "(no signature)");
-    *match = ere.len ? sb_take(&ere) : NULL;
+static bool sk_dtype(const char *w, size_t k) {
+  static const char *const names[] = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                                      "float16", "float32", "float64", "bfloat16", "int1", "int4", "uint1", NULL};
+  for (const char *const *n = names; *n; n++)
+    if (strlen(*n) == k && !memcmp(w, *n, k)) return true;
+  return false;
+}
+
+typedef VEC(char *) SkNames;
+
+/* The index of name w in the table (added when new). */
+static size_t sk_name(SkNames *names, const char *w, size_t k) {
+  for (size_t i = 0; i < names->len; i++)
+    if (strlen(names->items[i]) == k && !memcmp(names->items[i], w, k)) return i;
+  char *copy = xmalloc(k + 1);
+  memcpy(copy, w, k);
+  copy[k] = '\0';
+  VEC_PUSH(*names, copy);
+  return names->len - 1;
+}
+
+char *fuzz_skeleton(const char *text) {
+  StrBuf out;
+  sb_init(&out);
+  SkNames locals = {0}, globals = {0};
+  bool numbers = false; /* the last token was a run of numbers (a shape): N, N, N is one N* */
+  for (const char *p = text; *p;) {
+    if (isspace((unsigned char)*p)) {
+      p++;
+      continue;
+    }
+    if (!strncmp(p, "/*", 2)) { /* TVM's ty= and span= comments, the user's */
+      const char *e = strstr(p + 2, "*/");
+      p = e ? e + 2 : p + strlen(p);
+      continue;
+    }
+    if (!strncmp(p, "//", 2) || (*p == '#' && strncmp(p, "#[version", 9))) {
+      if (!strncmp(p, "#[metadata]", 11)) break;
+      p += strcspn(p, "\n");
+      continue;
+    }
+    const char *w = p;
+    if (isdigit((unsigned char)*p) || (*p == '-' && isdigit((unsigned char)p[1]))) {
+      for (p++; sk_word(*p) || ((*p == '-' || *p == '+') && (p[-1] == 'e' || p[-1] == 'E'));) p++;
+      if (!numbers) sb_puts(&out, " N*");
+      numbers = true;
+      continue;
+    }
+    if (*p == ',' && numbers) { /* inside a run of numbers */
+      const char *q = p + 1;
+      while (isspace((unsigned char)*q)) q++;
+      if (isdigit((unsigned char)*q) || (*q == '-' && isdigit((unsigned char)q[1]))) {
+        p = q;
+        continue;
+      }
+    }
+    numbers = false;
+    if ((*p == '%' || *p == '@') && sk_word(p[1])) {
+      for (p++; sk_word(*p);) p++;
+      size_t k = (size_t)(p - w);
+      if (*w == '@' && k == 5 && !memcmp(w, "@main", 5)) sb_puts(&out, " @main");
+      else sb_printf(&out, " %c%zu", *w, sk_name(*w == '%' ? &locals : &globals, w + 1, k - 1));
+    } else if (sk_word(*p)) {
+      while (sk_word(*p)) p++;
+      /* NAME=None is an attribute left unset, as TVM prints one: the same as leaving it out */
+      const char *q = p;
+      while (*q == ' ') q++;
+      if (*q == '=' && !strncmp(q + 1 + strspn(q + 1, " "), "None", 4) && !sk_word(q[1 + strspn(q + 1, " ") + 4])) {
+        p = q + 1 + strspn(q + 1, " ") + 4;
+        if (out.len >= 2 && !strcmp(out.data + out.len - 2, " ,")) out.data[out.len -= 2] = '\0'; /* its comma too */
+        continue;
+      }
+      if (sk_dtype(w, (size_t)(p - w))) sb_puts(&out, " DT");
+      else sb_printf(&out, " %.*s", (int)(p - w), w);
+    } else if (*p == '"') {
+      const char *e = p + 1;
+      while (*e && *e != '"') e += *e == '\\' && e[1] ? 2 : 1;
+      if (sk_dtype(p + 1, (size_t)(e - p - 1))) sb_puts(&out, " \"DT\"");
+      else sb_printf(&out, " %.*s", (int)(e - p + (*e ? 1 : 0)), p);
+      p = *e ? e + 1 : e;
+    } else {
+      sb_printf(&out, " %c", *p++);
+    }
   }
-  /* TVM's innermost frame tells apart two bugs that share a message (a check in a helper many
-     passes call), where its backtrace has frames */
-  if (f && f->nframes) sb_printf(&k, " @ %s", f->frames[0]);
-  *key = sb_take(&k);
-  sb_free(&norm);
-  sb_free(&ere);
+  for (size_t i = 0; i < locals.len; i++) free(locals.items[i]);
+  for (size_t i = 0; i < globals.len; i++) free(globals.items[i]);
+  free(locals.items);
+  free(globals.items);
+  return sb_take(&out);
 }
 
 char *fuzz_repro_args(const char *args, int status) {

@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "../support/fileio.h"
+#include "../support/strbuf.h"
 #include "outcome.h"
+#include "signature.h"
 
 const char *const fail_class_names[FAIL_NCLASSES] = {"bug", "limitation", "rejected"};
 
@@ -26,12 +28,14 @@ bool outcome_read(Outcome *f, const char *outcome) {
   if (!json_is_object(o)) {
     json_decref(o);
     f->stage = xstrdup("");
+    f->step = xstrdup("");
     f->kind = xstrdup("");
     f->signature = xstrdup("");
     f->output = xstrdup("");
     return false;
   }
   f->stage = jdup(o, "stage");
+  f->step = jdup(o, "step");
   f->kind = jdup(o, "kind");
   f->signature = jdup(o, "signature");
   f->output = jdup(o, "output");
@@ -52,6 +56,7 @@ bool outcome_read(Outcome *f, const char *outcome) {
 
 void outcome_free(Outcome *f) {
   free(f->stage);
+  free(f->step);
   free(f->kind);
   free(f->signature);
   free(f->output);
@@ -60,18 +65,34 @@ void outcome_free(Outcome *f) {
   memset(f, 0, sizeof *f);
 }
 
+const char *outcome_pass(const Outcome *f, size_t *len) {
+  if (!f || !f->step) return NULL;
+  const char *p = !strncmp(f->step, "pass ", 5) ? f->step + 5 : !strncmp(f->step, "build pass ", 11) ? f->step + 11 : NULL;
+  if (!p || !*p) return NULL;
+  *len = strcspn(p, " ");
+  return p;
+}
+
 /* ------------------------------------------------------------------ the rules */
 
 void fail_rules_init(FailRules *c) { memset(c, 0, sizeof *c); }
 
 void fail_rules_free(FailRules *c) {
-  for (size_t i = 0; i < c->rules.len; i++) pattern_free(c->rules.items[i].re);
+  for (size_t i = 0; i < c->rules.len; i++) {
+    pattern_free(c->rules.items[i].re);
+    free(c->rules.items[i].shown);
+  }
   free(c->rules.items);
   memset(c, 0, sizeof *c);
 }
 
-bool fail_rules_add(FailRules *c, const char *text, const char *name, char *err, size_t errlen) {
+static const char *const rule_words[FAIL_NCLASSES] = {"bug", "limitation", "rejected"};
+
+static bool add_rules(FailRules *c, const char *text, const char *name, bool shipped, char *err, size_t errlen) {
   unsigned line = 0;
+  StrBuf why; /* the comment block right above a rule: what it is for, shown with it */
+  sb_init(&why);
+  bool ok = true;
   for (const char *s = text; s && *s;) {
     const char *end = strchr(s, '\n');
     size_t len = end ? (size_t)(end - s) : strlen(s);
@@ -83,25 +104,46 @@ bool fail_rules_add(FailRules *c, const char *text, const char *name, char *err,
     while (*p == ' ' || *p == '\t' || *p == '\r') p++;
     size_t n = strlen(p);
     while (n && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\r')) p[--n] = '\0';
-    if (!*p || *p == '#') continue;
+    if (!*p) { /* a blank line ends a comment block */
+      why.len = 0;
+      continue;
+    }
+    if (*p == '#') {
+      const char *c1 = p + 1 + strspn(p + 1, " ");
+      if (*c1) sb_printf(&why, "%s%s", why.len ? " " : "", c1);
+      else why.len = 0;
+      continue;
+    }
     size_t word = strcspn(p, " \t");
     FailClass cls = FAIL_NCLASSES;
-    for (int k = FAIL_LIMITATION; k < FAIL_NCLASSES; k++)
-      if (word == strlen(fail_class_names[k]) && !strncmp(p, fail_class_names[k], word)) cls = (FailClass)k;
+    for (int k = 0; k < FAIL_NCLASSES; k++)
+      if (word == strlen(rule_words[k]) && !strncmp(p, rule_words[k], word)) cls = (FailClass)k;
     const char *re = p + word + strspn(p + word, " \t");
     if (cls == FAIL_NCLASSES || !*re) {
-      snprintf(err, errlen, "%s:%u: expected `limitation REGEX` or `rejected REGEX`, found '%.60s'", name, line, p);
-      return false;
+      snprintf(err, errlen, "%s:%u: expected `limitation REGEX`, `rejected REGEX` or `bug REGEX`, found '%.60s'", name,
+               line, p);
+      ok = false;
+      break;
     }
-    char why[160];
-    Pattern *pat = pattern_compile(re, why, sizeof why);
+    char msg[160];
+    Pattern *pat = pattern_compile(re, msg, sizeof msg);
     if (!pat) {
-      snprintf(err, errlen, "%s:%u: %s", name, line, why);
-      return false;
+      snprintf(err, errlen, "%s:%u: %s", name, line, msg);
+      ok = false;
+      break;
     }
-    VEC_PUSH(c->rules, ((FailRule){cls, pat}));
+    StrBuf shown;
+    sb_init(&shown);
+    sb_printf(&shown, "%s:%u: %s %s", name, line, rule_words[cls], re);
+    if (why.len) sb_printf(&shown, " (%s)", why.data);
+    VEC_PUSH(c->rules, ((FailRule){cls, pat, shipped, sb_take(&shown)}));
   }
-  return true;
+  sb_free(&why);
+  return ok;
+}
+
+bool fail_rules_add(FailRules *c, const char *text, const char *name, char *err, size_t errlen) {
+  return add_rules(c, text, name, false, err, errlen);
 }
 
 bool fail_rules_load(FailRules *c, const char *path, char *err, size_t errlen) {
@@ -117,16 +159,73 @@ bool fail_rules_load(FailRules *c, const char *path, char *err, size_t errlen) {
 }
 
 bool fail_rules_shipped(FailRules *c, char *err, size_t errlen) {
-  return fail_rules_add(c, shipped_limitations, "tvm-limitations.txt (shipped)", err, errlen);
+  return add_rules(c, shipped_limitations, "tvm-limitations.txt", true, err, errlen);
 }
 
-FailClass fail_classify(const FailRules *c, const char *sig, const Outcome *f) {
+/* cls, with *rule (when asked for) the words that decided it */
+static FailClass decided(char **rule, FailClass cls, const char *words) {
+  if (rule) *rule = xstrdup(words);
+  return cls;
+}
+
+FailClass fail_classify(const FailRules *c, const char *sig, const Outcome *f, FailAccepted accepted, char **rule) {
   sig = sig ? sig : "";
-  for (size_t i = 0; i < c->rules.len; i++)
-    if (pattern_search(c->rules.items[i].re, sig, strlen(sig))) return c->rules.items[i].cls;
-  /* TVM refusing the program with a diagnostic, before any pass: outside what it accepts (a
-     crash or a hang there is still a bug) */
-  if (f && !strcmp(f->stage, "frontend") && (!strcmp(f->kind, "check") || !strcmp(f->kind, "exception")))
-    return FAIL_REJECTED;
-  return FAIL_BUG;
+  if (rule) *rule = NULL;
+  /* the user's rules, then the shipped ones: each says why in its file */
+  for (int shipped = 0; shipped < 2; shipped++)
+    for (size_t i = 0; i < c->rules.len; i++) {
+      const FailRule *r = &c->rules.items[i];
+      if (r->shipped == (shipped == 1) && pattern_search(r->re, sig, strlen(sig))) return decided(rule, r->cls, r->shown);
+    }
+  size_t plen = 0;
+  const char *pass = outcome_pass(f, &plen);
+  if (pass) {
+    StrBuf sb;
+    sb_init(&sb);
+    sb_printf(&sb, "failed inside the optimization pass %.*s: a pass that fails is a bug of TVM, whatever its words "
+                   "say (no rule names it a limitation)", (int)plen, pass);
+    FailClass cls = decided(rule, FAIL_BUG, sb.data);
+    sb_free(&sb);
+    return cls;
+  }
+  /* TVM refusing the program with a diagnostic, before any pass (a crash or a hang there is a
+     bug wherever it is) */
+  if (f && !strcmp(f->stage, "frontend") && (!strcmp(f->kind, "check") || !strcmp(f->kind, "exception"))) {
+    if (accepted == ACCEPTED_YES)
+      return decided(rule, FAIL_BUG, "TVM's parser or type checker refuses a program relaykit's checker accepts: "
+                                     "a disagreement one of the two must answer for");
+    if (accepted == ACCEPTED_NO)
+      return decided(rule, FAIL_REJECTED, "TVM refuses it before any pass, and relaykit's checker refuses it too");
+    return decided(rule, FAIL_REJECTED, "TVM refuses it before any pass (relaykit's checker was not asked)");
+  }
+  return decided(rule, FAIL_BUG, "no rule names it a limitation or a rejected input");
+}
+
+/* ------------------------------------------------------------------ the group key */
+
+bool fail_is_timeout(bool timed_out, const char *sig) { return timed_out || (sig && !strncmp(sig, "timeout", 7)); }
+
+void fail_group_key(const Outcome *f, bool timed_out, const char *sig, char **key, char **match) {
+  StrBuf norm, ere, k;
+  sb_init(&norm);
+  sb_init(&ere);
+  sb_init(&k);
+  /* the stage is what the oracle says failed (a diff round's build crash is a build failure, as
+     a build round's is), never the round's kind: one bug, one group */
+  if (f && f->stage && *f->stage) sb_printf(&k, "%s: ", f->stage);
+  if (fail_is_timeout(timed_out, sig)) {
+    sb_puts(&k, "timeout");
+    *match = xstrdup("timeout");
+  } else {
+    run_signature_line(sig ? sig : "", sig ? strlen(sig) : 0, NULL, &norm, &ere);
+    if (norm.len) run_signature_root(norm.data, &k);
+    else sb_puts(&k, "(no signature)");
+    *match = ere.len ? sb_take(&ere) : NULL;
+  }
+  /* TVM's innermost frame tells apart two bugs that share a message (a check in a helper many
+     passes call), where its backtrace has frames */
+  if (f && f->nframes) sb_printf(&k, " @ %s", f->frames[0]);
+  *key = sb_take(&k);
+  sb_free(&norm);
+  sb_free(&ere);
 }

@@ -25,7 +25,9 @@ enum { OUTCOME_FRAMES = 3 }; /* TVM frames that refine a group key (ClusterFuzz'
 /* What the oracle said of a failure beside its answer line (its outcome side file, PROTOCOL.md);
    every string "" when it said nothing. */
 typedef struct Outcome {
-  char *stage;               /* frontend, pass, build, run, compare, roundtrip, check */
+  char *stage;               /* frontend, compile, run, compare, roundtrip, check */
+  char *step;                /* where in the stage: "pass FoldConstant", "build pass FuseOps" (the
+                                pass relay.build had in flight), "build after FuseOps" (lowering) */
   char *kind;                /* crash, timeout, check, exception, wrong-result */
   char *frames[OUTCOME_FRAMES]; /* TVM's innermost C++ frames, when its backtrace had them */
   size_t nframes;
@@ -36,10 +38,17 @@ typedef struct Outcome {
 /* From an outcome's text (NULL: none); false when there is none usable (f is still set). */
 bool outcome_read(Outcome *f, const char *outcome);
 void outcome_free(Outcome *f);
+/* The optimization pass the failure happened in, from its step ("pass P", "build pass P"), or
+   NULL; *len its name's length. */
+const char *outcome_pass(const Outcome *f, size_t *len);
 
+/* A rule of a rules file: `CLASS REGEX`, CLASS one of limitation, rejected, bug (a kind of bug
+   said by name, such as the type relation accepting what lowering rejects). */
 typedef struct FailRule {
   FailClass cls;
   Pattern *re;
+  bool shipped; /* tvm-limitations.txt's, not the user's */
+  char *shown;  /* "FILE:LINE: CLASS REGEX", and the comment above it: why */
 } FailRule;
 typedef struct FailRules {
   VEC(FailRule) rules; /* the first that matches decides */
@@ -53,7 +62,29 @@ bool fail_rules_load(FailRules *c, const char *path, char *err, size_t errlen);
 /* interestingness/tvm-limitations.txt, built into the programs (build/.../gen/limitations.c). */
 extern const char shipped_limitations[];
 bool fail_rules_shipped(FailRules *c, char *err, size_t errlen);
-/* The class of a failure with this signature and outcome (f may be NULL). */
-FailClass fail_classify(const FailRules *c, const char *sig, const Outcome *f);
+
+/* What relaykit's own checker says of the failing program: TVM refusing a program relaykit
+   accepts is a disagreement (a bug of one of the two), one both refuse a rejected input. */
+typedef enum FailAccepted { ACCEPTED_UNKNOWN = -1, ACCEPTED_NO = 0, ACCEPTED_YES = 1 } FailAccepted;
+
+/*
+ * The class of a failure with this signature and outcome (f may be NULL), and in *rule (when not
+ * NULL; malloc'd) the rule that decided, as a person reads it.  In order: the user's rules; the
+ * shipped ones (a limitation only where TVM says the path is unsupported and points elsewhere); a
+ * failure inside an optimization pass is a bug, whatever its words; TVM refusing the program
+ * before any pass is a disagreement when relaykit's checker accepts it (a bug), else a rejected
+ * input; anything else is a bug.
+ */
+FailClass fail_classify(const FailRules *c, const char *sig, const Outcome *f, FailAccepted accepted, char **rule);
+
+/*
+ * The key failures are grouped by (rfuzz's groups, roracle's): the stage the oracle says failed,
+ * the signature masked (support: signature.h) and further of what tells one instance of a cause
+ * from another: generated function names (fused_*, tvmgen_*, vm_mod_*), dtypes and shapes; then
+ * TVM's innermost frame.  A timeout is "STAGE: timeout".  *match: a pattern for rreduce --match
+ * (the signature's stable part), or NULL.
+ */
+bool fail_is_timeout(bool timed_out, const char *sig);
+void fail_group_key(const Outcome *f, bool timed_out, const char *sig, char **key, char **match);
 
 #endif

@@ -485,25 +485,42 @@ def parse_module(tvm, relay, text, name, stage=None):
         return fn(text, name)
 
 
-def pass_recorder(tvm, ran):
+def pass_recorder(tvm, ran, stage=None):
     """A pass instrument that tells `ran` the name of every pass TVM runs, or None where TVM has
-    no pass instruments (before 0.8)."""
+    no pass instruments (before 0.8). With `stage` (relay.build's), the pass in flight is the step:
+    "build pass P" while the outermost pass P runs, "build after P" once it is done (lowering, if no
+    Relay pass comes next), so a failure says whether it was inside an optimization pass (a bug,
+    whatever its words) or in lowering."""
     instrument = getattr(tvm, "instrument", None)
     if ran is None or instrument is None or not hasattr(instrument, "pass_instrument"):
         return None
+    depth = [0]
 
     @instrument.pass_instrument
     class RecordPasses(object):  # pylint: disable=too-few-public-methods
         def run_before_pass(self, mod, info):  # pylint: disable=unused-argument
             ran(info.name)
+            if stage is None or info.name == SEQUENTIAL:  # relay.build's passes run in one Sequential
+                return
+            if depth[0] == 0:
+                stage("build pass " + info.name)
+            depth[0] += 1
+
+        def run_after_pass(self, mod, info):  # pylint: disable=unused-argument
+            if stage is None or info.name == SEQUENTIAL:
+                return
+            depth[0] -= 1
+            if depth[0] == 0:
+                stage("build after " + info.name)
 
     return RecordPasses()
 
 
-def pass_context(tvm, relay, opt_level, required=(), args=None, ran=None, instruments=()):
+def pass_context(tvm, relay, opt_level, required=(), args=None, ran=None, instruments=(), stage=None):
     """A PassContext with --config, --disabled-pass and --required-pass when args has them; with
-    `ran`, every pass run inside it is told to ran(name) (the pipeline rreduce reduces); and
-    other pass instruments (tvm-bisect's watch)."""
+    `ran`, every pass run inside it is told to ran(name) (the pipeline rreduce reduces), and with
+    `stage` the pass in flight is announced as the step (pass_recorder); and other pass
+    instruments (tvm-bisect's watch)."""
     config = dict(getattr(args, "config", {}) or {})
     disabled = list(getattr(args, "disabled_pass", []) or [])
     required = list(required) + list(getattr(args, "required_pass", []) or [])
@@ -514,7 +531,7 @@ def pass_context(tvm, relay, opt_level, required=(), args=None, ran=None, instru
             kw["disabled_pass"] = disabled
         if config:
             kw["config"] = config
-        recorder = pass_recorder(tvm, ran)
+        recorder = pass_recorder(tvm, ran, stage)
         watchers = ([recorder] if recorder is not None else []) + list(instruments)
         if watchers:
             kw["instruments"] = watchers
@@ -890,7 +907,7 @@ def run_build(job, mod):
     """relay.build (or relay.vm.compile) of mod, then with --run running it: build and pass --build."""
     tvm, relay, args = job.tvm, job.relay, job.args
     job.stage("build")
-    with pass_context(tvm, relay, args.opt_level, (), args, job.ran):
+    with pass_context(tvm, relay, args.opt_level, (), args, job.ran, stage=job.stage):
         built = build_module(tvm, relay, mod, args, job.params)
     if not args.run:
         return "builds"
@@ -1552,7 +1569,7 @@ def _telling_lines(text):
 _PREFERRED = [re.compile(r) for r in (
     r"Check failed: \S",
     r"^error:|: error:|^Error:",
-    r"^(\w+\.)*\w*(Error|Exception)\b.*\S:\s*\S",
+    r"^(\w+\.)*\w*(Error|Exception)(\b.*\S)?:\s*\S",
     r"(?i)error|fatal|abort|assert",
 )]
 

@@ -71,14 +71,17 @@ typedef struct Entry {
   bool done, failed, timed_out;
   bool known;      /* a failure --known names: counted, not grouped */
   FailClass cls;   /* a failure's class */
+  char *rule;      /* the rule that made it that class (failures only) */
   char *signature; /* failures only */
+  char *key;       /* what groups it: fail_group_key (outcome.h), as rfuzz's groups */
   char *match;     /* a pattern for rreduce --match, or NULL */
 } Entry;
 typedef VEC(Entry) Entries;
 
 /* A group of failures with one signature; members index the entries, in path order. */
 typedef struct Group {
-  const char *signature, *match;
+  const char *signature, *match; /* signature: the group's key */
+  const char *rule; /* its first file's */
   FailClass cls;  /* its first file's */
   size_t smallest;
   VEC(size_t) members;
@@ -95,6 +98,8 @@ typedef struct Triage {
   FailRules rules;
   const char *log_dir;    /* or NULL */
   const char *check;      /* the test or the server command, for the logs */
+  bool server;            /* check is an oracle server: an answer 0 (or a signature) is the failure */
+  char *rcheck;           /* relaykit's checker, asked of a program TVM refuses before any pass */
   bool log_failed;        /* a log could not be written: said once */
 } Triage;
 
@@ -204,19 +209,57 @@ static void log_failure(Triage *t, size_t index, const Entry *e, const RunResult
   free(program);
 }
 
+/* Whether relaykit's checker accepts e's program, asked only where it decides the class: TVM
+   refusing the program before any pass (outcome.h, FailAccepted). */
+static FailAccepted relaykit_accepts(Triage *t, const Entry *e, const Outcome *f) {
+  if (strcmp(f->stage, "frontend") || (strcmp(f->kind, "check") && strcmp(f->kind, "exception")) || !t->rcheck)
+    return ACCEPTED_UNKNOWN;
+  size_t len;
+  char *text = file_read(e->path, &len);
+  if (!text) return ACCEPTED_UNKNOWN;
+  RunOptions ro;
+  run_options_default(&ro);
+  ro.timeout = 120;
+  RunResult r;
+  char err[256];
+  FailAccepted a = ACCEPTED_UNKNOWN;
+  if (run_candidate(t->rcheck, basename_of(e->path), text, len, &ro, &r, err, sizeof err)) {
+    if (!r.timed_out && (r.status == 0 || r.status == 1)) a = r.status == 0 ? ACCEPTED_YES : ACCEPTED_NO;
+    run_result_free(&r);
+  }
+  free(text);
+  return a;
+}
+
 /* What TEST said of e (the index-th file): passed, or failed with a signature, a class, maybe
    known; logged with --log-dir. */
 static void record(Triage *t, size_t index, Entry *e, const RunResult *r) {
   e->done = true;
   e->timed_out = r->timed_out;
-  e->failed = r->timed_out || r->status != 0;
+  /* A test's exit status other than 0 says "this program fails"; a server's answer says it the
+     other way round (PROTOCOL.md: 0, the failure is there; another status with a signature, an
+     earlier stage broke; 2, the program could not be checked), as rfuzz reads it. */
+  if (t->server) e->failed = r->timed_out || r->status != 1 || (r->output && *r->output);
+  else e->failed = r->timed_out || r->status != 0;
   if (!e->failed) return;
   Outcome f;
   outcome_read(&f, r->outcome);
   describe(e, r);
   /* the test's own words first (its outcome), then roracle's signature of its output */
   const char *words = *f.signature ? f.signature : e->signature;
-  e->cls = fail_classify(&t->rules, words, &f);
+  if (*f.signature && strcmp(f.signature, e->signature)) {
+    free(e->signature);
+    e->signature = xstrdup(f.signature); /* a log line above the error is not the failure */
+    free(e->match);
+    RunSignature s;
+    run_signature(f.signature, strlen(f.signature), NULL, &s);
+    e->match = s.match;
+    free(s.text);
+  }
+  char *match = NULL;
+  fail_group_key(&f, e->timed_out, e->signature, &e->key, &match);
+  free(match);
+  e->cls = fail_classify(&t->rules, words, &f, relaykit_accepts(t, e, &f), &e->rule);
   for (size_t k = 0; k < t->known.len && !e->known; k++)
     e->known = pattern_search(t->known.items[k], e->signature, strlen(e->signature)) ||
                pattern_search(t->known.items[k], words, strlen(words));
@@ -314,7 +357,7 @@ static const Entries *sort_files;
 static int by_signature(const void *a, const void *b) {
   const Entry *e = sort_files->items;
   size_t i = *(const size_t *)a, j = *(const size_t *)b;
-  int c = strcmp(e[i].signature, e[j].signature);
+  int c = strcmp(e[i].key, e[j].key);
   return c ? c : i < j ? -1 : i > j;
 }
 
@@ -336,8 +379,8 @@ static Groups group(const Entries *files, size_t n) {
   Groups groups = {0};
   for (size_t k = 0; k < fails.len; k++) {
     const Entry *e = &files->items[fails.items[k]];
-    if (!groups.len || strcmp(groups.items[groups.len - 1].signature, e->signature))
-      VEC_PUSH(groups, ((Group){.signature = e->signature, .smallest = fails.items[k], .cls = e->cls}));
+    if (!groups.len || strcmp(groups.items[groups.len - 1].signature, e->key))
+      VEC_PUSH(groups, ((Group){.signature = e->key, .rule = e->rule, .smallest = fails.items[k], .cls = e->cls}));
     Group *g = &groups.items[groups.len - 1];
     VEC_PUSH(g->members, fails.items[k]);
     if (e->bytes < files->items[g->smallest].bytes) g->smallest = fails.items[k];
@@ -380,10 +423,11 @@ static void print_json(const Entries *files, const Group *groups, size_t ngroups
     json_t *members = json_array();
     for (size_t i = 0; i < g->members.len; i++) json_array_append_new(members, jstr(files->items[g->members.items[i]].path));
     const Entry *small = &files->items[g->smallest];
-    json_array_append_new(list, json_pack("{s:o, s:s, s:I, s:o, s:I, s:o, s:o}", "signature", jstr(g->signature),
-                                          "class", fail_class_names[g->cls], "count", (json_int_t)g->members.len,
-                                          "smallest", jstr(small->path), "bytes", (json_int_t)small->bytes, "match",
-                                          g->match ? jstr(g->match) : json_null(), "files", members));
+    json_array_append_new(list, json_pack("{s:o, s:s, s:o, s:I, s:o, s:I, s:o, s:o}", "signature", jstr(g->signature),
+                                          "class", fail_class_names[g->cls], "rule", jstr(g->rule ? g->rule : ""),
+                                          "count", (json_int_t)g->members.len, "smallest", jstr(small->path), "bytes",
+                                          (json_int_t)small->bytes, "match", g->match ? jstr(g->match) : json_null(),
+                                          "files", members));
   }
   json_dumpf(list, stdout, JSON_INDENT(2));
   fputc('\n', stdout);
@@ -421,6 +465,7 @@ static void print_table(const Entries *files, const Group *groups, size_t ngroup
     const Entry *small = &files->items[g->smallest];
     printf("%5zu  %-10s  %8zu  %-*s  %s\n", g->members.len, fail_class_names[g->cls], small->bytes, w, small->path,
            g->signature);
+    if (g->rule) printf("%5s  %-10s  %8s  why: %s\n", "", "", "", g->rule);
     if (!test) continue; /* a server: its answers, not a command rreduce can wrap */
     sb.len = 0;
     if (g->match) {
@@ -431,7 +476,7 @@ static void print_table(const Entries *files, const Group *groups, size_t ngroup
     }
     sb_putc(&sb, ' ');
     shell_quote(&sb, small->path);
-    bool hang = !strcmp(g->signature, "timeout");
+    bool hang = !strcmp(g->signature, "timeout") || ends_with(g->signature, ": timeout");
     hangs |= hang;
     sb_puts(&sb, hang ? " ./hangs.sh" : " ./fails.sh");
     printf("%5s  %-10s  %8s  %s\n", "", "", "", sb.data);
@@ -543,6 +588,8 @@ static int read_options(int argc, char **argv, Options *o) {
 static bool prepare_triage(const Options *o, Triage *t) {
   char err[512];
   t->check = o->server ? o->server : o->test;
+  t->server = o->server != NULL;
+  t->rcheck = cli_sibling("rcheck");
   t->log_dir = o->log_dir;
   if (o->known_path) {
     size_t len;
@@ -577,6 +624,7 @@ static void triage_free(Triage *t) {
   for (size_t i = 0; i < t->known.len; i++) pattern_free(t->known.items[i]);
   free(t->known.items);
   fail_rules_free(&t->rules);
+  free(t->rcheck);
 }
 
 /* After an interruption: the files whose test ended, moved to the front in path order (what was
@@ -653,6 +701,8 @@ done:
   for (size_t i = 0; i < files.len; i++) {
     free(files.items[i].path);
     free(files.items[i].signature);
+    free(files.items[i].key);
+    free(files.items[i].rule);
     free(files.items[i].match);
   }
   free(files.items);

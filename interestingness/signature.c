@@ -137,6 +137,69 @@ void run_signature_line(const char *s, size_t n, const RunSigMasks *m, StrBuf *n
   }
 }
 
+/* ------------------------------------------------------------------ root-cause masks */
+
+static bool word_in(const char *w, size_t k, const char *const *list) {
+  for (; *list; list++)
+    if (strlen(*list) == k && !memcmp(w, *list, k)) return true;
+  return false;
+}
+
+/* A dtype's name as TVM prints it: bool, int8 ... uint64, float16 ... float64, bfloat16. */
+static bool dtype_word(const char *w, size_t k) {
+  static const char *const names[] = {"bool", "int1", "int4", "int8", "int16", "int32", "int64", "uint1", "uint4", "uint8",
+                                      "uint16", "uint32", "uint64", "float8", "float16", "float32", "float64", "bfloat16",
+                                      NULL};
+  return word_in(w, k, names);
+}
+
+/* A name TVM generates for a fused or lowered function: one per program, never per cause. */
+static bool generated_name(const char *w, size_t k) {
+  static const char *const prefixes[] = {"fused_", "tvmgen_", "vm_mod_", "default_function", NULL};
+  for (const char *const *p = prefixes; *p; p++)
+    if (k >= strlen(*p) && !memcmp(w, *p, strlen(*p))) return true;
+  for (size_t i = 0; i + 7 <= k; i++)
+    if (!memcmp(w + i, "_fused_", 7)) return true;
+  return false;
+}
+
+/* Where a list of masked numbers in brackets ends ("[<n>, <n>]", "(<n>)", "[]"), or 0. */
+static size_t shape_at(const char *s) {
+  char close = s[0] == '[' ? ']' : s[0] == '(' ? ')' : 0;
+  if (!close) return 0;
+  size_t i = 1, items = 0;
+  for (;;) {
+    while (s[i] == ' ') i++;
+    if (s[i] == close) return items || close == ']' ? i + 1 : 0;
+    if (!strncmp(s + i, "<n>", 3)) i += 3;
+    else if (s[i] == '?' || !strncmp(s + i, "<shape>", 7)) i += s[i] == '?' ? 1 : 7;
+    else return 0;
+    items++;
+    while (s[i] == ' ') i++;
+    if (s[i] == ',') i++;
+    else if (s[i] != close) return 0;
+  }
+}
+
+void run_signature_root(const char *norm, StrBuf *out) {
+  for (const char *p = norm; *p;) {
+    size_t k;
+    if ((k = shape_at(p))) {
+      sb_puts(out, "<shape>");
+      p += k;
+    } else if (is_word(*p)) {
+      const char *w = p;
+      while (is_word(*p) || !strncmp(p, "<n>", 3)) p += is_word(*p) ? 1 : 3;
+      k = (size_t)(p - w);
+      if (generated_name(w, k)) sb_puts(out, "<fn>");
+      else if (dtype_word(w, k)) sb_puts(out, "<dtype>");
+      else sb_putn(out, w, k);
+    } else {
+      sb_putc(out, *p++);
+    }
+  }
+}
+
 /* The name in a frame's text: arguments cut (not a leading "(anonymous namespace)"), trimmed. */
 static bool frame_name(const char *p, const char *e, const char **name, size_t *name_len) {
   while (p < e && is_space(*p)) p++;
@@ -281,10 +344,22 @@ static const char *exception_line(const char *p, size_t n) {
   return cls;
 }
 
+/* A log line TVM prints on its way, not the failure: a warning ("One or more operators have not
+   been tuned. Please tune your model ...", "[10:01:02] x.cc:12: Warning: ..."). */
+static bool log_line(const char *p, size_t n) {
+  static const char *const words[] = {"Warning: ", "WARNING:", "have not been tuned", NULL};
+  for (const char *const *w = words; *w; w++)
+    for (size_t i = 0, k = strlen(*w); i + k <= n; i++)
+      if (!memcmp(p + i, *w, k)) return true;
+  return false;
+}
+
 void run_signature(const char *out, size_t len, const RunSigMasks *m, RunSignature *s) {
   const char *first = NULL, *last = NULL, *top = NULL, *bottom = NULL, *cause = NULL, *diag = NULL, *exc = NULL;
   size_t first_n = 0, last_n = 0, top_n = 0, bottom_n = 0, cause_n = 0, diag_n = 0, exc_n = 0;
   bool in_trace = false;
+  const char *logged = NULL;
+  size_t logged_n = 0;
   for (const char *p = out, *e = out + len; p < e;) {
     const char *nl = memchr(p, '\n', (size_t)(e - p));
     size_t n = nl ? (size_t)(nl - p) : (size_t)(e - p);
@@ -298,12 +373,15 @@ void run_signature(const char *out, size_t len, const RunSigMasks *m, RunSignatu
       if (!top) top = name, top_n = name_n;
       bottom = name, bottom_n = name_n;
     }
-    if (!blank(p, n)) {
+    if (!blank(p, n) && !log_line(p, n)) {
       if (!first) first = p, first_n = n;
       last = p, last_n = n;
+    } else if (!blank(p, n)) { /* an output of warnings alone still has a signature */
+      if (!logged) logged = p, logged_n = n;
     }
     p += n + 1;
   }
+  if (!first && logged) first = last = logged, first_n = last_n = logged_n;
   /* The failure's own words name it better than frames that many failures share (distinct
      type-relation errors all pass through TypeSolver::Solve): a failed check, else a
      diagnostic, else the (last: the one that ended the run) exception. */

@@ -49,6 +49,12 @@ void run_signature_free(RunSignature *s);
 enum { RUN_SIG_LINE_MAX = 200 };
 void run_signature_line(const char *s, size_t n, const RunSigMasks *m, StrBuf *norm, StrBuf *ere);
 
+/* A normalised line (run_signature_line's norm) with what tells one instance of a cause from
+   another masked too, appended to out: names TVM generates for fused and lowered functions
+   (<fn>), dtypes (<dtype>), shapes and other bracketed lists of numbers (<shape>).  Group keys
+   use it: one root cause, one group. */
+void run_signature_root(const char *norm, StrBuf *out);
+
 /* When `line` is a stack frame, points name at its function's name (arguments cut) and returns
    true.  `in_trace`: a `Stack trace:` or `Traceback` header came before, so bare numbered lines
    (`  3: f`) and gdb frames without an address count as frames too. */

@@ -15,7 +15,7 @@ elif grep -q 'nn.dense(' "$1"; then
   exit 139
 elif grep -q 'nn.softmax(' "$1"; then
   echo "softmax: layout NCHW4c of $(wc -c < "$1") bytes"
-  echo "unsupported layout"
+  echo "unsupported layout: NCHW4c is only supported with cudnn"
   exit 1
 fi
 exit 0

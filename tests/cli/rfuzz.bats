@@ -202,6 +202,98 @@ PY
   [ "$status" -eq 2 ] && [ ! -e "$T/d" ]
 }
 
+@test "rfuzz: classes from evidence, each with its rule; one cause met at two dtypes is one root cause once reduced" {
+  # A stand-in oracle that leaves TVM's outcome beside each program (PROTOCOL.md): nn.dense fails
+  # inside FuseOps (TVM's words "not supported" there: a bug), with an innermost frame that names
+  # the dtype (two groups at first sight); nn.batch_flatten fails in lowering with words that point
+  # elsewhere (a limitation).
+  cat > "$T/evidence.sh" <<'EOF'
+#!/bin/sh
+while IFS= read -r p; do
+  if grep -q 'nn\.dense(' "$p"; then
+    dt=f32; grep -q float32 "$p" || dt=f16 # a program of float16 alone
+    printf '{"stage": "compile", "step": "build pass FuseOps", "kind": "check", "frames": ["tvm::relay::Caller_%s"]}' "$dt" > "$p.outcome"
+    echo "0 Check failed: nn.dense with this layout is not supported yet"
+  elif grep -q 'nn\.batch_flatten(' "$p"; then
+    printf '{"stage": "compile", "step": "build after FuseOps", "kind": "check"}' > "$p.outcome"
+    echo "0 Check failed: qnn.add is currently only supported with Hexagon. Please run QNN Canonicalize pass"
+  else echo 1; fi
+done
+EOF
+  chmod +x "$T/evidence.sh"
+  # programs of these operators, at float32 or float16
+  printf '{"allow_ops": ["nn.dense", "nn.relu", "nn.batch_flatten", "add"], "float_only": true,
+    "float_dtypes": ["float16", "float16", "float32"], "fuel": 6}\n' > "$T/policy.json"
+  run "$RFUZZ" --oracle "$T/evidence.sh --args-beside" --policy "$T/policy.json" --mix build=1 --rounds 60 \
+    --reduce all --reduce-minutes 1 -q -o "$T/c"
+  [ "$status" -eq 0 ]
+  cat "$T/c/index.md"
+  python3 - "$T/c" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1] + "/campaign.json"))
+dense = [g for g in c["groups"] if "nn.dense" in g["key"]]
+assert sorted(g["key"].rsplit("_", 1)[1] for g in dense) == ["f16", "f32"], [g["key"] for g in dense]
+assert all(g["class"] == "bug" and "inside the optimization pass FuseOps" in g["rule"] for g in dense), dense
+# once reduced: one program up to its dtypes, one stage, one masked message: one root cause
+assert len([g for g in dense if not g.get("merged_into")]) == 1, dense
+flat = [g for g in c["groups"] if "Hexagon" in g["key"]]
+assert flat and all(g["class"] == "limitation" and g["rule"].startswith("tvm-limitations.txt:") for g in flat), flat
+PY
+  grep -q '| why this class |' "$T/c/index.md"
+  grep -q 'absorbed \[[0-9]*\](groups/[0-9]*/)' "$T/c/index.md"
+  grep -q 'merged into \[[0-9]*\](groups/[0-9]*/): the same root cause once reduced' "$T/c/index.md"
+}
+
+# fake_tvm_build DIR VERSION: the fake tvm laid out as a TVM build of that release (DIR/python/tvm
+# with _ffi/libinfo.py, DIR/build/libtvm.so), as rfuzz --tvm takes one.
+fake_tvm_build() {
+  mkdir -p "$1/python" "$1/build"
+  cp -r "$ROOT/tests/cli/fake_tvm/tvm" "$1/python/"
+  mkdir -p "$1/python/tvm/_ffi"
+  printf '__version__ = "%s"\n' "$2" > "$1/python/tvm/_ffi/libinfo.py"
+  : > "$1/build/libtvm.so"
+}
+
+@test "rfuzz --tvm: each bug group's reduced program asked of every TVM given; bad TVMs refused before anything" {
+  use_fake_tvm
+  fake_tvm_build "$T/tvm19" 0.19.0
+  fake_tvm_build "$T/other19" 0.19.0
+  fake_tvm_build "$T/tvm13" 0.13.0
+  # the campaign's TVM is v0.13.0; the planted crash is fixed in v0.19.0
+  export FAKE_TVM_PLANTED='build-segv:nn.softmax' FAKE_TVM_FIXED_IN=0.19 RELAYKIT_TVM_VERSION=0.13
+  export PYTHONPATH=$T/tvm13/python
+  run "$RFUZZ" --oracle "$ROOT/interestingness/tvm-server --args-beside --timeout 30" --tvm "$T/tvm19" \
+    --mix build=1 --rounds 40 --reduce-minutes 1 -q -o "$T/c"
+  [ "$status" -eq 0 ]
+  python3 - "$T/c" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1] + "/campaign.json"))
+g = [g for g in c["groups"] if "SIGSEGV" in g["key"] and not g.get("merged_into")]
+assert len(g) == 1 and g[0]["tvm_verdicts"] == "v0.19.0: passes (fixed by v0.19.0)", g
+PY
+  grep -q 'on v0.13.0 (this campaign.s TVM): fails; v0.19.0: passes (fixed by v0.19.0)' "$T/c/index.md"
+  # not fixed there: it fails on both
+  export FAKE_TVM_FIXED_IN=0.20
+  "$RFUZZ" --oracle "$ROOT/interestingness/tvm-server --args-beside --timeout 30" --tvm "$T/tvm19:$T/tvm19/build" \
+    --mix build=1 --rounds 40 --reduce-minutes 1 -q -o "$T/d"
+  python3 -c '
+import json, sys
+g = [g for g in json.load(open(sys.argv[1]))["groups"] if "SIGSEGV" in g["key"] and not g.get("merged_into")]
+assert g[0]["tvm_verdicts"] == "v0.19.0: fails", g' "$T/d/campaign.json"
+  # bad input: no TVM there, not built, a release given twice: exit 2 before anything is written
+  run "$RFUZZ" --oracle "$ORACLE" --tvm "$T/nowhere" -o "$T/e"
+  [ "$status" -eq 2 ] && [[ "$output" == *"--tvm $T/nowhere: "*"is not a directory"* ]] && [ ! -e "$T/e" ]
+  mkdir "$T/empty"
+  run "$RFUZZ" --oracle "$ORACLE" --tvm "$T/empty" -o "$T/e"
+  [ "$status" -eq 2 ] && [[ "$output" == *"not a TVM"*"libinfo.py"* ]] && [ ! -e "$T/e" ]
+  rm "$T/other19/build/libtvm.so"
+  run "$RFUZZ" --oracle "$ORACLE" --tvm "$T/other19" -o "$T/e"
+  [ "$status" -eq 2 ] && [[ "$output" == *"is not built: no libtvm.so"* ]] && [ ! -e "$T/e" ]
+  : > "$T/other19/build/libtvm.so"
+  run "$RFUZZ" --oracle "$ORACLE" --tvm "$T/tvm19" --tvm "$T/other19" -o "$T/e"
+  [ "$status" -eq 2 ] && [[ "$output" == *"TVM 0.19.0 twice"* ]] && [ ! -e "$T/e" ]
+}
+
 @test "rfuzz (fake TVM): an ill-typed program that crashes the type checker is a bug; a diagnostic is not" {
   use_fake_tvm
   export FAKE_TVM_PLANTED='typecheck-abort:add'
@@ -283,14 +375,38 @@ EOF
   fi
 }
 
-@test "rfuzz: --known failures are counted, not grouped" {
+@test "rfuzz: --known failures are counted, not grouped; which were met, and when, is said" {
   "$RFUZZ" --oracle "$ORACLE" --rounds 120 --no-reduce -q -o "$T/a"
-  grep -q 'fake softmax' "$T/a/index.md"
+  grep -q '^| \[.*fake softmax' "$T/a/index.md"
   printf '# planted\nfake softmax\n' > "$T/known"
   run "$RFUZZ" --oracle "$ORACLE" --rounds 120 --no-reduce --known "$T/known" -q -o "$T/b" --json
   [ "$status" -eq 0 ]
-  ! grep -q 'fake softmax' "$T/b/index.md" || false
+  ! grep -q '^| \[.*fake softmax' "$T/b/index.md" || false # in no group
+  grep -q '^| fake softmax | [1-9][0-9]* | minute [0-9.]* | [0-9]* |$' "$T/b/index.md"
   python3 -c 'import json,sys; j=json.load(sys.stdin); assert j["known"] > 0 and not j["groups"], j' <<< "$output"
+  # the bugs.json form (../shared/realbugs): TVM's words, each bug met said by its id, with its minute
+  printf '[{"id": "planted-softmax", "signature": "fake softmax at"}, {"id": "never", "signature": "no such words"}]\n' > "$T/bugs.json"
+  "$RFUZZ" --oracle "$ORACLE" --rounds 120 --no-reduce --known "$T/bugs.json" -q -o "$T/c"
+  python3 - "$T/c" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1] + "/campaign.json"))
+met = c["known_met"]
+assert [m["id"] for m in met] == ["planted-softmax"], met
+assert met[0]["count"] == c["counts"]["known"] > 0 and met[0]["first_minute"] >= 0 and met[0]["first_program"] >= 0, met
+assert not c["groups"], c["groups"]
+PY
+  grep -q '^## Known bugs met' "$T/c/index.md"
+  grep -q '^| planted-softmax | ' "$T/c/index.md"
+  # resumed, the meeting is kept
+  "$RFUZZ" --oracle "$ORACLE" --rounds 160 --no-reduce --known "$T/bugs.json" -q -o "$T/c"
+  python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["known_met"]; assert [k["id"] for k in m] == ["planted-softmax"], m' "$T/c/campaign.json"
+  # a known-bugs file that is not valid JSON, or an entry without its id: said before anything starts
+  printf '[{"id": "x", "signature": "y"},\n' > "$T/bad.json"
+  run "$RFUZZ" --oracle "$ORACLE" --rounds 10 --known "$T/bad.json" -o "$T/d"
+  [ "$status" -eq 2 ] && [[ "$output" == *"--known $T/bad.json:"*"not valid JSON"* ]] && [ ! -e "$T/d" ]
+  printf '[{"signature": "y"}]\n' > "$T/bad.json"
+  run "$RFUZZ" --oracle "$ORACLE" --rounds 10 --known "$T/bad.json" -o "$T/d"
+  [ "$status" -eq 2 ] && [[ "$output" == *"entry 1 has no \"id\""* ]] && [ ! -e "$T/d" ]
 }
 
 @test "rfuzz: shards make disjoint programs; merge joins their groups by signature" {

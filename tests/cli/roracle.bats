@@ -56,7 +56,7 @@ EOF
   ! grep -q 'relaykit\.' <<<"$output" || false   # the candidates' directories are masked
 }
 
-@test "--json is a list of groups with signature, class, count, smallest, bytes, match and files" {
+@test "--json is a list of groups with signature, class, rule, count, smallest, bytes, match and files" {
   run "$RORACLE" --json "$T/corpus" "$T/oracle.sh"
   [ "$status" -eq 1 ]
   python3 - "$output" "$T/corpus" <<'EOF'
@@ -65,8 +65,8 @@ groups = json.loads(sys.argv[1])
 corpus = sys.argv[2]
 assert [g["count"] for g in groups] == [3, 2, 2], groups
 for g in groups:
-    assert set(g) == {"signature", "class", "count", "smallest", "bytes", "match", "files"}, g
-    assert g["class"] == "bug", g
+    assert set(g) == {"signature", "class", "rule", "count", "smallest", "bytes", "match", "files"}, g
+    assert g["class"] == "bug" and g["rule"] == "no rule names it a limitation or a rejected input", g
     assert len(g["files"]) == g["count"] and g["files"] == sorted(g["files"])
     assert g["smallest"] in g["files"] and isinstance(g["match"], str) and g["match"]
     import os
@@ -184,13 +184,14 @@ EOF
   [[ "$output" == *"rreduce --match REGEX FILE"* ]]
 }
 
-@test "--server: the same groups from a persistent oracle server (one line per path)" {
-  # a server built on the command test: status and the first and last lines of its output
+@test "--server: the same groups from a persistent oracle server, its answer 0 the failure (PROTOCOL.md)" {
+  # a server built on the command test, answering as the protocol says: 0 and the signature where
+  # the failure is there (the test exits non-zero), 1 where it is not
   cat > "$T/server.sh" <<EOF2
 #!/bin/sh
 while IFS= read -r path; do
-  out=\$("$T/oracle.sh" "\$path" 2>&1); st=\$?
-  printf '%s %s | %s\n' "\$st" "\$(printf '%s\n' "\$out" | head -1)" "\$(printf '%s\n' "\$out" | tail -1)"
+  if out=\$("$T/oracle.sh" "\$path" 2>&1); then echo 1; continue; fi
+  printf '0 %s | %s\n' "\$(printf '%s\n' "\$out" | head -1)" "\$(printf '%s\n' "\$out" | tail -1)"
 done
 EOF2
   chmod +x "$T/server.sh"
@@ -199,6 +200,38 @@ EOF2
   python3 -c 'import json,sys; g=json.loads(sys.argv[1]); assert len(g) == 3 and sorted(x["count"] for x in g) == [2, 2, 3], g' "$output"
   run "$RORACLE" --server "$T/server.sh" "$T/corpus" "$T/oracle.sh"
   [ "$status" -eq 2 ]
+  # an answer 1 with a signature is a failure too (an earlier stage broke); 2 could not check it
+  printf '#!/bin/sh\nwhile IFS= read -r p; do case "$p" in *p1*) echo "1 frontend refused it";; *p2*) echo "2 cannot read";; *) echo 1;; esac; done\n' > "$T/s2.sh"
+  chmod +x "$T/s2.sh"
+  run "$RORACLE" --server "$T/s2.sh" "$T/corpus"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"9 files: 7 passed, 2 failed (0 timed out), 2 groups"* ]]
+  [[ "$output" == *"/corpus/p1.relay  frontend refused it"* ]]
+}
+
+@test "--server interestingness/tvm-server build: TVM's build failures are failures, grouped and classed, each with its rule" {
+  # the fake TVM: 'not supported' inside a pass is a bug; 'Please run QNN Canonicalize' in
+  # lowering a limitation; one cause met at two dtypes and through two programs is one group
+  export PYTHONPATH=$ROOT/tests/cli/fake_tvm PYTHONPYCACHEPREFIX=$T/pycache
+  local py
+  for py in python3 /usr/bin/python3; do
+    if "$py" -c 'import numpy' 2>/dev/null; then export RELAYKIT_PYTHON=$py; break; fi
+  done
+  [ -n "${RELAYKIT_PYTHON:-}" ] || skip "no Python with numpy (apt-get install python3-numpy)"
+  export FAKE_TVM_PLANTED='words:FuseOps:nn.softmax:Algebraic Data Types (ADT) are not supported yet for mixed precision pass.;words:codegen:nn.relu:qnn.add is currently only supported with Hexagon. Please run QNN Canonicalize pass to decompose this op into supported ops.'
+  mkdir "$T/tvm"
+  for spec in "nn.softmax float32 2, 3" "nn.softmax int8 4" "nn.relu float32 2, 3" "sigmoid float32 5"; do
+    set -- $spec
+    op=$1 dt=$2; shift 2
+    printf '#[version = "0.0.5"]\ndef @main(%%x: Tensor[(%s), %s]) {\n  %s(%%x)\n}\n' "$*" "$dt" "$op" > "$T/tvm/$op-$dt.relay"
+  done
+  run "$RORACLE" -j 1 --server "$ROOT/interestingness/tvm-server build" "$T/tvm"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"4 files: 1 passed, 3 failed (0 timed out), 2 groups; the failures: 2 bugs, 1 limitations, 0 rejected"* ]]
+  grep -q '^ *2  bug .*compile: Check failed: Algebraic Data Types (ADT) are not supported yet for mixed precision pass' <<<"$output"
+  grep -q 'why: failed inside the optimization pass FuseOps: a pass that fails is a bug' <<<"$output"
+  grep -q '^ *1  limitation .*Please run QNN Canonicalize' <<<"$output"
+  grep -q 'why: tvm-limitations.txt:[0-9]*: limitation is currently only supported with' <<<"$output"
 }
 
 @test "interrupted (SIGINT, SIGTERM, SIGHUP, SIGQUIT), roracle still reports the files whose test ended (exit 130)" {

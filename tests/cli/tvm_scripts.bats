@@ -500,7 +500,7 @@ assert not hasattr(t, "NoSuchPass")
     "$I/tvm-build" --config relay.FuseOps.max_depth=10 --config tir.disable_vectorize=True \
     --disabled-pass AlterOpLayout,FoldScaleAxis --required-pass FastMath --executor aot --opt-level 2 "$T/c.relay"
   expect 0 "disabled=A,B config=k:'some text'" "$I/tvm-build" --disabled-pass A --disabled-pass B --config 'k=some text' "$T/c.relay"
-  expect 0 "interesting (in stage build): TVMError: fake build: opt_level=3 required= " "$I/tvm-pass" FoldConstant --build "$T/c.relay"
+  expect 0 "interesting (in stage build after ToANormalForm): TVMError: fake build: opt_level=3 required= " "$I/tvm-pass" FoldConstant --build "$T/c.relay"
   expect 1 "no bug: passes run" "$I/tvm-pass" FoldConstant "$T/c.relay"
   expect 2 "" "$I/tvm-build" --config novalue "$T/c.relay"
   expect 2 "" "$I/tvm-build" --executor jit "$T/c.relay"

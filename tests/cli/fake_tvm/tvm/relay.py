@@ -58,6 +58,15 @@ def _order_error(text, kind, first, then):
                         "\n  Check failed: fake pass order %s>%s" % (first, then))
 
 
+def _words(text, where):
+    """words:WHERE:OP:TEXT (FAKE_TVM_PLANTED): TVM's words raised at WHERE on a module calling OP."""
+    for at, op, words in tvm.planted("words"):
+        if at == where and tvm.calls(text, op):
+            tvm.label(text, "words:%s:%s" % (at, op))
+            raise tvm.TVMError(tvm.traceback("tvm::relay::Fake%s_%s()" % (tvm.ident(where), tvm.ident(op))) +
+                               "\n  Check failed: " + words)
+
+
 def run_build_passes(mod):
     """The passes of BUILD_PASSES the current PassContext lets run, in order: a pass-error rule
     fires when its first pass ran before, as a pass of the pass list (mod.pass_history); a
@@ -70,6 +79,7 @@ def run_build_passes(mod):
             continue
         _transform.announce(name, mod)
         tvm.reach_pass(name)
+        _words(mod.text, name)
         for first, then in tvm.planted("pass-error"):
             if then == name and first in mod.pass_history:
                 raise _order_error(mod.text, "pass-error", first, then)
@@ -97,6 +107,7 @@ def build(mod, target=None, params=None, executor=None):
             raise tvm.TVMError(tvm.traceback("tvm::relay::qnn::Fake%sLower()" % op.replace(".", "_")) +
                                "\n  Check failed: %s is currently only supported with Hexagon" % op)
     run_build_passes(mod)
+    _words(mod.text, "codegen")
     if "FAKE_ECHO_CONTEXT" in mod.text:
         raise tvm.TVMError("fake build: %s target=%s executor=%s params=%s" % (
             _transform.CURRENT[-1].describe(), target, executor, ",".join(sorted(params or {}))))
@@ -154,6 +165,7 @@ class _Pass(object):
                               "tvm::relay::FakeRel_%s" % tvm.ident(op))
         _transform.announce(self.name, mod)
         tvm.reach_pass(self.name)
+        _words(mod.text, self.name)
         for first, then in tvm.planted("pass-error"):
             if then == self.name and first in mod.pass_history:
                 raise _order_error(mod.text, "pass-error", first, then)
