@@ -177,6 +177,8 @@ typedef struct FuzzGroup {   /* failures with one key */
                                 keeps it (rreduce --frame), so a crash does not slip into another */
   char *reduced_key;         /* the key its reduced program fails with (NULL: not asked yet) */
   unsigned merged_into;      /* the group it proved the same as after reduction (0: none) */
+  char *step;                /* where it failed (the outcome's step: "build pass FuseOps"), the
+                                reduced program's once asked again, or NULL */
   char *tvm_verdicts;        /* what each other TVM (--tvm) says of its reduced program, or NULL:
                                 "v0.19.0: passes (fixed by v0.19.0)" */
 } FuzzGroup;
@@ -258,6 +260,13 @@ void fuzz_tvms_free(FuzzTvms *t);
    that TVM on its path): g->tvm_verdicts, e.g. "v0.19.0: fails" or "v0.19.0: passes (fixed by
    v0.19.0)"; a release that cannot read the program is "not comparable", never fixed. */
 void fuzz_tvm_verdicts(const Campaign *c, FuzzGroup *g, const FuzzTvms *tvms, const char *oracle);
+
+/* ------------------------------------------------------------------ issue.c */
+/* groups/NNN/issue.md for a reduced bug group that is a root cause (merged into no other): a
+   report ready to file: a title a maintainer would use, the TVM versions it fails on, where it
+   fails (stage, pass), the error, the reduced program, the standalone Python repro (from rreduce's
+   report), the groups merged into it.  False when it cannot be written. */
+bool fuzz_write_issue(const Campaign *c, const FuzzGroup *g);
 
 /* ------------------------------------------------------------------ triage.c */
 /* The group key of a failure and its class: interestingness/outcome.h (fail_group_key,

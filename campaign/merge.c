@@ -96,7 +96,8 @@ static bool merge_groups(Campaign *m, const Campaign *c, const char *name) {
       FuzzGroup ng = {.id = (unsigned)m->groups.len + 1, .key = xstrdup(g->key), .signature = xstrdup(g->signature),
                       .match = g->match ? xstrdup(g->match) : NULL, .args = xstrdup(g->args), .count = 0,
                       .cls = g->cls, .rule = g->rule ? xstrdup(g->rule) : NULL,
-                      .tvm_verdicts = g->tvm_verdicts ? xstrdup(g->tvm_verdicts) : NULL, .reduced_key = g->reduced_key ? xstrdup(g->reduced_key) : NULL,
+                      .tvm_verdicts = g->tvm_verdicts ? xstrdup(g->tvm_verdicts) : NULL,
+                      .step = g->step ? xstrdup(g->step) : NULL, .reduced_key = g->reduced_key ? xstrdup(g->reduced_key) : NULL,
                       .frame = g->frame ? xstrdup(g->frame) : NULL,
                       .first_program = g->first_program, .first_seconds = g->first_seconds,
                       .first_bytes = g->first_bytes, .reduced_bytes = g->reduced_bytes, .status = xstrdup(g->status)};

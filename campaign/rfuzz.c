@@ -582,7 +582,7 @@ static FuzzGroup *failure(Fuzzer *f, const Round *r, const char *args, const Run
   FuzzGroup ng = {.id = (unsigned)c->groups.len + 1, .key = key, .signature = xstrdup(sig), .match = match,
                   .args = fuzz_repro_args(args, res->status), .cls = cls, .rule = rule, .count = 1,
                   .first_program = number,
-                  .frame = fo->nframes ? xstrdup(fo->frames[0]) : NULL,
+                  .frame = fo->nframes ? xstrdup(fo->frames[0]) : NULL, .step = *fo->step ? xstrdup(fo->step) : NULL,
                   .first_seconds = c->seconds, .first_bytes = (long)strlen(r->text), .reduced_bytes = -1,
                   .status = xstrdup(status)};
   VEC_PUSH(c->groups, ng);
@@ -1120,6 +1120,10 @@ static void regroup(Fuzzer *f, FuzzGroup *g) {
     char *match;
     fail_group_key(&fo, res.timed_out, sig, &g->reduced_key, &match);
     free(match);
+    if (*fo.step) {
+      free(g->step);
+      g->step = xstrdup(fo.step);
+    }
     outcome_free(&fo);
     char *skeleton = reduced_skeleton(c, g);
     for (size_t i = 0; i < c->groups.len; i++) {
@@ -1127,6 +1131,7 @@ static void regroup(Fuzzer *f, FuzzGroup *g) {
       if (h == g || h->merged_into || !h->reduced_key || !one_cause(c, g, skeleton, h)) continue;
       FuzzGroup *keep = h->id < g->id ? h : g, *gone = h->id < g->id ? g : h;
       gone->merged_into = keep->id; /* counts stay each group's own: index.md adds them up */
+      if (keep->cls == FAIL_BUG && keep->reduced_bytes >= 0) fuzz_write_issue(c, keep); /* it absorbed one more */
       break;
     }
     free(skeleton);
@@ -1146,6 +1151,7 @@ static void reduce_new_group(Fuzzer *f, FuzzGroup *g, const char *rreduce, bool 
   fuzz_reduce_group(f->c, g, rreduce, o->oracle, minutes, &stop_flag);
   if (!stop_flag) regroup(f, g);
   if (!stop_flag) fuzz_tvm_verdicts(f->c, g, &o->tvms, o->oracle);
+  if (!stop_flag && g->cls == FAIL_BUG && g->reduced_bytes >= 0 && !g->merged_into) fuzz_write_issue(f->c, g);
   f->c->seconds += clock_seconds() - t0;
   if (!campaign_save(f->c, err, sizeof err)) {
     fprintf(stderr, "\nrfuzz: %s\n", err);
@@ -1176,6 +1182,8 @@ static int run_campaign(Fuzzer *f) {
       fuzz_reduce_group(c, &c->groups.items[i], rreduce, o->oracle, o->reduce_minutes, &stop_flag);
       if (!stop_flag) regroup(f, &c->groups.items[i]);
       if (!stop_flag) fuzz_tvm_verdicts(c, &c->groups.items[i], &o->tvms, o->oracle);
+      const FuzzGroup *g = &c->groups.items[i];
+      if (!stop_flag && g->cls == FAIL_BUG && g->reduced_bytes >= 0 && !g->merged_into) fuzz_write_issue(c, g);
       campaign_save(c, err, sizeof err);
     }
   while (!stop_flag && !f->io_error && (!o->rounds || c->n.programs < o->rounds) &&

@@ -30,6 +30,7 @@ static void group_free(FuzzGroup *g) {
   free(g->signature);
   free(g->rule);
   free(g->tvm_verdicts);
+  free(g->step);
   free(g->match);
   free(g->args);
   free(g->status);
@@ -160,6 +161,7 @@ static json_t *group_json(const FuzzGroup *g) {
   json_object_set_new(j, "class", json_string(fail_class_names[g->cls]));
   if (g->rule) json_object_set_new(j, "rule", json_string(g->rule));
   if (g->tvm_verdicts) json_object_set_new(j, "tvm_verdicts", json_string(g->tvm_verdicts));
+  if (g->step) json_object_set_new(j, "step", json_string(g->step));
   if (g->reduced_key) json_object_set_new(j, "reduced_key", json_string(g->reduced_key));
   if (g->frame) json_object_set_new(j, "frame", json_string(g->frame));
   if (g->merged_into) json_object_set_new(j, "merged_into", json_integer((json_int_t)g->merged_into));
@@ -323,7 +325,7 @@ bool campaign_load(Campaign *c, bool *found, char *err, size_t errlen) {
                    .args = sdup(json_object_get(e, "args")), .count = num(e, "count"),
                    .first_program = num(e, "first_program"), .status = sdup(json_object_get(e, "status")),
                    .cls = class_named(json_object_get(e, "class")), .rule = sdup(json_object_get(e, "rule")),
-                   .tvm_verdicts = sdup(json_object_get(e, "tvm_verdicts")),
+                   .tvm_verdicts = sdup(json_object_get(e, "tvm_verdicts")), .step = sdup(json_object_get(e, "step")),
                    .reduced_key = sdup(json_object_get(e, "reduced_key")), .frame = sdup(json_object_get(e, "frame")),
                    .merged_into = (unsigned)num(e, "merged_into")};
     json_t *fs = json_object_get(e, "first_seconds"), *fb = json_object_get(e, "first_bytes"),
@@ -423,6 +425,9 @@ static char *index_markdown(const Campaign *c) {
       sb_printf(&sb, "| [%03u](groups/%03u/) | %lu | program %llu, %.0f s | %ld B | ", g->id, g->id, group_total(c, g),
                 (unsigned long long)g->first_program, g->first_seconds, g->first_bytes);
       if (g->merged_into) sb_printf(&sb, "merged into [%03u](groups/%03u/): the same root cause once reduced", g->merged_into, g->merged_into);
+      else if (g->reduced_bytes >= 0 && g->cls == FAIL_BUG)
+        sb_printf(&sb, "%ld B ([reduced.relay](groups/%03u/reduced.relay), [issue.md](groups/%03u/issue.md))",
+                  g->reduced_bytes, g->id, g->id);
       else if (g->reduced_bytes >= 0) sb_printf(&sb, "%ld B ([reduced.relay](groups/%03u/reduced.relay))", g->reduced_bytes, g->id);
       else md_cell(&sb, g->status);
       if (g->tvm_verdicts && !g->merged_into) {

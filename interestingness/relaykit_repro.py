@@ -164,7 +164,8 @@ def passes(args):
     calls = ",\n    ".join(_pass_call(s) for s in args.passes)
     names = [s[0] for s in args.passes]
     out = INFER + _params(args)
-    out += "passes = [\n    %s,\n]\n" % calls
+    # a pipeline reduced to no pass at all (rreduce's Pipeline section) is an empty list
+    out += ("passes = [\n    %s,\n]\n" % calls) if calls else "passes = []\n"
     out += "with %s:\n    for p in passes:\n        mod = tvm.transform.Sequential([p])(mod)\n" % (
         CONTEXT % (args.opt_level, _context_extra(args, names)))
     if args.infer_after:

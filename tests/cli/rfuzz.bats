@@ -242,6 +242,11 @@ PY
   grep -q '| why this class |' "$T/c/index.md"
   grep -q 'absorbed \[[0-9]*\](groups/[0-9]*/)' "$T/c/index.md"
   grep -q 'merged into \[[0-9]*\](groups/[0-9]*/): the same root cause once reduced' "$T/c/index.md"
+  kept=$(python3 -c 'import json,sys; print([g["id"] for g in json.load(open(sys.argv[1]))["groups"] if "nn.dense" in g["key"] and not g.get("merged_into")][0])' "$T/c/campaign.json")
+  issue=$(printf '%s/c/groups/%03d/issue.md' "$T" "$kept")
+  grep -q '^# \[Relay\]\[FuseOps\] Check failed: nn.dense with this layout is not supported yet with nn.dense$' "$issue"
+  grep -qF -- '- **Where:** inside the optimization pass FuseOps, run by relay.build' "$issue"
+  grep -qF -- '- **Groups merged into this root cause:** ' "$issue"
 }
 
 # fake_tvm_build DIR VERSION: the fake tvm laid out as a TVM build of that release (DIR/python/tvm
@@ -272,6 +277,13 @@ g = [g for g in c["groups"] if "SIGSEGV" in g["key"] and not g.get("merged_into"
 assert len(g) == 1 and g[0]["tvm_verdicts"] == "v0.19.0: passes (fixed by v0.19.0)", g
 PY
   grep -q 'on v0.13.0 (this campaign.s TVM): fails; v0.19.0: passes (fixed by v0.19.0)' "$T/c/index.md"
+  # the report ready to file: a title, the versions, where, the reduced program, the Python repro
+  issue=$(grep -l 'SIGSEGV' "$T"/c/groups/*/issue.md)
+  grep -q '^# \[Relay\]\[.*\] signal SIGSEGV with nn.softmax$' "$issue"
+  grep -qF -- '- **Fails on:** TVM v0.13.0 (the TVM this campaign ran); v0.19.0: passes (fixed by v0.19.0)' "$issue"
+  grep -q '^## Reduced Relay program' "$issue" && grep -q '^## Standalone Python repro' "$issue"
+  sed -n '/^```python/,/^```$/p' "$issue" | sed '1d;$d' > "$T/repro.py"
+  python3 -c 'import sys; compile(open(sys.argv[1]).read(), sys.argv[1], "exec")' "$T/repro.py"
   # not fixed there: it fails on both
   export FAKE_TVM_FIXED_IN=0.20
   "$RFUZZ" --oracle "$ROOT/interestingness/tvm-server --args-beside --timeout 30" --tvm "$T/tvm19:$T/tvm19/build" \

@@ -614,6 +614,13 @@ $I/tvm-diff --configs vm:0,graph:3|np.testing.assert_allclose
 $I/tvm-roundtrip --infer|mod.astext(show_meta_data=True)
 $I/tvm-check $T/uc.py|    return False
 LIST
+  # a pipeline rreduce reduced to no pass at all: an empty list, still Python
+  printf '{"check":"pass","passes":[],"opt_level":0,"disabled_pass":[],"ran":[]}\n' > "$T/c.relay.pipeline"
+  rm -f "$T/repro.py"
+  RELAYKIT_REPRO=$T/repro.py RELAYKIT_ORACLE_OUTCOME=1 run "$I/tvm-pass" --build FoldConstant "$T/c.relay"
+  rm -f "$T/c.relay.pipeline"
+  python3 -c 'import sys; compile(open(sys.argv[1]).read(), sys.argv[1], "exec")' "$T/repro.py"
+  grep -qx 'passes = \[\]' "$T/repro.py"
 }
 
 @test "rreduce --report holds the standalone repro that the TVM test wrote, and the environment" {
