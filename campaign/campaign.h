@@ -32,6 +32,7 @@
 
 #include "../parser/ast.h"
 #include "../interestingness/outcome.h"
+#include "../interestingness/tvms.h"
 #include "../support/pattern.h"
 #include "../support/rng.h"
 #include "../support/strbuf.h"
@@ -244,22 +245,11 @@ FuzzGroup *campaign_group(Campaign *c, const char *key);
 /* The group with this id (it must exist). */
 FuzzGroup *campaign_group_by_id(Campaign *c, unsigned id);
 
-/* ------------------------------------------------------------------ tvms.c */
-/* Another TVM build the user has (rfuzz --tvm HOME[:LIBRARY_PATH]). */
-typedef struct FuzzTvm {
-  char *home;    /* TVM_HOME: the source tree, python/ in it */
-  char *lib;     /* where its libtvm.so is (TVM_LIBRARY_PATH) */
-  char *version; /* its tvm.__version__, read from python/tvm/_ffi/libinfo.py */
-} FuzzTvm;
-typedef VEC(FuzzTvm) FuzzTvms;
-/* Adds the TVM a --tvm SPEC names; false with a message when it is no TVM build (no version, no
-   libtvm.so) or a release already given. */
-bool fuzz_tvm_add(FuzzTvms *t, const char *spec, char *err, size_t errlen);
-void fuzz_tvms_free(FuzzTvms *t);
+/* ------------------------------------------------------------------ tvms (rfuzz.c) */
 /* A reduced bug group's program asked of each TVM through `oracle` (the campaign's, started with
    that TVM on its path): g->tvm_verdicts, e.g. "v0.19.0: fails" or "v0.19.0: passes (fixed by
    v0.19.0)"; a release that cannot read the program is "not comparable", never fixed. */
-void fuzz_tvm_verdicts(const Campaign *c, FuzzGroup *g, const FuzzTvms *tvms, const char *oracle);
+void fuzz_tvm_verdicts(const Campaign *c, FuzzGroup *g, const Tvms *tvms, const char *oracle);
 
 /* ------------------------------------------------------------------ issue.c */
 /* groups/NNN/issue.md for a reduced bug group that is a root cause (merged into no other): a

@@ -112,7 +112,7 @@ typedef struct Options {
   FuzzFeedback feedback;   /* --feedback (FB_AUTO: coverage when the oracle reports it) */
   unsigned nmax;           /* --nmax: pass-only rounds of a pool program before its program is mutated */
   bool seed_given, shard_given, json, quiet;
-  FuzzTvms tvms;           /* --tvm: the other TVM builds each bug group is asked of */
+  Tvms tvms;           /* --tvm: the other TVM builds each bug group is asked of */
 } Options;
 
 
@@ -937,7 +937,7 @@ static int parse_options(int argc, char **argv, Options *o) {
     case OPT_KNOWN: o->known_path = optarg; break;
     case OPT_TVM: {
       char err[PATH_MAX + 256];
-      if (!fuzz_tvm_add(&o->tvms, optarg, err, sizeof err)) return fprintf(stderr, "rfuzz: %s\n", err), 2;
+      if (!tvm_add(&o->tvms, optarg, err, sizeof err)) return fprintf(stderr, "rfuzz: %s\n", err), 2;
       break;
     }
     case OPT_TIMEOUT:
@@ -1221,7 +1221,7 @@ int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "plot")) return cli_exit(fuzz_plot_main(argc - 1, argv + 1));
   Options o;
   int status = parse_options(argc, argv, &o);
-  if (status >= 0) return cli_exit(status);
+  if (status >= 0) return tvms_free(&o.tvms), cli_exit(status);
   GenPolicy policy;
   Arena arena = {0};
   KnownBugs known = {0};
@@ -1236,7 +1236,7 @@ int main(int argc, char **argv) {
   }
   fail_rules_free(&classes);
   known_free(&known);
-  fuzz_tvms_free(&o.tvms);
+  tvms_free(&o.tvms);
   campaign_free(&c);
   arena_free(&arena);
   if (o.passes_list) free((void *)o.passes.names);

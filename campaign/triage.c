@@ -14,6 +14,7 @@
 
 #include "../support/clock.h"
 #include "../support/fileio.h"
+#include "../typegen/ops/ops.h"
 #include "campaign.h"
 
 /* ------------------------------------------------------------------ skeletons */
@@ -233,4 +234,20 @@ done:
   free(report);
   free(log);
   free(server);
+}
+
+void fuzz_tvm_verdicts(const Campaign *c, FuzzGroup *g, const Tvms *tvms, const char *oracle) {
+  if (!tvms->len || g->reduced_bytes < 0 || g->merged_into || g->cls != FAIL_BUG) return;
+  char *path = campaign_path(c, "groups/%03u/reduced.relay", g->id);
+  size_t len;
+  char *text = file_read_text(path, &len);
+  free(path);
+  if (!text) return;
+  TvmCheck check = {.server = oracle, .args = g->args, .basename = "program.relay"};
+  StrBuf sb;
+  sb_init(&sb);
+  tvm_verdicts(tvms, &check, text, g->reduced_key ? g->reduced_key : g->key, op_tvm_name(), &sb);
+  free(g->tvm_verdicts);
+  g->tvm_verdicts = sb_take(&sb);
+  free(text);
 }

@@ -21,6 +21,7 @@
 #include "oracle.h"
 #include "outcome.h"
 #include "signature.h"
+#include "tvms.h"
 
 static const char usage[] =
     "usage: roracle [options] DIR TEST\n"
@@ -49,6 +50,9 @@ static const char usage[] =
     "      --limitations FILE  rules `limitation REGEX` / `rejected REGEX` read before the shipped\n"
     "                     ones (interestingness/tvm-limitations.txt): each group says whether it is\n"
     "                     a bug, a limitation TVM states or an input TVM rejects\n"
+    "      --tvm HOME[:LIB]  another TVM build you have (TVM_HOME, and TVM_LIBRARY_PATH when libtvm.so\n"
+    "                     is not in HOME/build or HOME/lib), once per release: each bug group's\n"
+    "                     smallest file is checked on it too (\"v0.19.0: passes (fixed by v0.19.0)\")\n"
     "      --log-dir DIR  keep each failure's program, check, whole output and outcome in\n"
     "                     DIR/NNNNN-NAME/, so that a group can be audited\n"
     "  -h, --help         show this help;  --version\n"
@@ -82,6 +86,7 @@ typedef VEC(Entry) Entries;
 typedef struct Group {
   const char *signature, *match; /* signature: the group's key */
   const char *rule; /* its first file's */
+  char *tvm_verdicts; /* what each --tvm says of its smallest file, or NULL */
   FailClass cls;  /* its first file's */
   size_t smallest;
   VEC(size_t) members;
@@ -90,7 +95,7 @@ typedef VEC(Group) Groups;
 
 enum { MAX_JOBS = 64 };
 enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_CPU, OPT_MAX, OPT_KEEP, OPT_JSON, OPT_VERSION, OPT_SERVER, OPT_KNOWN,
-       OPT_LIMITATIONS, OPT_LOG_DIR };
+       OPT_LIMITATIONS, OPT_LOG_DIR, OPT_TVM };
 
 /* What a failure is and where it is kept: --known, the classes' rules, --log-dir. */
 typedef struct Triage {
@@ -428,6 +433,8 @@ static void print_json(const Entries *files, const Group *groups, size_t ngroups
                                           "count", (json_int_t)g->members.len, "smallest", jstr(small->path), "bytes",
                                           (json_int_t)small->bytes, "match", g->match ? jstr(g->match) : json_null(),
                                           "files", members));
+    if (g->tvm_verdicts)
+      json_object_set_new(json_array_get(list, json_array_size(list) - 1), "tvm_verdicts", jstr(g->tvm_verdicts));
   }
   json_dumpf(list, stdout, JSON_INDENT(2));
   fputc('\n', stdout);
@@ -466,6 +473,7 @@ static void print_table(const Entries *files, const Group *groups, size_t ngroup
     printf("%5zu  %-10s  %8zu  %-*s  %s\n", g->members.len, fail_class_names[g->cls], small->bytes, w, small->path,
            g->signature);
     if (g->rule) printf("%5s  %-10s  %8s  why: %s\n", "", "", "", g->rule);
+    if (g->tvm_verdicts) printf("%5s  %-10s  %8s  on %s\n", "", "", "", g->tvm_verdicts);
     if (!test) continue; /* a server: its answers, not a command rreduce can wrap */
     sb.len = 0;
     if (g->match) {
@@ -503,6 +511,7 @@ typedef struct Options {
   const char *server;     /* --server CMD, or NULL */
   const char *dir, *test; /* test is NULL with --server */
   const char *known_path, *limitations_path, *log_dir;
+  Tvms tvms; /* --tvm: other TVM builds each bug group's smallest file is asked of */
 } Options;
 
 /* Reads the command line into o, checking DIR and TEST; -1 to go on, else the exit status (0 after
@@ -516,7 +525,8 @@ static int read_options(int argc, char **argv, Options *o) {
       {"json", no_argument, NULL, OPT_JSON},         {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, OPT_VERSION},   {"server", required_argument, NULL, OPT_SERVER},
       {"known", required_argument, NULL, OPT_KNOWN}, {"limitations", required_argument, NULL, OPT_LIMITATIONS},
-      {"log-dir", required_argument, NULL, OPT_LOG_DIR}, {NULL, 0, NULL, 0},
+      {"log-dir", required_argument, NULL, OPT_LOG_DIR}, {"tvm", required_argument, NULL, OPT_TVM},
+      {NULL, 0, NULL, 0},
   };
   *o = (Options){.max_files = -1};
   run_options_default(&o->ro);
@@ -559,6 +569,11 @@ static int read_options(int argc, char **argv, Options *o) {
     case OPT_KNOWN: o->known_path = optarg; break;
     case OPT_LIMITATIONS: o->limitations_path = optarg; break;
     case OPT_LOG_DIR: o->log_dir = optarg; break;
+    case OPT_TVM: {
+      char err[4096 + 256];
+      if (!tvm_add(&o->tvms, optarg, err, sizeof err)) return fprintf(stderr, "roracle: %s\n", err), 2;
+      break;
+    }
     case 'h': fputs(usage, stdout); return 0;
     default: return cli_bad_option("roracle");
     }
@@ -642,8 +657,28 @@ static size_t keep_done(Entries *files, size_t n) {
 }
 
 /* The groups of the first n files and a line of totals (or the JSON list); 1 if any failed, else 0. */
+/* --tvm: each bug group's smallest file checked on every TVM given, as it was checked here. */
+static void ask_tvms(const Entries *files, Groups *groups, const Options *o) {
+  for (size_t k = 0; k < groups->len && o->tvms.len && !stop_flag; k++) {
+    Group *g = &groups->items[k];
+    if (g->cls != FAIL_BUG) continue;
+    const Entry *small = &files->items[g->smallest];
+    size_t len;
+    char *text = file_read(small->path, &len);
+    if (!text) continue;
+    TvmCheck check = {.server = o->server, .test = o->test, .basename = basename_of(small->path),
+                      .timeout = o->ro.timeout};
+    StrBuf sb;
+    sb_init(&sb);
+    tvm_verdicts(&o->tvms, &check, text, g->signature, getenv("RELAYKIT_TVM_VERSION"), &sb);
+    g->tvm_verdicts = sb_take(&sb);
+    free(text);
+  }
+}
+
 static int report(const Entries *files, size_t n, const Options *o) {
   Groups groups = group(files, n);
+  ask_tvms(files, &groups, o);
   size_t failed = 0, timed_out = 0, known = 0, by_class[FAIL_NCLASSES] = {0};
   for (size_t i = 0; i < n; i++) {
     const Entry *e = &files->items[i];
@@ -663,7 +698,7 @@ static int report(const Entries *files, size_t n, const Options *o) {
              by_class[FAIL_LIMITATION], by_class[FAIL_REJECTED], known);
     putchar('\n');
   }
-  for (size_t k = 0; k < groups.len; k++) free(groups.items[k].members.items);
+  for (size_t k = 0; k < groups.len; k++) free(groups.items[k].members.items), free(groups.items[k].tvm_verdicts);
   free(groups.items);
   return failed ? 1 : 0;
 }
@@ -671,7 +706,7 @@ static int report(const Entries *files, size_t n, const Options *o) {
 int main(int argc, char **argv) {
   Options o;
   int status = read_options(argc, argv, &o);
-  if (status >= 0) return cli_exit(status);
+  if (status >= 0) return tvms_free(&o.tvms), cli_exit(status);
   Triage triage = {0};
   fail_rules_init(&triage.rules);
   Oracle oracle = {o.test, NULL, o.ro};
@@ -707,5 +742,6 @@ done:
   }
   free(files.items);
   triage_free(&triage);
+  tvms_free(&o.tvms);
   return cli_exit(status);
 }

@@ -234,6 +234,40 @@ EOF2
   grep -q 'why: tvm-limitations.txt:[0-9]*: limitation is currently only supported with' <<<"$output"
 }
 
+@test "--tvm: each bug group's smallest file checked on every TVM given, server or command test; a bad TVM refused" {
+  local py
+  for py in python3 /usr/bin/python3; do
+    if "$py" -c 'import numpy' 2>/dev/null; then export RELAYKIT_PYTHON=$py; break; fi
+  done
+  [ -n "${RELAYKIT_PYTHON:-}" ] || skip "no Python with numpy (apt-get install python3-numpy)"
+  for v in 0.13.0 0.19.0; do # the fake tvm laid out as TVM builds of two releases
+    mkdir -p "$T/tvm$v/python" "$T/tvm$v/build"
+    cp -r "$ROOT/tests/cli/fake_tvm/tvm" "$T/tvm$v/python/"
+    mkdir -p "$T/tvm$v/python/tvm/_ffi"
+    printf '__version__ = "%s"\n' $v > "$T/tvm$v/python/tvm/_ffi/libinfo.py"
+    : > "$T/tvm$v/build/libtvm.so"
+  done
+  export PYTHONPATH=$T/tvm0.13.0/python PYTHONPYCACHEPREFIX=$T/pycache RELAYKIT_TVM_VERSION=0.13
+  export FAKE_TVM_PLANTED='build-segv:nn.softmax' FAKE_TVM_FIXED_IN=0.19
+  run "$RORACLE" -j 1 --server "$ROOT/interestingness/tvm-server build" --tvm "$T/tvm0.19.0" "$T/corpus"
+  [ "$status" -eq 1 ]
+  grep -q '^ *2  bug .*compile: signal SIGSEGV' <<<"$output"
+  grep -q '  on v0.19.0: passes (fixed by v0.19.0)$' <<<"$output"
+  # a command test, roracle's way round (non-zero: this program fails)
+  printf '#!/bin/sh\n! "%s" "$1"\n' "$ROOT/interestingness/tvm-build" > "$T/fails.sh"
+  chmod +x "$T/fails.sh"
+  run "$RORACLE" -j 1 --json --tvm "$T/tvm0.19.0" "$T/corpus" "$T/fails.sh"
+  [ "$status" -eq 1 ]
+  python3 -c 'import json,sys; g=json.loads(sys.argv[1]); assert [x["tvm_verdicts"] for x in g] == ["v0.19.0: passes (fixed by v0.19.0)"], g' "$output"
+  export FAKE_TVM_FIXED_IN=0.20
+  run "$RORACLE" -j 1 --server "$ROOT/interestingness/tvm-server build" --tvm "$T/tvm0.19.0" "$T/corpus"
+  grep -q '  on v0.19.0: fails$' <<<"$output"
+  run "$RORACLE" --tvm "$T/nowhere" "$T/corpus" "$T/oracle.sh"
+  [ "$status" -eq 2 ] && [[ "$output" == *"--tvm $T/nowhere:"*"not a directory"* ]]
+  run "$RORACLE" --tvm "$T/tvm0.19.0" --tvm "$T/tvm0.19.0" "$T/corpus" "$T/oracle.sh"
+  [ "$status" -eq 2 ] && [[ "$output" == *"TVM 0.19.0 twice"* ]]
+}
+
 @test "interrupted (SIGINT, SIGTERM, SIGHUP, SIGQUIT), roracle still reports the files whose test ended (exit 130)" {
   # the files in path order: d1 d2 p1 p2 r1 ...; r1 hangs, so SIGINT comes while it runs
   printf '#!/bin/sh\ncase "$(cat "$1")" in *nn.relu*) sleep 60;; *nn.dense*) echo "bad dense"; exit 1;; esac\n' > "$T/slow.sh"

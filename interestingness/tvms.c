@@ -1,6 +1,5 @@
-/* Every TVM the user has (rfuzz --tvm): each bug group's reduced program asked again of each other
-   TVM build, through the campaign's own oracle started with that TVM on its path, so the report
-   can say "fails on v0.13.0 and v0.19.0" or "fixed by v0.19.0". */
+/* Every TVM the user has (rfuzz --tvm, roracle --tvm): a failing program asked again of each
+   other TVM build, through the same check started with that TVM on its path (tvms.h). */
 #include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
@@ -9,10 +8,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../interestingness/server.h"
 #include "../support/fileio.h"
-#include "../typegen/ops/ops.h"
-#include "campaign.h"
+#include "../support/strbuf.h"
+#include "server.h"
+#include "signature.h"
+#include "tvms.h"
 
 static bool is_dir(const char *p) {
   struct stat st;
@@ -63,7 +63,7 @@ static char *library_dir(const char *home, const char *lib) {
   return NULL;
 }
 
-bool fuzz_tvm_add(FuzzTvms *t, const char *spec, char *err, size_t errlen) {
+bool tvm_add(Tvms *t, const char *spec, char *err, size_t errlen) {
   const char *colon = strchr(spec, ':');
   char home[PATH_MAX], lib[PATH_MAX];
   snprintf(home, sizeof home, "%.*s", (int)(colon ? (size_t)(colon - spec) : strlen(spec)), spec);
@@ -91,11 +91,11 @@ bool fuzz_tvm_add(FuzzTvms *t, const char *spec, char *err, size_t errlen) {
       return false;
     }
   char real[PATH_MAX];
-  VEC_PUSH(*t, ((FuzzTvm){xstrdup(realpath(home, real) ? real : home), libdir, xstrdup(version)}));
+  VEC_PUSH(*t, ((Tvm){xstrdup(realpath(home, real) ? real : home), libdir, xstrdup(version)}));
   return true;
 }
 
-void fuzz_tvms_free(FuzzTvms *t) {
+void tvms_free(Tvms *t) {
   for (size_t i = 0; i < t->len; i++) {
     free(t->items[i].home);
     free(t->items[i].lib);
@@ -115,20 +115,19 @@ static void sh_quote(StrBuf *sb, const char *s) {
 
 /* The oracle command run with TVM `t` on the path, and relaykit's tools checking against the
    release it is nearest to. */
-static char *oracle_with(const FuzzTvm *t, const char *oracle) {
-  StrBuf sb;
+static char *env_prefix(const Tvm *t) {
+  StrBuf sb, py;
   sb_init(&sb);
+  sb_init(&py);
   sb_puts(&sb, "env TVM_HOME=");
   sh_quote(&sb, t->home);
-  sb_puts(&sb, " PYTHONPATH=");
-  StrBuf py;
-  sb_init(&py);
   sb_printf(&py, "%s/python", t->home);
+  sb_puts(&sb, " PYTHONPATH=");
   sh_quote(&sb, py.data);
-  sb_free(&py);
   sb_puts(&sb, " TVM_LIBRARY_PATH=");
   sh_quote(&sb, t->lib);
-  sb_printf(&sb, " RELAYKIT_TVM_VERSION=%s %s", t->version, oracle);
+  sb_printf(&sb, " RELAYKIT_TVM_VERSION=%s ", t->version);
+  sb_free(&py);
   return sb_take(&sb);
 }
 
@@ -140,64 +139,88 @@ static bool newer(const char *a, const char *b) {
   return amaj != bmaj ? amaj > bmaj : amin > bmin;
 }
 
-/* What TVM t says of the group's reduced program, in a few words. */
-static void one_verdict(const FuzzTvm *t, const char *oracle, const FuzzGroup *g, const char *text, StrBuf *out) {
-  char *cmd = oracle_with(t, oracle);
-  RunOptions ro;
-  run_options_default(&ro);
-  ro.timeout = 300;
-  ServerPool *pool = server_pool_new(cmd, 1, &ro);
-  char err[256];
-  RunSide side = {{"args"}, {g->args}, 1};
-  ServerJob *job = server_start(pool, "program.relay", text, strlen(text), &side, err, sizeof err);
+/* The words for what TVM t said (r), against the key the program failed with first. */
+static void say(const Tvm *t, const RunResult *r, bool server, const char *key, const char *base, StrBuf *out) {
+  const char *sig = r->output ? r->output : "";
+  Outcome fo;
+  outcome_read(&fo, r->outcome);
+  bool failed = server ? r->status == 0 : r->status != 0;
+  char *k = NULL, *match = NULL;
   sb_printf(out, "v%s: ", t->version);
-  if (!job) {
-    sb_printf(out, "not comparable (the oracle could not start: %s)", err);
+  if (r->timed_out) {
+    sb_puts(out, "hangs");
+  } else if (failed && (!server || *sig)) {
+    RunSignature s = {0};
+    if (!server || !*fo.signature) run_signature(r->output ? r->output : "", r->output_len, NULL, &s);
+    fail_group_key(&fo, false, *fo.signature ? fo.signature : s.text ? s.text : sig, &k, &match);
+    run_signature_free(&s);
+    /* the same failure: the same key but for TVM's frames, which move between releases */
+    size_t n = strcspn(k, "@"), m = key ? strcspn(key, "@") : 0;
+    if (key && n == m && !strncmp(k, key, n)) sb_puts(out, "fails");
+    else sb_printf(out, "fails differently (%s)", k);
+  } else if (!failed && (!server || !*sig)) {
+    sb_puts(out, "passes");
+    if (base && newer(t->version, base)) sb_printf(out, " (fixed by v%s)", t->version);
+  } else if (!strcmp(fo.stage, "frontend")) {
+    sb_printf(out, "not comparable (this release cannot read the program: %s)", sig);
+  } else if (server && r->status == 1) {
+    sb_printf(out, "an earlier stage fails (%s)", sig);
   } else {
-    RunResult r;
-    server_finish(pool, job, &r);
-    const char *sig = r.output ? r.output : "";
-    Outcome fo;
-    outcome_read(&fo, r.outcome);
-    char *key = NULL, *match = NULL;
-    if (r.timed_out) sb_puts(out, "hangs");
-    else if (r.status == 0) {
-      fail_group_key(&fo, false, sig, &key, &match);
-      /* the same failure: the same key but for TVM's frames, which move between releases */
-      size_t n = strcspn(key, "@"), m = g->reduced_key ? strcspn(g->reduced_key, "@") : 0;
-      if (g->reduced_key && n == m && !strncmp(key, g->reduced_key, n)) sb_puts(out, "fails");
-      else sb_printf(out, "fails differently (%s)", key);
-    } else if (r.status == 1 && !*sig) {
-      sb_puts(out, "passes");
-      if (newer(t->version, op_tvm_name())) sb_printf(out, " (fixed by v%s)", t->version);
-    }
-    else if (r.status == 1 && !strcmp(fo.stage, "frontend"))
-      sb_printf(out, "not comparable (this release cannot read the program: %s)", sig);
-    else if (r.status == 1) sb_printf(out, "an earlier stage fails (%s)", sig);
-    else sb_printf(out, "not comparable (the oracle could not check it: %s)", *sig ? sig : "no answer");
-    free(key);
-    free(match);
-    outcome_free(&fo);
-    run_result_free(&r);
+    sb_printf(out, "not comparable (the check could not run: %s)", *sig ? sig : "no answer");
   }
-  server_pool_free(pool);
-  free(cmd);
+  free(k);
+  free(match);
+  outcome_free(&fo);
 }
 
-void fuzz_tvm_verdicts(const Campaign *c, FuzzGroup *g, const FuzzTvms *tvms, const char *oracle) {
-  if (!tvms->len || g->reduced_bytes < 0 || g->merged_into || g->cls != FAIL_BUG) return;
-  char *path = campaign_path(c, "groups/%03u/reduced.relay", g->id);
-  size_t len;
-  char *text = file_read_text(path, &len);
-  free(path);
-  if (!text) return;
-  StrBuf sb;
-  sb_init(&sb);
+void tvm_verdicts(const Tvms *tvms, const TvmCheck *check, const char *text, const char *key, const char *base,
+                  StrBuf *out) {
   for (size_t i = 0; i < tvms->len; i++) {
-    if (i) sb_puts(&sb, "; ");
-    one_verdict(&tvms->items[i], oracle, g, text, &sb);
+    const Tvm *t = &tvms->items[i];
+    if (i) sb_puts(out, "; ");
+    char *prefix = env_prefix(t), err[256];
+    RunOptions ro;
+    run_options_default(&ro);
+    ro.timeout = check->timeout > 0 ? check->timeout : 300;
+    RunResult r;
+    bool ran = false;
+    if (check->server) {
+      StrBuf cmd;
+      sb_init(&cmd);
+      sb_printf(&cmd, "%s%s", prefix, check->server);
+      ServerPool *pool = server_pool_new(cmd.data, 1, &ro);
+      RunSide side = {{"args"}, {check->args}, check->args ? 1 : 0};
+      ServerJob *job = server_start(pool, check->basename, text, strlen(text), &side, err, sizeof err);
+      if (job) server_finish(pool, job, &r), ran = true;
+      server_pool_free(pool);
+      sb_free(&cmd);
+    } else {
+      /* a command test runs with this process's environment: the TVM's, for this run */
+      const char *names[] = {"TVM_HOME", "PYTHONPATH", "TVM_LIBRARY_PATH", "RELAYKIT_TVM_VERSION"};
+      char *saved[4];
+      StrBuf py;
+      sb_init(&py);
+      sb_printf(&py, "%s/python", t->home);
+      const char *values[] = {t->home, py.data, t->lib, t->version};
+      for (int k = 0; k < 4; k++) {
+        const char *v = getenv(names[k]);
+        saved[k] = v ? xstrdup(v) : NULL;
+        setenv(names[k], values[k], 1);
+      }
+      ran = run_candidate(check->test, check->basename, text, strlen(text), &ro, &r, err, sizeof err);
+      for (int k = 0; k < 4; k++) {
+        if (saved[k]) setenv(names[k], saved[k], 1);
+        else unsetenv(names[k]);
+        free(saved[k]);
+      }
+      sb_free(&py);
+    }
+    if (ran) {
+      say(t, &r, check->server != NULL, key, base, out);
+      run_result_free(&r);
+    } else {
+      sb_printf(out, "v%s: not comparable (the check could not start: %s)", t->version, err);
+    }
+    free(prefix);
   }
-  free(g->tvm_verdicts);
-  g->tvm_verdicts = sb_take(&sb);
-  free(text);
 }
