@@ -48,13 +48,15 @@ static bool apply(Program *out, size_t i) {
   for (size_t k = 0; k < nlive; k++) {
     size_t to = first_of_type(out->types, live, k);
     if (to == k || i-- > 0) continue;
-    /* the survivor keeps the earlier position and the shorter of the two names */
+    /* the survivor keeps the earlier position and the shorter of the two names, with that name's
+       comments (TVM's span says where the binder of that name came from) */
     const char *keep = live[to]->name, *gone = live[k]->name;
     if (strlen(gone) < strlen(keep)) {
       const char *t = keep;
       keep = gone;
       gone = t;
       live[to]->name = keep;
+      live[to]->node.comments = live[k]->node.comments;
     }
     prog_substitute(&f->body, AST_LOCAL, gone, ast_new_atom(out->m, AST_LOCAL, keep));
     size_t at = 0;

@@ -6,7 +6,8 @@
  *   0 constant   a scalar literal (rank-0 tensors: `0f`, `0i64`, `False`)
  *   1 variable   the earliest-bound variable in scope of that type (a parameter first)
  *   2 hoist      the first descendant of that type (one not under a binder inside the expression)
- *   3 parameter  a new parameter of @main of that type: cut the graph here
+ *   3 parameter  a new parameter of @main of that type: cut the graph here (costing its annotation
+ *                too, red_type_cost: `%t.0` stays, where a parameter would add a whole type)
  *   4 smallest   the generator's smallest expression of that type (zeros(...), a tuple of them, a
  *                trivial closure)
  *
@@ -165,9 +166,14 @@ static bool apply(Program *out, size_t i) {
         if (f->nparams) memcpy(params, f->params, f->nparams * sizeof *params);
         params[f->nparams] = ast_new_binder(out->m, name, ty_to_ast(out->m, t));
         with = ast_new_atom(out->m, AST_LOCAL, name);
-        if (smaller(cost_of(with), cost_of(e))) {
+        /* a parameter costs its annotation in @main's signature too (unparam counts the same) */
+        Cost pc = cost_of(with);
+        pc.nodes += red_type_cost(t);
+        if (smaller(pc, cost_of(e))) {
           f->params = params;
           f->nparams++;
+        } else {
+          with = NULL;
         }
       }
       break;

@@ -95,6 +95,10 @@ void red_refs_free(RedRefs *r);
    parameters (shapes, params) leave the others alone: dce deletes them next, so any work on them
    would be a test spent on code about to go. */
 AstBinder **red_live_params(const AstFunc *f, size_t *n);
+/* What a value of type t costs as a parameter of @main beyond its name: the nodes of its
+   annotation (a tensor: itself, its dims, its dtype; a tuple: itself and its fields).  replace's
+   cut to a new parameter and unparam count it, so neither undoes the other. */
+size_t red_type_cost(const Type *t);
 /* Sites: the places a pass can change, found by walking every definition's body in order (then the
    body of an expression-mode file) in prog_walk's order.  `at` says how many candidates node e
    offers; candidate i is then the `sub`-th of the node in `slot`, inside definition `def`. */

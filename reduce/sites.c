@@ -34,6 +34,14 @@ AstBinder **red_live_params(const AstFunc *f, size_t *n) {
   return live;
 }
 
+size_t red_type_cost(const Type *t) {
+  if (t->kind == TY_TENSOR) return 2 + t->ndims;
+  if (t->kind != TY_TUPLE) return 1;
+  size_t n = 1;
+  for (uint32_t i = 0; i < t->nargs; i++) n += red_type_cost(t->args[i]);
+  return n;
+}
+
 typedef struct Sites {
   const AstModule *m;
   RedSitesFn at;
