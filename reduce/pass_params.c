@@ -59,10 +59,7 @@ static bool apply(Program *out, size_t i) {
       live[to]->node.comments = live[k]->node.comments;
     }
     prog_substitute(&f->body, AST_LOCAL, gone, ast_new_atom(out->m, AST_LOCAL, keep));
-    size_t at = 0;
-    while (f->params[at] != live[k]) at++;
-    memmove(&f->params[at], &f->params[at + 1], (f->nparams - at - 1) * sizeof *f->params);
-    f->nparams--;
+    red_drop_param(f, live[k]);
     free(live);
     return true;
   }

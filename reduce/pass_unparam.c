@@ -126,10 +126,7 @@ static bool apply(Program *out, size_t i) {
     AstExpr *with = replacement(out->m, out->types, main, live[k], true, &found);
     if (!with) break;
     prog_substitute(&f->body, AST_LOCAL, live[k]->name, with);
-    size_t at = 0;
-    while (f->params[at] != live[k]) at++;
-    memmove(&f->params[at], &f->params[at + 1], (f->nparams - at - 1) * sizeof *f->params);
-    f->nparams--;
+    red_drop_param(f, live[k]);
     done = true;
   }
   free(live);

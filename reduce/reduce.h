@@ -99,6 +99,8 @@ AstBinder **red_live_params(const AstFunc *f, size_t *n);
    annotation (a tensor: itself, its dims, its dtype; a tuple: itself and its fields).  replace's
    cut to a new parameter and unparam count it, so neither undoes the other. */
 size_t red_type_cost(const Type *t);
+/* Removes parameter b (one of f's) from f's parameter list. */
+void red_drop_param(AstFunc *f, const AstBinder *b);
 /* Sites: the places a pass can change, found by walking every definition's body in order (then the
    body of an expression-mode file) in prog_walk's order.  `at` says how many candidates node e
    offers; candidate i is then the `sub`-th of the node in `slot`, inside definition `def`. */

@@ -1,6 +1,8 @@
 /* The places a pass can change, numbered in prog_walk's order (see reduce.h). */
 #include "reduce.h"
 
+#include <string.h>
+
 #include "../support/strset.h"
 #include "../support/xalloc.h"
 
@@ -40,6 +42,14 @@ size_t red_type_cost(const Type *t) {
   size_t n = 1;
   for (uint32_t i = 0; i < t->nargs; i++) n += red_type_cost(t->args[i]);
   return n;
+}
+
+void red_drop_param(AstFunc *f, const AstBinder *b) {
+  size_t at = 0;
+  while (at < f->nparams && f->params[at] != b) at++;
+  if (at == f->nparams) return;
+  memmove(&f->params[at], &f->params[at + 1], (f->nparams - at - 1) * sizeof *f->params);
+  f->nparams--;
 }
 
 typedef struct Sites {
