@@ -92,6 +92,7 @@ static bool add_rules(FailRules *c, const char *text, const char *name, bool shi
   unsigned line = 0;
   StrBuf why; /* the comment block right above a rule: what it is for, shown with it */
   sb_init(&why);
+  bool after_rule = false;
   bool ok = true;
   for (const char *s = text; s && *s;) {
     const char *end = strchr(s, '\n');
@@ -106,9 +107,12 @@ static bool add_rules(FailRules *c, const char *text, const char *name, bool shi
     while (n && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\r')) p[--n] = '\0';
     if (!*p) { /* a blank line ends a comment block */
       why.len = 0;
+      after_rule = false;
       continue;
     }
     if (*p == '#') {
+      if (after_rule) why.len = 0; /* a comment after a rule starts the next block */
+      after_rule = false;
       const char *c1 = p + 1 + strspn(p + 1, " ");
       if (*c1) sb_printf(&why, "%s%s", why.len ? " " : "", c1);
       else why.len = 0;
@@ -137,6 +141,7 @@ static bool add_rules(FailRules *c, const char *text, const char *name, bool shi
     sb_printf(&shown, "%s:%u: %s %s", name, line, rule_words[cls], re);
     if (why.len) sb_printf(&shown, " (%s)", why.data);
     VEC_PUSH(c->rules, ((FailRule){cls, pat, shipped, sb_take(&shown)}));
+    after_rule = true;
   }
   sb_free(&why);
   return ok;

@@ -374,6 +374,12 @@ static void test_classes(void **state) {
   assert_int_equal(fail_classify(&c, "Attribute TOpPattern has not been registered for qnn.exp", &in_build_pass,
                                  ACCEPTED_YES, NULL),
                    FAIL_LIMITATION);
+  /* each rule shows the comment block right above it, not an earlier block's */
+  assert_int_equal(fail_classify(&c, "Cannot allocate memory symbolic tensor shape [?, 4]", &build, ACCEPTED_YES, &rule),
+                   FAIL_LIMITATION);
+  assert_non_null(strstr(rule, "what only the VM can run"));
+  assert_null(strstr(rule, "another target"));
+  free(rule);
   /* "not supported" inside a pass is how a pass's bug reads (TVM PR 15533) */
   assert_int_equal(fail_classify(&c, "Algebraic Data Types (ADT) are not supported yet for mixed precision pass.",
                                  &in_pass, ACCEPTED_YES, &rule),
