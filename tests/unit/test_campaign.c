@@ -380,6 +380,9 @@ static void test_classes(void **state) {
   assert_non_null(strstr(rule, "what only the VM can run"));
   assert_null(strstr(rule, "another target"));
   free(rule);
+  /* the graph executor's storage planner refusing control flow: what only the VM runs */
+  assert_int_equal(fail_classify(&c, "TVMError: if is not supported.", &lowering, ACCEPTED_YES, NULL), FAIL_LIMITATION);
+  assert_int_equal(fail_classify(&c, "Check failed: x: the motif is not supported.", &lowering, ACCEPTED_YES, NULL), FAIL_BUG);
   /* "not supported" inside a pass is how a pass's bug reads (TVM PR 15533) */
   assert_int_equal(fail_classify(&c, "Algebraic Data Types (ADT) are not supported yet for mixed precision pass.",
                                  &in_pass, ACCEPTED_YES, &rule),
