@@ -182,7 +182,8 @@ install: all
 	install -m 755 $(TVM_SCRIPTS:%=interestingness/%) $(DESTDIR)$(RK_LIB)/interestingness/
 	install -m 644 interestingness/relaykit_tvm.py interestingness/relaykit_repro.py interestingness/relaykit_outcome.py interestingness/README.md interestingness/PROTOCOL.md interestingness/tvm-limitations.txt $(DESTDIR)$(RK_LIB)/interestingness/
 	for s in $(TVM_SCRIPTS); do ln -sf ../lib/relaykit/interestingness/$$s $(DESTDIR)$(PREFIX)/bin/$$s; done
-	install -m 644 python/relaykit/__init__.py $(DESTDIR)$(PYTHONDIR_)/relaykit/
+	install -m 644 python/relaykit/*.py $(DESTDIR)$(PYTHONDIR_)/relaykit/
+	printf '# written by make install: where relaykit.reduce, mutate and check find the programs\nBIN = "%s"\n' '$(PREFIX)/bin' > $(DESTDIR)$(PYTHONDIR_)/relaykit/_installed.py
 	install -d $(DESTDIR)$(MANDIR)/man1
 	for p in $(PROGRAMS:%=$(BIN)/%) $(TVM_SCRIPTS:%=interestingness/%); do \
 	  RELAYKIT_BIN=$(BIN) scripts/man.sh $$p > $(DESTDIR)$(MANDIR)/man1/$$(basename $$p).1 || exit 1; done

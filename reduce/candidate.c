@@ -257,7 +257,7 @@ static void tell_accepted(Reducer *r, const RedPass *pass, const Cand *c) {
             strlen(r->current), strlen(c->text), r->current_calls, c->calls);
   if (o->print_diff) {
     char *diff = text_diff(r->current, c->text, o->basename); /* libgit2 writes a/ and b/ */
-    if (o->progress) fputs("\r\033[K", stderr); /* not on top of the status line */
+    if (o->progress == RED_PROGRESS_TERMINAL) fputs("\r\033[K", stderr); /* not on top of the status line */
     fprintf(stderr, "rreduce: %s #%zu accepted:\n%s", pass->name, c->chunk.lo, diff ? diff : "(no diff: libgit2 failed)\n");
     free(diff);
   }

@@ -51,14 +51,15 @@ static void progress(Reducer *r, const char *pass) {
   r->drawn_at = now;
   if (!strcmp(line, r->drawn)) return;
   memcpy(r->drawn, line, sizeof line);
-  fprintf(stderr, "\r\033[K%s", line);
+  if (r->o->progress == RED_PROGRESS_LINES) fprintf(stderr, "progress %s\n", line);
+  else fprintf(stderr, "\r\033[K%s", line);
   fflush(stderr);
 }
 
 /* Whether the user pressed `s` to skip the rest of this pass for the round (said on stderr). */
 static bool skip_pressed(Reducer *r, const char *pass) {
   if (!r->o->keys || !red_keys_skip()) return false;
-  if (r->o->progress) fputs("\r\033[K", stderr);
+  if (r->o->progress == RED_PROGRESS_TERMINAL) fputs("\r\033[K", stderr);
   fprintf(stderr, "rreduce: s: skipping the rest of pass %s for this round\n", pass);
   return true;
 }
@@ -424,7 +425,7 @@ bool red_reduce(char **text, const RedOptions *o, RedStats *st, char *err, size_
     for (size_t pi = 0; pi < o->npasses; pi++) /* every pipeline pass ended on a sweep that found nothing */
       if (o->passes[pi]->count_pipeline && r.done_gen[pi] != r.generation) st->pipeline_minimal = false;
   }
-  if (o->progress) fputs("\r\033[K", stderr);
+  if (o->progress == RED_PROGRESS_TERMINAL) fputs("\r\033[K", stderr);
   *text = r.current;
   st->bytes_after = strlen(r.current);
   st->calls_after = calls;

@@ -12,6 +12,8 @@
 
 enum { RED_MAX_JOBS = 64 };
 
+enum { RED_PROGRESS_TERMINAL = 1, RED_PROGRESS_LINES = 2 };
+
 typedef struct RedOptions {
   Oracle oracle;             /* the interestingness test: a command, or a server (--server) */
   const char *server_cmd;    /* --server's command, for messages */
@@ -46,7 +48,8 @@ typedef struct RedOptions {
   int verbose;               /* 1: a line per accepted step on stderr */
   bool print_diff;           /* each accepted step as a unified diff on stderr (--print-diff) */
   bool keys;                 /* `s` on the terminal skips the rest of the current pass (keys.h) */
-  bool progress;             /* a one-line status on stderr (a terminal) */
+  int progress;              /* a status on stderr: RED_PROGRESS_TERMINAL one line redrawn in place,
+                                RED_PROGRESS_LINES whole lines for a program showing it; 0 none */
   volatile sig_atomic_t *stop; /* set by SIGINT: finish at once, keeping the best program */
   bool verify;               /* test the input first: it must be interesting (rreduce's --no-verify: false) */
   /* The pipeline (pipeline.h): reduced with the program when the input's test reports one in

@@ -70,6 +70,8 @@ static const char usage[] =
     "      --save-temps   keep the tests' temporary directories\n"
     "      --json         print statistics as one JSON object on standard output\n"
     "      --print-diff   show each accepted step as a unified diff on standard error\n"
+    "      --progress-lines  the status line even when standard error is not a terminal, as whole\n"
+    "                     lines (`progress PASS B -> B bytes ...`), for a program that shows it\n"
     "      --no-verify    do not test FILE first: take it as interesting (saves one slow test)\n"
     "      --no-pipeline  reduce the program alone: by default, when the test says which pipeline it\n"
     "                     runs (relaykit's TVM tests do: tvm-pass's passes, a build's opt level and\n"
@@ -102,7 +104,7 @@ static void on_signal(int sig) {
 enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_CPU, OPT_NOCACHE, OPT_PASSES, OPT_SKIP, OPT_LIST, OPT_FAST, OPT_SLOW,
        OPT_KEEP, OPT_TEMPS, OPT_JSON, OPT_TIDY, OPT_MATCH, OPT_ALSO, OPT_HISTORY, OPT_REPORT, OPT_TRIVIAL, OPT_REQUIRE_TYPED, OPT_STUCK,
        OPT_STUCK_TIMEOUTS, OPT_VERSION, OPT_SERVER, OPT_STATS, OPT_PRINT_DIFF, OPT_NO_VERIFY, OPT_FRAME,
-       OPT_NO_PIPELINE, OPT_PIPELINE, OPT_STRIP_SPANS };
+       OPT_NO_PIPELINE, OPT_PIPELINE, OPT_STRIP_SPANS, OPT_PROGRESS_LINES };
 
 /* FILE.rreduce-last (malloc'd). */
 static char *last_record_path(const char *file) {
@@ -323,6 +325,7 @@ typedef struct Cli {
   const char *only, *skip, *out, *match, *history, *report;
   bool json, stats, tidy, trivial_is_error, require_typed, verify;
   bool strip_spans;            /* --strip-spans: the spans pass runs */
+  bool progress_lines;         /* --progress-lines */
   Pattern *re;                 /* --match, compiled */
   const char *pipeline_path;   /* --pipeline FILE */
   char *pipeline_text;         /* its content, checked */
@@ -403,6 +406,7 @@ static int parse_options(int argc, char **argv, Cli *c) {
       {"jobs", required_argument, NULL, 'j'},            {"server", required_argument, NULL, OPT_SERVER},
       {"frame", required_argument, NULL, OPT_FRAME},     {"no-pipeline", no_argument, NULL, OPT_NO_PIPELINE},
       {"pipeline", required_argument, NULL, OPT_PIPELINE}, {"strip-spans", no_argument, NULL, OPT_STRIP_SPANS},
+      {"progress-lines", no_argument, NULL, OPT_PROGRESS_LINES},
       OP_TVM_VERSION_OPTION,                               {NULL, 0, NULL, 0},
   };
   RedOptions *o = &c->o;
@@ -424,6 +428,7 @@ static int parse_options(int argc, char **argv, Cli *c) {
     case OPT_SLOW: o->fast = false; o->max_failures = o->max_timeouts = 0; break;
     case OPT_KEEP: o->keep_comments = true; break;
     case OPT_STRIP_SPANS: c->strip_spans = true; break;
+    case OPT_PROGRESS_LINES: c->progress_lines = true; break;
     case OPT_TEMPS: o->oracle.run.keep_temps = true; break;
     case OPT_JSON: c->json = true; break;
     case OPT_STATS: c->stats = true; break;
@@ -515,7 +520,7 @@ static int check_arguments(int argc, char **argv, Cli *c) {
   struct stat link_st;
   bool via_link = c->target && lstat(c->file, &link_st) == 0 && S_ISLNK(link_st.st_mode);
   o->out_path = c->out ? c->out : via_link ? c->target : c->file;
-  o->progress = isatty(STDERR_FILENO) && !o->verbose;
+  o->progress = c->progress_lines ? RED_PROGRESS_LINES : isatty(STDERR_FILENO) && !o->verbose ? RED_PROGRESS_TERMINAL : 0;
   c->also_dir = xmalloc(strlen(o->out_path) + 32);
   sprintf(c->also_dir, "%s.also-interesting", o->out_path);
   o->also_dir = c->also_dir;

@@ -15,6 +15,8 @@
 #   clang libclang-rt-14-dev          libFuzzer and the sanitizer runtimes clang links (only
 #                                     Recommended by clang)
 #   python3 python3-numpy             the TVM scripts' logic, tested with tests/cli/fake_tvm
+#   python3-venv python3-pip python3-setuptools   `pip install --no-build-isolation ./python`
+#                                     (tests/cli/python_session.bats installs into a venv)
 #   shellcheck                        tests/cli/tvm_scripts.bats lints the shell scripts
 #   cargo librust-tree-sitter-dev librust-cc-dev libtree-sitter-dev   the grammar's Rust binding,
 #                                     built offline (parser/Cargo.toml: tree-sitter, which links
@@ -26,7 +28,8 @@
 #   bsdmainutils bsdextrautils        `column`, `hexdump` in the CLI tests; util-linux's `script`
 #                                     gives a terminal to the progress tests
 set -euo pipefail
-pkgs=(build-essential pkg-config clang libclang-rt-14-dev python3 python3-numpy bats libcmocka-dev
+pkgs=(build-essential pkg-config clang libclang-rt-14-dev python3 python3-numpy python3-venv python3-pip
+  python3-setuptools bats libcmocka-dev
   libtree-sitter-dev libgit2-dev libjansson-dev libpcre2-dev shellcheck
   git procps cargo librust-tree-sitter-dev librust-cc-dev slurm-wlm munge gnuplot-nox llvm-14)
 if [ "${1:-}" = "--list" ]; then

@@ -15,6 +15,17 @@ load rreduce_helpers
   grep -q 'nn.conv2d(' "$T/s1.relay"
 }
 
+@test "--progress-lines: the status as whole lines on a stderr that is no terminal, the same result" {
+  cp "$CORPUS/models/squeezenet_v1.1.relay" "$T/a.relay"
+  cp "$T/a.relay" "$T/b.relay"
+  "$RREDUCE" --tidy "$T/a.relay" "$T/keep.sh" 2> "$T/plain"
+  "$RREDUCE" --tidy --progress-lines "$T/b.relay" "$T/keep.sh" 2> "$T/lines"
+  cmp "$T/a.relay" "$T/b.relay"
+  ! grep -q '^progress ' "$T/plain"
+  grep -Eq '^progress [a-z-]+ +[0-9]+ -> [0-9]+ bytes \([0-9.]+% removed\)  [0-9]+ ops  tests [0-9]+  accepted [0-9]+  [0-9]+s$' "$T/lines"
+  ! grep -q $'\r' "$T/lines"
+}
+
 @test "-j2 tests the first candidate beside the input's own test; an input found uninteresting ends both" {
   cp "$CORPUS/models/mlp.relay" "$T/orig.relay"
   cp "$T/orig.relay" "$T/m.relay"

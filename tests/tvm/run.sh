@@ -4,7 +4,8 @@
 # logic with a fake tvm package). A quick subset by default; FULL=1 runs everything.
 #
 #   1. the TVM tests on the ten real bugs (tests/tvm/realbugs.py)
-#   2. the Python module and tvm-server --check (tests/tvm/test_module.py)
+#   2. the Python module and tvm-server --check (tests/tvm/test_module.py), relaykit.reduce in a
+#      Python session (tests/tvm/python_session.py)
 #   3. relaykit's type checker against TVM's InferType (tests/tvm/fidelity.py, global_uses.py)
 #   4. the real bugs inflated and reduced end to end (tests/tvm/reduce_realbugs.py)
 #   5. their pipelines reduced with the program, tvm-bisect's culprits, a 22-pass sequence
@@ -48,6 +49,7 @@ step() { # NAME COMMAND...: one step, its own verdict
 
 wanted bugs && step "TVM tests on the real bugs" "$PY" "$HERE/realbugs.py" --bugs "$SHARED/realbugs"
 wanted module && step "Python module and tvm-server --check" "$PY" "$HERE/test_module.py"
+wanted module && step "relaykit.reduce in a Python session (mobilenet, params)" "$PY" "$HERE/python_session.py"
 
 # Fidelity: programs from rgen (two policies, several seeds), rmutate (and its --ill-typed
 # mutants) of corpus models, and TVM's own test programs.
