@@ -32,6 +32,7 @@
 
 #include "../parser/ast.h"
 #include "../interestingness/outcome.h"
+#include "../interestingness/server.h"
 #include "../interestingness/tvms.h"
 #include "../support/pattern.h"
 #include "../support/rng.h"
@@ -266,6 +267,21 @@ bool fuzz_write_issue(const Campaign *c, const FuzzGroup *g);
    (a shape, an attribute's list) N*, attributes written `=None` (unset) left out.  Two reduced programs with one skeleton that fail at one
    stage with one masked message are one root cause (malloc'd). */
 char *fuzz_skeleton(const char *text);
+/* key with every operator named in it that `text` (a reduced program) calls masked ("unknown
+   intrinsic Op(tir.asin)" -> "Op(tir.<op>)", "registered for nn.layer_norm" -> "for <op>"), and
+   the kind of Relay expression a Python error names ("<class 'tvm.relay.expr.<expr>'>"). Sibling
+   operators met by one unchecked precondition share it (malloc'd). */
+char *fuzz_family_key(const char *key, const char *text);
+/* Whether reduced groups g and h (their reduced.relay in c) show one root cause: one reduced key;
+   or one program up to names, dtypes and shapes failing at one stage with one masked message (the
+   innermost frame may differ: one precondition met through two callers); or, in one class, one
+   key once the operators each program calls are masked (one precondition, sibling operators). */
+bool fuzz_one_cause(const Campaign *c, const FuzzGroup *g, const FuzzGroup *h);
+/* The group g is merged into, through every merge (g itself when it is merged into none). */
+FuzzGroup *fuzz_root_group(const Campaign *c, FuzzGroup *g);
+/* Asks the oracle (pool) for the key group g's reduced program fails with, under the group's own
+   check and the reduced pipeline; sets g->reduced_key (and g->step). False when it did not fail. */
+bool fuzz_reduced_key(const Campaign *c, FuzzGroup *g, ServerPool *pool);
 /* The check (args file text) that reproduces the failure as an interesting answer: the program's
    own check, plus --other-status 0 when the failure was in an earlier stage (malloc'd). */
 char *fuzz_repro_args(const char *args, int status);

@@ -17,18 +17,20 @@
 static const char merge_usage[] =
     "usage: rfuzz merge [options] -o OUT CAMPAIGN...\n"
     "Joins campaigns (the shards of `rfuzz --shard I/N`) into OUT: groups merged by signature, their\n"
-    "counts added, the earliest first program kept, one reduction per group.\n"
+    "counts added, the earliest first program kept, one reduction per group; reduced groups of one\n"
+    "root cause merged as in a campaign (one reduced key, one skeleton, or sibling operators).\n"
     "\n"
     "options:\n"
     "  -o OUT             the merged campaign (created; an existing merge is replaced)\n"
-    "      --oracle CMD   reduce here the groups no shard reduced (as rfuzz --oracle)\n"
+    "      --oracle CMD   reduce here the groups no shard reduced (as rfuzz --oracle), and ask the\n"
+    "                     reduced key of a reduced group that has none (a campaign that ended first)\n"
     "      --reduce-minutes M   at most M minutes per group (default 10)\n"
     "      --rreduce PATH the rreduce to use (default: the one beside rfuzz)\n"
     "  -h, --help         this help\n"
     "\n"
     "exit status: 0 merged, 2 usage or I/O error\n";
 
-static const char *const group_files[] = {"first.relay", "signature", "args", "reduced.relay", "report.md",
+static const char *const group_files[] = {"first.relay", "signature", "args", "reduced.relay", "reduced.relay.pipeline", "report.md",
                                           "rreduce.log"};
 
 static bool copy_group_files(const Campaign *from, unsigned from_id, const Campaign *to, unsigned to_id) {
@@ -128,8 +130,8 @@ static bool merge_groups(Campaign *m, const Campaign *c, const char *name) {
   return true;
 }
 
-/* Groups whose reduced programs fail with the same key are one bug, as in a campaign: the later
-   is merged into the earlier. */
+/* Groups whose reduced programs show one root cause (fuzz_one_cause) are one bug, as in a
+   campaign: the later is merged into the earlier. */
 static void merge_reduced(Campaign *m) {
   for (size_t i = 0; i < m->groups.len; i++) {
     FuzzGroup *g = &m->groups.items[i];
@@ -138,12 +140,18 @@ static void merge_reduced(Campaign *m) {
   for (size_t i = 0; i < m->groups.len; i++) {
     FuzzGroup *g = &m->groups.items[i];
     if (!g->reduced_key) continue;
-    for (size_t j = 0; j < i; j++) {
+    for (size_t j = 0; j < i; j++) { /* every pair: a cause's groups may chain by different rules */
       FuzzGroup *h = &m->groups.items[j];
-      if (h->merged_into || !h->reduced_key || strcmp(h->reduced_key, g->reduced_key)) continue;
-      g->merged_into = h->id;
-      break;
+      if (!fuzz_one_cause(m, g, h)) continue;
+      FuzzGroup *a = fuzz_root_group(m, g), *b = fuzz_root_group(m, h);
+      if (a == b) continue;
+      if (a->id < b->id) b->merged_into = a->id; /* the earlier group stays */
+      else a->merged_into = b->id;
     }
+  }
+  for (size_t i = 0; i < m->groups.len; i++) { /* each merged group names its root */
+    FuzzGroup *g = &m->groups.items[i];
+    if (g->merged_into) g->merged_into = fuzz_root_group(m, g)->id;
   }
 }
 
@@ -213,10 +221,20 @@ int fuzz_merge_main(int argc, char **argv) {
     char *rr = o.rreduce ? xstrdup(o.rreduce) : cli_sibling("rreduce");
     for (size_t i = 0; i < m.groups.len; i++) {
       FuzzGroup *g = &m.groups.items[i];
-      if (reduced(g) || timeout_key(g->key)) continue;
+      if (reduced(g) || timeout_key(g->key) || g->cls != FAIL_BUG) continue; /* as rfuzz reduces by default */
       fuzz_reduce_group(&m, g, rr, o.oracle, o.minutes, NULL);
     }
     free(rr);
+    /* a reduced group the campaign ended before it asked its reduced key of (or that asked it
+       without the reduced pipeline): asked now, so root causes merge as in a campaign */
+    RunOptions ro;
+    run_options_default(&ro);
+    ServerPool *pool = server_pool_new(o.oracle, 1, &ro);
+    for (size_t i = 0; i < m.groups.len; i++) {
+      FuzzGroup *g = &m.groups.items[i];
+      if (reduced(g) && !g->reduced_key && !timeout_key(g->key)) fuzz_reduced_key(&m, g, pool);
+    }
+    server_pool_free(pool);
   }
   if (!status) merge_reduced(&m);
   if (!status && !campaign_save(&m, err, sizeof err)) {

@@ -1064,79 +1064,22 @@ static bool open_campaign(Campaign *c, const Options *o) {
   return true;
 }
 
-/* The skeleton of group g's reduced program (fuzz_skeleton), or NULL. */
-static char *reduced_skeleton(const Campaign *c, const FuzzGroup *g) {
-  char *path = campaign_path(c, "groups/%03u/reduced.relay", g->id);
-  size_t len;
-  char *text = file_read_text(path, &len);
-  free(path);
-  char *sk = text ? fuzz_skeleton(text) : NULL;
-  free(text);
-  return sk;
-}
-
-/* A key without its " @ frame" part: its length. */
-static size_t key_unframed(const char *key) {
-  const char *at = strstr(key, " @ ");
-  return at ? (size_t)(at - key) : strlen(key);
-}
-
-/* Whether reduced groups g (skeleton: its reduced program's) and h show one root cause: their
-   reduced programs fail with one key, or they are one program up to names, dtypes and shapes and
-   fail at one stage with one masked message (TVM's innermost frame may differ: one unchecked
-   precondition met through two callers). */
-static bool one_cause(const Campaign *c, const FuzzGroup *g, const char *skeleton, const FuzzGroup *h) {
-  if (!strcmp(h->reduced_key, g->reduced_key)) return true;
-  size_t n = key_unframed(g->reduced_key);
-  if (!skeleton || n != key_unframed(h->reduced_key) || strncmp(g->reduced_key, h->reduced_key, n)) return false;
-  char *other = reduced_skeleton(c, h);
-  bool same = other && !strcmp(other, skeleton);
-  free(other);
-  return same;
-}
-
 /* After group g is reduced: the key its reduced program fails with, asked of the oracle under the
    group's own check; two groups whose reduced programs fail the same way are one bug (ClusterFuzz
    groups after minimization): the later one is merged into the earlier, and said so. */
 static void regroup(Fuzzer *f, FuzzGroup *g) {
   Campaign *c = f->c;
-  if (g->reduced_bytes < 0 || g->reduced_key) return;
-  char *path = campaign_path(c, "groups/%03u/reduced.relay", g->id);
-  size_t len;
-  char *text = file_read_text(path, &len);
-  free(path);
-  if (!text) return;
-  char err[512];
-  RunSide side = {{"args"}, {g->args}, 1};
-  ServerJob *job = server_start(f->pool, "program.relay", text, len, &side, err, sizeof err);
-  free(text);
-  if (!job) return;
-  RunResult res;
-  server_finish(f->pool, job, &res);
-  const char *sig = res.output ? res.output : "";
-  if (!stop_flag && res.status == 0 && *sig) {
-    Outcome fo;
-    outcome_read(&fo, res.outcome);
-    char *match;
-    fail_group_key(&fo, res.timed_out, sig, &g->reduced_key, &match);
-    free(match);
-    if (*fo.step) {
-      free(g->step);
-      g->step = xstrdup(fo.step);
-    }
-    outcome_free(&fo);
-    char *skeleton = reduced_skeleton(c, g);
-    for (size_t i = 0; i < c->groups.len; i++) {
-      FuzzGroup *h = &c->groups.items[i];
-      if (h == g || h->merged_into || !h->reduced_key || !one_cause(c, g, skeleton, h)) continue;
-      FuzzGroup *keep = h->id < g->id ? h : g, *gone = h->id < g->id ? g : h;
-      gone->merged_into = keep->id; /* counts stay each group's own: index.md adds them up */
-      if (keep->cls == FAIL_BUG && keep->reduced_bytes >= 0) fuzz_write_issue(c, keep); /* it absorbed one more */
-      break;
-    }
-    free(skeleton);
+  if (g->reduced_bytes < 0 || g->reduced_key || !fuzz_reduced_key(c, g, f->pool) || stop_flag) return;
+  for (size_t i = 0; i < c->groups.len; i++) {
+    FuzzGroup *h = &c->groups.items[i];
+    if (h == g || !fuzz_one_cause(c, g, h)) continue;
+    h = fuzz_root_group(c, h); /* h may itself be merged: one cause, one root */
+    if (h == g) continue;
+    FuzzGroup *keep = h->id < g->id ? h : g, *gone = h->id < g->id ? g : h;
+    gone->merged_into = keep->id; /* counts stay each group's own: index.md adds them up */
+    if (keep->cls == FAIL_BUG && keep->reduced_bytes >= 0) fuzz_write_issue(c, keep); /* it absorbed one more */
+    break;
   }
-  run_result_free(&res);
 }
 
 /* Reduces a new group at once, within what is left of the campaign's time (give or take a

@@ -112,6 +112,146 @@ char *fuzz_skeleton(const char *text) {
   return sb_take(&out);
 }
 
+/* Whether the program text calls operator name w (k bytes): `w(` outside comments, roughly (a
+   reduced program is small, and a stray match only masks one more word of a key). */
+static bool sk_calls(const char *text, const char *w, size_t k) {
+  for (const char *p = strstr(text, "("); p; p = strstr(p + 1, "(")) {
+    const char *b = p;
+    while (b > text && sk_word(b[-1])) b--;
+    if ((size_t)(p - b) == k && !memcmp(b, w, k)) return true;
+  }
+  return false;
+}
+
+/* "tvm.relay.expr.Call": the kind of Relay expression a Python error names (a Call, a Var where
+   a Constant was expected): one cause whichever kind reached it. */
+static bool expr_kind(const char *w, size_t k) {
+  static const char prefix[] = "tvm.relay.expr.";
+  size_t n = sizeof prefix - 1;
+  if (k <= n || memcmp(w, prefix, n)) return false;
+  for (const char *q = w + n; q < w + k; q++)
+    if (!isalnum((unsigned char)*q)) return false;
+  return true;
+}
+
+char *fuzz_family_key(const char *key, const char *text) {
+  StrBuf out;
+  sb_init(&out);
+  for (const char *p = key; *p;) {
+    if (!sk_word(*p) || (p > key && sk_word(p[-1]))) {
+      sb_putc(&out, *p++);
+      continue;
+    }
+    const char *w = p;
+    while (sk_word(*p)) p++;
+    size_t k = (size_t)(p - w);
+    if (expr_kind(w, k)) {
+      sb_puts(&out, "tvm.relay.expr.<expr>");
+      continue;
+    }
+    char name[128];
+    const char *op = w;
+    size_t n = k;
+    bool tir = n > 4 && !memcmp(w, "tir.", 4); /* the TIR intrinsic an operator lowers to */
+    if (tir) op += 4, n -= 4;
+    bool masked = false;
+    if (n < sizeof name) {
+      memcpy(name, op, n);
+      name[n] = '\0';
+      masked = op_lookup(name) && sk_calls(text, op, n);
+    }
+    if (masked) sb_puts(&out, tir ? "tir.<op>" : "<op>");
+    else sb_putn(&out, w, k);
+  }
+  return sb_take(&out);
+}
+
+/* Group g's reduced program, or NULL. */
+static char *reduced_text(const Campaign *c, const FuzzGroup *g) {
+  char *path = campaign_path(c, "groups/%03u/reduced.relay", g->id);
+  size_t len;
+  char *text = file_read_text(path, &len);
+  free(path);
+  return text;
+}
+
+/* A key without its " @ frame" part: its length. */
+static size_t key_unframed(const char *key) {
+  const char *at = strstr(key, " @ ");
+  return at ? (size_t)(at - key) : strlen(key);
+}
+
+FuzzGroup *fuzz_root_group(const Campaign *c, FuzzGroup *g) {
+  for (size_t hops = 0; g->merged_into && hops < c->groups.len; hops++) {
+    FuzzGroup *next = NULL;
+    for (size_t i = 0; i < c->groups.len && !next; i++)
+      if (c->groups.items[i].id == g->merged_into) next = &c->groups.items[i];
+    if (!next) break;
+    g = next;
+  }
+  return g;
+}
+
+bool fuzz_one_cause(const Campaign *c, const FuzzGroup *g, const FuzzGroup *h) {
+  if (!g->reduced_key || !h->reduced_key) return false;
+  if (!strcmp(h->reduced_key, g->reduced_key)) return true;
+  char *gt = reduced_text(c, g), *ht = reduced_text(c, h);
+  bool same = false;
+  if (gt && ht) {
+    size_t n = key_unframed(g->reduced_key);
+    if (n == key_unframed(h->reduced_key) && !strncmp(g->reduced_key, h->reduced_key, n)) {
+      char *a = fuzz_skeleton(gt), *b = fuzz_skeleton(ht);
+      same = !strcmp(a, b);
+      free(a);
+      free(b);
+    }
+    if (!same && g->cls == h->cls) { /* a missing TOpPattern: qnn.<op>'s a limitation, nn.<op>'s a bug */
+      char *a = fuzz_family_key(g->reduced_key, gt), *b = fuzz_family_key(h->reduced_key, ht);
+      same = strcmp(a, g->reduced_key) && !strcmp(a, b); /* something was masked, and nothing else differs */
+      free(a);
+      free(b);
+    }
+  }
+  free(gt);
+  free(ht);
+  return same;
+}
+
+bool fuzz_reduced_key(const Campaign *c, FuzzGroup *g, ServerPool *pool) {
+  char *text = reduced_text(c, g);
+  if (!text) return false;
+  /* the reduced program with its reduced pipeline: what rreduce found failing (with the first
+     program's pipeline it may fail otherwise, or not at all) */
+  char *path = campaign_path(c, "groups/%03u/reduced.relay.pipeline", g->id);
+  size_t plen;
+  char *pipeline = access(path, F_OK) == 0 ? file_read_text(path, &plen) : NULL; /* none: reduced alone */
+  free(path);
+  RunSide side = {{"args", "pipeline"}, {g->args, pipeline}, pipeline ? 2 : 1};
+  char err[512];
+  ServerJob *job = server_start(pool, "program.relay", text, strlen(text), &side, err, sizeof err);
+  free(text);
+  free(pipeline);
+  if (!job) return false;
+  RunResult res;
+  server_finish(pool, job, &res);
+  const char *sig = res.output ? res.output : "";
+  bool ok = res.status == 0 && *sig;
+  if (ok) {
+    Outcome fo;
+    outcome_read(&fo, res.outcome);
+    char *match;
+    fail_group_key(&fo, res.timed_out, sig, &g->reduced_key, &match);
+    free(match);
+    if (*fo.step) {
+      free(g->step);
+      g->step = xstrdup(fo.step);
+    }
+    outcome_free(&fo);
+  }
+  run_result_free(&res);
+  return ok;
+}
+
 char *fuzz_repro_args(const char *args, int status) {
   if (status == 0) return xstrdup(args);
   /* the failure was "something else broke" for this check: make that the interesting answer;

@@ -459,3 +459,38 @@ EOF
   [[ "$output" == *"the oracle failed on 5 programs in a row"* ]]
   python3 -c 'import json,sys; n=json.load(open(sys.argv[1]))["counts"]["programs"]; assert n == 5, n' "$T/c/campaign.json"
 }
+
+@test "rfuzz: sibling operators of one defect are one root cause once reduced; rfuzz merge regroups a campaign" {
+  # A stand-in oracle: a unary op of the trig family fails in codegen naming its TIR intrinsic
+  # (TVM's "unknown intrinsic Op(tir.asin)"); each op its own key at first sight.
+  cat > "$T/sib.sh" <<'EOF2'
+#!/bin/sh
+while IFS= read -r p; do
+  op=$(grep -o '\b\(asin\|atan\|acosh\)(' "$p" | head -1 | tr -d '(')
+  if [ -n "$op" ]; then
+    printf '{"stage": "compile", "step": "build after FuseOps", "kind": "check", "frames": ["tvm::codegen::CodeGenLLVM::CreateIntrinsic"]}' > "$p.outcome"
+    echo "0 TVMError: unknown intrinsic Op(tir.$op)"
+  else echo 1; fi
+done
+EOF2
+  chmod +x "$T/sib.sh"
+  printf '{"allow_ops": ["asin", "atan", "acosh", "add"], "float_only": true, "fuel": 3}\n' > "$T/policy.json"
+  run "$RFUZZ" --oracle "$T/sib.sh --args-beside" --policy "$T/policy.json" --mix build=1 --rounds 40 \
+    --reduce-minutes 1 -q -o "$T/c"
+  [ "$status" -eq 0 ]
+  python3 - "$T/c" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1] + "/campaign.json"))
+trig = [g for g in c["groups"] if "unknown intrinsic" in g["key"]]
+assert len(trig) >= 2, [g["key"] for g in trig]
+roots = [g for g in trig if not g.get("merged_into")]
+assert len(roots) == 1, [(g["key"], g.get("reduced_key"), g.get("merged_into")) for g in trig]
+PY
+  # the campaign merged alone: the same judgement (every pair, into the root)
+  run "$RFUZZ" merge -o "$T/m" "$T/c"
+  [ "$status" -eq 0 ]
+  python3 -c '
+import json, sys
+a, b = (json.load(open(d + "/campaign.json"))["groups"] for d in sys.argv[1:])
+assert [g.get("merged_into") for g in a] == [g.get("merged_into") for g in b], (a, b)' "$T/c" "$T/m"
+}

@@ -462,6 +462,39 @@ static void test_root_cause_keys(void **state) {
 
 /* The coverage extension's edge sets (PROTOCOL.md, "coverage"): base64 of LEB128 gaps, decoded
    exactly, anything else refused; a campaign's union saved and loaded unchanged. */
+/* Sibling operators: an operator the reduced program calls is masked in its key; an operator it
+   does not call, and words that are no operator, are not; the expression kind a Python error names. */
+static void test_family_keys(void **state) {
+  (void)state;
+  const char *asin = "#[version = \"0.0.5\"]\ndef @main(%x: Tensor[(2), float16]) {\n  asin(%x)\n}\n";
+  const char *atanh = "#[version = \"0.0.5\"]\ndef @main(%y: Tensor[(3), float16]) {\n  atanh(%y)\n}\n";
+  char *a = fuzz_family_key("compile: TVMError: unknown intrinsic Op(tir.asin) @ tvm::codegen::CodeGenLLVM::CreateIntrinsic", asin);
+  char *b = fuzz_family_key("compile: TVMError: unknown intrinsic Op(tir.atanh) @ tvm::codegen::CodeGenLLVM::CreateIntrinsic", atanh);
+  assert_string_equal(a, "compile: TVMError: unknown intrinsic Op(tir.<op>) @ tvm::codegen::CodeGenLLVM::CreateIntrinsic");
+  assert_string_equal(a, b);
+  free(b);
+  /* named but not called: kept (the message is about another operator) */
+  b = fuzz_family_key("compile: unknown intrinsic Op(tir.atanh)", asin);
+  assert_string_equal(b, "compile: unknown intrinsic Op(tir.atanh)");
+  free(b);
+  free(a);
+  const char *ln = "def @main(%x: Tensor[(2, 4), float32], %g: Tensor[(4), float32]) {\n  nn.layer_norm(%x, %g, %g)\n}\n";
+  const char *qs = "def @main(%x: Tensor[(2), int8]) {\n  qnn.sqrt(%x, 1f, 0, 1f, 0)\n}\n";
+  a = fuzz_family_key("compile: TOpPattern has not been registered for nn.layer_norm @ f", ln);
+  b = fuzz_family_key("compile: TOpPattern has not been registered for qnn.sqrt @ f", qs);
+  assert_string_equal(a, "compile: TOpPattern has not been registered for <op> @ f");
+  assert_string_equal(b, a); /* their classes tell them apart (fuzz_one_cause) */
+  free(a);
+  free(b);
+  /* "x" and "main" are no operators; "data" is a word, not a call */
+  a = fuzz_family_key("run: x main data(", ln);
+  assert_string_equal(a, "run: x main data(");
+  free(a);
+  a = fuzz_family_key("compile: AttributeError: <class 'tvm.relay.expr.Var'> has no attribute data", ln);
+  assert_string_equal(a, "compile: AttributeError: <class 'tvm.relay.expr.<expr>'> has no attribute data");
+  free(a);
+}
+
 static void test_coverage_edges(void **state) {
   (void)state;
   uint32_t *e;
@@ -529,7 +562,7 @@ int main(void) {
       cmocka_unit_test(test_pass_sequences),                  cmocka_unit_test(test_pass_set_parse),
       cmocka_unit_test(test_verdicts),                        cmocka_unit_test(test_kinds),
       cmocka_unit_test(test_group_keys_and_repro_args), cmocka_unit_test(test_classes),
-      cmocka_unit_test(test_root_cause_keys),
+      cmocka_unit_test(test_root_cause_keys), cmocka_unit_test(test_family_keys),
       cmocka_unit_test(test_coverage_edges),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
