@@ -261,22 +261,26 @@ def _first_check(oracle, text, workdir, timeout, pipeline):
     deadline = child.started + timeout
     sel = selectors.DefaultSelector()
     sel.register(child.fd, selectors.EVENT_READ)
+    timed_out = False
     try:
-        while True:
+        while not timed_out:
             left = deadline - time.time()
             if left <= 0 or not sel.select(timeout=left):
-                if time.time() >= deadline:
-                    _children.finish(child, killed=True)
-                    raise CheckError("relaykit.reduce: the check did not answer on the original "
-                                     "module within timeout=%ss" % timeout)
+                timed_out = time.time() >= deadline
                 continue
             data = os.read(child.fd, 65536)
             if not data:
                 break
             child.data += data
-    finally:
+    except BaseException:  # Ctrl-C while the original is checked: no child left behind
         sel.close()
-    result = _children.finish(child)
+        _children.finish(child, killed=True)
+        raise
+    sel.close()
+    result = _children.finish(child, killed=timed_out)
+    if timed_out:
+        raise CheckError("relaykit.reduce: the check did not answer on the original module within "
+                         "timeout=%ss" % timeout)
     with open(output, errors="replace") as f:
         said = f.read()[-4000:]
     if "raised" in result:

@@ -275,3 +275,16 @@ print(relaykit.__file__.startswith("'"$T"'/venv/"), relaykit.__version__, bool(r
   [ "$status" -eq 0 ] || { echo "$output"; return 1; }
   [ "$output" = "True $("$BIN/rcheck" --version | sed -n '1s/.* //p') True" ]
 }
+
+@test "reduce: a check that hangs on the original module is ended by the timeout, with a clear error" {
+  py '
+import sys, time, relaykit
+mod = relaykit.load(sys.argv[1])
+t = time.time()
+try:
+    relaykit.reduce(mod, lambda m, p: time.sleep(3600), timeout=1)
+except relaykit.CheckError as e:
+    print("CheckError:", e, round(time.time() - t) < 10)' "$DQN"
+  [ "$status" -eq 0 ] || { echo "$output"; return 1; }
+  [ "$output" = "CheckError: relaykit.reduce: the check did not answer on the original module within timeout=1s True" ]
+}
