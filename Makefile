@@ -180,7 +180,10 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(RK_LIB)/interestingness $(DESTDIR)$(PYTHONDIR_)/relaykit
 	install -m 755 $(PROGRAMS:%=$(BIN)/%) $(DESTDIR)$(PREFIX)/bin/
 	install -m 755 $(TVM_SCRIPTS:%=interestingness/%) $(DESTDIR)$(RK_LIB)/interestingness/
-	install -m 644 interestingness/relaykit_tvm.py interestingness/relaykit_repro.py interestingness/relaykit_outcome.py interestingness/README.md interestingness/PROTOCOL.md interestingness/tvm-limitations.txt $(DESTDIR)$(RK_LIB)/interestingness/
+	install -m 644 interestingness/relaykit_repro.py interestingness/relaykit_outcome.py interestingness/README.md interestingness/PROTOCOL.md interestingness/tvm-limitations.txt $(DESTDIR)$(RK_LIB)/interestingness/
+	rm -f $(DESTDIR)$(RK_LIB)/interestingness/relaykit_tvm.py  # one file before it was a package
+	install -d $(DESTDIR)$(RK_LIB)/interestingness/relaykit_tvm
+	install -m 644 interestingness/relaykit_tvm/*.py $(DESTDIR)$(RK_LIB)/interestingness/relaykit_tvm/
 	for s in $(TVM_SCRIPTS); do ln -sf ../lib/relaykit/interestingness/$$s $(DESTDIR)$(PREFIX)/bin/$$s; done
 	install -m 644 python/relaykit/*.py $(DESTDIR)$(PYTHONDIR_)/relaykit/
 	printf '# written by make install: where relaykit.reduce, mutate and check find the programs\nBIN = "%s"\n' '$(PREFIX)/bin' > $(DESTDIR)$(PYTHONDIR_)/relaykit/_installed.py

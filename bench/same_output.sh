@@ -8,7 +8,8 @@
 # A refactoring that claims "no behaviour change" runs this before and after.  The cases: every
 # `make bench` reduction case, the acceptance models with each op they contain, the 500-binding
 # chain, a metadata model, and rmutate (well-typed and --ill-typed) on six corpus models with a
-# fixed seed.  It takes a few minutes on 2 cores.
+# fixed seed.  It takes a few minutes on 2 cores.  The TVM checks' Python side has its own:
+# bench/same_tvm_output.sh.
 set -euo pipefail
 [[ $# -eq 2 ]] || { echo "usage: bench/same_output.sh BIN OUT" >&2; exit 2; }
 bin=$(cd "$1" && pwd)

@@ -35,7 +35,7 @@ fake() { # candidate text -> $T/c.relay
 }
 
 @test "every Python script compiles (py_compile) and is executable" {
-  for f in $SCRIPTS tvm-server relaykit_tvm.py relaykit_repro.py; do
+  for f in $SCRIPTS tvm-server relaykit_repro.py relaykit_outcome.py $(cd "$I" && echo relaykit_tvm/*.py); do
     python3 -m py_compile "$I/$f"
   done
   for f in $SCRIPTS tvm-server server-adapter; do

@@ -1,4 +1,4 @@
-# A stand-in for TVM's Python package, for testing interestingness/relaykit_tvm.py without TVM.
+# A stand-in for TVM's Python package, for testing interestingness/relaykit_tvm/ without TVM.
 # It implements only what the checks call. Markers in the candidate text make a stage fail:
 # FAKE_<STAGE>_<HOW>[_word] with STAGE one of PARSE TYPE BUILD PASS and HOW one of ERROR (a
 # TVMError "Check failed: fake <stage> error <word>"), SEGV, ABORT, HANG. FAKE_PRINTS_BAD makes
