@@ -138,7 +138,7 @@ char *fuzz_family_key(const char *key, const char *text) {
   StrBuf out;
   sb_init(&out);
   for (const char *p = key; *p;) {
-    if (!sk_word(*p) || (p > key && sk_word(p[-1]))) {
+    if (!sk_word(*p)) { /* a word is read whole below: p never stops inside one */
       sb_putc(&out, *p++);
       continue;
     }

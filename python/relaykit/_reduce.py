@@ -294,12 +294,12 @@ def _first_check(oracle, text, workdir, timeout, pipeline):
                          "must return True while the bug is there (nothing to reduce)")
 
 
-def _rreduce_command(path, out, sock, jobs, timeout, options):
+def _rreduce_command(rreduce, path, out, sock, jobs, timeout, options):
     bridge = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_bridge.py")
     server = "exec %s -S -E %s %s" % (shlex.quote(sys.executable), shlex.quote(bridge), shlex.quote(sock))
     # The session ends a slow candidate itself (an answer "timeout"); rreduce's own limit only
     # catches a session that stopped answering at all.
-    cmd = [tool("rreduce"), "--server", server, "--timeout", str(int(timeout) + 30), "--progress-lines",
+    cmd = [rreduce, "--server", server, "--timeout", str(int(timeout) + 30), "--progress-lines",
            "--json", "--no-verify", "--tidy", "-o", out]
     if jobs:
         cmd += ["-j", str(int(jobs))]
@@ -402,9 +402,8 @@ def reduce(mod, check, params=None, jobs=None, timeout=300, crash_is_bug=False, 
         session = _Session(oracle, timeout, progress)
         sock = os.path.join(sockdir, "s")
         session.listen(sock)
-        cmd = _rreduce_command(path, out, sock, jobs, timeout,
+        cmd = _rreduce_command(rreduce, path, out, sock, jobs, timeout,
                                _options(passes, skip_passes, pipeline, report, match, fast, workdir) + list(options))
-        cmd[0] = rreduce
         log.info("running %s", " ".join(shlex.quote(c) for c in cmd))
         # Its own session: Ctrl-C on the terminal reaches Python, which tells rreduce.
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
