@@ -272,10 +272,15 @@ char *fuzz_skeleton(const char *text);
    the kind of Relay expression a Python error names ("<class 'tvm.relay.expr.<expr>'>"). Sibling
    operators met by one unchecked precondition share it (malloc'd). */
 char *fuzz_family_key(const char *key, const char *text);
+/* The unchecked precondition a reduced program (text) failing with key meets, in words a report
+   can use, when its words and its program both show it; else NULL.  Known: QNN's constant scales
+   and zero points. */
+const char *fuzz_precondition(const char *key, const char *text);
 /* Whether reduced groups g and h (their reduced.relay in c) show one root cause: one reduced key;
    or one program up to names, dtypes and shapes failing at one stage with one masked message (the
    innermost frame may differ: one precondition met through two callers); or, in one class, one
-   key once the operators each program calls are masked (one precondition, sibling operators). */
+   key once the operators each program calls are masked (one precondition, sibling operators); or,
+   in one class, one precondition by fuzz_precondition. */
 bool fuzz_one_cause(const Campaign *c, const FuzzGroup *g, const FuzzGroup *h);
 /* The group g is merged into, through every merge (g itself when it is merged into none). */
 FuzzGroup *fuzz_root_group(const Campaign *c, FuzzGroup *g);

@@ -84,8 +84,10 @@ bool fuzz_write_issue(const Campaign *c, const FuzzGroup *g) {
   where(g, &tag, &place);
   /* a title as a maintainer writes one: the component, the error, the operators */
   const char *msg = g->signature && *g->signature ? g->signature : g->key;
-  sb_printf(&md, "# [Relay][%s] %.*s%s%s%s\n\n", tag.data ? tag.data : "", (int)(strlen(msg) > 100 ? 97 : strlen(msg)), msg,
-            strlen(msg) > 100 ? "..." : "", ops.len ? " with " : "", ops.len ? ops.data : "");
+  const char *precondition = program ? fuzz_precondition(g->reduced_key ? g->reduced_key : g->key, program) : NULL;
+  const char *title = precondition ? precondition : msg; /* the cause, rather than one of its wordings */
+  sb_printf(&md, "# [Relay][%s] %.*s%s%s%s\n\n", tag.data ? tag.data : "", (int)(strlen(title) > 100 ? 97 : strlen(title)), title,
+            strlen(title) > 100 ? "..." : "", ops.len ? " with " : "", ops.len ? ops.data : "");
   sb_printf(&md, "- **Fails on:** TVM v%s (the TVM this campaign ran)", op_tvm_name());
   if (g->tvm_verdicts) sb_printf(&md, "; %s", g->tvm_verdicts);
   sb_puts(&md, "\n");
@@ -95,7 +97,10 @@ bool fuzz_write_issue(const Campaign *c, const FuzzGroup *g) {
   for (size_t i = 0; i < c->groups.len; i++)
     if (c->groups.items[i].merged_into == g->id)
       sb_printf(&md, "%s%03u", absorbed++ ? ", " : "- **Groups merged into this root cause:** ", c->groups.items[i].id);
-  if (absorbed) sb_puts(&md, " (their reduced programs are this one up to names, dtypes and shapes)\n");
+  if (absorbed)
+    sb_puts(&md, " (each one program up to names, dtypes and shapes, or a sibling operator with the same message, or "
+                 "the same precondition)\n");
+  if (precondition) sb_printf(&md, "- **Unchecked precondition:** %s\n", precondition);
   sb_printf(&md, "- **Found:** program %llu of an rfuzz campaign (seed %llu), %.0f s in; reduced from %ld to %ld bytes\n",
             (unsigned long long)g->first_program, (unsigned long long)c->seed, g->first_seconds, g->first_bytes,
             g->reduced_bytes);

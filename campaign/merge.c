@@ -26,6 +26,8 @@ static const char merge_usage[] =
     "                     reduced key of a reduced group that has none (a campaign that ended first)\n"
     "      --reduce-minutes M   at most M minutes per group (default 10)\n"
     "      --rreduce PATH the rreduce to use (default: the one beside rfuzz)\n"
+    "      --tvm HOME[:LIB]  another TVM build you have, once per release (as rfuzz --tvm; needs\n"
+    "                     --oracle): each root bug group's reduced program is asked of it too\n"
     "  -h, --help         this help\n"
     "\n"
     "exit status: 0 merged, 2 usage or I/O error\n";
@@ -56,13 +58,14 @@ static bool reduced(const FuzzGroup *g) { return g->reduced_bytes >= 0; }
 typedef struct MergeOptions {
   const char *out, *oracle, *rreduce;
   double minutes;
+  Tvms tvms; /* --tvm: other TVM builds each root bug group is asked of */
 } MergeOptions;
 
 /* Reads the command line; -1 to go on, else the exit status.  The campaigns are argv[optind..]. */
 static int parse_options(int argc, char **argv, MergeOptions *o) {
   static const struct option longopts[] = {
       {"oracle", required_argument, NULL, 'O'}, {"reduce-minutes", required_argument, NULL, 'M'},
-      {"rreduce", required_argument, NULL, 'R'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+      {"rreduce", required_argument, NULL, 'R'}, {"tvm", required_argument, NULL, 'T'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   *o = (MergeOptions){.minutes = 10};
   int ch;
   optind = 1;
@@ -71,6 +74,11 @@ static int parse_options(int argc, char **argv, MergeOptions *o) {
     case 'o': o->out = optarg; break;
     case 'O': o->oracle = optarg; break;
     case 'R': o->rreduce = optarg; break;
+    case 'T': {
+      char err[1024];
+      if (!tvm_add(&o->tvms, optarg, err, sizeof err)) return fprintf(stderr, "rfuzz merge: %s\n", err), 2;
+      break;
+    }
     case 'M': {
       char *end;
       o->minutes = strtod(optarg, &end);
@@ -84,6 +92,7 @@ static int parse_options(int argc, char **argv, MergeOptions *o) {
   if (!o->out || optind >= argc) return fprintf(stderr, "rfuzz merge: give -o OUT and at least one CAMPAIGN\ntry 'rfuzz merge --help'\n"), 2;
   if (o->oracle && !strstr(o->oracle, "--args-beside"))
     return fprintf(stderr, "rfuzz merge: --oracle must be a server with --args-beside\n"), 2;
+  if (o->tvms.len && !o->oracle) return fprintf(stderr, "rfuzz merge: --tvm needs --oracle (the check asked of each TVM)\n"), 2;
   return -1;
 }
 
@@ -179,8 +188,8 @@ static bool timeout_key(const char *key) {
 int fuzz_merge_main(int argc, char **argv) {
   MergeOptions o;
   int status = parse_options(argc, argv, &o);
-  if (status >= 0) return status;
-  if (mkdir(o.out, 0777) != 0 && errno != EEXIST) return fprintf(stderr, "rfuzz merge: %s: %s\n", o.out, strerror(errno)), 2;
+  if (status >= 0) return tvms_free(&o.tvms), status;
+  if (mkdir(o.out, 0777) != 0 && errno != EEXIST) return fprintf(stderr, "rfuzz merge: %s: %s\n", o.out, strerror(errno)), tvms_free(&o.tvms), 2;
   Campaign m;
   campaign_init(&m, o.out);
   m.shard = 0;
@@ -236,7 +245,19 @@ int fuzz_merge_main(int argc, char **argv) {
     }
     server_pool_free(pool);
   }
-  if (!status) merge_reduced(&m);
+  if (!status) {
+    merge_reduced(&m);
+    /* each root cause's report, with the groups it absorbed over every campaign and what each
+       other TVM says of it */
+    for (size_t i = 0; i < m.groups.len; i++) {
+      FuzzGroup *g = &m.groups.items[i];
+      if (o.tvms.len) fuzz_tvm_verdicts(&m, g, &o.tvms, o.oracle);
+      if (g->cls == FAIL_BUG && reduced(g) && !g->merged_into && !fuzz_write_issue(&m, g)) {
+        fprintf(stderr, "rfuzz merge: cannot write groups/%03u/issue.md in %s\n", g->id, o.out);
+        status = 2;
+      }
+    }
+  }
   if (!status && !campaign_save(&m, err, sizeof err)) {
     fprintf(stderr, "rfuzz merge: %s\n", err);
     status = 2;
@@ -245,5 +266,6 @@ int fuzz_merge_main(int argc, char **argv) {
     fprintf(stderr, "rfuzz merge: %u campaigns, %lu programs, %zu groups, %zu edges of TVM -> %s/index.md\n",
             m.nshards, m.n.programs, m.groups.len, m.edges.count, o.out);
   campaign_free(&m);
+  tvms_free(&o.tvms);
   return status;
 }

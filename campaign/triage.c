@@ -166,6 +166,51 @@ char *fuzz_family_key(const char *key, const char *text) {
   return sb_take(&out);
 }
 
+/* One precondition TVM checks only when it lowers an operator, in words its stages put
+   differently: QNN's lowering (canonicalize, legalize, requantize's helpers) reads every scale and
+   zero point as a constant, while the type relations accept any scalar expression.  Met through
+   three operators it reads "Expr must be a constant expr" (a C++ helper), "Input scale should be
+   constant" (softmax's canonicalization) and "<Var> has no attribute data" (a Python legalization
+   reading a Constant's .data): no masking of names joins those, so the evidence is both the words
+   and the program: a qnn.* call given a value that is no constant. */
+static const char *const constant_words[] = {"must be a constant", "should be constant", "has no attribute data",
+                                             "is not a constant", NULL};
+
+/* Whether text calls a qnn.* operator with an argument after its first (its data) that is a
+   variable or a call (anything but a literal or a meta constant). */
+static bool qnn_call_with_nonconstant(const char *text) {
+  for (const char *p = strstr(text, "qnn."); p; p = strstr(p + 1, "qnn.")) {
+    if (p > text && sk_word(p[-1])) continue;
+    const char *q = p;
+    while (sk_word(*q)) q++;
+    if (*q != '(') continue;
+    int depth = 0, arg = 0; /* the first argument is the data: scales and zero points come after */
+    bool start = true;     /* at the start of an argument */
+    for (q++; *q; q++) {
+      if (start && depth == 0) {
+        while (*q == ' ' || *q == '\n') q++;
+        if (*q == '%' && arg > 0) return true;
+        const char *w = q;
+        while (sk_word(*q)) q++;
+        if (*q == '(' && q > w && strncmp(w, "meta", 4) && arg > 0) return true; /* a call */
+        start = false;
+        if (!*q) break;
+      }
+      if (*q == '(' || *q == '[') depth++;
+      else if ((*q == ')' || *q == ']') && depth-- == 0) break; /* the call's own ) */
+      else if (*q == ',' && depth == 0) start = true, arg++;
+    }
+  }
+  return false;
+}
+
+const char *fuzz_precondition(const char *key, const char *text) {
+  for (const char *const *w = constant_words; *w; w++)
+    if (strstr(key, *w) && qnn_call_with_nonconstant(text))
+      return "QNN's type relations accept a scale or zero point that is not a constant; its lowering fails on it";
+  return NULL;
+}
+
 /* Group g's reduced program, or NULL. */
 static char *reduced_text(const Campaign *c, const FuzzGroup *g) {
   char *path = campaign_path(c, "groups/%03u/reduced.relay", g->id);
@@ -210,6 +255,10 @@ bool fuzz_one_cause(const Campaign *c, const FuzzGroup *g, const FuzzGroup *h) {
       same = strcmp(a, g->reduced_key) && !strcmp(a, b); /* something was masked, and nothing else differs */
       free(a);
       free(b);
+    }
+    if (!same && g->cls == h->cls) { /* one precondition, put in different words */
+      const char *a = fuzz_precondition(g->reduced_key, gt), *b = fuzz_precondition(h->reduced_key, ht);
+      same = a && b && !strcmp(a, b);
     }
   }
   free(gt);

@@ -292,6 +292,13 @@ PY
 import json, sys
 g = [g for g in json.load(open(sys.argv[1]))["groups"] if "SIGSEGV" in g["key"] and not g.get("merged_into")]
 assert g[0]["tvm_verdicts"] == "v0.19.0: fails", g' "$T/d/campaign.json"
+  # an existing campaign asked again, by rfuzz merge --tvm (here, a v0.19.0 that has fixed it)
+  FAKE_TVM_FIXED_IN=0.19 run "$RFUZZ" merge --oracle "$ROOT/interestingness/tvm-server --args-beside --timeout 30" \
+    --tvm "$T/tvm19" -o "$T/dm" "$T/d"
+  [ "$status" -eq 0 ]
+  grep -qF -- '- **Fails on:** TVM v0.13.0 (the TVM this campaign ran); v0.19.0: passes (fixed by v0.19.0)' "$T"/dm/groups/*/issue.md
+  run "$RFUZZ" merge --tvm "$T/tvm19" -o "$T/dm2" "$T/d"
+  [ "$status" -eq 2 ] && [[ "$output" == *"--tvm needs --oracle"* ]] && [ ! -e "$T/dm2" ]
   # bad input: no TVM there, not built, a release given twice: exit 2 before anything is written
   run "$RFUZZ" --oracle "$ORACLE" --tvm "$T/nowhere" -o "$T/e"
   [ "$status" -eq 2 ] && [[ "$output" == *"--tvm $T/nowhere: "*"is not a directory"* ]] && [ ! -e "$T/e" ]
@@ -493,4 +500,10 @@ PY
 import json, sys
 a, b = (json.load(open(d + "/campaign.json"))["groups"] for d in sys.argv[1:])
 assert [g.get("merged_into") for g in a] == [g.get("merged_into") for g in b], (a, b)' "$T/c" "$T/m"
+  # and the root's report, written by the merge, names the groups it absorbed
+  root=$(python3 -c '
+import json, sys
+g = [g for g in json.load(open(sys.argv[1]))["groups"] if "unknown intrinsic" in g["key"] and not g.get("merged_into")]
+print("%03d" % g[0]["id"])' "$T/m/campaign.json")
+  grep -q '^- \*\*Groups merged into this root cause:\*\* [0-9]' "$T/m/groups/$root/issue.md"
 }

@@ -495,6 +495,28 @@ static void test_family_keys(void **state) {
   free(a);
 }
 
+/* QNN's constant scales: three operators, three wordings, one precondition; not without the
+   program's evidence (a constant scale) or the words (another failure of a qnn op) */
+static void test_precondition(void **state) {
+  (void)state;
+  const char *req = "def @main(%s: float32, %z: int32) {\n  qnn.requantize(%z, %s, %z, %s, %z, out_dtype=\"int32\")\n}\n";
+  const char *log = "def @main(%x: uint8, %z: int32, %f: float32) {\n  %0 = reshape(%f, newshape=[]);\n  qnn.log(%x, %0, %z, %0, %z)\n}\n";
+  const char *sm = "def @main(%x: int8, %s: float32, %z: int32) {\n  qnn.softmax(%x, %s, %z, %s, %z)\n}\n";
+  const char *a = fuzz_precondition("compile: Check failed: (n) is false: Expr must be a constant expr @ f", req);
+  const char *b = fuzz_precondition("compile: AttributeError: <class 'tvm.relay.expr.Call'> has no attribute data @ g", log);
+  const char *c = fuzz_precondition("compile: Check failed: (const_input_scale) is false: Input scale should be constant. @ h", sm);
+  assert_non_null(a);
+  assert_string_equal(a, b);
+  assert_string_equal(a, c);
+  /* constants after the data: not this precondition, whatever the words */
+  const char *consts = "def @main(%x: int8) {\n  qnn.softmax(%x, 1f, 0, meta[relay.Constant][0], 0)\n}\n";
+  assert_null(fuzz_precondition("compile: Input scale should be constant.", consts));
+  /* a non-constant scale failing in other words: not this precondition */
+  assert_null(fuzz_precondition("compile: TOpPattern has not been registered for qnn.softmax", sm));
+  /* no qnn operator */
+  assert_null(fuzz_precondition("compile: must be a constant", "def @main(%x: float32) {\n  nn.relu(%x)\n}\n"));
+}
+
 static void test_coverage_edges(void **state) {
   (void)state;
   uint32_t *e;
@@ -563,6 +585,7 @@ int main(void) {
       cmocka_unit_test(test_verdicts),                        cmocka_unit_test(test_kinds),
       cmocka_unit_test(test_group_keys_and_repro_args), cmocka_unit_test(test_classes),
       cmocka_unit_test(test_root_cause_keys), cmocka_unit_test(test_family_keys),
+      cmocka_unit_test(test_precondition),
       cmocka_unit_test(test_coverage_edges),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
