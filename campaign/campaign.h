@@ -286,7 +286,7 @@ bool fuzz_one_cause(const Campaign *c, const FuzzGroup *g, const FuzzGroup *h);
 FuzzGroup *fuzz_root_group(const Campaign *c, FuzzGroup *g);
 /* Asks the oracle (pool) for the key group g's reduced program fails with, under the group's own
    check and the reduced pipeline; sets g->reduced_key (and g->step). False when it did not fail. */
-bool fuzz_reduced_key(const Campaign *c, FuzzGroup *g, ServerPool *pool);
+bool fuzz_reduced_key(const Campaign *c, FuzzGroup *g, ServerPool *pool, char *why, size_t whylen);
 /* The check (args file text) that reproduces the failure as an interesting answer: the program's
    own check, plus --other-status 0 when the failure was in an earlier stage (malloc'd). */
 char *fuzz_repro_args(const char *args, int status);

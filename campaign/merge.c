@@ -241,7 +241,10 @@ int fuzz_merge_main(int argc, char **argv) {
     ServerPool *pool = server_pool_new(o.oracle, 1, &ro);
     for (size_t i = 0; i < m.groups.len; i++) {
       FuzzGroup *g = &m.groups.items[i];
-      if (reduced(g) && !g->reduced_key && !timeout_key(g->key)) fuzz_reduced_key(&m, g, pool);
+      char why[512];
+      if (reduced(g) && !g->reduced_key && !timeout_key(g->key) && !fuzz_reduced_key(&m, g, pool, why, sizeof why))
+        fprintf(stderr, "rfuzz merge: group %03u: its reduced program's key is unknown (%s): it merges with no other\n",
+                g->id, why);
     }
     server_pool_free(pool);
   }

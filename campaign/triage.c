@@ -266,9 +266,9 @@ bool fuzz_one_cause(const Campaign *c, const FuzzGroup *g, const FuzzGroup *h) {
   return same;
 }
 
-bool fuzz_reduced_key(const Campaign *c, FuzzGroup *g, ServerPool *pool) {
+bool fuzz_reduced_key(const Campaign *c, FuzzGroup *g, ServerPool *pool, char *why, size_t whylen) {
   char *text = reduced_text(c, g);
-  if (!text) return false;
+  if (!text) return snprintf(why, whylen, "no reduced.relay"), false;
   /* the reduced program with its reduced pipeline: what rreduce found failing (with the first
      program's pipeline it may fail otherwise, or not at all) */
   char *path = campaign_path(c, "groups/%03u/reduced.relay.pipeline", g->id);
@@ -280,11 +280,15 @@ bool fuzz_reduced_key(const Campaign *c, FuzzGroup *g, ServerPool *pool) {
   ServerJob *job = server_start(pool, "program.relay", text, strlen(text), &side, err, sizeof err);
   free(text);
   free(pipeline);
-  if (!job) return false;
+  if (!job) return snprintf(why, whylen, "%s", err), false;
   RunResult res;
   server_finish(pool, job, &res);
   const char *sig = res.output ? res.output : "";
   bool ok = res.status == 0 && *sig;
+  if (!ok) /* it no longer fails, or the oracle could not say */
+    snprintf(why, whylen, "%s", res.timed_out ? "the oracle timed out"
+                                : res.status    ? "it does not fail with its reduced pipeline"
+                                                : "the oracle gave no signature");
   if (ok) {
     Outcome fo;
     outcome_read(&fo, res.outcome);
