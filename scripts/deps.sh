@@ -25,13 +25,14 @@
 #   gnuplot-nox                       `rfuzz plot` (a campaign's coverage and groups over time)
 #   llvm-14                           llvm-profdata-14 and llvm-cov-14, which read clang-14's
 #                                     coverage (tests/cli/tvm_instrumented.bats, bench/coverage.sh)
+#   parallel                          bats --jobs 2 (tests/run.sh): two CLI tests at a time
 #   bsdmainutils bsdextrautils        `column`, `hexdump` in the CLI tests; util-linux's `script`
 #                                     gives a terminal to the progress tests
 set -euo pipefail
 pkgs=(build-essential pkg-config clang libclang-rt-14-dev python3 python3-numpy python3-venv python3-pip
   python3-setuptools bats libcmocka-dev
   libtree-sitter-dev libgit2-dev libjansson-dev libpcre2-dev shellcheck
-  git procps cargo librust-tree-sitter-dev librust-cc-dev slurm-wlm munge gnuplot-nox llvm-14)
+  git procps parallel cargo librust-tree-sitter-dev librust-cc-dev slurm-wlm munge gnuplot-nox llvm-14)
 if [ "${1:-}" = "--list" ]; then
   printf '%s\n' "${pkgs[@]}"
   exit 0

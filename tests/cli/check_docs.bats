@@ -1,7 +1,10 @@
 #!/usr/bin/env bats
 # scripts/check-docs: README examples run and compared with what the README shows.
 
+load release_pass
+
 setup() {
+  release_pass_only
   ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
   T=$BATS_TEST_TMPDIR
 }

@@ -2,7 +2,10 @@
 # relaykit_outcome.cpp_frames: the frames that name where a TVM failure is, innermost first,
 # without the error machinery's, whether libbacktrace demangled them or (a name it cut) not.
 
+load release_pass
+
 setup() {
+  release_pass_only
   ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 }
 

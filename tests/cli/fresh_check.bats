@@ -2,7 +2,10 @@
 # scripts/fresh-check: a package a test needs that scripts/deps.sh does not install is found; a
 # word that only names a command (in a string, a message, a heredoc of data, a Slurm answer) is not.
 
+load release_pass
+
 setup() {
+  release_pass_only
   ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
   T=$(mktemp -d)
   command -v dpkg >/dev/null || skip "not a Debian system (no dpkg)"
@@ -21,10 +24,14 @@ richer_machine() {
     chmod +x "$T/bin/$name"
     echo "${pair#*=}: $T/bin/$name" >> "$T/owners"
   done
+  # dpkg -S NAME...: the stand-in's own names answered here, the others by the real dpkg
   cat > "$T/dpkg/dpkg" <<STUB
-#!/bin/sh
-if [ "\$1" = -S ] && grep -q ": \$2\$" "$T/owners"; then grep ": \$2\$" "$T/owners"; exit 0; fi
-exec /usr/bin/dpkg "\$@"
+#!/bin/bash
+[ "\$1" = -S ] || exec /usr/bin/dpkg "\$@"
+shift
+rest=()
+for a in "\$@"; do grep ": \$a\$" "$T/owners" || rest+=("\$a"); done
+[ \${#rest[@]} -eq 0 ] || exec /usr/bin/dpkg -S "\${rest[@]}"
 STUB
   chmod +x "$T/dpkg/dpkg"
   export FRESH_CHECK_PATH=$T/bin:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin PATH=$T/dpkg:$PATH

@@ -4,7 +4,10 @@
 # `tree-sitter highlight`, and every query the metadata names exists.  The queries themselves are
 # loaded and checked by tests/unit/test_queries.c.
 
+load release_pass
+
 setup() {
+  release_pass_only
   ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
   P=$ROOT/parser
   T=$BATS_TEST_TMPDIR

@@ -4,6 +4,8 @@
 # in forked children of the session; rreduce (RFMT's bin, so the ASan build under --full) is
 # under it.
 
+load release_pass
+
 setup() {
   ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
   RFMT=${RFMT:-$ROOT/bin/rfmt}
@@ -254,6 +256,7 @@ except relaykit.ToolNotFound as e:
 }
 
 @test "make install: the module finds the installed programs with no RELAYKIT_BIN and no PATH entry" {
+  release_pass_only # installs the release build and the Python files: nothing of the build under test
   make -s -C "$ROOT" install PREFIX="$T/inst" PYTHONDIR="$T/inst/py" > "$T/log"
   unset RELAYKIT_BIN
   PATH=/usr/bin:/bin PYTHONPATH=$T/inst/py:$ROOT/tests/cli/fake_tvm run python3 -c '
@@ -266,6 +269,7 @@ print(relaykit.check("#[version = \"0.0.5\"]\ndef @main(%x: Tensor[(2), float32]
 }
 
 @test "pip install --no-build-isolation ./python: Debian's setuptools, no network" {
+  release_pass_only # installs the release build and the Python files: nothing of the build under test
   /usr/bin/python3 -m venv --system-site-packages "$T/venv" 2>/dev/null || skip "no python3-venv (apt-get install python3-venv)"
   cp -r "$ROOT/python" "$T/src" # pip builds in place: the checkout stays clean
   PIP_NO_INDEX=1 PIP_FIND_LINKS= "$T/venv/bin/pip" install -q --no-build-isolation "$T/src" > "$T/log" 2>&1 || { cat "$T/log"; return 1; }

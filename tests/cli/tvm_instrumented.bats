@@ -5,7 +5,10 @@
 # does), and the measurement's source-based counts written by a child that ends with _exit
 # (interestingness/coverage/profile_flush.c, relaykit_outcome.flush_profiles).
 
+load release_pass
+
 setup() {
+  release_pass_only
   ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
   T=$BATS_TEST_TMPDIR
   CC=$(command -v clang-14 || command -v clang || true)

@@ -6,7 +6,10 @@
 
 SCRIPTS="tvm-parse tvm-typecheck tvm-build tvm-pass tvm-diff tvm-roundtrip tvm-check tvm-bisect"
 
+load release_pass
+
 setup() {
+  release_pass_only
   ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
   I=$ROOT/interestingness
   T=$BATS_TEST_TMPDIR
