@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../support/fileio.h"
 #include "../typegen/ops/ops.h"
@@ -74,7 +75,7 @@ bool fuzz_write_issue(const Campaign *c, const FuzzGroup *g) {
   char *report_path = campaign_path(c, "groups/%03u/report.md", g->id);
   size_t len;
   char *program = file_read_text(reduced_path, &len);
-  char *report = file_read_text(report_path, &len);
+  char *report = access(report_path, F_OK) == 0 ? file_read_text(report_path, &len) : NULL; /* none: a repro-less group */
   StrBuf md, ops, tag, place;
   sb_init(&md);
   sb_init(&ops);

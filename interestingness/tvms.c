@@ -139,6 +139,13 @@ static bool newer(const char *a, const char *b) {
   return amaj != bmaj ? amaj > bmaj : amin > bmin;
 }
 
+bool tvm_same_failure(const char *a, const char *b) {
+  size_t n = strcspn(a, "@"), m = strcspn(b, "@");
+  while (n && a[n - 1] == ' ') n--; /* "MESSAGE @ FRAME" and "MESSAGE" (no frame) alike */
+  while (m && b[m - 1] == ' ') m--;
+  return n == m && !strncmp(a, b, n);
+}
+
 /* The words for what TVM t said (r), against the key the program failed with first. */
 static void say(const Tvm *t, const RunResult *r, bool server, const char *key, const char *base, StrBuf *out) {
   const char *sig = r->output ? r->output : "";
@@ -155,8 +162,7 @@ static void say(const Tvm *t, const RunResult *r, bool server, const char *key, 
     fail_group_key(&fo, false, *fo.signature ? fo.signature : s.text ? s.text : sig, &k, &match);
     run_signature_free(&s);
     /* the same failure: the same key but for TVM's frames, which move between releases */
-    size_t n = strcspn(k, "@"), m = key ? strcspn(key, "@") : 0;
-    if (key && n == m && !strncmp(k, key, n)) sb_puts(out, "fails");
+    if (key && tvm_same_failure(k, key)) sb_puts(out, "fails");
     else sb_printf(out, "fails differently (%s)", k);
   } else if (!failed && (!server || !*sig)) {
     sb_puts(out, "passes");

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "../../campaign/campaign.h"
+#include "../../interestingness/tvms.h"
 #include "../../program/program.h"
 #include "../../support/fileio.h"
 
@@ -517,6 +518,16 @@ static void test_precondition(void **state) {
   assert_null(fuzz_precondition("compile: must be a constant", "def @main(%x: float32) {\n  nn.relu(%x)\n}\n"));
 }
 
+/* another release's verdict: the same message with another frame, or none, is the same failure */
+static void test_same_failure(void **state) {
+  (void)state;
+  assert_true(tvm_same_failure("compile: TypeError: begin should be <dtype>",
+                               "compile: TypeError: begin should be <dtype> @ tvm::relay::OpImplementation::Compute"));
+  assert_true(tvm_same_failure("compile: X @ f", "compile: X @ g"));
+  assert_false(tvm_same_failure("compile: TVMError: std: :bad_alloc", "compile: Check failed: fv.size() == <n> @ f"));
+  assert_false(tvm_same_failure("compile: X", "run: X"));
+}
+
 static void test_coverage_edges(void **state) {
   (void)state;
   uint32_t *e;
@@ -586,6 +597,7 @@ int main(void) {
       cmocka_unit_test(test_group_keys_and_repro_args), cmocka_unit_test(test_classes),
       cmocka_unit_test(test_root_cause_keys), cmocka_unit_test(test_family_keys),
       cmocka_unit_test(test_precondition),
+      cmocka_unit_test(test_same_failure),
       cmocka_unit_test(test_coverage_edges),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
