@@ -39,9 +39,10 @@ server() {
   server hangs.sh "  if ! grep -q 'nn.dense(' \"\$path\" && grep -q 'nn.batch_norm(' \"\$path\"; then sleep 1000.8484 & sleep 1000.8484; fi
   if \"$RCHECK\" \"\$path\" >/dev/null 2>&1 && grep -q 'nn.conv2d(' \"\$path\"; then echo 0; else echo 1; fi"
   cp "$CORPUS/models/resnet-18.relay" "$T/h.relay"
-  run "$RREDUCE" --tidy --json --timeout 1 --server "$T/hangs.sh" "$T/h.relay"
-  [ "$status" -eq 0 ]
-  python3 -c 'import json,sys; d=json.loads(sys.argv[1].splitlines()[-1]); assert d["timeouts"] > 0, d' "$output"
+  # --timeout 4: the answers that do not hang take a second or more under ASan on a loaded machine
+  run "$RREDUCE" --tidy --json --timeout 4 --server "$T/hangs.sh" "$T/h.relay"
+  [ "$status" -eq 0 ] || { echo "$output"; return 1; }
+  python3 -c 'import json,sys; d=json.loads([l for l in sys.argv[1].splitlines() if l.startswith("{")][-1]); assert d["timeouts"] > 0, d' "$output"
   grep -q 'nn.conv2d(' "$T/h.relay"
   sleep 0.5
   ! pgrep -f 'sleep 1000[.]8484'

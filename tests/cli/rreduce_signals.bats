@@ -19,7 +19,8 @@ slow_test() {
     cp "$CORPUS/models/mlp.relay" "$T/m.relay"
     "$RREDUCE" "$T/m.relay" "$T/hang.sh" 2> "$T/err" 3>&- &
     pid=$!
-    sleep 0.5
+    # the first test is running (an ASan build on a loaded machine can take seconds to get there)
+    for _ in $(seq 200); do pgrep -f 'sleep 1000[.]4242' > /dev/null && break; sleep 0.1; done
     kill -$sig $pid
     status=0
     wait $pid || status=$?
