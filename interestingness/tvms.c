@@ -154,8 +154,13 @@ static void say(const Tvm *t, const RunResult *r, bool server, const char *key, 
   bool failed = server ? r->status == 0 : r->status != 0;
   char *k = NULL, *match = NULL;
   sb_printf(out, "v%s: ", t->version);
+  /* this release cannot read the program (an attribute it renamed, an operator it lacks): its
+     failure says nothing of the bug, unless reading was where the program failed first */
+  bool unreadable = !strcmp(fo.stage, "frontend") && !(key && !strncmp(key, "frontend:", 9));
   if (r->timed_out) {
     sb_puts(out, "hangs");
+  } else if (failed && unreadable) {
+    sb_printf(out, "not comparable (this release cannot read the program: %s)", sig);
   } else if (failed && (!server || *sig)) {
     RunSignature s = {0};
     if (!server || !*fo.signature) run_signature(r->output ? r->output : "", r->output_len, NULL, &s);

@@ -52,13 +52,20 @@ if os.path.exists(_LIBINFO):
     __version__ = re.search(r'__version__ = "([^"]+)"', open(_LIBINFO).read()).group(1)
 
 
-def _fixed_here():
-    """FAKE_TVM_FIXED_IN=MAJOR.MINOR: every planted bug is fixed in that release and later."""
-    fixed = os.environ.get("FAKE_TVM_FIXED_IN")
-    if not fixed:
+def _from_release(var):
+    """Whether this release is the one environment variable VAR names (MAJOR.MINOR) or later."""
+    since = os.environ.get(var)
+    if not since:
         return False
     have = tuple(int(x) for x in __version__.split(".")[:2])
-    return have >= tuple(int(x) for x in fixed.split(".")[:2])
+    return have >= tuple(int(x) for x in since.split(".")[:2])
+
+
+def _fixed_here():
+    """FAKE_TVM_FIXED_IN=MAJOR.MINOR: every planted bug is fixed in that release and later.
+    (FAKE_TVM_UNREADABLE_IN=MAJOR.MINOR: from that release, relay.parse reads no program, as a
+    release that renamed an attribute reads an older one's text.)"""
+    return _from_release("FAKE_TVM_FIXED_IN")
 
 
 class TVMError(RuntimeError):

@@ -25,6 +25,8 @@ def parse(text, source_name="from_string"):
     if "FAKE_PARSE_ERROR" in text:
         os.write(2, ("error: fake parse error in %s\n" % source_name).encode())
         raise tvm.TVMError("DiagnosticError: one or more error diagnostics were emitted")
+    if tvm._from_release("FAKE_TVM_UNREADABLE_IN"):
+        raise tvm.TVMError("AttributeError: relay.attrs.FakeAttrs: Cannot find required field 'out_dtype'")
     tvm.trap(text, "PARSE")
     tvm.reach(*("op " + op for op in re.findall(r"(?<![\w.@%])([a-z_][\w.]*)\(", text)))
     return tvm.IRModule(text)
