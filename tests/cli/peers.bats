@@ -1,0 +1,169 @@
+#!/usr/bin/env bats
+# bench/peers (issue 43): the driver's checks before any arm starts (a missing or wrong peer
+# checkout, a TVM without the instrumented counters), the table writer on synthetic results, and
+# the driver running stand-in arms end to end in dry mode on the fake TVM. The peers never run here.
+
+load rfuzz_helpers
+
+setup() {
+  ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+  RFMT=${RFMT:-$ROOT/bin/rfmt}
+  T=$BATS_TEST_TMPDIR
+  RUN=$ROOT/bench/peers/run.sh
+  unset PEERS_DRY PEERS_ARMS_DIR PEERS_SNAPSHOT_SECONDS PEERS_KNOWN TVM_HOME TVM_LIBRARY_PATH LLVM_PROFILE_FILE
+  export PEERS_BIN=$(dirname "$RFMT") PYTHONPYCACHEPREFIX=$T/pycache
+  PY=python3 # the system's when there is one: a version manager's shim costs most of a second a start
+  if [ -x /usr/bin/python3 ]; then PY=/usr/bin/python3; fi
+  # checkouts that have the files the driver looks for, and nothing else
+  mkdir -p "$T/GenCoG/nnsmith" "$T/HirGen/src" "$T/HirGen/include"
+  touch "$T/GenCoG/run_test.py" "$T/GenCoG/_run_ps.py" "$T/GenCoG/dedup_case.py" "$T/GenCoG/nnsmith/relay_gen.py"
+  touch "$T/HirGen/CMakeLists.txt" "$T/HirGen/src/generate.cpp" "$T/HirGen/src/stringUtils.cpp" "$T/HirGen/include/generator.hpp"
+}
+
+@test "a missing peer checkout is a one-line error before any arm starts, and OUTDIR is not made" {
+  use_fake_tvm
+  run "$RUN" --gencog "$T/no-such" -o "$T/out" 1 1
+  echo "$output"
+  [ "$status" -eq 2 ]
+  [ "$output" = "run.sh: --gencog $T/no-such: no such directory (expected a GenCoG checkout, github wzh99/GenCoG)" ]
+  [ ! -e "$T/out" ]
+  run "$RUN" --hirgen "$T/no-such" -o "$T/out" 1 1
+  [ "$status" -eq 2 ]
+  [ "$output" = "run.sh: --hirgen $T/no-such: no such directory (expected a HirGen checkout, github haoyang9804/HirGen)" ]
+  [ ! -e "$T/out" ]
+}
+
+@test "a wrong peer checkout names the file it lacks, before any arm starts" {
+  use_fake_tvm
+  rm "$T/GenCoG/nnsmith/relay_gen.py"
+  run "$RUN" --gencog "$T/GenCoG" --hirgen "$T/HirGen" -o "$T/out" 1 1
+  echo "$output"
+  [ "$status" -eq 2 ]
+  [ "$output" = "run.sh: --gencog $T/GenCoG is not a GenCoG checkout (github wzh99/GenCoG): no nnsmith/relay_gen.py in it" ]
+  # HirGen's checkout given for GenCoG
+  run "$RUN" --gencog "$T/HirGen" -o "$T/out" 1 1
+  [ "$status" -eq 2 ]
+  [ "$output" = "run.sh: --gencog $T/HirGen is not a GenCoG checkout (github wzh99/GenCoG): no run_test.py in it" ]
+  rm "$T/HirGen/src/generate.cpp"
+  run "$RUN" --arms rfuzz --hirgen "$T/HirGen" -o "$T/out" 1 1
+  [ "$status" -eq 2 ]
+  [ "$output" = "run.sh: --hirgen $T/HirGen is not a HirGen checkout (github haoyang9804/HirGen): no src/generate.cpp in it" ]
+  [ ! -e "$T/out" ]
+}
+
+@test "a TVM without the instrumented counters is an error unless PEERS_DRY=1; no TVM at all is a skip" {
+  use_fake_tvm
+  mkdir -p "$T/plain"
+  touch "$T/plain/libtvm.so" # a build, but not scripts/tvm-instrumented.sh's
+  TVM_LIBRARY_PATH=$T/plain run "$RUN" --gencog "$T/GenCoG" -o "$T/out" 1 1
+  echo "$output"
+  [ "$status" -eq 2 ]
+  [[ "$output" == "run.sh: TVM_LIBRARY_PATH must be a build of scripts/tvm-instrumented.sh (no $T/plain/libtvm.so with librelaykit_cov.so beside it)"* ]]
+  [ ! -e "$T/out" ]
+  # usage errors come first, whatever the TVM
+  run "$RUN" --arms rfuzz,afl -o "$T/out" 1 1
+  [ "$status" -eq 2 ]
+  [[ "$output" == "run.sh: --arms: no arm 'afl'"* ]]
+  PYTHONPATH=$T/none RELAYKIT_PYTHON=python3 run "$RUN" -o "$T/out" 1 1
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"skipped: no TVM importable"* ]]
+  [ ! -e "$T/out" ]
+}
+
+# result ARM TRIAL BRANCHES PROGRAMS VALID INVALID FAILURES GROUPS BUGS KNOWN-IDS(json list)
+result() {
+  mkdir -p "$T/res/$1-$2"
+  cat > "$T/res/$1-$2/result.json" <<EOF
+{"arm": "$1", "trial": $2, "seed": $2, "minutes": 30, "seconds": 1800, "programs": $4, "valid": $5,
+ "invalid": $6, "timeouts": 0, "failures": $7, "groups": $8, "bug_groups": $9, "known_bugs": ${10},
+ "branches": $3, "coverage": {"relay": [$3, 50000], "src": [0, 0]},
+ "over_time": [[600, $(($3 / 2))], [1200, $(($3 - 10))], [1800, $3]]}
+EOF
+}
+
+@test "report.py: medians and ranges per arm, rfuzz's ratios, and whether a margin is inside the spread" {
+  result rfuzz 1 1000 900 880 20 30 5 4 '["a"]'
+  result rfuzz 2 1200 950 930 20 31 7 6 '["a", "b"]'
+  result rfuzz 3 1100 1000 990 10 29 6 5 '[]'
+  result gencog 1 800 500 400 100 10 3 2 '[]'
+  result gencog 2 1150 520 410 110 12 4 6 '["a"]'
+  result gencog 3 900 510 420 90 11 2 1 '[]'
+  # a run that broke is listed, not counted
+  mkdir -p "$T/res/hirgen-1"
+  echo '{"arm": "hirgen", "trial": 1, "minutes": 30, "error": "the arm wrote no arm.json"}' > "$T/res/hirgen-1/result.json"
+  run "$PY" "$ROOT/bench/peers/report.py" "$T/res" --table-only
+  [ "$status" -eq 0 ]
+  cat "$T/res/RESULTS.md"
+  grep -qF '3 trials of 30 minutes per arm' "$T/res/RESULTS.md"
+  grep -qxF '| rfuzz | 1100 (1000-1200) | 950 (900-1000) | 930 (880-990) | 20 (10-20) | 30 (29-31) | 6 (5-7) | 5 (4-6) | 1 (0-2) |' "$T/res/RESULTS.md"
+  grep -qxF '| gencog | 900 (800-1150) | 510 (500-520) | 410 (400-420) | 100 (90-110) | 11 (10-12) | 3 (2-4) | 2 (1-6) | 0 (0-1) |' "$T/res/RESULTS.md"
+  # rows in the arms' order: rfuzz first
+  [ "$(grep -n '^| rfuzz |' "$T/res/RESULTS.md" | cut -d: -f1)" -lt "$(grep -n '^| gencog |' "$T/res/RESULTS.md" | cut -d: -f1)" ]
+  grep -qxF -- "- rfuzz / gencog, src/relay branches: 1.22x (medians 1100 / 900); the margin is inside the trials' spread (ranges 1000-1200 and 800-1150 overlap)" "$T/res/RESULTS.md"
+  grep -qxF -- "- rfuzz / gencog, bug groups: 2.50x (medians 5 / 2); the margin is inside the trials' spread (ranges 4-6 and 1-6 overlap)" "$T/res/RESULTS.md"
+  grep -qxF -- '- hirgen-1 did not run to the end: the arm wrote no arm.json' "$T/res/RESULTS.md"
+  ! grep -q '^| hirgen' "$T/res/RESULTS.md" || false
+  # apart: every trial of rfuzz above every trial of gencog
+  result gencog 2 950 520 410 110 12 4 3 '["a"]'
+  "$PY" "$ROOT/bench/peers/report.py" "$T/res" --table-only
+  grep -qxF -- "- rfuzz / gencog, src/relay branches: 1.22x (medians 1100 / 900); every trial of rfuzz is above every trial of gencog" "$T/res/RESULTS.md"
+  grep -qxF -- "- rfuzz / gencog, bug groups: 2.50x (medians 5 / 2); every trial of rfuzz is above every trial of gencog" "$T/res/RESULTS.md"
+}
+
+# A stand-in arm: starts its clock, works a little, says what it did; with FAILURES 1 it leaves a
+# failing program.
+stand_in() { # NAME PROGRAMS FAILURES
+  cat > "$T/arms/$1.sh" <<EOF
+#!/usr/bin/env bash
+dir=\$1 minutes=\$2 seed=\$3
+date +%s > "\$dir/started"
+sleep 1.5
+"${RELAYKIT_PYTHON:-python3}" -c 'import json, os, sys; print(json.dumps({"programs": $2, "valid": $2 - 2, "invalid": 2, "timeouts": 0, "failures": $3,
+  "peer": {"seed": int(sys.argv[1]), "minutes": int(sys.argv[2]), "home": os.environ.get("PEER_HOME"),
+           "profile": os.environ.get("LLVM_PROFILE_FILE"), "cpus": len(os.sched_getaffinity(0))}}))' "\$seed" "\$minutes" > "\$dir/arm.json"
+[ $3 = 0 ] && exit 0
+printf '#[version = "0.0.5"]\ndef @main(%%x: Tensor[(2), float32]) {\n  add(%%x, %%x) /* FAKE_BUILD_ERROR_$1 */\n}\n' > "\$dir/failures/$1-1.relay"
+printf 'build\n' > "\$dir/failures/$1-1.relay.args"
+EOF
+}
+
+@test "the driver runs stand-in arms end to end in dry mode: snapshots, triage, known bugs, RESULTS.md" {
+  use_fake_tvm
+  mkdir -p "$T/arms"
+  stand_in rfuzz 40 0
+  stand_in gencog 10 1
+  touch "$T/arms/hirgen.sh"
+  echo '[{"id": "standin-gencog", "signature": "fake build error gencog"}]' > "$T/bugs.json"
+  PEERS_DRY=1 PEERS_ARMS_DIR=$T/arms PEERS_SNAPSHOT_SECONDS=1 PEERS_KNOWN=$T/bugs.json \
+    run "$RUN" --gencog "$T/GenCoG" --arms rfuzz,gencog,hirgen -o "$T/out" 1 1
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"run.sh: hirgen skipped: no --hirgen PATH (a HirGen checkout)"* ]]
+  [[ "$output" =~ "rfuzz-1: "[0-9]+" s, programs 40 (valid 38, invalid 2), failures 0, groups 0 (bugs 0), known bugs 0, src/relay branches 0" ]]
+  [[ "$output" =~ "gencog-1: "[0-9]+" s, programs 10 (valid 8, invalid 2), failures 1, groups 1 (bugs 1), known bugs 1, src/relay branches 0" ]]
+  [ ! -e "$T/out/hirgen-1" ]
+  # what the arm was given: its seed and minutes, its peer, no profile (dry), one core
+  "$PY" - "$T/out" "$T/GenCoG" <<'EOF'
+import json, sys
+out, gencog = sys.argv[1:]
+g = json.load(open(out + "/gencog-1/result.json"))
+assert g["peer"] == {"seed": 1, "minutes": 1, "home": gencog, "profile": "/dev/null", "cpus": 1}, g["peer"]
+assert g["known_bugs"] == ["standin-gencog"], g
+assert g["triage"]["still_failing"] == 1 and g["triage"]["classes"] == {"bug": 1}, g["triage"]
+r = json.load(open(out + "/rfuzz-1/result.json"))
+assert r["known_bugs"] == [] and r["peer"]["home"] == "" and r["groups"] == 0, r
+# a snapshot each second of the arm's clock, then the end (dry: no branches counted)
+rows = [l.split("\t") for l in open(out + "/rfuzz-1/coverage-over-time.tsv").read().splitlines()]
+assert rows[0] == ["seconds", "branches"] and rows[1][0] == "1" and rows[-1][0] == str(r["seconds"]), rows
+assert [int(s) for s, _ in rows[1:]] == sorted(set(int(s) for s, _ in rows[1:])), rows
+assert all(b == "0" for _, b in rows[1:]), rows
+EOF
+  [ -d "$T/out/rfuzz-1/snap/1" ]
+  grep -q 'fake build error gencog' "$T/out/gencog-1/triage.json"
+  grep -qF '(no coverage measured: a dry run, PEERS_DRY=1)' "$T/out/RESULTS.md"
+  grep -qxF '| rfuzz | 0 | 40 | 38 | 2 | 0 | 0 | 0 | 0 |' "$T/out/RESULTS.md"
+  grep -qxF '| gencog | 0 | 10 | 8 | 2 | 1 | 1 | 1 | 1 |' "$T/out/RESULTS.md"
+  grep -qF -- "rfuzz / gencog, src/relay branches: n/a (both 0)" "$T/out/RESULTS.md"
+  # the plot, or the word that there is none
+  [ -f "$T/out/coverage.png" ] || [[ "$output" == *"no matplotlib"* ]]
+}
