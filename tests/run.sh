@@ -48,9 +48,11 @@ run_bats() { # rfmt-path label
   local jobs=()
   command -v parallel > /dev/null && jobs=(--jobs 2)
   echo "== cli ($2)"
+  local t0=$SECONDS
   RFMT=$1 bats --tap "${jobs[@]}" tests/cli > "$log" 2>&1
   local rc=$?
   cat "$log"
+  echo "-- cli ($2): $((SECONDS - t0)) s"
   local p f
   p=$(grep -c '^ok ' "$log"); f=$(grep -c '^not ok ' "$log")
   passed=$((passed + p)); failed=$((failed + f))
@@ -61,9 +63,11 @@ run_bats() { # rfmt-path label
 run_counted() { # label command...
   local label=$1; shift
   echo "== $label"
+  local t0=$SECONDS
   "$@" > "$log" 2>&1
   local rc=$?
   cat "$log"
+  echo "-- $label: $((SECONDS - t0)) s"
   local line p f
   line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
   p=${line%% passed*}; f=${line#*passed, }; f=${f%% failed*}
@@ -75,7 +79,9 @@ run_counted() { # label command...
 run_one() { # label command...
   local label=$1; shift
   echo "== $label"
+  local t0=$SECONDS
   if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $label"; fi
+  echo "-- $label: $((SECONDS - t0)) s"
 }
 
 tree_sitter_cli() { "$root/scripts/tree-sitter-cli"; }
@@ -139,5 +145,6 @@ if [ $full -eq 1 ]; then
   run_one "libFuzzer smoke run: reduction passes" fuzz_smoke fuzz_reduce 60000
   run_one "libFuzzer smoke run: comments, strings, meta references, brackets" fuzz_smoke fuzz_comments 100 tests/fuzz/comments_seeds 60
 fi
+echo "(all suites: $SECONDS s)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
