@@ -331,7 +331,43 @@ def _options(passes, skip_passes, pipeline, report, match, fast, workdir):
 
 def _serve(session, proc):
     """Runs the session until rreduce ends; Ctrl-C asks rreduce to stop (it keeps the smallest
-    module found), a second Ctrl-C kills it. Returns whether the user interrupted."""
+    module found), a second Ctrl-C kills it. Returns whether the user interrupted.
+
+    Ctrl-C is taken by a handler rather than as KeyboardInterrupt where it can be: Python drops
+    an exception raised inside some library code (logging's lock release says "Exception
+    ignored"), and the interrupt would be lost."""
+    import threading
+    if threading.current_thread() is not threading.main_thread():
+        return _serve_by_exception(session, proc)
+    hits = []
+
+    def on_sigint(signum, frame):
+        hits.append(signum)
+        if proc.poll() is not None:
+            return
+        if len(hits) == 1:
+            log.info("interrupted: rreduce is writing the smallest module found so far")
+            proc.send_signal(signal.SIGINT)
+        else:
+            proc.kill()
+
+    old = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        while True:
+            try:
+                session.run()
+                break
+            except KeyboardInterrupt:  # raised by a handler of the caller's (another signal)
+                on_sigint(signal.SIGINT, None)
+    finally:
+        signal.signal(signal.SIGINT, old)
+    if len(hits) > 1:
+        proc.wait()
+    return bool(hits)
+
+
+def _serve_by_exception(session, proc):
+    """_serve off the main thread, where no handler can be set: Ctrl-C as KeyboardInterrupt."""
     try:
         session.run()
         return False
