@@ -285,7 +285,8 @@ bool fuzz_one_cause(const Campaign *c, const FuzzGroup *g, const FuzzGroup *h);
 /* The group g is merged into, through every merge (g itself when it is merged into none). */
 FuzzGroup *fuzz_root_group(const Campaign *c, FuzzGroup *g);
 /* Asks the oracle (pool) for the key group g's reduced program fails with, under the group's own
-   check and the reduced pipeline; sets g->reduced_key (and g->step). False when it did not fail. */
+   check and the reduced pipeline; sets g->reduced_key (and g->step). False when it did not fail,
+   and why in why (whylen bytes; NULL, 0 when the caller does not say it). */
 bool fuzz_reduced_key(const Campaign *c, FuzzGroup *g, ServerPool *pool, char *why, size_t whylen);
 /* The check (args file text) that reproduces the failure as an interesting answer: the program's
    own check, plus --other-status 0 when the failure was in an earlier stage (malloc'd). */

@@ -1069,8 +1069,7 @@ static bool open_campaign(Campaign *c, const Options *o) {
    groups after minimization): the later one is merged into the earlier, and said so. */
 static void regroup(Fuzzer *f, FuzzGroup *g) {
   Campaign *c = f->c;
-  char why[512];
-  if (g->reduced_bytes < 0 || g->reduced_key || !fuzz_reduced_key(c, g, f->pool, why, sizeof why) || stop_flag) return;
+  if (g->reduced_bytes < 0 || g->reduced_key || !fuzz_reduced_key(c, g, f->pool, NULL, 0) || stop_flag) return;
   for (size_t i = 0; i < c->groups.len; i++) {
     FuzzGroup *h = &c->groups.items[i];
     if (h == g || !fuzz_one_cause(c, g, h)) continue;

@@ -40,13 +40,13 @@ typedef struct TvmCheck {
   double timeout;     /* seconds; 0: 300 */
 } TvmCheck;
 
-/* Appends to out what each TVM says of program `text` ("; " between): compared with `key`, the
-   group key it failed with first (fail_group_key), and `base`, the release that key came from
-   ("0.13.0": a newer release where it passes fixed it). */
 /* Whether group keys a and b are one failure: one key but for TVM's frames (after " @ "), which
    move between releases, and which one release's message may lack. */
 bool tvm_same_failure(const char *a, const char *b);
 
+/* Appends to out what each TVM says of program `text` ("; " between): compared with `key`, the
+   group key it failed with first (fail_group_key), and `base`, the release that key came from
+   ("0.13.0": a newer release where it passes fixed it). */
 void tvm_verdicts(const Tvms *tvms, const TvmCheck *check, const char *text, const char *key, const char *base,
                   StrBuf *out);
 
