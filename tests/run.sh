@@ -28,7 +28,7 @@ fi
 
 # cmocka: "[  PASSED  ] N test(s)." and "[  FAILED  ] N test(s), listed below:"
 run_unit() { # build-dir
-  local build=$1 t
+  local build=$1 t t0=$SECONDS
   for t in $(ls tests/unit/test_*.c | sed 's|tests/unit/||; s|\.c$||'); do
     echo "== unit: $t ($build)"
     "$build/tests/$t" > "$log" 2>&1
@@ -40,6 +40,7 @@ run_unit() { # build-dir
     passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
     if [ $rc -ne 0 ] && [ "${f:-0}" -eq 0 ]; then failed=$((failed + 1)); echo "unit test binary $t exited $rc"; fi
   done
+  echo "-- unit ($build): $((SECONDS - t0)) s"
 }
 
 # bats prints TAP: "ok N ..." / "not ok N ..."  Two tests at a time when GNU parallel is there
@@ -128,7 +129,9 @@ run_counted "typing cases (release)" env RCHECK="$root/bin/rcheck" bash tests/ty
 corpus_tests
 run_counted "README examples (scripts/check-docs)" python3 scripts/check-docs
 if [ $full -eq 1 ]; then
+  t0=$SECONDS
   if make -s SAN=1 all $(ls tests/unit/test_*.c | sed 's|tests/unit/\(.*\)\.c|build/san/tests/\1|'); then
+    echo "-- sanitizer build: $((SECONDS - t0)) s"
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1
     run_unit build/san
     # RELAYKIT_SAN: the tests that run none of the build's programs (the TVM scripts with the

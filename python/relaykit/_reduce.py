@@ -169,7 +169,10 @@ class _Session(object):
             _children.finish(child, killed=True)
 
     def _on_conn(self, conn):
-        data = conn.sock.recv(65536)
+        try:
+            data = conn.sock.recv(65536)
+        except ConnectionResetError:  # rreduce closed it with our answer unread (its Ctrl-C, its end)
+            data = b""
         if not data:
             self._drop_conn(conn)
             return
