@@ -259,6 +259,10 @@ void fuzz_tvm_verdicts(const Campaign *c, FuzzGroup *g, const Tvms *tvms, const 
    report), the groups merged into it.  False when it cannot be written. */
 bool fuzz_write_issue(const Campaign *c, const FuzzGroup *g);
 
+/* Whether g is a root cause with a report: a reduced bug group merged into no other (the groups
+   fuzz_write_issue and the TVM verdicts are for). */
+bool fuzz_is_root_bug(const FuzzGroup *g);
+
 /* ------------------------------------------------------------------ triage.c */
 /* The group key of a failure and its class: interestingness/outcome.h (fail_group_key,
    fail_classify), shared with roracle. */

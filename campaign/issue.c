@@ -70,6 +70,8 @@ static char *report_block(const char *report, const char *heading) {
   return out;
 }
 
+bool fuzz_is_root_bug(const FuzzGroup *g) { return g->cls == FAIL_BUG && g->reduced_bytes >= 0 && !g->merged_into; }
+
 bool fuzz_write_issue(const Campaign *c, const FuzzGroup *g) {
   char *reduced_path = campaign_path(c, "groups/%03u/reduced.relay", g->id);
   char *report_path = campaign_path(c, "groups/%03u/report.md", g->id);

@@ -255,7 +255,7 @@ int fuzz_merge_main(int argc, char **argv) {
     for (size_t i = 0; i < m.groups.len; i++) {
       FuzzGroup *g = &m.groups.items[i];
       if (o.tvms.len) fuzz_tvm_verdicts(&m, g, &o.tvms, o.oracle);
-      if (g->cls == FAIL_BUG && reduced(g) && !g->merged_into && !fuzz_write_issue(&m, g)) {
+      if (fuzz_is_root_bug(g) && !fuzz_write_issue(&m, g)) {
         fprintf(stderr, "rfuzz merge: cannot write groups/%03u/issue.md in %s\n", g->id, o.out);
         status = 2;
       }

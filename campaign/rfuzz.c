@@ -1094,7 +1094,7 @@ static void reduce_new_group(Fuzzer *f, FuzzGroup *g, const char *rreduce, bool 
   fuzz_reduce_group(f->c, g, rreduce, o->oracle, minutes, &stop_flag);
   if (!stop_flag) regroup(f, g);
   if (!stop_flag) fuzz_tvm_verdicts(f->c, g, &o->tvms, o->oracle);
-  if (!stop_flag && g->cls == FAIL_BUG && g->reduced_bytes >= 0 && !g->merged_into) fuzz_write_issue(f->c, g);
+  if (!stop_flag && fuzz_is_root_bug(g)) fuzz_write_issue(f->c, g);
   f->c->seconds += clock_seconds() - t0;
   if (!campaign_save(f->c, err, sizeof err)) {
     fprintf(stderr, "\nrfuzz: %s\n", err);
@@ -1126,7 +1126,7 @@ static int run_campaign(Fuzzer *f) {
       if (!stop_flag) regroup(f, &c->groups.items[i]);
       if (!stop_flag) fuzz_tvm_verdicts(c, &c->groups.items[i], &o->tvms, o->oracle);
       const FuzzGroup *g = &c->groups.items[i];
-      if (!stop_flag && g->cls == FAIL_BUG && g->reduced_bytes >= 0 && !g->merged_into) fuzz_write_issue(c, g);
+      if (!stop_flag && fuzz_is_root_bug(g)) fuzz_write_issue(c, g);
       campaign_save(c, err, sizeof err);
     }
   while (!stop_flag && !f->io_error && (!o->rounds || c->n.programs < o->rounds) &&

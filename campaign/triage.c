@@ -430,7 +430,7 @@ done:
 }
 
 void fuzz_tvm_verdicts(const Campaign *c, FuzzGroup *g, const Tvms *tvms, const char *oracle) {
-  if (!tvms->len || g->reduced_bytes < 0 || g->merged_into || g->cls != FAIL_BUG) return;
+  if (!tvms->len || !fuzz_is_root_bug(g)) return;
   char *path = campaign_path(c, "groups/%03u/reduced.relay", g->id);
   size_t len;
   char *text = file_read_text(path, &len);
