@@ -50,7 +50,7 @@ run_bats() { # rfmt-path label
   command -v parallel > /dev/null && jobs=(--jobs 2)
   echo "== cli ($2)"
   local t0=$SECONDS
-  RFMT=$1 bats --tap "${jobs[@]}" tests/cli > "$log" 2>&1
+  RFMT=$1 bats --tap --timing "${jobs[@]}" tests/cli > "$log" 2>&1
   local rc=$?
   cat "$log"
   echo "-- cli ($2): $((SECONDS - t0)) s"

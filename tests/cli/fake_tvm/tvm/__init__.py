@@ -26,7 +26,10 @@
 #   words:WHERE:OP:TEXT  a TVMError "Check failed: TEXT" on a module calling OP, raised inside the
 #                        pass WHERE (of the pass list, or run by relay.build), or with WHERE
 #                        "codegen" in relay.build's lowering, after its passes (TVM's own words
-#                        in a place: "not supported" inside a pass, "Please run QNN Canonicalize").
+#                        in a place: "not supported" inside a pass, "Please run QNN Canonicalize");
+#   diagnostic:WHERE:OP:TEXT  the same place, as TVM's type checker fails inside a pass: a log
+#                        line (a warning, "[hh:mm:ss] file.cc:N: Warning: ...") and TEXT on stderr,
+#                        then a DiagnosticError that says only that diagnostics were emitted.
 # With FAKE_TVM_LABELS=FILE, every planted rule that fires appends "HASH RULE" to FILE, HASH the
 # git blob hash of the module's text: the ground truth bench/triage.sh scores grouping against.
 # A planted segfault prints a backtrace first, as a TVM built with BACKTRACE_ON_SEGFAULT does.
@@ -72,6 +75,10 @@ class TVMError(RuntimeError):
     pass
 
 
+class DiagnosticError(TVMError):
+    """tvm.error.DiagnosticError: what the type checker raises after printing its diagnostics."""
+
+
 def trap(text, stage):
     for how, word in re.findall(r"FAKE_%s_(ERROR|SEGV|ABORT|HANG)_?(\w*)" % stage, text):
         if how == "SEGV":
@@ -87,7 +94,7 @@ def trap(text, stage):
 
 
 PLANTED_KINDS = ("build-segv", "pass-error", "build-order", "diff", "typecheck-abort", "limit", "trap", "nan",
-                 "break", "words")
+                 "break", "words", "diagnostic")
 
 
 def planted(kind):
@@ -109,11 +116,11 @@ def planted(kind):
             if not sep or not first or not then:
                 raise ValueError("FAKE_TVM_PLANTED: bad rule %r (%s:A>B)" % (rule, kind))
             out.append((first.strip(), then.strip()))
-        elif kind == "words":
+        elif kind in ("words", "diagnostic"):
             where, sep, more = rest.partition(":")
             op, sep2, text = more.partition(":")
             if not sep or not sep2 or not where or not op or not text:
-                raise ValueError("FAKE_TVM_PLANTED: bad rule %r (words:WHERE:OP:TEXT)" % rule)
+                raise ValueError("FAKE_TVM_PLANTED: bad rule %r (%s:WHERE:OP:TEXT)" % (rule, kind))
             out.append((where.strip(), op.strip(), text))
         elif kind == "diff":
             level, sep, op = rest.partition(":")

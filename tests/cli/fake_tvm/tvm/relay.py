@@ -61,12 +61,20 @@ def _order_error(text, kind, first, then):
 
 
 def _words(text, where):
-    """words:WHERE:OP:TEXT (FAKE_TVM_PLANTED): TVM's words raised at WHERE on a module calling OP."""
+    """words:WHERE:OP:TEXT and diagnostic:WHERE:OP:TEXT (FAKE_TVM_PLANTED): TVM's words raised at
+    WHERE on a module calling OP."""
     for at, op, words in tvm.planted("words"):
         if at == where and tvm.calls(text, op):
             tvm.label(text, "words:%s:%s" % (at, op))
             raise tvm.TVMError(tvm.traceback("tvm::relay::Fake%s_%s()" % (tvm.ident(where), tvm.ident(op))) +
                                "\n  Check failed: " + words)
+    for at, op, words in tvm.planted("diagnostic"):
+        if at == where and tvm.calls(text, op):
+            tvm.label(text, "diagnostic:%s:%s" % (at, op))
+            os.write(2, ("[12:00:00] /src/relay/transforms/convert_layout.cc:99: Warning: Desired layout(s) "
+                         "not specified for op: %s\n%s\n" % (op, words)).encode())
+            raise tvm.DiagnosticError("one or more error diagnostics were emitted, please check diagnostic "
+                                      "render for output.")
 
 
 def run_build_passes(mod):
