@@ -145,10 +145,17 @@ FUZZ_SRC    := $(LIB_SRC) $(filter-out $(TS_LIB)/src/lib.c,$(GRAMMAR_SRC)) build
 build/fuzz/tree-sitter.o: $(TS_LIB)/src/lib.c
 	@mkdir -p $(dir $@)
 	clang -std=gnu99 $(FUZZ_FLAGS) -I$(TS_LIB)/src -I$(TS_LIB)/include -c $< -o $@
-build/fuzz/%: tests/fuzz/%.c $(FUZZ_SRC) build/fuzz/tree-sitter.o
+# The library's objects once for the four harnesses (each used to compile all of it again), with
+# libFuzzer's coverage but not its main(); make -j builds them side by side.
+FUZZ_OBJ    := $(FUZZ_SRC:%.c=build/fuzz/obj/%.o)
+-include $(FUZZ_OBJ:.o=.d)
+build/fuzz/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	clang $(CSTD) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) -Iparser/src -MMD -MP -c $< -o $@
+build/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJ) build/fuzz/tree-sitter.o
 	@mkdir -p $(dir $@)
 	clang $(CSTD) $(FUZZ_FLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) -Iparser/src \
-	  -o $@ $< $(FUZZ_SRC) build/fuzz/tree-sitter.o $(PKG_LIBS)
+	  -o $@ $< $(FUZZ_OBJ) build/fuzz/tree-sitter.o $(PKG_LIBS)
 
 # The hostile suite too slow for CI (bench/hostile.sh): the small inputs (65,533 comments,
 # 100,000-deep nesting of every construct, absurd sizes) under AddressSanitizer + UBSan, then

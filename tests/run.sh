@@ -105,11 +105,11 @@ corpus_tests() { # tree-sitter's own corpus format, parser/test/corpus/*.txt
 # inputs choose pieces of text rather than being text, starts from its own seeds
 # (tests/fuzz/comments_seeds, the inputs that broke tree-sitter's runtime) and may take longer
 # per input (texts of up to 1 MB, each read four times under ASan).  CI runs a fixed number
-# of inputs from a fixed seed (about 60 s each here), so every machine runs the same inputs: a
+# of inputs from a fixed seed (under a minute each here), so every machine runs the same inputs: a
 # fuzz failure in CI is reproducible, never luck.  FUZZ_SEED=0 (random) and a larger FUZZ_RUNS
 # make a real campaign.
 fuzz_smoke() { # harness runs [seed-dir timeout]: its seeds, or else real programs and the regressions
-  make -s fuzz || return 1
+  make -s -j"$(nproc)" fuzz || return 1
   local seeds extra=tests/fuzz/regressions
   seeds=$(mktemp -d)
   if [ -n "${3:-}" ]; then cp "$3"/* "$seeds"/; extra=; else
@@ -130,7 +130,7 @@ corpus_tests
 run_counted "README examples (scripts/check-docs)" python3 scripts/check-docs
 if [ $full -eq 1 ]; then
   t0=$SECONDS
-  if make -s SAN=1 all $(ls tests/unit/test_*.c | sed 's|tests/unit/\(.*\)\.c|build/san/tests/\1|'); then
+  if make -s -j"$(nproc)" SAN=1 all $(ls tests/unit/test_*.c | sed 's|tests/unit/\(.*\)\.c|build/san/tests/\1|'); then
     echo "-- sanitizer build: $((SECONDS - t0)) s"
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1
     run_unit build/san
@@ -143,9 +143,9 @@ if [ $full -eq 1 ]; then
     failed=$((failed + 1)); echo "FAILED: sanitizer build"
   fi
   run_one "grammar is up to date" bash tests/grammar_check.sh
-  run_one "libFuzzer smoke run: parser" fuzz_smoke fuzz_parse 200000
-  run_one "libFuzzer smoke run: type checker" fuzz_smoke fuzz_check 150000
-  run_one "libFuzzer smoke run: reduction passes" fuzz_smoke fuzz_reduce 60000
+  run_one "libFuzzer smoke run: parser" fuzz_smoke fuzz_parse 100000
+  run_one "libFuzzer smoke run: type checker" fuzz_smoke fuzz_check 75000
+  run_one "libFuzzer smoke run: reduction passes" fuzz_smoke fuzz_reduce 25000
   run_one "libFuzzer smoke run: comments, strings, meta references, brackets" fuzz_smoke fuzz_comments 100 tests/fuzz/comments_seeds 60
 fi
 echo "(all suites: $SECONDS s)"
