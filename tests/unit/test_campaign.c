@@ -375,6 +375,14 @@ static void test_classes(void **state) {
   assert_int_equal(fail_classify(&c, "Attribute TOpPattern has not been registered for qnn.exp", &in_build_pass,
                                  ACCEPTED_YES, NULL),
                    FAIL_LIMITATION);
+  /* an op only a contrib library implements, on a TVM built without it: TVM says to build it in */
+  assert_int_equal(fail_classify(&c,
+                                 "Check failed: (f != nullptr) is false: Cannot find function "
+                                 "tvm.contrib.nnpack.convolution_inference_weight_transform in the imported modules or "
+                                 "global registry. If this involves ops from a contrib library like cuDNN, ensure TVM "
+                                 "was built with the relevant library.",
+                                 &build, ACCEPTED_YES, NULL),
+                   FAIL_LIMITATION);
   /* each rule shows the comment block right above it, not an earlier block's */
   assert_int_equal(fail_classify(&c, "Cannot allocate memory symbolic tensor shape [?, 4]", &build, ACCEPTED_YES, &rule),
                    FAIL_LIMITATION);
