@@ -36,13 +36,15 @@ count_tests() {
 }
 
 @test "the result is never larger than the input without being simpler" {
-  # @main's body as a parameter is the only step that helps an always-true test here, and its
-  # tuple type is twice as long as the tuple of literals it replaces: the input stands
-  python3 -c "import sys; sys.stdout.write('#[version = \"0.0.5\"]\ndef @main() { (' + '1f, ' * 2000 + ') }\n')" > "$T/wide.relay"
+  # @main's body as a parameter is a step through a larger program (its tuple type is twice as
+  # long as the tuple of literals it replaces); the result is smaller or the input stands.  (The
+  # fields pass then deletes one field a test: 500 tests here; at 2,000 fields this test took
+  # minutes of CI under ASan.)
+  python3 -c "import sys; sys.stdout.write('#[version = \"0.0.5\"]\ndef @main() { (' + '1f, ' * 500 + ') }\n')" > "$T/wide.relay"
   printf '#!/bin/sh\nexit 0\n' > "$T/yes.sh"
   chmod +x "$T/yes.sh"
   run "$RREDUCE" -j1 --tidy "$T/wide.relay" "$T/yes.sh"
   [ "$status" -eq 0 ]
-  [ "$(wc -c < "$T/wide.relay")" -le 8040 ]
+  [ "$(wc -c < "$T/wide.relay")" -le 2040 ]
   "$RCHECK" "$T/wide.relay"
 }
