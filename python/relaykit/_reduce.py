@@ -120,7 +120,7 @@ class _Session(object):
     def __init__(self, oracle, timeout, progress):
         self.oracle, self.timeout, self.progress = oracle, timeout, progress
         self.sel = selectors.DefaultSelector()
-        self.children = {}  # fd -> (child, conn)
+        self.children = {}  # fd -> child, while its pipe is registered
         self.out, self.err_lines, self.err_buf = b"", [], b""
         self.tests = 0
 
@@ -159,14 +159,24 @@ class _Session(object):
         if conn.queue:
             self._start(conn, conn.queue.pop(0))
 
+    def _retire(self, child, killed=False):
+        """Forgets a child and reaps it: its result, or None when it was retired already. A
+        KeyboardInterrupt (a caller's own signal handler) may have cut an earlier retirement
+        short: each step is done once, whatever step it stopped at."""
+        if self.children.pop(child.fd, None) is None:
+            return None
+        try:
+            self.sel.unregister(child.fd)  # before finish() closes it: epoll goes by fd number
+        except KeyError:
+            pass
+        return _children.finish(child, killed=killed)
+
     def _drop_conn(self, conn):
         self.sel.unregister(conn.sock)
         conn.sock.close()
-        if conn.child is not None:  # rreduce gave up on it (its timeout) or stopped
-            child = conn.child
-            self.sel.unregister(child.fd)
-            del self.children[child.fd]
-            _children.finish(child, killed=True)
+        child, conn.child = conn.child, None
+        if child is not None:  # rreduce gave up on it (its timeout) or stopped
+            self._retire(child, killed=True)
 
     def _on_conn(self, conn):
         try:
@@ -201,10 +211,8 @@ class _Session(object):
         now = time.time()
         for child in list(self.children.values()):
             if now - child.started > self.timeout:
-                self.sel.unregister(child.fd)
-                del self.children[child.fd]
-                _children.finish(child, killed=True)
-                self._end_child(child, {"timeout": self.timeout})
+                if self._retire(child, killed=True) is not None:
+                    self._end_child(child, {"timeout": self.timeout})
 
     def run(self):
         """Serves until rreduce has exited and its output is read."""
@@ -223,10 +231,10 @@ class _Session(object):
                     data = os.read(obj.fd, 65536)
                     if data:
                         obj.data += data
-                    else:  # unregistered before finish() closes it: epoll goes by fd number
-                        self.sel.unregister(obj.fd)
-                        del self.children[obj.fd]
-                        self._end_child(obj, _children.finish(obj))
+                    else:
+                        result = self._retire(obj)
+                        if result is not None:
+                            self._end_child(obj, result)
                 else:
                     data = os.read(key.fileobj.fileno(), 65536)
                     if not data:
