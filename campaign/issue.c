@@ -70,6 +70,19 @@ static char *report_block(const char *report, const char *heading) {
   return out;
 }
 
+/* Whether g's reduction was stopped (the campaign's end, a kill): no report, or rreduce said so in
+   its log (its report's last run was then cut short too). */
+static bool reduction_stopped(const Campaign *c, const FuzzGroup *g, const char *report) {
+  if (!report) return true;
+  char *path = campaign_path(c, "groups/%03u/rreduce.log", g->id);
+  size_t len;
+  char *log = access(path, F_OK) == 0 ? file_read_text(path, &len) : NULL;
+  bool stopped = log && strstr(log, "rreduce: interrupted");
+  free(log);
+  free(path);
+  return stopped;
+}
+
 bool fuzz_is_root_bug(const FuzzGroup *g) { return g->cls == FAIL_BUG && g->reduced_bytes >= 0 && !g->merged_into; }
 
 bool fuzz_write_issue(const Campaign *c, const FuzzGroup *g) {
@@ -113,9 +126,14 @@ bool fuzz_write_issue(const Campaign *c, const FuzzGroup *g) {
             program && len && program[strlen(program) - 1] != '\n' ? "\n" : "");
   char *python = report_block(report, "### Standalone Python repro");
   if (python) sb_printf(&md, "\n## Standalone Python repro\n\n%s", python);
+  else if (reduction_stopped(c, g, report)) /* before the last run, which writes the repro */
+    sb_puts(&md, "\n## Standalone Python repro\n\nNone was written: the reduction stopped before its last run "
+                 "(`rreduce.log` beside this file). relaykit's TVM test reproduces it from this directory, "
+                 "with the reduced pipeline beside the program:\n\n    echo \"$PWD/reduced.relay\" | "
+                 "interestingness/tvm-server --args-from args\n\n(`0 ...` is the bug, with its error.)\n");
   char *pipeline = report_block(report, "### Pipeline");
   if (pipeline) sb_printf(&md, "\n## Pipeline relaykit's TVM test ran\n\n%s", pipeline);
-  sb_puts(&md, "\n`report.md` beside this file has how it was reduced and the environment.\n");
+  if (report) sb_puts(&md, "\n`report.md` beside this file has how it was reduced and the environment.\n");
   char *path = campaign_path(c, "groups/%03u/issue.md", g->id);
   bool ok = file_replace(path, md.data, md.len);
   free(path);

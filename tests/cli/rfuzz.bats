@@ -314,6 +314,15 @@ json.dump(c, open(sys.argv[1], "w"))' "$T/d0/campaign.json"
     [ "$status" -eq 0 ]
     grep -qF -- '- **Fails on:** TVM v0.13.0 (the TVM this campaign ran); v0.19.0: not comparable (this release cannot read the program: ' "$T"/du/groups/*/issue.md
   done
+  # a reduction the campaign's end stopped wrote no report: issue.md says so, and how to reproduce
+  cp -r "$T/d" "$T/dn"
+  rm "$T"/dn/groups/*/report.md
+  run "$RFUZZ" merge -o "$T/dnm" "$T/dn"
+  [ "$status" -eq 0 ]
+  issue=$(ls "$T"/dnm/groups/*/issue.md | head -1)
+  grep -q '^None was written: the reduction stopped before its last run' "$issue"
+  grep -qF 'interestingness/tvm-server --args-from args' "$issue"
+  ! grep -q 'report.md. beside this file' "$issue"
   run "$RFUZZ" merge --tvm "$T/tvm19" -o "$T/dm2" "$T/d"
   [ "$status" -eq 2 ] && [[ "$output" == *"--tvm needs --oracle"* ]] && [ ! -e "$T/dm2" ]
   # bad input: no TVM there, not built, a release given twice: exit 2 before anything is written
