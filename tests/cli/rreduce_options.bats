@@ -279,8 +279,10 @@ EOF
   cp "$CORPUS/models/mlp.relay" "$T/m.relay"
   printf '#!/bin/sh\nsleep 0.2\ngrep -q "nn.softmax(" "$1"\n' > "$T/slow.sh"
   chmod +x "$T/slow.sh"
-  # script(1) gives rreduce a terminal; the s arrives while the first pass runs
-  (sleep 1; printf s; sleep 60) | timeout 120 script -qec "'$RREDUCE' --tidy -j1 '$T/m.relay' '$T/slow.sh'" /dev/null > "$T/out" 2>&1 || true
+  # script(1) gives rreduce a terminal; the s arrives while the first pass runs, and the terminal's
+  # input stays open until the reduction ends (a fixed `sleep 60` made this test a minute long)
+  { sleep 1; printf s; for _ in $(seq 600); do [ -e "$T/done" ] && break; sleep 0.2; done; } |
+    { timeout 120 script -qec "'$RREDUCE' --tidy -j1 '$T/m.relay' '$T/slow.sh'" /dev/null > "$T/out" 2>&1; touch "$T/done"; } || true
   tr '\r' '\n' < "$T/out" | grep -aq "rreduce: s: skipping the rest of pass [a-z]* for this round"
   grep -q 'nn.softmax(' "$T/m.relay"
   "$RCHECK" "$T/m.relay"
