@@ -76,7 +76,7 @@ static bool reduction_stopped(const Campaign *c, const FuzzGroup *g, const char 
   if (!report) return true;
   char *path = campaign_path(c, "groups/%03u/rreduce.log", g->id);
   size_t len;
-  char *log = access(path, F_OK) == 0 ? file_read_text(path, &len) : NULL;
+  char *log = file_read_text_if_there(path, &len);
   bool stopped = log && strstr(log, "rreduce: interrupted");
   free(log);
   free(path);
@@ -90,7 +90,7 @@ bool fuzz_write_issue(const Campaign *c, const FuzzGroup *g) {
   char *report_path = campaign_path(c, "groups/%03u/report.md", g->id);
   size_t len;
   char *program = file_read_text(reduced_path, &len);
-  char *report = access(report_path, F_OK) == 0 ? file_read_text(report_path, &len) : NULL; /* none: a repro-less group */
+  char *report = file_read_text_if_there(report_path, &len); /* none: a repro-less group */
   StrBuf md, ops, tag, place;
   sb_init(&md);
   sb_init(&ops);

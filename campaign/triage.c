@@ -273,7 +273,7 @@ bool fuzz_reduced_key(const Campaign *c, FuzzGroup *g, ServerPool *pool, char *w
      program's pipeline it may fail otherwise, or not at all) */
   char *path = campaign_path(c, "groups/%03u/reduced.relay.pipeline", g->id);
   size_t plen;
-  char *pipeline = access(path, F_OK) == 0 ? file_read_text(path, &plen) : NULL; /* none: reduced alone */
+  char *pipeline = file_read_text_if_there(path, &plen); /* none: reduced alone */
   free(path);
   RunSide side = {{"args", "pipeline"}, {g->args, pipeline}, pipeline ? 2 : 1};
   char err[512];

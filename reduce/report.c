@@ -123,7 +123,7 @@ static bool rerun_for_repro(const RedOptions *o, const char *program, const char
   unsetenv("RELAYKIT_REPRO");
   size_t len;
   /* only relaykit's TVM tests write one: another test's silence is no error to print */
-  *repro = access(file, F_OK) == 0 ? file_read_text(file, &len) : NULL;
+  *repro = file_read_text_if_there(file, &len);
   unlink(file);
   rmdir(dir);
   return ok;

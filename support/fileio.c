@@ -50,6 +50,10 @@ char *file_read(const char *path, size_t *len) {
   return buf;
 }
 
+char *file_read_text_if_there(const char *path, size_t *len) {
+  return access(path, F_OK) == 0 ? file_read_text(path, len) : NULL;
+}
+
 char *file_read_text(const char *path, size_t *len) {
   char *text = file_read(path, len);
   const char *nul = text ? memchr(text, '\0', *len) : NULL;

@@ -11,6 +11,8 @@ char *file_read(const char *path, size_t *len);
    column, since everything after it would silently be lost.  Then errno is EILSEQ: the input is
    ill-formed (exit 1, as for any other), where another failure is an I/O error (exit 2). */
 char *file_read_text(const char *path, size_t *len);
+/* file_read_text of a file that may not be there: NULL, and nothing said, when it is not. */
+char *file_read_text_if_there(const char *path, size_t *len);
 /* Writes `data` to a temporary file beside `path`, then renames it over `path`, keeping the
    original's permissions.  Returns false (after a message on stderr) and leaves `path` untouched
    on any failure. */
