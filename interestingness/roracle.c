@@ -45,6 +45,9 @@ static const char usage[] =
     "                     \"bytes\", \"match\", \"files\"}\n"
     "      --server CMD   ask a persistent oracle server (interestingness/PROTOCOL.md) instead of\n"
     "                     running TEST per file: roracle [options] --server CMD DIR\n"
+    "      --args-beside  with --server in per-candidate mode (tvm-server --args-beside): each\n"
+    "                     FILE's own check, FILE.args beside it, goes with it (failures that came\n"
+    "                     from different checks, as rfuzz's and its peers', each under its own)\n"
     "      --known FILE   signatures of known bugs, one regex a line (# comments): failures they\n"
     "                     match are counted as known, not grouped\n"
     "      --limitations FILE  rules `limitation REGEX` / `rejected REGEX` read before the shipped\n"
@@ -79,6 +82,7 @@ typedef struct Entry {
   char *signature; /* failures only */
   char *key;       /* what groups it: fail_group_key (outcome.h), as rfuzz's groups */
   char *match;     /* a pattern for rreduce --match, or NULL */
+  char *args;      /* --args-beside: FILE.args, its check; else NULL */
 } Entry;
 typedef VEC(Entry) Entries;
 
@@ -95,7 +99,7 @@ typedef VEC(Group) Groups;
 
 enum { MAX_JOBS = 64 };
 enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_CPU, OPT_MAX, OPT_KEEP, OPT_JSON, OPT_VERSION, OPT_SERVER, OPT_KNOWN,
-       OPT_LIMITATIONS, OPT_LOG_DIR, OPT_TVM };
+       OPT_LIMITATIONS, OPT_LOG_DIR, OPT_TVM, OPT_ARGS_BESIDE };
 
 /* What a failure is and where it is kept: --known, the classes' rules, --log-dir. */
 typedef struct Triage {
@@ -204,6 +208,8 @@ static void log_failure(Triage *t, size_t index, const Entry *e, const RunResult
   ok = ok && file_replace(path, program, len);
   snprintf(path, sizeof path, "%s/check", dir);
   ok = ok && file_replace(path, t->check, strlen(t->check));
+  snprintf(path, sizeof path, "%s/args", dir);
+  if (e->args) ok = ok && file_replace(path, e->args, strlen(e->args));
   snprintf(path, sizeof path, "%s/output", dir);
   ok = ok && file_replace(path, out.data ? out.data : "", out.len);
   snprintf(path, sizeof path, "%s/outcome.json", dir);
@@ -314,7 +320,8 @@ static int run_all(Entries *files, size_t *n, const Oracle *oracle, unsigned job
       Entry *e = &files->items[next];
       size_t len;
       char *text = file_read(e->path, &len);
-      bool started = text && oracle_start(oracle, basename_of(e->path), text, len, NULL, &slot[s], err, sizeof err);
+      RunSide side = {{"args"}, {e->args}, e->args ? 1 : 0}; /* --args-beside: the file's own check */
+      bool started = text && oracle_start(oracle, basename_of(e->path), text, len, &side, &slot[s], err, sizeof err);
       free(text);
       if (!started) {
         if (text) fprintf(stderr, "roracle: %s\n", err);
@@ -508,6 +515,7 @@ typedef struct Options {
   unsigned jobs;
   long max_files; /* -1: every file */
   bool json, recursive, fail_fast;
+  bool args_beside;       /* each file's check is FILE.args, sent beside it to the server */
   const char *server;     /* --server CMD, or NULL */
   const char *dir, *test; /* test is NULL with --server */
   const char *known_path, *limitations_path, *log_dir;
@@ -526,6 +534,7 @@ static int read_options(int argc, char **argv, Options *o) {
       {"version", no_argument, NULL, OPT_VERSION},   {"server", required_argument, NULL, OPT_SERVER},
       {"known", required_argument, NULL, OPT_KNOWN}, {"limitations", required_argument, NULL, OPT_LIMITATIONS},
       {"log-dir", required_argument, NULL, OPT_LOG_DIR}, {"tvm", required_argument, NULL, OPT_TVM},
+      {"args-beside", no_argument, NULL, OPT_ARGS_BESIDE},
       {NULL, 0, NULL, 0},
   };
   *o = (Options){.max_files = -1};
@@ -569,6 +578,7 @@ static int read_options(int argc, char **argv, Options *o) {
     case OPT_KNOWN: o->known_path = optarg; break;
     case OPT_LIMITATIONS: o->limitations_path = optarg; break;
     case OPT_LOG_DIR: o->log_dir = optarg; break;
+    case OPT_ARGS_BESIDE: o->args_beside = true; break;
     case OPT_TVM: {
       char err[4096 + 256];
       if (!tvm_add(&o->tvms, optarg, err, sizeof err)) return fprintf(stderr, "roracle: %s\n", err), 2;
@@ -584,6 +594,11 @@ static int read_options(int argc, char **argv, Options *o) {
     fputs(usage, stderr);
     return 2;
   }
+  if (o->args_beside && !o->server)
+    return fputs("roracle: --args-beside needs --server: a server in per-candidate mode (tvm-server "
+                 "--args-beside) reads each file's check from FILE.args\n",
+                 stderr),
+           2;
   o->dir = argv[optind];
   o->test = o->server ? NULL : argv[optind + 1];
   if (o->test && is_dir(o->test) && cli_executable(o->dir)) { /* TEST DIR: the other order */
@@ -642,6 +657,24 @@ static void triage_free(Triage *t) {
   free(t->rcheck);
 }
 
+/* --args-beside: every file's FILE.args, read before any test runs, so that a missing one stops
+   the run at once rather than as a failure of its file; false (having said which) if one lacks it. */
+static bool read_args_beside(Entries *files, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    Entry *e = &files->items[i];
+    StrBuf path;
+    sb_init(&path);
+    sb_printf(&path, "%s.args", e->path);
+    size_t len;
+    bool there = access(path.data, F_OK) == 0;
+    e->args = there ? file_read_text(path.data, &len) : NULL; /* unreadable: it said why */
+    if (!there) fprintf(stderr, "roracle: %s: no such file (--args-beside: each file's check beside it)\n", path.data);
+    sb_free(&path);
+    if (!e->args) return false;
+  }
+  return true;
+}
+
 /* After an interruption: the files whose test ended, moved to the front in path order (what was
    tested is reported all the same); returns their count. */
 static size_t keep_done(Entries *files, size_t n) {
@@ -666,8 +699,8 @@ static void ask_tvms(const Entries *files, Groups *groups, const Options *o) {
     size_t len;
     char *text = file_read(small->path, &len);
     if (!text) continue;
-    TvmCheck check = {.server = o->server, .test = o->test, .basename = basename_of(small->path),
-                      .timeout = o->ro.timeout};
+    TvmCheck check = {.server = o->server, .args = small->args, .test = o->test,
+                      .basename = basename_of(small->path), .timeout = o->ro.timeout};
     StrBuf sb;
     sb_init(&sb);
     tvm_verdicts(&o->tvms, &check, text, g->signature, getenv("RELAYKIT_TVM_VERSION"), &sb);
@@ -722,6 +755,7 @@ int main(int argc, char **argv) {
   }
   qsort(files.items, files.len, sizeof *files.items, by_path);
   size_t n = o.max_files > 0 && (size_t)o.max_files < files.len ? (size_t)o.max_files : files.len;
+  if (o.args_beside && !read_args_beside(&files, n)) goto done;
 
   cli_on_stop_signals(on_signal);
   status = run_all(&files, &n, &oracle, o.jobs, o.fail_fast, &triage);
@@ -737,6 +771,7 @@ done:
     free(files.items[i].path);
     free(files.items[i].signature);
     free(files.items[i].key);
+    free(files.items[i].args);
     free(files.items[i].rule);
     free(files.items[i].match);
   }

@@ -15,6 +15,10 @@ home=${PEER_HOME:?hirgen.sh: PEER_HOME must be the HirGen checkout}
 cache=${PEERS_CACHE:-$dir/cache}
 hash=$( (cd "$home" && find CMakeLists.txt src include -type f | sort | xargs cat; cat "$peers_here/patches/hirgen.patch") | sha1sum | cut -c1-12)
 build=$cache/hirgen-$hash
+mkdir -p "$cache"
+# two trials may start at once on two cores (run.sh --cpus): one builds, the other waits for it
+exec 9> "$cache/hirgen-$hash.lock"
+flock 9
 if [ ! -x "$build/build/hirgen" ]; then
   peer_copy "$home" "$build" hirgen || exit 1
   { cmake -S "$build" -B "$build/build" -DCMAKE_BUILD_TYPE=Release && nice -n 5 cmake --build "$build/build" -j 1; } \
@@ -23,6 +27,7 @@ if [ ! -x "$build/build/hirgen" ]; then
     exit 1
   }
 fi
+flock -u 9
 mkdir -p "$dir/work" "$dir/cases"
 cd "$dir/work" || exit 1
 start_clock "$dir"

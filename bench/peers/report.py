@@ -68,8 +68,14 @@ def table(arms, failed):
     if runs:
         trials = max(len(rs) for _, rs in arms)
         m = runs[0]["minutes"]
-        lines.append("%d trial%s of %d minute%s per arm, one after another, each on one core; "
-                     "median (range) over the trials\n" % (trials, "" if trials == 1 else "s", m, "" if m == 1 else "s"))
+        at_once = max(r.get("machine", {}).get("cpus", 1) for r in runs)
+        loads = [x for r in runs for x in (r.get("machine", {}).get("load_start"), r.get("machine", {}).get("load_end"))
+                 if x is not None]
+        lines.append("%d trial%s of %d minute%s per arm, each arm on one core, %s; median (range) over the trials%s\n"
+                     % (trials, "" if trials == 1 else "s", m, "" if m == 1 else "s",
+                        "one arm at a time" if at_once == 1 else "%d arms at a time on %d cores" % (at_once, at_once),
+                        "; the machine's 1-minute load at the arms' starts and ends: %.1f to %.1f" % (min(loads), max(loads))
+                        if loads else ""))
     if runs and not any(r["coverage"].get("relay", [0, 0])[1] for r in runs):
         lines.append("(no coverage measured: a dry run, PEERS_DRY=1)\n")
     lines.append("| arm | " + " | ".join(title for _, title in COLUMNS) + " |")

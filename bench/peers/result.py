@@ -60,6 +60,8 @@ def main():
         r.update(arm_json)
     seconds = load(os.path.join(d, "seconds"))
     r["seconds"] = seconds if isinstance(seconds, int) else None
+    # the core it ran on, how many arms ran at once, the machine's 1-minute load at its start and end
+    r["machine"] = load(os.path.join(d, "machine.json"), {})
     cov = load(os.path.join(d, "coverage.json"), {})
     r["coverage"] = cov
     r["branches"] = cov.get("relay", [0, 0])[0]

@@ -16,10 +16,11 @@ n=${PEERS_OPEN_PROGRAMS:-$((minutes * 500 < 20000 ? minutes * 500 : 20000))}
   exit 1
 }
 start_clock "$dir"
-timeout -s INT "$((minutes * 60))" "$bin/roracle" -j 1 --timeout 90 --json --log-dir "$dir/log" \
+timeout --preserve-status -s INT "$((minutes * 60))" "$bin/roracle" -j 1 --timeout 90 --json --log-dir "$dir/log" \
   --server "$I/tvm-server build --opt-level 3 --timeout 60" "$dir/programs" > "$dir/roracle.json" 2> "$dir/roracle.log"
 rc=$?
-# 0 none failed, 1 some did, 130 the clock ran out (the files tested are still reported)
+# 0 none failed, 1 some did, 130 the clock ran out (the files tested are still reported; timeout
+# passes roracle's own status on, not its 124)
 case $rc in 0 | 1 | 130) ;; *)
   echo "rfuzz-open.sh: roracle exited $rc: $(tail -n 1 "$dir/roracle.log")" >&2
   exit 1

@@ -7,16 +7,19 @@
 #   nnsmith     NNSmith's Relay generator in GenCoG's loop     nnsmith.sh  (--gencog PATH)
 #   hirgen      HirGen's loop, its tests kept as Relay text    hirgen.sh   (--hirgen PATH)
 #
-#   bench/peers/run.sh [--gencog PATH] [--hirgen PATH] [--arms ARM,...] [-o OUTDIR] MINUTES TRIALS
+#   bench/peers/run.sh [--gencog PATH] [--hirgen PATH] [--arms ARM,...] [--cpus LIST] [-o OUTDIR]
+#                      MINUTES TRIALS
 #
-# TRIALS times each, trial t with seed t, one arm after another, each pinned (taskset) to core
-# PEERS_CPU (default the last), on a TVM built by scripts/tvm-instrumented.sh (TVM_HOME,
+# TRIALS times each (N: trials 1 to N; K-N: trials K to N, so that a long run can be made in
+# sittings into one OUTDIR), trial t with seed t, each arm pinned (taskset) to one core of --cpus
+# (default the last core; with several, as many arms run at once, one per core), on a TVM built
+# by scripts/tvm-instrumented.sh (TVM_HOME,
 # TVM_LIBRARY_PATH, RELAYKIT_PYTHON as for bench/coverage.sh). Every TVM process of an arm writes
 # its counts to OUTDIR/ARM-TRIAL/prof/ (LLVM_PROFILE_FILE), copied every PEERS_SNAPSHOT_SECONDS
 # (default 180) of the arm's clock into snap/SECONDS/; after the arm, llvm-cov counts the src/relay
 # branches of each copy and of the end (coverage-over-time.tsv, coverage.json). Then the arm's
-# failing programs (failures/*.relay) go through relaykit's own triage (roracle, one check for
-# all: README.md says why) and the known bugs of ../shared/realbugs/bugs.json (PEERS_KNOWN) met are
+# failing programs (failures/*.relay) go through relaykit's own triage (roracle, each program under
+# the check it failed: failures/NAME.relay.args) and the known bugs of ../shared/realbugs/bugs.json (PEERS_KNOWN) met are
 # counted: ARM-TRIAL/result.json. OUTDIR (default build/peers-bench) gets RESULTS.md (the table)
 # and coverage.png|svg (report.py). An arm whose peer is not given is skipped. PEERS_DRY=1 runs
 # the arms without measuring coverage, on any TVM (a plain build, the tests' fake one);
@@ -24,18 +27,18 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/../.." || exit 2
-usage() { echo "usage: bench/peers/run.sh [--gencog PATH] [--hirgen PATH] [--arms ARM,...] [-o OUTDIR] MINUTES TRIALS"; }
+usage() { echo "usage: bench/peers/run.sh [--gencog PATH] [--hirgen PATH] [--arms ARM,...] [--cpus LIST] [-o OUTDIR] MINUTES TRIALS"; }
 die() { # STATUS MESSAGE: before any arm starts, so OUTDIR is left as it was
   echo "run.sh: $2" >&2
   exit "$1"
 }
 all_arms=" rfuzz rfuzz-open gencog nnsmith hirgen "
-gencog='' hirgen='' arm_list=rfuzz,rfuzz-open,gencog,nnsmith,hirgen out=build/peers-bench
+gencog='' hirgen='' arm_list=rfuzz,rfuzz-open,gencog,nnsmith,hirgen out=build/peers-bench cpu_list=${PEERS_CPU:-}
 while [ $# -gt 0 ]; do
   case $1 in
-  --gencog | --hirgen | --arms | -o)
+  --gencog | --hirgen | --arms | --cpus | -o)
     [ $# -ge 2 ] || die 2 "$1 needs a value"
-    case $1 in --gencog) gencog=$2 ;; --hirgen) hirgen=$2 ;; --arms) arm_list=$2 ;; -o) out=$2 ;; esac
+    case $1 in --gencog) gencog=$2 ;; --hirgen) hirgen=$2 ;; --arms) arm_list=$2 ;; --cpus) cpu_list=$2 ;; -o) out=$2 ;; esac
     shift 2
     ;;
   -h | --help) usage && exit 0 ;;
@@ -44,8 +47,18 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ $# -eq 2 ] || { usage >&2 && exit 2; }
-minutes=$1 trials=$2
-[[ $minutes =~ ^[1-9][0-9]*$ && $trials =~ ^[1-9][0-9]*$ ]] || die 2 "MINUTES and TRIALS are whole numbers above 0"
+minutes=$1 trials=$2 first=1
+[[ $trials =~ ^([1-9][0-9]*)-([1-9][0-9]*)$ ]] && first=${BASH_REMATCH[1]} trials=${BASH_REMATCH[2]}
+[[ $minutes =~ ^[1-9][0-9]*$ && $trials =~ ^[1-9][0-9]*$ ]] || die 2 "MINUTES and TRIALS are whole numbers above 0 (TRIALS may be a range K-N)"
+[ "$first" -le "$trials" ] || die 2 "TRIALS $first-$trials: an empty range"
+cpus=()
+if [ -n "$cpu_list" ]; then
+  IFS=, read -ra cpus <<< "$cpu_list"
+  for c in "${cpus[@]}"; do
+    [[ $c =~ ^[0-9]+$ ]] && [ "$c" -lt "$(nproc)" ] || die 2 "--cpus $cpu_list: each a core of this machine, 0 to $(($(nproc) - 1))"
+  done
+  [ "$(printf '%s\n' "${cpus[@]}" | sort -u | wc -l)" -eq ${#cpus[@]} ] || die 2 "--cpus $cpu_list: a core named twice (one arm a core)"
+fi
 dry=${PEERS_DRY:-0}
 every=${PEERS_SNAPSHOT_SECONDS:-180}
 [[ $every =~ ^[1-9][0-9]*$ ]] || die 2 "PEERS_SNAPSHOT_SECONDS is a whole number of seconds above 0"
@@ -94,7 +107,7 @@ if [ "$dry" != 1 ]; then
   command -v flock > /dev/null || die 2 "flock is needed (util-linux)"
 fi
 command -v taskset > /dev/null || die 2 "taskset is needed (util-linux)"
-cpu=${PEERS_CPU:-$(($(nproc) - 1))}
+[ ${#cpus[@]} -gt 0 ] || cpus=($(($(nproc) - 1)))
 bin=${PEERS_BIN:-$PWD/bin}
 if [ -z "${PEERS_BIN:-}" ]; then make -s all || exit 1; fi
 bugs=${PEERS_KNOWN:-$PWD/../shared/realbugs/bugs.json}
@@ -126,18 +139,18 @@ snapshots() {
 
 # ARMDIR's branches at the end (coverage.json) and over time (coverage-over-time.tsv): each
 # snapshot, then the end; the profiles go once counted, as bench/coverage.sh's do.
-measure_all() {
-  local dir=$1 s b=0 last=0 tsv=$1/coverage-over-time.tsv snaps
+measure_all() { # ARMDIR CPU (llvm-cov runs on the arm's core: an arm may be running on the other)
+  local dir=$1 cpu=$2 s b=0 last=0 tsv=$1/coverage-over-time.tsv snaps
   printf 'seconds\tbranches\n' > "$tsv"
   if [ "$dry" = 1 ]; then
     echo '{"relay": [0, 0], "src": [0, 0]}' > "$dir/coverage.json"
-  elif ! bash "$here/measure.sh" "$dir/prof" "$dir/coverage.json" relay src; then
+  elif ! taskset -c "$cpu" bash "$here/measure.sh" "$dir/prof" "$dir/coverage.json" relay src; then
     echo "run.sh: $dir: no coverage measured (is $lib instrumented?)" >&2
   fi
   snaps=$(find "$dir/snap" -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort -n)
   for s in $snaps; do
     b=0
-    if [ "$dry" != 1 ] && bash "$here/measure.sh" "$dir/snap/$s" "$dir/snap/$s/coverage.json" relay; then
+    if [ "$dry" != 1 ] && taskset -c "$cpu" bash "$here/measure.sh" "$dir/snap/$s" "$dir/snap/$s/coverage.json" relay; then
       b=$("$python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["relay"][0])' "$dir/snap/$s/coverage.json")
     fi
     printf '%s\t%s\n' "$s" "$b" >> "$tsv"
@@ -149,11 +162,12 @@ measure_all() {
   rm -f "$dir"/prof/*.profraw
 }
 
-# relaykit's triage of ARMDIR/failures: roracle --server cannot give each file its own check
-# (it copies only the .relay to the server), so every arm's failures get the same one, relay.build
-# at opt level 3; --log-dir keeps each failure's output for the known bugs.
-triage() {
-  local dir=$1
+# relaykit's triage of ARMDIR/failures: each program asked again, fresh, under the check it failed
+# (NAME.relay.args: rfuzz's pass sequence, GenCoG's opt level and comparison, HirGen's step), so
+# that what did not reproduce counts for no arm; --log-dir keeps each failure's output for the
+# known bugs.
+triage() { # ARMDIR CPU
+  local dir=$1 cpu=$2
   rm -rf "$dir/triage"
   mkdir -p "$dir/triage"
   if ! compgen -G "$dir/failures/*.relay" > /dev/null; then
@@ -161,7 +175,7 @@ triage() {
     return
   fi
   LLVM_PROFILE_FILE=/dev/null TVM_NUM_THREADS=1 taskset -c "$cpu" "$bin/roracle" -j 1 --timeout 90 --json \
-    --log-dir "$dir/triage" --server "$I/tvm-server build --timeout 60" "$dir/failures" > "$dir/triage.json" 2> "$dir/triage.log"
+    --args-beside --log-dir "$dir/triage" --server "$I/tvm-server --args-beside --timeout 60" "$dir/failures" > "$dir/triage.json" 2> "$dir/triage.log"
   case $? in 0 | 1) ;; *)
     echo "run.sh: $dir: roracle failed: $(tail -n 1 "$dir/triage.log")" >&2
     echo '[]' > "$dir/triage.json"
@@ -169,8 +183,8 @@ triage() {
   esac
 }
 
-run_arm() { # ARM TRIAL
-  local arm=$1 t=$2 dir=$out/$1-$2 home='' profile=/dev/null
+run_arm() { # ARM TRIAL CPU
+  local arm=$1 t=$2 cpu=$3 dir=$out/$1-$2 home='' profile=/dev/null
   rm -rf "$dir"
   mkdir -p "$dir/prof" "$dir/failures" "$dir/snap"
   case $arm in gencog | nnsmith) home=$gencog ;; hirgen) home=$hirgen ;; esac
@@ -178,6 +192,8 @@ run_arm() { # ARM TRIAL
   snapshots "$dir" &
   local snapper=$! start rc
   start=$(date +%s)
+  # the machine's load over the arm's minutes, for RESULTS (the arms beside it count in it)
+  printf '{"cpu": %s, "cpus": %s, "load_start": %s}\n' "$cpu" "${#cpus[@]}" "$(cut -d' ' -f1 /proc/loadavg)" > "$dir/machine.json"
   # one core, one TVM thread; setup (programs made, HirGen built) may take PEERS_SETUP_MINUTES more
   LLVM_PROFILE_FILE=$profile PEER_HOME=$home TVM_NUM_THREADS=1 OMP_NUM_THREADS=1 \
     timeout -k 60 "$(((minutes + ${PEERS_SETUP_MINUTES:-30}) * 60))" \
@@ -186,12 +202,14 @@ run_arm() { # ARM TRIAL
   local end started
   end=$(date +%s)
   touch "$dir/ended"
+  "$python" -c 'import json, sys; m = json.load(open(sys.argv[1])); m["load_end"] = float(sys.argv[2]); json.dump(m, open(sys.argv[1], "w"))' \
+    "$dir/machine.json" "$(cut -d' ' -f1 /proc/loadavg)"
   wait "$snapper"
   started=$(cat "$dir/started" 2> /dev/null || echo "$start")
   echo "$((end - started))" > "$dir/seconds"
   [ "$rc" -eq 0 ] || echo "run.sh: $arm-$t: the arm exited $rc: $(tail -n 1 "$dir/arm.log")" >&2
-  measure_all "$dir"
-  triage "$dir"
+  measure_all "$dir" "$cpu"
+  triage "$dir" "$cpu"
   "$python" "$here/result.py" "$dir" "$arm" "$t" "$minutes" "$bugs" || return 1
   "$python" -c '
 import json, sys
@@ -205,10 +223,26 @@ else:
   return "$rc"
 }
 
-failed=0
-for t in $(seq 1 "$trials"); do
-  for arm in "${arms[@]}"; do run_arm "$arm" "$t" || failed=1; done
+# Every (trial, arm) in order, dealt round-robin to the cores: each core runs its share one after
+# another, so that at most one arm runs on a core at any time.
+jobs=()
+for t in $(seq "$first" "$trials"); do
+  for arm in "${arms[@]}"; do jobs+=("$arm $t"); done
 done
+workers=()
+for i in "${!cpus[@]}"; do
+  (
+    bad=0
+    for ((j = i; j < ${#jobs[@]}; j += ${#cpus[@]})); do
+      # shellcheck disable=SC2086  # "ARM TRIAL"
+      run_arm ${jobs[j]} "${cpus[i]}" || bad=1
+    done
+    exit "$bad"
+  ) &
+  workers+=($!)
+done
+failed=0
+for w in "${workers[@]}"; do wait "$w" || failed=1; done
 "$python" "$here/report.py" "$out" || failed=1
 cat "$out/RESULTS.md"
 exit "$failed"

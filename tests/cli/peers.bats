@@ -4,8 +4,12 @@
 # the driver running stand-in arms end to end in dry mode on the fake TVM. The peers never run here.
 
 load rfuzz_helpers
+load release_pass
 
 setup() {
+  # the driver, its arms and reports are bash and Python; the programs of the build they run
+  # (roracle --args-beside, rreduce --server) have their own tests in the sanitizer pass
+  release_pass_only
   ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
   RFMT=${RFMT:-$ROOT/bin/rfmt}
   T=$BATS_TEST_TMPDIR
@@ -94,7 +98,7 @@ EOF
   run "$PY" "$ROOT/bench/peers/report.py" "$T/res" --table-only
   [ "$status" -eq 0 ]
   cat "$T/res/RESULTS.md"
-  grep -qF '3 trials of 30 minutes per arm' "$T/res/RESULTS.md"
+  grep -qF "3 trials of 30 minutes per arm, each arm on one core, one arm at a time" "$T/res/RESULTS.md"
   grep -qxF '| rfuzz | 1100 (1000-1200) | 950 (900-1000) | 930 (880-990) | 20 (10-20) | 30 (29-31) | 6 (5-7) | 5 (4-6) | 1 (0-2) |' "$T/res/RESULTS.md"
   grep -qxF '| gencog | 900 (800-1150) | 510 (500-520) | 410 (400-420) | 100 (90-110) | 11 (10-12) | 3 (2-4) | 2 (1-6) | 0 (0-1) |' "$T/res/RESULTS.md"
   # rows in the arms' order: rfuzz first
@@ -120,7 +124,8 @@ date +%s > "\$dir/started"
 sleep 1.5
 "${RELAYKIT_PYTHON:-python3}" -c 'import json, os, sys; print(json.dumps({"programs": $2, "valid": $2 - 2, "invalid": 2, "timeouts": 0, "failures": $3,
   "peer": {"seed": int(sys.argv[1]), "minutes": int(sys.argv[2]), "home": os.environ.get("PEER_HOME"),
-           "profile": os.environ.get("LLVM_PROFILE_FILE"), "cpus": len(os.sched_getaffinity(0))}}))' "\$seed" "\$minutes" > "\$dir/arm.json"
+           "profile": os.environ.get("LLVM_PROFILE_FILE"), "cpus": len(os.sched_getaffinity(0)),
+           "core": min(os.sched_getaffinity(0))}}))' "\$seed" "\$minutes" > "\$dir/arm.json"
 [ $3 = 0 ] && exit 0
 printf '#[version = "0.0.5"]\ndef @main(%%x: Tensor[(2), float32]) {\n  add(%%x, %%x) /* FAKE_BUILD_ERROR_$1 */\n}\n' > "\$dir/failures/$1-1.relay"
 printf 'build\n' > "\$dir/failures/$1-1.relay.args"
@@ -147,7 +152,9 @@ EOF
 import json, sys
 out, gencog = sys.argv[1:]
 g = json.load(open(out + "/gencog-1/result.json"))
-assert g["peer"] == {"seed": 1, "minutes": 1, "home": gencog, "profile": "/dev/null", "cpus": 1}, g["peer"]
+assert g["peer"] == {"seed": 1, "minutes": 1, "home": gencog, "profile": "/dev/null", "cpus": 1,
+                     "core": g["machine"]["cpu"]}, g["peer"]
+assert g["machine"]["cpus"] == 1 and "load_start" in g["machine"] and "load_end" in g["machine"], g["machine"]
 assert g["known_bugs"] == ["standin-gencog"], g
 assert g["triage"]["still_failing"] == 1 and g["triage"]["classes"] == {"bug": 1}, g["triage"]
 r = json.load(open(out + "/rfuzz-1/result.json"))
@@ -166,4 +173,87 @@ EOF
   grep -qF -- "rfuzz / gencog, src/relay branches: n/a (both 0)" "$T/out/RESULTS.md"
   # the plot, or the word that there is none
   [ -f "$T/out/coverage.png" ] || [[ "$output" == *"no matplotlib"* ]]
+}
+
+@test "reduce.py: a bug group met by two arms is reduced once, from the smaller file, under its own check" {
+  use_fake_tvm
+  mkdir -p "$T/out/rfuzz-1/failures" "$T/out/gencog-1/failures" "$T/out/gencog-2/failures"
+  # the same failure in two arms (the gencog one smaller), and a wrong result only a diff check sees
+  printf '#[version = "0.0.5"]\ndef @main(%%x: Tensor[(2, 2), float32]) {\n  %%0 = nn.relu(%%x);\n  %%1 = sigmoid(%%0);\n  %%2 = add(%%1, %%0) /* FAKE_BUILD_ERROR_shared */;\n  multiply(%%2, %%x)\n}\n' > "$T/out/rfuzz-1/failures/rfuzz-001.relay"
+  printf 'build\n' > "$T/out/rfuzz-1/failures/rfuzz-001.relay.args"
+  printf '#[version = "0.0.5"]\ndef @main(%%x: Tensor[(2, 2), float32]) {\n  %%0 = nn.relu(%%x);\n  add(%%0, %%x) /* FAKE_BUILD_ERROR_shared */\n}\n' > "$T/out/gencog-1/failures/gencog-7.relay"
+  printf 'build\n--opt-level\n2\n' > "$T/out/gencog-1/failures/gencog-7.relay.args"
+  printf '#[version = "0.0.5"]\ndef @main(%%x: Tensor[(2, 2), float32]) {\n  add(%%x, %%x) /* FAKE_DIFF_GRAPH_3 */\n}\n' > "$T/out/gencog-2/failures/gencog-3.relay"
+  printf 'diff\n--configs\ngraph:0,graph:3\n' > "$T/out/gencog-2/failures/gencog-3.relay.args"
+  for d in rfuzz-1 gencog-1 gencog-2; do
+    "$PEERS_BIN/roracle" -j 1 --json --args-beside --server "$ROOT/interestingness/tvm-server --args-beside" \
+      "$T/out/$d/failures" > "$T/out/$d/triage.json" || [ $? -eq 1 ]
+  done
+  RELAYKIT_BIN=$PEERS_BIN run "$PY" "$ROOT/bench/peers/reduce.py" "$T/out" --minutes 2 --cpus 0
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"2 distinct bug groups over 3 arm trials"* ]]
+  "$PY" - "$T/out" "$ROOT/bench/peers" <<'PY'
+import json, sys
+out = sys.argv[1]
+g = json.load(open(out + "/groups.json"))
+assert [x["met"] for x in g] == [["rfuzz-1", "gencog-1"], ["gencog-2"]], g
+assert g[0]["programs"] == 2 and g[0]["file"].endswith("gencog-7.relay"), g[0]
+assert g[0]["status"] == "reduced" and g[1]["status"] == "reduced", g
+first = open(out + "/groups/001/first.relay").read()
+reduced = open(out + "/groups/001/reduced.relay").read()
+assert len(reduced) < len(first) and "nn.relu" not in reduced and "FAKE_BUILD_ERROR_shared" in reduced, reduced
+# reduced under its own check: the wrong result of the diff check is still there
+assert "FAKE_DIFF_GRAPH_3" in open(out + "/groups/002/reduced.relay").read()
+# the operators a reduced program calls, as the table lists them
+sys.path.insert(0, sys.argv[2])
+import reduce as r
+open(out + "/ops.relay", "w").write('def @main(%x) {\n  %0 = nn.conv2d(%x, meta[relay.Constant][0]) /* ty=f(x) */;\n  %1 = @f(%0);\n  qnn.add(%1, %x)\n}\n')
+assert r.operators(out + "/ops.relay") == ["nn.conv2d", "qnn.add"], r.operators(out + "/ops.relay")
+PY
+  grep -q '^| 001 | rfuzz-1 gencog-1 | 2 | [0-9]* B | .* | `compile: Check failed: fake build error shared`' "$T/out/groups.md"
+  # run again: what was reduced is kept
+  RELAYKIT_BIN=$PEERS_BIN run "$PY" "$ROOT/bench/peers/reduce.py" "$T/out" --minutes 2 --cpus 0
+  [[ "$output" == *"group 001: kept"* ]]
+}
+
+@test "--cpus: as many arms at once as cores, each pinned to its own; TRIALS K-N adds trials to OUTDIR" {
+  use_fake_tvm
+  [ "$(nproc)" -ge 2 ] || skip "one core: nothing runs at once"
+  mkdir -p "$T/arms"
+  stand_in rfuzz 40 0
+  stand_in gencog 10 1
+  PEERS_DRY=1 PEERS_ARMS_DIR=$T/arms PEERS_SNAPSHOT_SECONDS=1 run "$RUN" --gencog "$T/GenCoG" --arms rfuzz,gencog --cpus 0,1 -o "$T/out" 1 1
+  echo "$output"
+  [ "$status" -eq 0 ]
+  "$PY" - "$T/out" 1 <<'PY'
+import json, sys
+out, t = sys.argv[1], sys.argv[2]
+r = json.load(open("%s/rfuzz-%s/result.json" % (out, t)))
+g = json.load(open("%s/gencog-%s/result.json" % (out, t)))
+# one arm a core, each where the driver says, and at the same time (each works 1.5 s)
+assert (r["peer"]["core"], g["peer"]["core"]) == (0, 1), (r["peer"], g["peer"])
+assert r["machine"]["cpu"] == 0 and g["machine"]["cpu"] == 1 and r["machine"]["cpus"] == 2, r["machine"]
+assert r["peer"]["cpus"] == 1 and g["peer"]["cpus"] == 1
+starts = [int(open("%s/%s-%s/started" % (out, a, t)).read()) for a in ("rfuzz", "gencog")]
+assert abs(starts[0] - starts[1]) <= 1, starts
+PY
+  grep -qF '1 trial of 1 minute per arm, each arm on one core, 2 arms at a time on 2 cores' "$T/out/RESULTS.md"
+  # trial 2 in a second sitting, into the same OUTDIR: the table has both
+  PEERS_DRY=1 PEERS_ARMS_DIR=$T/arms PEERS_SNAPSHOT_SECONDS=1 run "$RUN" --gencog "$T/GenCoG" --arms rfuzz,gencog --cpus 0,1 -o "$T/out" 1 2-2
+  [ "$status" -eq 0 ]
+  [ -f "$T/out/rfuzz-1/result.json" ] && [ -f "$T/out/rfuzz-2/result.json" ]
+  [ "$("$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))["seed"])' "$T/out/gencog-2/result.json")" = 2 ]
+  grep -qF '2 trials of 1 minute per arm' "$T/out/RESULTS.md"
+  # bad values: said before any arm starts
+  for bad in "--cpus 0,0" "--cpus 0,x" "--cpus $(nproc)"; do
+    run "$RUN" $bad -o "$T/out2" 1 1
+    echo "$output"
+    [ "$status" -eq 2 ]
+    [[ "$output" == "run.sh: --cpus"* ]]
+  done
+  run "$RUN" -o "$T/out2" 1 3-2
+  [ "$status" -eq 2 ]
+  [ "$output" = "run.sh: TRIALS 3-2: an empty range" ]
+  [ ! -e "$T/out2" ]
 }

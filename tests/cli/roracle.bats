@@ -3,6 +3,7 @@
 # frames), the table, --json, timeouts, -j determinism, usage errors.
 
 load signal_helpers
+load rfuzz_helpers
 
 setup() {
   ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
@@ -212,12 +213,8 @@ EOF2
 @test "--server interestingness/tvm-server build: TVM's build failures are failures, grouped and classed, each with its rule" {
   # the fake TVM: 'not supported' inside a pass is a bug; 'Please run QNN Canonicalize' in
   # lowering a limitation; one cause met at two dtypes and through two programs is one group
-  export PYTHONPATH=$ROOT/tests/cli/fake_tvm PYTHONPYCACHEPREFIX=$T/pycache
-  local py
-  for py in python3 /usr/bin/python3; do
-    if "$py" -c 'import numpy' 2>/dev/null; then export RELAYKIT_PYTHON=$py; break; fi
-  done
-  [ -n "${RELAYKIT_PYTHON:-}" ] || skip "no Python with numpy (apt-get install python3-numpy)"
+  use_fake_tvm
+  export PYTHONPYCACHEPREFIX=$T/pycache
   export FAKE_TVM_PLANTED='words:FuseOps:nn.softmax:Algebraic Data Types (ADT) are not supported yet for mixed precision pass.;words:codegen:nn.relu:qnn.add is currently only supported with Hexagon. Please run QNN Canonicalize pass to decompose this op into supported ops.'
   mkdir "$T/tvm"
   for spec in "nn.softmax float32 2, 3" "nn.softmax int8 4" "nn.relu float32 2, 3" "sigmoid float32 5"; do
@@ -234,12 +231,44 @@ EOF2
   grep -q 'why: tvm-limitations.txt:[0-9]*: limitation is currently only supported with' <<<"$output"
 }
 
+@test "--args-beside: each file goes to the server with its own check (FILE.args); a missing one stops the run first" {
+  use_fake_tvm
+  export PYTHONPYCACHEPREFIX=$T/pycache
+  mkdir "$T/mixed"
+  # wrong results at opt level 3 only: found by a diff check, invisible to a build
+  printf '#[version = "0.0.5"]\ndef @main(%%x: Tensor[(2, 2), float32]) {\n  add(%%x, %%x) /* FAKE_DIFF_GRAPH_3 */\n}\n' > "$T/mixed/a.relay"
+  printf 'diff\n--configs\ngraph:0,graph:3\n' > "$T/mixed/a.relay.args"
+  # a build failure, under its own build check
+  printf '#[version = "0.0.5"]\ndef @main(%%x: Tensor[(2, 2), float32]) {\n  add(%%x, %%x) /* FAKE_BUILD_ERROR_b */\n}\n' > "$T/mixed/b.relay"
+  printf 'build\n' > "$T/mixed/b.relay.args"
+  run "$RORACLE" -j 1 --json --args-beside --log-dir "$T/log" --server "$ROOT/interestingness/tvm-server --args-beside" "$T/mixed"
+  echo "$output"
+  [ "$status" -eq 1 ]
+  "$RELAYKIT_PYTHON" - "$output" <<'PY'
+import json, sys
+groups = json.loads(sys.argv[1])
+sigs = sorted(g["signature"] for g in groups)
+assert len(groups) == 2 and all(g["count"] == 1 for g in groups), groups
+assert "fake build error b" in sigs[1] and sigs[0].startswith("compare: results differ between graph"), sigs
+PY
+  # the log keeps each failure's own check
+  [ "$(cat "$T/log/00001-a.relay/args")" = "$(cat "$T/mixed/a.relay.args")" ]
+  # one check for all (a build): the wrong results are not seen
+  run "$RORACLE" -j 1 --server "$ROOT/interestingness/tvm-server build" "$T/mixed"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"2 files: 1 passed, 1 failed (0 timed out), 1 group"* ]]
+  # a file without its check: said, and no test runs
+  rm "$T/mixed/b.relay.args"
+  run "$RORACLE" -j 1 --args-beside --server "$ROOT/interestingness/tvm-server --args-beside" "$T/mixed"
+  [ "$status" -eq 2 ]
+  [ "$output" = "roracle: $T/mixed/b.relay.args: no such file (--args-beside: each file's check beside it)" ]
+  run "$RORACLE" --args-beside "$T/mixed" "$T/oracle.sh"
+  [ "$status" -eq 2 ]
+  [[ "$output" == "roracle: --args-beside needs --server"* ]]
+}
+
 @test "--tvm: each bug group's smallest file checked on every TVM given, server or command test; a bad TVM refused" {
-  local py
-  for py in python3 /usr/bin/python3; do
-    if "$py" -c 'import numpy' 2>/dev/null; then export RELAYKIT_PYTHON=$py; break; fi
-  done
-  [ -n "${RELAYKIT_PYTHON:-}" ] || skip "no Python with numpy (apt-get install python3-numpy)"
+  use_fake_tvm # (a Python with numpy; each TVM below brings its own PYTHONPATH)
   for v in 0.13.0 0.19.0; do # the fake tvm laid out as TVM builds of two releases
     mkdir -p "$T/tvm$v/python" "$T/tvm$v/build"
     cp -r "$ROOT/tests/cli/fake_tvm/tvm" "$T/tvm$v/python/"

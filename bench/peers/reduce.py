@@ -1,0 +1,188 @@
+"""The root causes behind a bench/peers run's bug groups: each distinct group of every arm and
+trial reduced once, by relaykit, so that a person can read what it comes to.
+
+    reduce.py OUTDIR [--minutes M] [--cpus LIST]
+
+OUTDIR is bench/peers/run.sh's: its ARM-TRIAL/triage.json are roracle's groups of each arm's
+failing programs, each under the check it failed (NAME.relay.args beside it). Groups of different
+arms or trials with the same signature are one group here: they are reduced once, from the
+smallest file any of them has, with rreduce --server (tvm-server, that file's check) --match (the
+group's own error, not another), for at
+most M minutes (default 5; rreduce keeps the best program so far when stopped). Writes
+OUTDIR/groups/NNN/reduced.relay (and rreduce.log, report.md), OUTDIR/groups.json and
+OUTDIR/groups.md: per group, the arms and trials that met it, how many programs, the signature,
+the reduced program's size and its operators. Groups are numbered in the order of their first
+trial and arm, so that the numbers stay put when a reduction is run again. With several cores in
+--cpus (default: the last core), as many reductions run at once, each pinned to its core.
+A group already reduced (its reduced.relay there, from the same file) is not reduced again.
+"""
+import json
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+ORDER = ("rfuzz", "rfuzz-open", "gencog", "nnsmith", "hirgen")
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+def arm_dirs(out):
+    """(arm, trial, dir) of every ARM-TRIAL with a triage.json, arms in ORDER, then by trial."""
+    found = []
+    for name in os.listdir(out):
+        d = os.path.join(out, name)
+        m = re.fullmatch(r"(.+)-([0-9]+)", name)
+        if m and os.path.isfile(os.path.join(d, "triage.json")):
+            found.append((m.group(1), int(m.group(2)), d))
+    rank = {a: i for i, a in enumerate(ORDER)}
+    return sorted(found, key=lambda x: (x[1], rank.get(x[0], len(ORDER)), x[0]))
+
+
+def collect(out):
+    """The distinct bug groups of every arm, keyed by signature, in order of first appearance."""
+    groups = {}
+    for arm, trial, d in arm_dirs(out):
+        try:
+            found = json.load(open(os.path.join(d, "triage.json")))
+        except (OSError, ValueError):
+            continue
+        for g in found:
+            if g.get("class") != "bug":
+                continue
+            smallest = g["smallest"] if os.path.isabs(g["smallest"]) else os.path.join(d, "failures", g["smallest"])
+            entry = groups.setdefault(g["signature"], {"signature": g["signature"], "match": g.get("match"),
+                                                       "met": [], "programs": 0, "file": smallest,
+                                                       "bytes": g.get("bytes", 0)})
+            entry["met"].append("%s-%d" % (arm, trial))
+            entry["programs"] += g.get("count", 1)
+            if g.get("bytes", 0) < entry["bytes"]:
+                entry["file"], entry["bytes"] = smallest, g["bytes"]
+    return list(groups.values())
+
+
+def operators(path):
+    """The operators a Relay program calls, sorted, by the text (`name(` after no @ or %)."""
+    try:
+        text = open(path, errors="replace").read()
+    except OSError:
+        return []
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    ops = set(re.findall(r"(?<![@%\w.])([a-z_][\w]*(?:\.[a-z_][\w]*)*)\(", text))
+    return sorted(ops - {"def", "fn", "meta", "if", "let", "match"})
+
+
+def reduce_one(g, gdir, minutes, cpu, rreduce, tvm_server):
+    """rreduce the group's smallest file, under its own check, into gdir/reduced.relay, stopped
+    (SIGINT) after minutes."""
+    os.makedirs(gdir, exist_ok=True)
+    stamp = os.path.join(gdir, "from")
+    reduced = os.path.join(gdir, "reduced.relay")
+    if os.path.exists(reduced) and os.path.exists(stamp) and open(stamp).read() == g["file"]:
+        return "kept"
+    src = os.path.join(gdir, "first.relay")
+    with open(g["file"], "rb") as f, open(src, "wb") as o:
+        o.write(f.read())
+    with open(g["file"] + ".args", "rb") as f, open(src + ".args", "wb") as o:
+        o.write(f.read())
+    server = "%s --args-from %s --timeout 60" % (tvm_server, shlex.quote(src + ".args"))
+    cmd = ["taskset", "-c", str(cpu), rreduce, "--server", server, "-j", "1", "--timeout", "90",
+           "--report", os.path.join(gdir, "report.md"), "-o", reduced]
+    if g.get("match"):
+        cmd += ["--match", g["match"]]
+    cmd.append(src)
+    env = dict(os.environ, LLVM_PROFILE_FILE="/dev/null", TVM_NUM_THREADS="1")
+    with open(os.path.join(gdir, "rreduce.log"), "w") as log:
+        p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
+                             start_new_session=True)
+        try:
+            rc = p.wait(timeout=minutes * 60)
+        except subprocess.TimeoutExpired:
+            p.send_signal(signal.SIGINT)  # rreduce keeps the best program so far in -o
+            try:
+                rc = p.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                rc = p.wait()
+    if rc in (0, 3, 130) and os.path.exists(reduced):
+        open(stamp, "w").write(g["file"])
+        return "reduced" if rc != 130 else "reduced (stopped at the time limit)"
+    return "not reduced: rreduce exit %d (see rreduce.log)" % rc
+
+
+def table(groups):
+    lines = ["| group | met in (arm-trial) | programs | reduced | operators of the reduced program | signature |",
+             "|---|---|---|---|---|---|"]
+    for g in groups:
+        sig = g["signature"].replace("|", "\\|").replace("\n", " ")
+        size = "%d B" % g["reduced_bytes"] if g.get("reduced_bytes") is not None else g["status"]
+        lines.append("| %03d | %s | %d | %s | %s | `%s` |" % (g["id"], " ".join(g["met"]), g["programs"], size,
+                                                             " ".join(g.get("operators", [])) or "-", sig[:160]))
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    args = sys.argv[1:]
+    if not args or args[0] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0 if args else 2
+    out, minutes, cpus = args[0], 5.0, None
+    i = 1
+    while i < len(args):
+        if args[i] in ("--minutes", "--cpus") and i + 1 < len(args):
+            if args[i] == "--minutes":
+                minutes = float(args[i + 1])
+            else:
+                cpus = [int(c) for c in args[i + 1].split(",")]
+            i += 2
+        else:
+            print("reduce.py: unknown argument %s" % args[i], file=sys.stderr)
+            return 2
+    if not os.path.isdir(out):
+        print("reduce.py: %s: no such directory (bench/peers/run.sh's OUTDIR)" % out, file=sys.stderr)
+        return 2
+    cpus = cpus or [os.cpu_count() - 1]
+    rreduce = os.path.join(os.environ.get("RELAYKIT_BIN", os.path.join(ROOT, "bin")), "rreduce")
+    server = shlex.quote(os.path.join(ROOT, "interestingness", "tvm-server"))
+    groups = collect(out)
+    for n, g in enumerate(groups, 1):
+        g["id"] = n
+    todo = list(groups)
+    lock = threading.Lock()
+
+    def worker(cpu):
+        while True:
+            with lock:
+                if not todo:
+                    return
+                g = todo.pop(0)
+            t0 = time.time()
+            g["status"] = reduce_one(g, os.path.join(out, "groups", "%03d" % g["id"]), minutes, cpu, rreduce, server)
+            reduced = os.path.join(out, "groups", "%03d" % g["id"], "reduced.relay")
+            if os.path.exists(reduced) and not g["status"].startswith("not"):
+                g["reduced_bytes"] = os.path.getsize(reduced)
+                g["operators"] = operators(reduced)
+            with lock:
+                print("group %03d: %s, %d s (%s)" % (g["id"], g["status"], time.time() - t0, " ".join(g["met"])),
+                      flush=True)
+
+    threads = [threading.Thread(target=worker, args=(c,)) for c in cpus]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    with open(os.path.join(out, "groups.json"), "w") as f:
+        json.dump(groups, f, indent=1)
+    with open(os.path.join(out, "groups.md"), "w") as f:
+        f.write(table(groups))
+    print("%d distinct bug groups over %d arm trials: %s" % (len(groups), len(arm_dirs(out)),
+                                                             os.path.join(out, "groups.md")))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
