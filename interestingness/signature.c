@@ -163,7 +163,9 @@ static bool generated_name(const char *w, size_t k) {
   return false;
 }
 
-/* Where a list of masked numbers in brackets ends ("[<n>, <n>]", "(<n>)", "[]"), or 0. */
+/* Where a list of masked numbers in brackets ends ("[<n>, <n>]", "(<n>)", "[]"), or 0.  A symbolic
+   dimension counts as a number: TVM prints it "?" in types and "T.Any()" in TIR ("Cannot allocate
+   memory symbolic tensor shape [T.Any(), T.Any()]" is one cause at every rank). */
 static size_t shape_at(const char *s) {
   char close = s[0] == '[' ? ']' : s[0] == '(' ? ')' : 0;
   if (!close) return 0;
@@ -173,6 +175,7 @@ static size_t shape_at(const char *s) {
     if (s[i] == close) return items || close == ']' ? i + 1 : 0;
     if (!strncmp(s + i, "<n>", 3)) i += 3;
     else if (s[i] == '?' || !strncmp(s + i, "<shape>", 7)) i += s[i] == '?' ? 1 : 7;
+    else if (!strncmp(s + i, "T.Any()", 7)) i += 7;
     else return 0;
     items++;
     while (s[i] == ' ') i++;

@@ -446,6 +446,14 @@ static void test_root_cause_keys(void **state) {
   assert_string_equal(k1, "compile: Check failed: x in <fn> of TensorType(<shape>, <dtype>)");
   assert_string_equal(k1, k2);
   free(k1), free(m1), free(k2), free(m2);
+  /* a symbolic shape is a shape at every rank */
+  fail_group_key(&build, false, "Check failed: (pval != nullptr) is false: Cannot allocate memory symbolic tensor shape [T.Any(), T.Any()]",
+                 &k1, &m1);
+  fail_group_key(&build, false, "Check failed: (pval != nullptr) is false: Cannot allocate memory symbolic tensor shape [T.Any(), <n>, T.Any()]",
+                 &k2, &m2);
+  assert_string_equal(k1, "compile: Check failed: (pval != nullptr) is false: Cannot allocate memory symbolic tensor shape <shape>");
+  assert_string_equal(k1, k2);
+  free(k1), free(m1), free(k2), free(m2);
   /* what names the cause stays: an op name, a message's own number word */
   fail_group_key(&build, false, "ValueError: too many values to unpack (expected 2) in nn.conv2d", &k1, &m1);
   assert_string_equal(k1, "compile: ValueError: too many values to unpack (expected <n>) in nn.conv2d");
