@@ -54,7 +54,8 @@ def collect(out):
         for g in found:
             if g.get("class") != "bug":
                 continue
-            smallest = g["smallest"] if os.path.isabs(g["smallest"]) else os.path.join(d, "failures", g["smallest"])
+            # an arm's failing programs are in its failures/ (wherever OUTDIR was when triaged)
+            smallest = os.path.join(d, "failures", os.path.basename(g["smallest"]))
             entry = groups.setdefault(g["signature"], {"signature": g["signature"], "match": g.get("match"),
                                                        "met": [], "programs": 0, "file": smallest,
                                                        "bytes": g.get("bytes", 0)})
@@ -161,7 +162,10 @@ def main():
                     return
                 g = todo.pop(0)
             t0 = time.time()
-            g["status"] = reduce_one(g, os.path.join(out, "groups", "%03d" % g["id"]), minutes, cpu, rreduce, server)
+            try:
+                g["status"] = reduce_one(g, os.path.join(out, "groups", "%03d" % g["id"]), minutes, cpu, rreduce, server)
+            except OSError as err:  # a file gone: said in the table, the other groups go on
+                g["status"] = "not reduced: %s" % err
             reduced = os.path.join(out, "groups", "%03d" % g["id"], "reduced.relay")
             if os.path.exists(reduced) and not g["status"].startswith("not"):
                 g["reduced_bytes"] = os.path.getsize(reduced)
