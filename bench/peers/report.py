@@ -82,9 +82,10 @@ def table(arms, failed):
     lines.append("|---" * (len(COLUMNS) + 1) + "|")
     for arm, rs in arms:
         lines.append("| %s | " % arm + " | ".join(cell([r[k] for r in rs]) for k, _ in COLUMNS) + " |")
-    lines.append("\nGroups are roracle's over each arm's failing programs, all checked by relay.build "
-                 "(opt level 3); bug groups are those it classes as bugs (not limitations or rejected "
-                 "inputs); known bugs are those of ../shared/realbugs/bugs.json met.\n")
+    lines.append("\nGroups are roracle's over each arm's failing programs, each asked again in a fresh TVM "
+                 "process under the check it failed (NAME.relay.args); what did not fail again counts for "
+                 "no arm. Bug groups are those it classes as bugs (not limitations or rejected inputs); "
+                 "known bugs are those of ../shared/realbugs/bugs.json met.\n")
     mine = dict(arms).get("rfuzz")
     if mine:
         for arm, rs in arms:

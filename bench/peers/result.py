@@ -70,7 +70,7 @@ def main():
     by_class = {}
     for g in groups:
         by_class[g["class"]] = by_class.get(g["class"], 0) + 1
-    r["triage"] = {"check": "tvm-server build --timeout 60 (opt level 3)",
+    r["triage"] = {"check": "tvm-server --args-beside --timeout 60: each file under its NAME.relay.args",
                    "files": len([f for f in os.listdir(os.path.join(d, "failures")) if f.endswith(".relay")])
                    if os.path.isdir(os.path.join(d, "failures")) else 0,
                    "still_failing": sum(g["count"] for g in groups), "classes": by_class}
