@@ -117,8 +117,10 @@ def plot(arms, out):
         times = sorted(set(s for pts in series for s, _ in pts))
         at = [[step(pts, t) for pts in series] for t in times]
         minutes = [t / 60.0 for t in times]
-        line, = ax.step(minutes, [statistics.median(v) for v in at], where="post", label=arm)
-        ax.fill_between(minutes, [min(v) for v in at], [max(v) for v in at], step="post",
+        # lines between the measures (every PEERS_SNAPSHOT_SECONDS), a dot at each: a step would
+        # draw "nothing covered" until the first measure
+        line, = ax.plot(minutes, [statistics.median(v) for v in at], marker=".", label=arm)
+        ax.fill_between(minutes, [min(v) for v in at], [max(v) for v in at],
                         color=line.get_color(), alpha=0.2, linewidth=0)
     ax.set_xlabel("minutes of the arm's clock")
     ax.set_ylabel("src/relay branches covered")
