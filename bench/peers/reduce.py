@@ -26,7 +26,8 @@ import sys
 import threading
 import time
 
-ORDER = ("rfuzz", "rfuzz-open", "gencog", "nnsmith", "hirgen")
+from report import ORDER  # the arms in the table's order (report.py, beside this file)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
