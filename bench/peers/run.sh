@@ -19,8 +19,8 @@
 # (default 180) of the arm's clock into snap/SECONDS/; after the arm, llvm-cov counts the src/relay
 # branches of each copy and of the end (coverage-over-time.tsv, coverage.json). Then the arm's
 # failing programs (failures/*.relay) go through relaykit's own triage (roracle, each program under
-# the check it failed: failures/NAME.relay.args) and the known bugs of ../shared/realbugs/bugs.json (PEERS_KNOWN) met are
-# counted: ARM-TRIAL/result.json. OUTDIR (default build/peers-bench) gets RESULTS.md (the table)
+# the check it failed: failures/NAME.relay.args) and the known bugs of ../shared/realbugs/bugs.json
+# (PEERS_KNOWN) met are counted: ARM-TRIAL/result.json. OUTDIR (default build/peers-bench) gets RESULTS.md (the table)
 # and coverage.png|svg (report.py). An arm whose peer is not given is skipped. PEERS_DRY=1 runs
 # the arms without measuring coverage, on any TVM (a plain build, the tests' fake one);
 # PEERS_ARMS_DIR takes the arm scripts from another folder (the tests' stand-ins).
@@ -193,7 +193,8 @@ run_arm() { # ARM TRIAL CPU
   local snapper=$! start rc
   start=$(date +%s)
   # the machine's load over the arm's minutes, for RESULTS (the arms beside it count in it)
-  printf '{"cpu": %s, "cpus": %s, "load_start": %s}\n' "$cpu" "${#cpus[@]}" "$(cut -d' ' -f1 /proc/loadavg)" > "$dir/machine.json"
+  local load_start
+  load_start=$(cut -d' ' -f1 /proc/loadavg)
   # one core, one TVM thread; setup (programs made, HirGen built) may take PEERS_SETUP_MINUTES more
   LLVM_PROFILE_FILE=$profile PEER_HOME=$home TVM_NUM_THREADS=1 OMP_NUM_THREADS=1 \
     timeout -k 60 "$(((minutes + ${PEERS_SETUP_MINUTES:-30}) * 60))" \
@@ -202,8 +203,8 @@ run_arm() { # ARM TRIAL CPU
   local end started
   end=$(date +%s)
   touch "$dir/ended"
-  "$python" -c 'import json, sys; m = json.load(open(sys.argv[1])); m["load_end"] = float(sys.argv[2]); json.dump(m, open(sys.argv[1], "w"))' \
-    "$dir/machine.json" "$(cut -d' ' -f1 /proc/loadavg)"
+  printf '{"cpu": %s, "cpus": %s, "load_start": %s, "load_end": %s}\n' "$cpu" "${#cpus[@]}" "$load_start" \
+    "$(cut -d' ' -f1 /proc/loadavg)" > "$dir/machine.json"
   wait "$snapper"
   started=$(cat "$dir/started" 2> /dev/null || echo "$start")
   echo "$((end - started))" > "$dir/seconds"
