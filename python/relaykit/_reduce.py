@@ -141,8 +141,12 @@ class _Session(object):
         return fds + [k.fileobj.fileno() for k in self.sel.get_map().values() if k.data[0] == "conn"]
 
     def _start(self, conn, path):
-        child = _children.fork(self.oracle.work(path), time.time(), conn, close=self._session_fds())
-        conn.child = child
+        _children.fork(self.oracle.work(path), time.time(), conn, close=self._session_fds(),
+                       register=self._register)
+
+    def _register(self, child):
+        """Records a child as fork() makes it (signals held: no KeyboardInterrupt loses it)."""
+        child.tag.child = child
         self.children[child.fd] = child
         self.sel.register(child.fd, selectors.EVENT_READ, ("child", child))
         self.tests += 1
@@ -268,12 +272,13 @@ def _first_check(oracle, text, workdir, timeout, pipeline):
         with open(path + ".pipeline", "w") as f:
             json.dump(pipeline, f)
     output = os.path.join(workdir, "original", "output")
-    child = _children.fork(oracle.work(path), time.time(), output=output)
-    deadline = child.started + timeout
+    started = []  # the child, known to the except clause however early an interrupt comes
     sel = selectors.DefaultSelector()
-    sel.register(child.fd, selectors.EVENT_READ)
     timed_out = False
     try:
+        child = _children.fork(oracle.work(path), time.time(), output=output, register=started.append)
+        deadline = child.started + timeout
+        sel.register(child.fd, selectors.EVENT_READ)
         while not timed_out:
             left = deadline - time.time()
             if left <= 0 or not sel.select(timeout=left):
@@ -285,7 +290,8 @@ def _first_check(oracle, text, workdir, timeout, pipeline):
             child.data += data
     except BaseException:  # Ctrl-C while the original is checked: no child left behind
         sel.close()
-        _children.finish(child, killed=True)
+        for child in started:
+            _children.finish(child, killed=True)
         raise
     sel.close()
     result = _children.finish(child, killed=timed_out)

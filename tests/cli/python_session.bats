@@ -112,6 +112,29 @@ print("interrupted", r.interrupted, len(r.text), len(open(sys.argv[1]).read()))'
   [ "$(wc -c < "$T/part.relay")" -lt "$(wc -c < "$MODEL")" ]
 }
 
+@test "reduce: an interrupt that comes while a check is being forked is not lost" {
+  # Python runs at-fork hooks (logging's lock release) as Python code and drops what a signal
+  # handler raises there ("Exception ignored"); the hook below makes the signal come exactly then.
+  py '
+import os, signal, sys, time, relaykit
+mod = relaykit.load(sys.argv[1])
+def check(m, p):
+    time.sleep(0.05)
+    return "nn.max_pool2d(" in m.astext()
+forks = []
+def in_parent():
+    forks.append(1)
+    if len(forks) == 4:
+        os.kill(os.getpid(), signal.SIGALRM)
+os.register_at_fork(after_in_parent=in_parent)
+signal.signal(signal.SIGALRM, signal.default_int_handler)
+r = relaykit.reduce(mod, check, jobs=2, quiet=True)
+print("interrupted", r.interrupted, "forks", len(forks))' "$MODEL"
+  [ "$status" -eq 0 ] || { echo "$output"; return 1; }
+  [[ "$output" != *"Exception ignored"* ]] || { echo "$output"; return 1; }
+  [[ "$output" == *"interrupted True"* ]] || { echo "$output"; return 1; }
+}
+
 @test "reduce: a check that raises on the original is reported with its traceback and nothing runs" {
   py '
 import sys, relaykit
