@@ -11,7 +11,7 @@
 #                      MINUTES TRIALS
 #
 # TRIALS times each (N: trials 1 to N; K-N: trials K to N, so that a long run can be made in
-# sittings into one OUTDIR), trial t with seed t, each arm pinned (taskset) to one core of --cpus
+# sittings into one OUTDIR; a trial already there is an error, never run over), trial t with seed t, each arm pinned (taskset) to one core of --cpus
 # (default the last core; with several, as many arms run at once, one per core), on a TVM built
 # by scripts/tvm-instrumented.sh (TVM_HOME,
 # TVM_LIBRARY_PATH, RELAYKIT_PYTHON as for bench/coverage.sh). Every TVM process of an arm writes
@@ -90,6 +90,12 @@ for arm in "${asked[@]}"; do
   arms+=("$arm")
 done
 [ ${#arms[@]} -gt 0 ] || die 2 "no arm to run"
+# A trial already in OUTDIR is measured data (hours of it): never made again over itself
+for t in $(seq "$first" "$trials"); do
+  for arm in "${arms[@]}"; do
+    [ ! -e "$out/$arm-$t" ] || die 2 "$out/$arm-$t exists: trial $t of $arm was run before (TRIALS K-N runs trials K to N only; remove $arm-$t to run it again)"
+  done
+done
 python=${RELAYKIT_PYTHON:-python3}
 if ! "$python" -c 'import tvm' 2> /dev/null; then
   echo "skipped: no TVM importable (set TVM_HOME / PYTHONPATH / RELAYKIT_PYTHON)"

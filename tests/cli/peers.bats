@@ -217,7 +217,7 @@ PY
   [[ "$output" == *"group 001: kept"* ]]
 }
 
-@test "--cpus: as many arms at once as cores, each pinned to its own; TRIALS K-N adds trials to OUTDIR" {
+@test "--cpus: as many arms at once as cores, each pinned to its own; TRIALS K-N adds trials to OUTDIR, never over one" {
   use_fake_tvm
   [ "$(nproc)" -ge 2 ] || skip "one core: nothing runs at once"
   mkdir -p "$T/arms"
@@ -245,6 +245,13 @@ PY
   [ -f "$T/out/rfuzz-1/result.json" ] && [ -f "$T/out/rfuzz-2/result.json" ]
   [ "$("$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))["seed"])' "$T/out/gencog-2/result.json")" = 2 ]
   grep -qF '2 trials of 1 minute per arm' "$T/out/RESULTS.md"
+  # a trial already there (TRIALS 2 means trials 1 and 2) is never run over: one error, nothing touched
+  sum=$(find "$T/out" -type f -exec md5sum {} + | sort)
+  PEERS_DRY=1 PEERS_ARMS_DIR=$T/arms run "$RUN" --gencog "$T/GenCoG" --arms rfuzz,gencog --cpus 0,1 -o "$T/out" 1 2
+  echo "$output"
+  [ "$status" -eq 2 ]
+  [[ "$output" == "run.sh: $T/out/rfuzz-1 exists: trial 1 of rfuzz was run before"* ]]
+  [ "$(find "$T/out" -type f -exec md5sum {} + | sort)" = "$sum" ]
   # bad values: said before any arm starts
   for bad in "--cpus 0,0" "--cpus 0,x" "--cpus $(nproc)"; do
     run "$RUN" $bad -o "$T/out2" 1 1
