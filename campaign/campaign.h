@@ -96,8 +96,9 @@ typedef struct FuzzKind {
                                 pool is what mutation starts from: well-typed programs only) */
   /* Appends the check asked of the oracle, an argument a line (the program's args file), for a
      program with this pass sequence; `coin` is the round's own coin toss, for a check with two
-     variants. */
-  void (*check)(StrBuf *args, const char *passes, bool coin);
+     variants; `dynamic` says the program calls a dyn.* operator (a `?`-shaped value, which only
+     the VM runs). */
+  void (*check)(StrBuf *args, const char *passes, bool coin, bool dynamic);
   /* What an answer (the oracle's exit status and first line) means, a hang and an oracle error
      ruled out (fuzz_verdict).  Which group a failure joins is not the kind's to say: failures
      are grouped by what failed (triage.c), whichever kind of round met them. */

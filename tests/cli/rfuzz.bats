@@ -174,6 +174,32 @@ assert rounds == {"build", "diff"}, rounds
 PY
 }
 
+@test "rfuzz: a program with a dynamic detour (a dyn.* op) is built and compared on the VM, the others as before" {
+  # a stand-in server that keeps every program with its check
+  mkdir "$T/cap"
+  printf '%s\n' '#!/bin/sh' 'n=0' 'while IFS= read -r p; do' \
+    '  n=$((n + 1)); cp "$p" "$CAP/$n.relay"; cp "$p.args" "$CAP/$n.args"; echo 1' 'done' > "$T/capture.sh"
+  chmod +x "$T/capture.sh"
+  CAP=$T/cap "$RFUZZ" --oracle "$T/capture.sh --args-beside" --rounds 200 --seed 1 --no-reduce -q -o "$T/c"
+  python3 - "$T/cap" <<'PY'
+import glob, sys
+dynamic = static = 0
+for path in glob.glob(sys.argv[1] + "/*.relay"):
+    text = open(path).read()
+    check = open(path[:-len("relay")] + "args").read().split("\n")
+    vm = check[:3] == ["build", "--executor", "vm"] or check[:4] == ["pass", "--build", "--executor", "vm"]
+    if "dyn." in text:
+        dynamic += 1
+        # the graph executor cannot allocate a `?`-shaped value: the VM builds it, and diff compares
+        # the VM with itself at two opt levels, never with the graph executor
+        assert vm or check[:3] == ["diff", "--opt-levels", "0,3"] or check[0] == "typecheck", (path, check)
+    else:
+        static += 1
+        assert "--executor" not in check, (path, check)
+assert dynamic >= 10 and static >= 100, (dynamic, static)
+PY
+}
+
 @test "rfuzz (fake TVM): limitations are counted apart and not reduced; a bad --limitations file stops it at once" {
   use_fake_tvm
   export FAKE_TVM_PLANTED='limit:nn.dense'

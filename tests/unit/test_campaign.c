@@ -261,10 +261,10 @@ static void test_verdicts(void **state) {
   assert_int_equal(fuzz_verdict(ill, 1, false, ""), FV_ACCEPTED);
 }
 
-static char *check_of(const char *kind, const char *passes, bool coin) {
+static char *check_of(const char *kind, const char *passes, bool coin, bool dynamic) {
   StrBuf sb;
   sb_init(&sb);
-  fuzz_kind(kind)->check(&sb, passes, coin);
+  fuzz_kind(kind)->check(&sb, passes, coin, dynamic);
   return sb_take(&sb);
 }
 
@@ -273,15 +273,21 @@ static void test_kinds(void **state) {
   (void)state;
   assert_string_equal(fuzz_kinds[0].name, "build");
   assert_null(fuzz_kind("bogus"));
+  /* kind, passes, coin and dynamic ("10": coin, not dynamic), the check */
   const char *want[][4] = {
-      {"build", "", "0", "build\n--opt-level\n3\n"},
-      {"build", "FoldConstant;FuseOps", "1", "pass\n--build\n--opt-level\n3\nFoldConstant\nFuseOps\n"},
-      {"diff", "FuseOps", "0", "diff\n--opt-levels\n0,3\n"},
-      {"diff", "", "1", "diff\n--executors\ngraph,vm\n"},
-      {"ill-typed", "FuseOps", "1", "typecheck\n"},
+      {"build", "", "00", "build\n--opt-level\n3\n"},
+      {"build", "FoldConstant;FuseOps", "10", "pass\n--build\n--opt-level\n3\nFoldConstant\nFuseOps\n"},
+      {"diff", "FuseOps", "00", "diff\n--opt-levels\n0,3\n"},
+      {"diff", "", "10", "diff\n--executors\ngraph,vm\n"},
+      {"ill-typed", "FuseOps", "10", "typecheck\n"},
+      /* a `?`-shaped value: the VM, which can allocate it */
+      {"build", "", "01", "build\n--executor\nvm\n--opt-level\n3\n"},
+      {"build", "DynamicToStatic", "11", "pass\n--build\n--executor\nvm\n--opt-level\n3\nDynamicToStatic\n"},
+      {"diff", "", "11", "diff\n--opt-levels\n0,3\n"},
+      {"ill-typed", "", "11", "typecheck\n"},
   };
   for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
-    char *args = check_of(want[i][0], want[i][1], want[i][2][0] == '1');
+    char *args = check_of(want[i][0], want[i][1], want[i][2][0] == '1', want[i][2][1] == '1');
     assert_string_equal(args, want[i][3]);
     free(args);
   }

@@ -223,6 +223,58 @@ static void test_forward_leaf(void **state) {
   with_gen(true, forward_leaf_cases);
 }
 
+/* The dynamic detour: every dyn.reshape / dyn.broadcast_to it makes reads its shape from a
+   shape_of call (never a made-up tensor), and the `?` sizes stay inside: @main's own type has
+   none. `detours` counts the programs with one (ProgramCheck takes no context). */
+static unsigned detours;
+
+static void shapes_are_read(const AstModule *m, const char *text, uint64_t k) {
+  (void)m;
+  bool any = false;
+  for (const char *at = text; (at = strstr(at, " = dyn.")) != NULL; at++) {
+    const char *args = strchr(at, '(');
+    const char *comma = args ? strstr(args, ", %") : NULL;
+    if (!comma) fail_msg("program %llu: a dyn.* call without a shape argument:\n%s", (unsigned long long)k, text);
+    char shape[32];
+    size_t n = strspn(comma + 3, "0123456789");
+    snprintf(shape, sizeof shape, "%%%.*s = shape_of(", (int)n, comma + 3);
+    if (!strstr(text, shape)) fail_msg("program %llu: a dyn.* call's shape %s is not shape_of's:\n%s", (unsigned long long)k, shape, text);
+    any = true;
+  }
+  const char *main_def = strstr(text, "def @main(");
+  assert_non_null(main_def);
+  size_t head = strcspn(main_def, "{");
+  if (memchr(main_def, '?', head)) fail_msg("program %llu: @main's type has a `?`:\n%s", (unsigned long long)k, text);
+  detours += any;
+}
+
+static void test_dynamic_detour(void **state) {
+  (void)state;
+  GenPolicy p;
+  gen_policy_default(&p);
+  static const char *deny[] = {"dyn.reshape", "dyn.broadcast_to"}; /* none but the detour's own */
+  p.forward = true;
+  p.weights[GEN_DYNAMIC] = 20;
+  p.weights[GEN_SIDE_OP] = 0; /* a side op may draw dyn.reshape itself, with a made-up shape */
+  detours = 0;
+  static const char *deny_random[] = {"dyn.expand_dims", "dyn.full", "dyn.zeros", "dyn.ones", "dyn.one_hot",
+                                      "dyn.sparse_to_dense", "dyn.squeeze", "dyn.tile", "dyn.topk", "dyn.nn.pad",
+                                      "dyn.nn.upsampling", "dyn.nn.upsampling3d", "dyn.image.resize2d",
+                                      "dyn.strided_slice"};
+  p.deny_ops = deny_random; /* the other dyn.* ops, whose shapes a random call makes up */
+  p.ndeny = sizeof deny_random / sizeof *deny_random;
+  check_programs(&p, 3, 40, shapes_are_read);
+  assert_true(detours >= 20); /* most programs take it at weight 20 */
+  /* deny_ops has the last word, as for the forward adapters: no detour without its plumbing */
+  p.deny_ops = deny;
+  p.ndeny = 2;
+  for (uint64_t k = 0; k < 20; k++) {
+    char *text = generate(&p, 3, k, NULL);
+    if (strstr(text, "dyn.")) fail_msg("program %llu: a denied dyn.* op:\n%s", (unsigned long long)k, text);
+    free(text);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_programs_are_well_typed),
@@ -231,6 +283,7 @@ int main(void) {
       cmocka_unit_test(test_budgets),
       cmocka_unit_test(test_forward_programs),
       cmocka_unit_test(test_forward_leaf),
+      cmocka_unit_test(test_dynamic_detour),
   };
   return cmocka_run_group_tests_name("gen", tests, NULL, NULL);
 }

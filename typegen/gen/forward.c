@@ -23,7 +23,7 @@ enum { FWD_RECENT = 4 };
 /* Adapters are plumbing, not what a policy's allow_ops is about (policy-gencog.json lists neither
    cast nor tile): they are used even when allow_ops leaves them out, but never when deny_ops names
    them, for a denied op may be one that crashes the compiler under test. */
-static const OpDef *plumbing(const Gen *g, const char *name) {
+const OpDef *gen_plumbing(const Gen *g, const char *name) {
   for (size_t i = 0; i < g->policy->ndeny; i++)
     if (!strcmp(g->policy->deny_ops[i], name)) return NULL;
   return op_lookup(name);
@@ -75,7 +75,7 @@ static bool step(Gen *g, GenAdapter *c, const OpDef *op, OpPlan *plan) {
 
 /* op(cur, NAME=[v...]) */
 static bool step_ints(Gen *g, GenAdapter *c, const char *op_name, const char *attr, const int64_t *v, size_t n) {
-  const OpDef *op = plumbing(g, op_name);
+  const OpDef *op = gen_plumbing(g, op_name);
   if (!op) return false;
   OpPlan p;
   opgen_plan_init(&g->og, op, &p);
@@ -84,7 +84,7 @@ static bool step_ints(Gen *g, GenAdapter *c, const char *op_name, const char *at
 }
 
 static bool cast_to(Gen *g, GenAdapter *c, DType d) {
-  const OpDef *op = plumbing(g, "cast");
+  const OpDef *op = gen_plumbing(g, "cast");
   if (!op) return false;
   OpPlan p;
   opgen_plan_init(&g->og, op, &p);
@@ -95,7 +95,7 @@ static bool cast_to(Gen *g, GenAdapter *c, DType d) {
 
 /* strided_slice(cur, begin=[0, ...], end=END, strides=[1, ...]): the leading block of that size. */
 static bool slice_to(Gen *g, GenAdapter *c, const int64_t *end, size_t n) {
-  const OpDef *op = plumbing(g, "strided_slice");
+  const OpDef *op = gen_plumbing(g, "strided_slice");
   if (!op) return false;
   int64_t zeros[8] = {0}, ones[8] = {1, 1, 1, 1, 1, 1, 1, 1};
   if (n > 8) return false;
@@ -110,7 +110,7 @@ static bool slice_to(Gen *g, GenAdapter *c, const int64_t *end, size_t n) {
 /* A 1-D tensor of n elements repeated k times: tile, else repeat along axis 0. */
 static bool grow_flat(Gen *g, GenAdapter *c, int64_t k) {
   if (step_ints(g, c, "tile", "reps", &k, 1)) return true;
-  const OpDef *op = plumbing(g, "repeat");
+  const OpDef *op = gen_plumbing(g, "repeat");
   if (!op) return false;
   OpPlan p;
   opgen_plan_init(&g->og, op, &p);

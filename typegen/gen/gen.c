@@ -708,6 +708,21 @@ static AstExpr *gen_ref(Gen *g, const Type *t, unsigned fuel) {
   return bind_graph(g, ast_new_unary(g->m, AST_REF_READ, r), t, NULL);
 }
 
+/* The dynamic detour (dynamic.c): shape_of, dyn.reshape / dyn.broadcast_to, maybe an op on the
+   `?`-shaped value, and the broadcast that gives t back. */
+static AstExpr *gen_dynamic(Gen *g, const Type *t, unsigned fuel) {
+  GenDetour d;
+  if (!gen_dynamic_plan(g, t, &d)) return NULL;
+  unsigned share = fuel / 3;
+  AstExpr *shape = bind_graph(g, gen_plan_call(g, d.shape_of, &d.shape, NULL, share), d.shape.result, d.shape_of);
+  AstExpr *given[2] = {NULL, shape};
+  AstExpr *dyn = bind_graph(g, gen_plan_call(g, d.dyn_op, &d.dyn, given, share), d.any, d.dyn_op);
+  if (d.on_dyn) dyn = bind_graph(g, gen_plan_call(g, d.on_dyn, &d.on_dyn_plan, &dyn, 0), d.any, d.on_dyn);
+  given[0] = given[1] = NULL;
+  given[d.dyn_at] = dyn;
+  return bind_graph(g, gen_plan_call(g, d.combine_op, &d.combine, given, share), t, d.combine_op);
+}
+
 /* ------------------------------------------------------------------ the choice */
 
 AstExpr *gen_expr(Gen *g, const Type *t, unsigned fuel) {
@@ -751,6 +766,7 @@ AstExpr *gen_expr(Gen *g, const Type *t, unsigned fuel) {
     case GEN_POLY: e = gen_poly(g, t, fuel - 1); break;
     case GEN_ADT: e = gen_adt(g, t, fuel - 1); break;
     case GEN_REF: e = gen_ref(g, t, fuel - 1); break;
+    case GEN_DYNAMIC: e = gen_dynamic(g, t, fuel - 1); break;
     case GEN_SIDE_OP:
       gen_side_op(g, fuel / 4);
       e = gen_expr(g, t, fuel - 1);

@@ -44,6 +44,7 @@ typedef enum GenConstruct {
   GEN_ADT,       /* a constructor, then a match that takes it apart */
   GEN_REF,       /* ref, ref_write, ref_read */
   GEN_SIDE_OP,   /* an operator call of any type, bound by a let, for coverage of every op */
+  GEN_DYNAMIC,   /* a detour through a value whose sizes are `?` (dynamic.c) */
   GEN_NCONSTRUCTS
 } GenConstruct;
 
@@ -213,6 +214,22 @@ typedef struct GenAdapter {
   GenAdapterStep steps[GEN_ADAPTER_STEPS];
 } GenAdapter;
 bool gen_forward_plan(Gen *g, const Type *t, GenAdapter *out);
+/* An operator the generator uses as plumbing (the forward adapters, the dynamic detour's
+   shape_of and dyn.*): found even when allow_ops leaves it out, NULL when deny_ops names it. */
+const OpDef *gen_plumbing(const Gen *g, const char *name);
+/* The dynamic detour, planned (dynamic.c): shape_of reads the sizes of a value of t's shape,
+   dyn.reshape or dyn.broadcast_to gives a value of type t those sizes as `?` (type `any`),
+   sometimes an op of the policy's is applied to it (on_dyn), and a broadcasting op of the policy's
+   combines it with a value of type t, back to t (argument dyn_at is the `?` one). Each call is
+   checked with its op's relation. False when t is not a static tensor of rank >= 1, the plumbing
+   is denied or no combining op fits. gen_expr binds the calls. */
+typedef struct GenDetour {
+  const Type *any;
+  const OpDef *shape_of, *dyn_op, *on_dyn, *combine_op;
+  OpPlan shape, dyn, on_dyn_plan, combine;
+  size_t dyn_at;
+} GenDetour;
+bool gen_dynamic_plan(Gen *g, const Type *t, GenDetour *out);
 /* Whether gen_smallest (without policy->forward) builds an expression of exactly type t from
    constants alone: static tensors of a scalar dtype and tuples of them; unless values_only, also
    () and closures whose parameters are tensors or tuples of them.  (The reducer replaces any such expression; the mutator's `if`

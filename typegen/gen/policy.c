@@ -11,6 +11,7 @@ static const char *const construct_names[GEN_NCONSTRUCTS] = {
     [GEN_OP] = "op", [GEN_REUSE] = "reuse", [GEN_LET] = "let", [GEN_IF] = "if", [GEN_TUPLE] = "tuple",
     [GEN_CLOSURE] = "closure", [GEN_GLOBAL] = "global", [GEN_RECURSION] = "recursion", [GEN_POLY] = "poly",
     [GEN_ADT] = "adt", [GEN_REF] = "ref", [GEN_SIDE_OP] = "side_op",
+    [GEN_DYNAMIC] = "dynamic",
 };
 
 void gen_policy_default(GenPolicy *p) {

@@ -30,7 +30,8 @@ static const char usage[] =
     "                     value adapted by cast/reshape/strided_slice/tile/broadcast_to (used even\n"
     "                     when --ops leaves them out, never when --deny-ops names them), not zeros\n"
     "      --weight NAME=W  a construct's weight: op reuse let if tuple closure global recursion\n"
-    "                     poly adt ref side_op\n"
+    "                     poly adt ref side_op dynamic (0 unless given: a detour through\n"
+    "                     `?` sizes, shape_of -> dyn.reshape -> a broadcast back)\n"
     "      --list-ops     print the operators the generator can call within the policy and its\n"
     "                     type limits, one per line, and exit\n"
     OP_TVM_VERSION_HELP
