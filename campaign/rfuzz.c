@@ -130,20 +130,13 @@ static bool positive_number(const char *s, double *out) {
   return true;
 }
 
-/* The dyn.* operators the generator's dynamic detour calls, to the shape shape_of reads (never a
-   made-up one): left out of the deny list. A random call of theirs elsewhere (a side op drawing
-   one of ~700 ops) is rare enough to cost nothing. */
-static bool dynamic_detour_op(const char *name) {
-  return !strcmp(name, "dyn.reshape") || !strcmp(name, "dyn.broadcast_to");
-}
-
 /* The default policy: forward generation (calls read @main's inputs and earlier values, so
-   FoldConstant cannot fold the program away) of dataflow programs relay.build can take.  The
-   dyn.* operators and those whose results have `?` sizes are left out (the graph executor
-   cannot allocate them, "Cannot allocate memory symbolic tensor shape", by design), but for the
-   dynamic detour (rgen's, weight 1: one program in eight, mutants included), whose programs rfuzz
-   builds for the VM (kinds.c); and so are
-   the annotation.* markers (relay.build has no strategy for compiler_begin outside a BYOC
+   FoldConstant cannot fold the program away) of dataflow programs relay.build can take.  A
+   forward policy draws no dyn.* operator (gen_policy_allows: its shape would be an input's
+   values); the dynamic detour (rgen's, weight 1: one program in eight, mutants included) calls
+   dyn.reshape / dyn.broadcast_to to a shape shape_of reads, and rfuzz builds those programs for
+   the VM (kinds.c), as the graph executor cannot allocate a `?`-shaped value ("Cannot allocate
+   memory symbolic tensor shape", by design).  Left out: the annotation.* markers (relay.build has no strategy for compiler_begin outside a BYOC
    partitioning) and on_device / device_copy without a device plan ("virtual_device->
    IsFullyUnconstrained()" in the first hour on TVM v0.13): every such program would be a
    failure that is no bug. */
@@ -152,8 +145,7 @@ static void default_policy(GenPolicy *p, Arena *arena) {
   const OpDef *const *ops = op_all(&count);
   const char **deny = arena_alloc(arena, (count + 1) * sizeof *deny);
   for (size_t i = 0; i < count; i++)
-    if ((!strncmp(ops[i]->name, "dyn.", 4) && !dynamic_detour_op(ops[i]->name)) ||
-        !strncmp(ops[i]->name, "annotation.", 11) ||
+    if (!strncmp(ops[i]->name, "annotation.", 11) ||
         !strcmp(ops[i]->name, "on_device") || !strcmp(ops[i]->name, "device_copy") ||
         !strcmp(ops[i]->name, "argwhere") || !strcmp(ops[i]->name, "unique"))
       deny[n++] = ops[i]->name;

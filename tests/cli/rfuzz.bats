@@ -182,7 +182,7 @@ PY
   chmod +x "$T/capture.sh"
   CAP=$T/cap "$RFUZZ" --oracle "$T/capture.sh --args-beside" --rounds 200 --seed 1 --no-reduce -q -o "$T/c"
   python3 - "$T/cap" <<'PY'
-import glob, sys
+import glob, re, sys
 dynamic = static = 0
 for path in glob.glob(sys.argv[1] + "/*.relay"):
     text = open(path).read()
@@ -190,6 +190,10 @@ for path in glob.glob(sys.argv[1] + "/*.relay"):
     vm = check[:3] == ["build", "--executor", "vm"] or check[:4] == ["pass", "--build", "--executor", "vm"]
     if "dyn." in text:
         dynamic += 1
+        # every dyn.* call is the detour's: its shape is what shape_of reads, never made up (but
+        # in an ill-typed mutant, which breaks a call on purpose)
+        for m in re.finditer(r"= dyn\.[a-z_]+\(%\w+, %(\w+)", text if check[0] != "typecheck" else ""):
+            assert re.search(r"%%%s = shape_of\(" % m.group(1), text), (path, m.group(0))
         # the graph executor cannot allocate a `?`-shaped value: the VM builds it, and diff compares
         # the VM with itself at two opt levels, never with the graph executor
         assert vm or check[:3] == ["diff", "--opt-levels", "0,3"] or check[0] == "typecheck", (path, check)

@@ -69,7 +69,8 @@ typedef struct GenPolicy {
 
 /* The default policy: every construct, every operator, small tensors. */
 void gen_policy_default(GenPolicy *p);
-/* Whether the policy lets the generator use `op` (it must also have generators). */
+/* Whether the policy lets the generator draw `op` (it must also have generators; under `forward`,
+   no dyn.* op: their shapes would be whatever an input holds). */
 bool gen_policy_allows(const GenPolicy *p, const OpDef *op);
 /* Overrides p's fields with those a JSON file sets:
    {"fuel": 32, "weights": {"op": 60, "if": 3, ...}, "allow_ops": [...], "deny_ops": [...],
