@@ -133,7 +133,7 @@ static bool positive_number(const char *s, double *out) {
 /* The default policy: forward generation (calls read @main's inputs and earlier values, so
    FoldConstant cannot fold the program away) of dataflow programs relay.build can take.  A
    forward policy draws no dyn.* operator (gen_policy_allows: its shape would be an input's
-   values); the dynamic detour (rgen's, weight 1: one program in eight, mutants included) calls
+   values); the dynamic detour (rgen's, weight 1: one program in seven, mutants included) calls
    dyn.reshape / dyn.broadcast_to to a shape shape_of reads, and rfuzz builds those programs for
    the VM (kinds.c), as the graph executor cannot allocate a `?`-shaped value ("Cannot allocate
    memory symbolic tensor shape", by design).  Left out: the annotation.* markers (relay.build has no strategy for compiler_begin outside a BYOC
@@ -155,7 +155,7 @@ static void default_policy(GenPolicy *p, Arena *arena) {
   p->weights[GEN_REUSE] = 20;
   p->weights[GEN_TUPLE] = 8;
   p->weights[GEN_SIDE_OP] = 10;
-  p->weights[GEN_DYNAMIC] = 1; /* one program in eight, checked on the VM (kinds.c) */
+  p->weights[GEN_DYNAMIC] = 1; /* one program in seven, checked on the VM (kinds.c) */
   p->forward = true;
   p->float_only = true;
   p->min_rank = 1;
