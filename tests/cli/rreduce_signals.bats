@@ -39,7 +39,13 @@ slow_test() {
   cp "$CORPUS/models/resnet-18.relay" "$T/r.relay"
   "$RREDUCE" --no-cache "$T/r.relay" "$T/slow.sh" 2>/dev/null 3>&- &
   pid=$!
-  sleep 2
+  # in the middle: once rreduce has written a smaller program into FILE (a fixed 2 s wait caught an
+  # ASan build on a loaded machine still in its first test, before any backup existed)
+  for _ in $(seq 300); do
+    sleep 0.1
+    cmp -s "$T/r.relay" "$CORPUS/models/resnet-18.relay" || break
+  done
+  ! cmp -s "$T/r.relay" "$CORPUS/models/resnet-18.relay"
   kill -HUP $pid
   status=0
   wait $pid || status=$?
