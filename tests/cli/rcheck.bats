@@ -110,12 +110,14 @@ for i, f in enumerate(p for p in sys.stdin.read().split("\0") if p):
 }
 
 @test "hand-written TVM test programs never crash rcheck" {
-  for f in "$CORPUS"/tvm-tests/*.relay; do
-    rc=0
-    "$RCHECK" "$f" > /dev/null 2> "$T/err" || rc=$?
-    [ $rc -le 1 ] || { echo "exit $rc on $f"; return 1; }
-    [ $rc -eq 0 ] || grep -qE ':[0-9]+:[0-9]+: error:' "$T/err" || { echo "no location for $f"; return 1; }
-  done
+  # one rcheck over all 369 files (a process each took 135 s under ASan): it goes on past a file it
+  # refuses; a crash on any file ends it with a status above 1
+  rc=0
+  "$RCHECK" "$CORPUS"/tvm-tests/*.relay > /dev/null 2> "$T/err" || rc=$?
+  [ $rc -le 1 ] || { echo "exit $rc"; tail -n 5 "$T/err"; return 1; }
+  # every refusal located, and named a file of the set
+  [ $rc -eq 0 ] || grep -qE '^[^ ]+\.relay:[0-9]+:[0-9]+: error:' "$T/err"
+  ! grep 'error:' "$T/err" | grep -vE "^$CORPUS/tvm-tests/[^ :]+\.relay:[0-9]+:[0-9]+: error:" || return 1
 }
 
 @test "--list-ops lists TVM v0.13's Relay operators, one a line, sorted, each one typed by rcheck" {
