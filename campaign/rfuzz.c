@@ -136,10 +136,10 @@ static bool positive_number(const char *s, double *out) {
    values); the dynamic detour (rgen's, weight 1: one program in seven, mutants included) calls
    dyn.reshape / dyn.broadcast_to to a shape shape_of reads, and rfuzz builds those programs for
    the VM (kinds.c), as the graph executor cannot allocate a `?`-shaped value ("Cannot allocate
-   memory symbolic tensor shape", by design).  Left out: the annotation.* markers (relay.build has no strategy for compiler_begin outside a BYOC
-   partitioning) and on_device / device_copy without a device plan ("virtual_device->
-   IsFullyUnconstrained()" in the first hour on TVM v0.13): every such program would be a
-   failure that is no bug. */
+   memory symbolic tensor shape", by design).  Left out: the annotation.* markers (relay.build
+   has no strategy for compiler_begin outside a BYOC partitioning) and on_device / device_copy
+   without a device plan ("virtual_device->IsFullyUnconstrained()" in the first hour on TVM
+   v0.13): every such program would be a failure that is no bug. */
 static void default_policy(GenPolicy *p, Arena *arena) {
   size_t count, n = 0;
   const OpDef *const *ops = op_all(&count);

@@ -11,17 +11,17 @@
 #                      MINUTES TRIALS
 #
 # TRIALS times each (N: trials 1 to N; K-N: trials K to N, so that a long run can be made in
-# sittings into one OUTDIR; a trial already there is an error, never run over), trial t with seed t, each arm pinned (taskset) to one core of --cpus
-# (default the last core; with several, as many arms run at once, one per core), on a TVM built
-# by scripts/tvm-instrumented.sh (TVM_HOME,
-# TVM_LIBRARY_PATH, RELAYKIT_PYTHON as for bench/coverage.sh). Every TVM process of an arm writes
+# sittings into one OUTDIR; a trial already there is an error, never run over), trial t with
+# seed t, each arm pinned (taskset) to one core of --cpus (default the last core; with several,
+# as many arms run at once, one per core), on a TVM built by scripts/tvm-instrumented.sh
+# (TVM_HOME, TVM_LIBRARY_PATH, RELAYKIT_PYTHON as for bench/coverage.sh). Every TVM process of an arm writes
 # its counts to OUTDIR/ARM-TRIAL/prof/ (LLVM_PROFILE_FILE), copied every PEERS_SNAPSHOT_SECONDS
 # (default 180) of the arm's clock into snap/SECONDS/; after the arm, llvm-cov counts the src/relay
 # branches of each copy and of the end (coverage-over-time.tsv, coverage.json). Then the arm's
 # failing programs (failures/*.relay) go through relaykit's own triage (roracle, each program under
 # the check it failed: failures/NAME.relay.args) and the known bugs of ../shared/realbugs/bugs.json
-# (PEERS_KNOWN) met are counted: ARM-TRIAL/result.json. OUTDIR (default build/peers-bench) gets RESULTS.md (the table)
-# and coverage.png|svg (report.py). An arm whose peer is not given is skipped. PEERS_DRY=1 runs
+# (PEERS_KNOWN) met are counted: ARM-TRIAL/result.json. OUTDIR (default build/peers-bench) gets
+# RESULTS.md (the table) and coverage.png|svg (report.py). An arm whose peer is not given is skipped. PEERS_DRY=1 runs
 # the arms without measuring coverage, on any TVM (a plain build, the tests' fake one);
 # PEERS_ARMS_DIR takes the arm scripts from another folder (the tests' stand-ins).
 set -u
