@@ -11,8 +11,9 @@
 #                          can be told apart by their frames (rfuzz's triage)
 #
 # Afterwards:  export TVM_HOME=SRC TVM_LIBRARY_PATH=BUILD; make check-tvm
-# (TVM's Python package is read from SRC/python; its Python dependencies are Debian packages,
-# see scripts/deps.sh --tvm). A build takes over an hour on 2 cores.
+# (TVM's Python package is read from SRC/python; its Python dependencies are Debian packages:
+# `bash scripts/deps.sh --tvm` installs them and the build's tools). A build takes over an hour
+# on 2 cores.
 set -euo pipefail
 usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
 LLVM_CONFIG="" JOBS=$(nproc) BACKTRACE=COMPILE
