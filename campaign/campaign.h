@@ -86,6 +86,11 @@ typedef enum FuzzVerdict {
 } FuzzVerdict;
 
 /* A kind of round: one line of kinds.def. */
+/* What a round's program holds that the graph executor cannot take, so its check runs on the VM:
+   a dyn.* call (a `?`-shaped value: "Cannot allocate memory symbolic tensor shape", by design) or
+   a helper global called from @main (its codegen wants every global lowered away first). */
+enum { FUZZ_SHAPE_DYN = 1u, FUZZ_SHAPE_GLOBALS = 2u };
+
 typedef struct FuzzKind {
   const char *name;          /* --mix NAME=W */
   unsigned weight;           /* its default share of the rounds */
@@ -96,9 +101,8 @@ typedef struct FuzzKind {
                                 pool is what mutation starts from: well-typed programs only) */
   /* Appends the check asked of the oracle, an argument a line (the program's args file), for a
      program with this pass sequence; `coin` is the round's own coin toss, for a check with two
-     variants; `dynamic` says the program calls a dyn.* operator (a `?`-shaped value, which only
-     the VM runs). */
-  void (*check)(StrBuf *args, const char *passes, bool coin, bool dynamic);
+     variants; `shape` says what in the program only the VM runs (FUZZ_SHAPE_*). */
+  void (*check)(StrBuf *args, const char *passes, bool coin, unsigned shape);
   /* What an answer (the oracle's exit status and first line) means, a hang and an oracle error
      ruled out (fuzz_verdict).  Which group a failure joins is not the kind's to say: failures
      are grouped by what failed (triage.c), whichever kind of round met them. */

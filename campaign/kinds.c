@@ -6,31 +6,34 @@
 
 /* ------------------------------------------------------------------ checks (args files) */
 
-/* relay.build at opt level 3, after the round's passes when it has some (tvm-pass --build). A
-   program with a `?`-shaped value (rgen's dynamic detour) is built for the VM: the graph executor
-   cannot allocate one (TVM's documented limit), and every such build would fail for that alone. */
-static void check_build(StrBuf *args, const char *passes, bool coin, bool dynamic) {
-  (void)coin;
-  const char *vm = dynamic ? "--executor\nvm\n" : "";
-  if (!*passes) {
+/* relay.build at opt level 3, after the round's passes when it has some (tvm-pass --build).  A
+   program the graph executor cannot take (FUZZ_SHAPE_*) is built for the VM.  A program with a
+   `?`-shaped value runs DynamicToStatic first on the coin, as TVM's frontends do on a model with
+   dynamic shapes (from_onnx(freeze_params=True)): TVM's builds never run it themselves, and it
+   rewrites the module's functions one by one, calls between them included. */
+static void check_build(StrBuf *args, const char *passes, bool coin, unsigned shape) {
+  const char *vm = shape ? "--executor\nvm\n" : "";
+  bool to_static = coin && (shape & FUZZ_SHAPE_DYN) && !strstr(passes, "DynamicToStatic");
+  if (!*passes && !to_static) {
     sb_printf(args, "build\n%s--opt-level\n3\n", vm);
     return;
   }
   sb_printf(args, "pass\n--build\n%s--opt-level\n3\n", vm);
+  if (to_static) sb_puts(args, "DynamicToStatic\n");
   for (const char *s = passes; *s; s++) sb_putc(args, *s == ';' ? '\n' : *s);
-  sb_putc(args, '\n');
+  if (*passes) sb_putc(args, '\n');
 }
 
 /* tvm-diff: the VM at opt levels 0 and 3, or (on the coin) the graph executor against the VM; a
-   program with a `?`-shaped value, the VM's two levels only (the graph executor cannot run it). */
-static void check_diff(StrBuf *args, const char *passes, bool coin, bool dynamic) {
+   program only the VM takes, the VM's two levels only. */
+static void check_diff(StrBuf *args, const char *passes, bool coin, unsigned shape) {
   (void)passes;
-  sb_puts(args, coin && !dynamic ? "diff\n--executors\ngraph,vm\n" : "diff\n--opt-levels\n0,3\n");
+  sb_puts(args, coin && !shape ? "diff\n--executors\ngraph,vm\n" : "diff\n--opt-levels\n0,3\n");
 }
 
 /* tvm-typecheck: TVM's type checker alone. */
-static void check_typecheck(StrBuf *args, const char *passes, bool coin, bool dynamic) {
-  (void)passes, (void)coin, (void)dynamic;
+static void check_typecheck(StrBuf *args, const char *passes, bool coin, unsigned shape) {
+  (void)passes, (void)coin, (void)shape;
   sb_puts(args, "typecheck\n");
 }
 

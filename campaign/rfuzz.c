@@ -136,7 +136,10 @@ static bool positive_number(const char *s, double *out) {
    values); the dynamic detour (rgen's, weight 1: one program in seven, mutants included) calls
    dyn.reshape / dyn.broadcast_to to a shape shape_of reads, and rfuzz builds those programs for
    the VM (kinds.c), as the graph executor cannot allocate a `?`-shaped value ("Cannot allocate
-   memory symbolic tensor shape", by design).  Left out: the annotation.* markers (relay.build
+   memory symbolic tensor shape", by design).  Helper globals (of one to three parameters, the
+   detour inside them too) make modules of several functions, as HirGen's are: module-level
+   passes (DynamicToStatic above all) rewrite one function under its callers; the graph
+   executor's codegen takes no call of a Relay function, so those programs too run on the VM.  Left out: the annotation.* markers (relay.build
    has no strategy for compiler_begin outside a BYOC partitioning) and on_device / device_copy
    without a device plan ("virtual_device->IsFullyUnconstrained()" in the first hour on TVM
    v0.13): every such program would be a failure that is no bug. */
@@ -156,6 +159,7 @@ static void default_policy(GenPolicy *p, Arena *arena) {
   p->weights[GEN_TUPLE] = 8;
   p->weights[GEN_SIDE_OP] = 10;
   p->weights[GEN_DYNAMIC] = 1; /* one program in seven, checked on the VM (kinds.c) */
+  p->weights[GEN_GLOBAL] = 1;  /* helper globals: one program in five, on the VM too */
   p->forward = true;
   p->float_only = true;
   p->min_rank = 1;
@@ -684,17 +688,28 @@ static void restart_oracle(Fuzzer *f) {
 
 static void find_dyn_call(AstExpr **slot, void *ctx) {
   const AstExpr *e = *slot;
-  if (e->kind == AST_CALL && e->a->kind == AST_NAME && !strncmp(e->a->text, "dyn.", 4)) *(bool *)ctx = true;
+  if (e->kind == AST_CALL && e->a->kind == AST_NAME && !strncmp(e->a->text, "dyn.", 4)) *(unsigned *)ctx |= FUZZ_SHAPE_DYN;
 }
 
-/* Whether the round's program calls a dyn.* operator (the generator's dynamic detour, or a
-   mutant of a program with one): its check then runs on the VM (kinds.c). The text, when it
-   does not parse: a check that fails on the VM as on the graph executor costs nothing more. */
-static bool calls_dyn_op(const Round *r) {
-  if (!r->program.m) return strstr(r->text, "dyn.") != NULL;
-  bool found = false;
-  prog_walk_module(r->program.m, find_dyn_call, &found);
-  return found;
+/* What in the round's program only the VM runs (FUZZ_SHAPE_*): a dyn.* call (the generator's
+   dynamic detour, or a mutant of a program with one), a global function besides @main (a
+   helper).  From the text when it does not parse: a check that fails on the VM as on the graph
+   executor costs nothing more. */
+static unsigned program_shape(const Round *r) {
+  unsigned shape = 0;
+  if (!r->program.m) {
+    if (strstr(r->text, "dyn.")) shape |= FUZZ_SHAPE_DYN;
+    const char *d = r->text;
+    unsigned defs = 0;
+    while ((d = strstr(d, "def @"))) defs++, d += 5;
+    if (defs > 1) shape |= FUZZ_SHAPE_GLOBALS;
+    return shape;
+  }
+  prog_walk_module(r->program.m, find_dyn_call, &shape);
+  size_t fns = 0;
+  for (size_t i = 0; i < r->program.m->ndefs; i++) fns += r->program.m->defs[i]->kind == AST_DEF_FN;
+  if (fns > 1) shape |= FUZZ_SHAPE_GLOBALS;
+  return shape;
 }
 
 /* One round: program, verdict, bookkeeping.  Returns the group to reduce, if a new one. */
@@ -705,7 +720,7 @@ static FuzzGroup *one_round(Fuzzer *f) {
   make_program(c, f->o, f->policy, number, &r);
   StrBuf check;
   sb_init(&check);
-  r.kind->check(&check, r.passes, r.coin, calls_dyn_op(&r));
+  r.kind->check(&check, r.passes, r.coin, program_shape(&r));
   char *args = sb_take(&check);
   char err[512] = "";
   RunSide side = {{"args"}, {args}, 1}; /* the round's check, beside its program (--args-beside) */

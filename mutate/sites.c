@@ -25,7 +25,25 @@ typedef struct Frame {
 typedef struct Collect {
   MutSites *out;
   PtrMap known;
+  PtrMap read_shapes; /* the slots whose value is a shape read off a value (read_shape) */
 } Collect;
+
+static bool is_call_of(const AstExpr *e, const char *prefix, size_t n) {
+  return e->kind == AST_CALL && e->a->kind == AST_NAME && !strncmp(e->a->text, prefix, n);
+}
+
+/* The slots no mutation may change: the operands of a dyn.* call and the shape_of calls.  A
+   dyn.* op takes its output's sizes from its operands' values (dyn.reshape's new shape, a
+   dyn.strided_slice's bounds); a program that gives them as a shape_of reads them off a value,
+   valid whatever the inputs are.  Any other value of the same type there would be a shape made
+   up from data, which the op refuses at run time for most inputs: a failure that is no bug. */
+static void read_shape(AstExpr **slot, void *ctx) {
+  AstExpr *e = *slot;
+  PtrMap *pinned = ctx;
+  if (is_call_of(e, "shape_of", 9)) ptrmap_put(pinned, slot, slot);
+  if (is_call_of(e, "dyn.", 4))
+    for (size_t i = 0; i < e->nitems; i++) ptrmap_put(pinned, &e->items[i], slot);
+}
 
 static const Type *value_type(Collect *c, const ScopedSite *site, const AstExpr *e, const Frame *frames);
 
@@ -80,15 +98,20 @@ static bool collect(const ScopedSite *site, void *ctx) {
   AstExpr *e = *site->slot;
   /* callees are not values: every mutator sees only values */
   if (is_atom_kind(e->kind) || site->is_callee) return false;
+  bool pinned;
+  ptrmap_get(&c->read_shapes, site->slot, &pinned);
+  if (pinned) return false;
   const Type *t = e->kind == AST_IF || e->kind == AST_MATCH ? value_type(c, site, e, NULL) : e->node.type;
   if (t) VEC_PUSH(*c->out, ((MutSite){site->slot, site->def, site->in_main, t}));
   return false;
 }
 
 void mut_sites(AstModule *m, MutSites *out) {
-  Collect c = {out, {0}};
+  Collect c = {out, {0}, {0}};
+  prog_walk_module(m, read_shape, &c.read_shapes);
   prog_scoped_walk(m, collect, &c);
   ptrmap_free(&c.known);
+  ptrmap_free(&c.read_shapes);
 }
 
 bool mut_node_marked(const AstNode *n) {

@@ -174,7 +174,7 @@ assert rounds == {"build", "diff"}, rounds
 PY
 }
 
-@test "rfuzz: a program with a dynamic detour (a dyn.* op) is built and compared on the VM, the others as before" {
+@test "rfuzz: a program with a dynamic detour (a dyn.* op) or a helper global is built and compared on the VM, the others as before" {
   # a stand-in server that keeps every program with its check
   mkdir "$T/cap"
   printf '%s\n' '#!/bin/sh' 'n=0' 'while IFS= read -r p; do' \
@@ -183,24 +183,34 @@ PY
   CAP=$T/cap "$RFUZZ" --oracle "$T/capture.sh --args-beside" --rounds 200 --seed 1 --no-reduce -q -o "$T/c"
   python3 - "$T/cap" <<'PY'
 import glob, re, sys
-dynamic = static = 0
+dynamic = helpers = static = to_static = several = 0
 for path in glob.glob(sys.argv[1] + "/*.relay"):
     text = open(path).read()
     check = open(path[:-len("relay")] + "args").read().split("\n")
     vm = check[:3] == ["build", "--executor", "vm"] or check[:4] == ["pass", "--build", "--executor", "vm"]
+    defs = re.findall(r"^def @(\w+)(.*)", text, re.M)  # each function's name and line (its parameters)
     if "dyn." in text:
         dynamic += 1
         # every dyn.* call is the detour's: its shape is what shape_of reads, never made up (but
         # in an ill-typed mutant, which breaks a call on purpose)
         for m in re.finditer(r"= dyn\.[a-z_]+\(%\w+, %(\w+)", text if check[0] != "typecheck" else ""):
             assert re.search(r"%%%s = shape_of\(" % m.group(1), text), (path, m.group(0))
-        # the graph executor cannot allocate a `?`-shaped value: the VM builds it, and diff compares
-        # the VM with itself at two opt levels, never with the graph executor
-        assert vm or check[:3] == ["diff", "--opt-levels", "0,3"] or check[0] == "typecheck", (path, check)
+        # a build on the coin runs DynamicToStatic first, as TVM's frontends do
+        to_static += check[:1] == ["pass"] and "DynamicToStatic" in check
+    elif len(defs) > 1:
+        helpers += 1
+        assert "DynamicToStatic" not in check or check[0] != "pass" or "DynamicToStatic" in check[5:], check
     else:
         static += 1
         assert "--executor" not in check, (path, check)
-assert dynamic >= 10 and static >= 100, (dynamic, static)
+        continue
+    several += any(p.count("%") > 1 for name, p in defs if name != "main")
+    # the graph executor cannot allocate a `?`-shaped value nor call a Relay function: the VM
+    # builds them, and diff compares the VM with itself at two opt levels, never with the graph
+    # executor
+    assert vm or check[:3] == ["diff", "--opt-levels", "0,3"] or check[0] == "typecheck", (path, check)
+assert dynamic >= 10 and helpers >= 10 and static >= 80 and to_static >= 2 and several >= 5, \
+    (dynamic, helpers, static, to_static, several)
 PY
 }
 

@@ -261,10 +261,10 @@ static void test_verdicts(void **state) {
   assert_int_equal(fuzz_verdict(ill, 1, false, ""), FV_ACCEPTED);
 }
 
-static char *check_of(const char *kind, const char *passes, bool coin, bool dynamic) {
+static char *check_of(const char *kind, const char *passes, bool coin, unsigned shape) {
   StrBuf sb;
   sb_init(&sb);
-  fuzz_kind(kind)->check(&sb, passes, coin, dynamic);
+  fuzz_kind(kind)->check(&sb, passes, coin, shape);
   return sb_take(&sb);
 }
 
@@ -273,21 +273,29 @@ static void test_kinds(void **state) {
   (void)state;
   assert_string_equal(fuzz_kinds[0].name, "build");
   assert_null(fuzz_kind("bogus"));
-  /* kind, passes, coin and dynamic ("10": coin, not dynamic), the check */
+  /* kind, passes, the coin and the program's shape ("1" then FUZZ_SHAPE_*: "11" is the coin and a
+     dyn.* call, "02" no coin and a helper global), the check */
   const char *want[][4] = {
       {"build", "", "00", "build\n--opt-level\n3\n"},
       {"build", "FoldConstant;FuseOps", "10", "pass\n--build\n--opt-level\n3\nFoldConstant\nFuseOps\n"},
       {"diff", "FuseOps", "00", "diff\n--opt-levels\n0,3\n"},
       {"diff", "", "10", "diff\n--executors\ngraph,vm\n"},
       {"ill-typed", "FuseOps", "10", "typecheck\n"},
-      /* a `?`-shaped value: the VM, which can allocate it */
+      /* a `?`-shaped value: the VM, which can allocate it; on the coin DynamicToStatic first, once */
       {"build", "", "01", "build\n--executor\nvm\n--opt-level\n3\n"},
+      {"build", "", "11", "pass\n--build\n--executor\nvm\n--opt-level\n3\nDynamicToStatic\n"},
+      {"build", "FuseOps", "11", "pass\n--build\n--executor\nvm\n--opt-level\n3\nDynamicToStatic\nFuseOps\n"},
       {"build", "DynamicToStatic", "11", "pass\n--build\n--executor\nvm\n--opt-level\n3\nDynamicToStatic\n"},
       {"diff", "", "11", "diff\n--opt-levels\n0,3\n"},
       {"ill-typed", "", "11", "typecheck\n"},
+      /* a helper global: the VM too, and no DynamicToStatic without a dyn.* call */
+      {"build", "", "12", "build\n--executor\nvm\n--opt-level\n3\n"},
+      {"build", "FuseOps", "02", "pass\n--build\n--executor\nvm\n--opt-level\n3\nFuseOps\n"},
+      {"diff", "", "12", "diff\n--opt-levels\n0,3\n"},
+      {"build", "", "13", "pass\n--build\n--executor\nvm\n--opt-level\n3\nDynamicToStatic\n"},
   };
   for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
-    char *args = check_of(want[i][0], want[i][1], want[i][2][0] == '1', want[i][2][1] == '1');
+    char *args = check_of(want[i][0], want[i][1], want[i][2][0] == '1', (unsigned)(want[i][2][1] - '0'));
     assert_string_equal(args, want[i][3]);
     free(args);
   }

@@ -144,6 +144,67 @@ static void test_branches_are_values(void **state) {
     }
 }
 
+/* Whether dyn.reshape's shape in text is a variable bound to a shape_of call, directly or through
+   aliases (share makes a twin of a binding: a copy of its value or `let %md0 = %0;`). */
+static bool shape_is_read(const char *text) {
+  const char *at = strstr(text, "dyn.reshape(%y, %");
+  if (!at) return false;
+  char name[40];
+  size_t n = strcspn(at + 17, ",)");
+  if (n == 0 || n >= 30) return false;
+  snprintf(name, sizeof name, "%.*s", (int)n, at + 17);
+  for (int hop = 0; hop < 8; hop++) {
+    char bound[64];
+    snprintf(bound, sizeof bound, "%%%s = ", name);
+    const char *b = strstr(text, bound);
+    if (!b) return false;
+    b += strlen(bound);
+    if (!strncmp(b, "shape_of(", 9)) return true;
+    if (*b != '%') return false;
+    n = strcspn(b + 1, ";");
+    if (n == 0 || n >= 30) return false;
+    snprintf(name, sizeof name, "%.*s", (int)n, b + 1);
+  }
+  return false;
+}
+
+/* A dyn.* op's sizes come from its operands' values, which the generator's detour reads off a
+   value with shape_of: no mutator may put another value there (a shape made up from data, which
+   TVM refuses at run time for most inputs).  Every other value stays a site, and every mutator
+   keeps the read. */
+static void test_read_shapes_stay(void **state) {
+  (void)state;
+  const char *text = "#[version = \"0.0.5\"]\ndef @main(%x: Tensor[(2, 3), float32], %y: Tensor[(6), float32]) {\n"
+                       "  %0 = shape_of(%x, dtype=\"int64\");\n  %1 = dyn.reshape(%y, %0, newshape=[]);\n"
+                       "  %2 = negative(%x);\n  add(%1, %2)\n}\n";
+  Program p;
+  char msg[1024];
+  if (!prog_load(&p, "test", text, false, msg, sizeof msg)) fail_msg("%s", msg);
+  MutSites sites = {0};
+  mut_sites(p.m, &sites);
+  size_t calls = 0;
+  for (size_t i = 0; i < sites.len; i++) {
+    const AstExpr *e = *sites.items[i].slot;
+    bool shape_read = e->kind == AST_CALL && !strcmp(e->a->text, "shape_of");
+    if (shape_read) fail_msg("the shape_of call is a mutation site");
+    calls += e->kind == AST_CALL;
+    if (e->kind == AST_GRAPH && !strcmp(e->text, "0")) fail_msg("the use of %%0, dyn.reshape's shape, is a site");
+  }
+  assert_int_equal(calls, 3); /* dyn.reshape, negative, add */
+  free(sites.items);
+  prog_free(&p);
+  const char *names[] = {"regenerate", "insert", "share", "opswap"};
+  for (size_t m = 0; m < 4; m++)
+    for (uint64_t seed = 0; seed < 30; seed++) {
+      Outcome o = run(mut_find(names[m]), text, seed, NULL, 0);
+      if (o.applied && !strstr(o.text, "shape_of(%x, dtype=\"int64\")"))
+        fail_msg("%s (seed %llu) changed the shape read:\n%s", names[m], (unsigned long long)seed, o.text);
+      if (o.applied && !shape_is_read(o.text))
+        fail_msg("%s (seed %llu) changed dyn.reshape's shape:\n%s", names[m], (unsigned long long)seed, o.text);
+      outcome_free(&o);
+    }
+}
+
 static void test_insert_resnet(void **state) {
   (void)state;
   char *text = slurp(MODELS "resnet-18.relay");
@@ -246,6 +307,7 @@ int main(void) {
       cmocka_unit_test(test_insert_small),
       cmocka_unit_test(test_share_small),
       cmocka_unit_test(test_branches_are_values),
+      cmocka_unit_test(test_read_shapes_stay),
       cmocka_unit_test(test_insert_resnet),
       cmocka_unit_test(test_share_resnet),
       cmocka_unit_test(test_crossover_needs_donors),

@@ -527,10 +527,17 @@ static AstExpr *gen_closure(Gen *g, const Type *t, unsigned fuel) {
   return bind_graph(g, ast_new_call(g->m, fv, &arg, 1, NULL, 0), t, NULL);
 }
 
-/* A helper global of type fn(P) -> t; its body sees only its parameters. */
+/* A helper global of type fn(P1, ..., Pk) -> t, k from 1 to 3; its body sees only its
+   parameters.  More than one parameter because module-level passes rewrite a function in place
+   of its callers' view of it (DynamicToStatic types an argument of a dyn.* call as a function
+   of its free variables under the helper's own name), which only a caller with another number
+   of arguments notices. */
+enum { GEN_HELPER_MAX_PARAMS = 3 };
 static AstExpr *gen_global_call(Gen *g, const Type *t, unsigned fuel) {
-  const Type *p = gen_random_type(g);
-  const Type *ft = ty_func(g->types, &p, 1, t, NULL, 0);
+  size_t np = 1 + rng_index(&g->rng, GEN_HELPER_MAX_PARAMS);
+  const Type *p[GEN_HELPER_MAX_PARAMS];
+  for (size_t i = 0; i < np; i++) p[i] = gen_random_type(g);
+  const Type *ft = ty_func(g->types, p, np, t, NULL, 0);
   const char *name = NULL;
   for (size_t i = 0; i < g->helpers.len; i++)
     if (g->helpers.items[i].type == ft && g->helpers.items[i].kind == GEN_GLOBAL) name = g->helpers.items[i].name;
@@ -548,8 +555,9 @@ static AstExpr *gen_global_call(Gen *g, const Type *t, unsigned fuel) {
     ast_module_add(g->m, ast_new_fn_def(g->m, name, f));
     VEC_PUSH(g->helpers, ((GenHelper){name, ft, GEN_GLOBAL}));
   }
-  AstExpr *arg = gen_atom(g, p, fuel / 2);
-  return bind_graph(g, ast_new_call(g->m, ast_new_atom(g->m, AST_GLOBAL, name), &arg, 1, NULL, 0), t, NULL);
+  AstExpr *args[GEN_HELPER_MAX_PARAMS];
+  for (size_t i = 0; i < np; i++) args[i] = gen_atom(g, p[i], fuel / (unsigned)(2 * np));
+  return bind_graph(g, ast_new_call(g->m, ast_new_atom(g->m, AST_GLOBAL, name), args, np, NULL, 0), t, NULL);
 }
 
 /* A counted loop: @loopK(%n: int32, %acc: t) -> t, recursing until %n reaches 0. */
