@@ -1,6 +1,15 @@
 """The table and the plot of a bench/peers run, from its OUTDIR/ARM-TRIAL/result.json files.
 
-    report.py OUTDIR [--table-only]   writes OUTDIR/RESULTS.md, then OUTDIR/coverage.png and .svg
+    report.py OUTDIR [--table-only] [--kept DIR]
+                      writes OUTDIR/RESULTS.md, then OUTDIR/coverage.png and .svg
+
+--kept DIR: the trials kept from earlier runs, one ARM-TRIAL.json each (bench/peers/results/ keeps
+them in the repository: a TVM build and a run's files do not outlive the machine they were made
+on, a trial's result does). OUTDIR's finished trials are added to DIR (a trial DIR holds from
+another run is an error, never overwritten) and the table and plot are drawn from both. A kept
+trial may have no curve (`over_time` empty: one transcribed from bench/RESULTS.md after its files
+were lost, said in its "transcribed" field): it counts in the table, and the plot draws each arm
+from the trials that have one, saying how many.
 
 The table: per arm, the median and the range over its trials of each count; then rfuzz's ratio
 over every other arm, on src/relay branches and on bug groups (medians), each with a plain word on
@@ -20,12 +29,39 @@ COLUMNS = (("branches", "src/relay branches"), ("programs", "programs run"), ("v
            ("bug_groups", "bug groups"), ("known", "known bugs met"))
 
 
-def load(out):
-    """{arm: [result, ...] in trial order} of the trials that ran, and the ones that failed."""
-    arms, failed = {}, []
+def keep(out, kept):
+    """Copies OUTDIR's finished trials into the kept directory; False (having said why) when it
+    already holds another run of one of them."""
+    os.makedirs(kept, exist_ok=True)
     for path in sorted(glob.glob(os.path.join(out, "*", "result.json"))):
         r = json.load(open(path))
-        r["known"] = len(r.get("known_bugs", []))
+        if "error" in r:
+            continue
+        dest = os.path.join(kept, "%s-%d.json" % (r["arm"], r["trial"]))
+        if os.path.exists(dest):
+            if json.load(open(dest)) != r:
+                print("report.py: %s holds another run of %s's trial %d than %s: give the new one another "
+                      "trial number (run.sh ... K-N)" % (dest, r["arm"], r["trial"], path), file=sys.stderr)
+                return False
+            continue
+        with open(dest, "w") as f:
+            json.dump(r, f, indent=1)
+    return True
+
+
+def load(out, kept=None):
+    """{arm: [result, ...] in trial order} of the trials that ran (OUTDIR's, then the kept ones not
+    already among them: keep() made those the same run), and the ones that failed."""
+    results = [json.load(open(p)) for p in sorted(glob.glob(os.path.join(out, "*", "result.json")))]
+    ran = {(r["arm"], r["trial"]) for r in results if "error" not in r}
+    for path in sorted(glob.glob(os.path.join(kept, "*.json"))) if kept else []:
+        r = json.load(open(path))
+        if (r["arm"], r["trial"]) not in ran:
+            results.append(r)
+    arms, failed = {}, []
+    for r in results:
+        # a transcribed trial may give the count alone (which known bugs, its table did not say)
+        r["known"] = len(r["known_bugs"]) if "known_bugs" in r else r.get("known", 0)
         if "error" in r:
             failed.append(r)
         else:
@@ -95,6 +131,9 @@ def table(arms, failed):
             lines.append(compare(arm, [r["bug_groups"] for r in mine], [r["bug_groups"] for r in rs], "bug groups"))
     for r in failed:
         lines.append("- %s-%d did not run to the end: %s" % (r["arm"], r["trial"], r["error"]))
+    for r in runs:
+        if r.get("transcribed"):
+            lines.append("- %s-%d: %s" % (r["arm"], r["trial"], r["transcribed"]))
     return "\n".join(lines) + "\n"
 
 
@@ -112,21 +151,25 @@ def plot(arms, out):
         print("report.py: no matplotlib (apt-get install python3-matplotlib): no coverage plot", file=sys.stderr)
         return
     fig, ax = plt.subplots(figsize=(8, 4.5))
-    for arm, rs in arms:
+    for arm, all_runs in arms:
+        rs = [r for r in all_runs if r.get("over_time")]  # a transcribed trial has no curve
+        if not rs:
+            continue
         series = [[[0, 0]] + r["over_time"] for r in rs]
         times = sorted(set(s for pts in series for s, _ in pts))
         at = [[step(pts, t) for pts in series] for t in times]
         minutes = [t / 60.0 for t in times]
         # lines between the measures (every PEERS_SNAPSHOT_SECONDS), a dot at each: a step would
         # draw "nothing covered" until the first measure
-        line, = ax.plot(minutes, [statistics.median(v) for v in at], marker=".", label=arm)
+        label = arm if len(rs) == len(all_runs) else "%s (%d of its %d trials)" % (arm, len(rs), len(all_runs))
+        line, = ax.plot(minutes, [statistics.median(v) for v in at], marker=".", label=label)
         ax.fill_between(minutes, [min(v) for v in at], [max(v) for v in at],
                         color=line.get_color(), alpha=0.2, linewidth=0)
     ax.set_xlabel("minutes of the arm's clock")
     ax.set_ylabel("src/relay branches covered")
-    trials = max(len(rs) for _, rs in arms)
-    ax.set_title("TVM's src/relay branches over time: median of %d trial%s, range shaded"
-                 % (trials, "" if trials == 1 else "s"))
+    counts = {len([r for r in rs if r.get("over_time")]) for _, rs in arms} - {0}
+    trials = "%d trial%s" % (max(counts), "" if max(counts) == 1 else "s") if len(counts) == 1 else "its trials"
+    ax.set_title("TVM's src/relay branches over time: each arm's median of %s, range shaded" % trials)
     ax.grid(True, alpha=0.3)
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)  # outside: no curve hidden
     for ext in ("png", "svg"):
@@ -134,11 +177,25 @@ def plot(arms, out):
 
 
 def main():
-    out = sys.argv[1]
-    arms, failed = load(out)
+    args = sys.argv[1:]
+    kept = None
+    if "--kept" in args:
+        i = args.index("--kept")
+        if i + 1 >= len(args):
+            print("report.py: --kept needs a directory", file=sys.stderr)
+            sys.exit(2)
+        kept = args[i + 1]
+        del args[i:i + 2]
+    if not args or args[0].startswith("-"):
+        print("usage: report.py OUTDIR [--table-only] [--kept DIR]", file=sys.stderr)
+        sys.exit(2)
+    out = args[0]
+    if kept and not keep(out, kept):
+        sys.exit(2)
+    arms, failed = load(out, kept)
     with open(os.path.join(out, "RESULTS.md"), "w") as f:
         f.write(table(arms, failed))
-    if arms and "--table-only" not in sys.argv[2:]:
+    if arms and "--table-only" not in args[1:]:
         plot(arms, out)
 
 

@@ -8,7 +8,7 @@
 #   hirgen      HirGen's loop, its tests kept as Relay text    hirgen.sh   (--hirgen PATH)
 #
 #   bench/peers/run.sh [--gencog PATH] [--hirgen PATH] [--arms ARM,...] [--cpus LIST] [-o OUTDIR]
-#                      MINUTES TRIALS
+#                      [--kept DIR] MINUTES TRIALS
 #
 # TRIALS times each (N: trials 1 to N; K-N: trials K to N, so that a long run can be made in
 # sittings into one OUTDIR; a trial already there is an error, never run over), trial t with
@@ -23,22 +23,25 @@
 # (PEERS_KNOWN) met are counted: ARM-TRIAL/result.json. OUTDIR (default build/peers-bench) gets
 # RESULTS.md (the table) and coverage.png|svg (report.py). An arm whose peer is not given is skipped. PEERS_DRY=1 runs
 # the arms without measuring coverage, on any TVM (a plain build, the tests' fake one);
-# PEERS_ARMS_DIR takes the arm scripts from another folder (the tests' stand-ins).
+# PEERS_ARMS_DIR takes the arm scripts from another folder (the tests' stand-ins). --kept DIR
+# (e.g. bench/peers/results/v0.13.0-instrumented): the trials kept from earlier runs, on other
+# machines; this run's finished trials are added to it and the table and plot cover both
+# (report.py --kept).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/../.." || exit 2
-usage() { echo "usage: bench/peers/run.sh [--gencog PATH] [--hirgen PATH] [--arms ARM,...] [--cpus LIST] [-o OUTDIR] MINUTES TRIALS"; }
+usage() { echo "usage: bench/peers/run.sh [--gencog PATH] [--hirgen PATH] [--arms ARM,...] [--cpus LIST] [-o OUTDIR] [--kept DIR] MINUTES TRIALS"; }
 die() { # STATUS MESSAGE: before any arm starts, so OUTDIR is left as it was
   echo "run.sh: $2" >&2
   exit "$1"
 }
 all_arms=" rfuzz rfuzz-open gencog nnsmith hirgen "
-gencog='' hirgen='' arm_list=rfuzz,rfuzz-open,gencog,nnsmith,hirgen out=build/peers-bench cpu_list=${PEERS_CPU:-}
+gencog='' hirgen='' arm_list=rfuzz,rfuzz-open,gencog,nnsmith,hirgen out=build/peers-bench cpu_list=${PEERS_CPU:-} kept=
 while [ $# -gt 0 ]; do
   case $1 in
-  --gencog | --hirgen | --arms | --cpus | -o)
+  --gencog | --hirgen | --arms | --cpus | -o | --kept)
     [ $# -ge 2 ] || die 2 "$1 needs a value"
-    case $1 in --gencog) gencog=$2 ;; --hirgen) hirgen=$2 ;; --arms) arm_list=$2 ;; --cpus) cpu_list=$2 ;; -o) out=$2 ;; esac
+    case $1 in --gencog) gencog=$2 ;; --hirgen) hirgen=$2 ;; --arms) arm_list=$2 ;; --cpus) cpu_list=$2 ;; -o) out=$2 ;; --kept) kept=$2 ;; esac
     shift 2
     ;;
   -h | --help) usage && exit 0 ;;
@@ -94,6 +97,7 @@ done
 for t in $(seq "$first" "$trials"); do
   for arm in "${arms[@]}"; do
     [ ! -e "$out/$arm-$t" ] || die 2 "$out/$arm-$t exists: trial $t of $arm was run before (TRIALS K-N runs trials K to N only; remove $arm-$t to run it again)"
+    [ -z "$kept" ] || [ ! -e "$kept/$arm-$t.json" ] || die 2 "$kept/$arm-$t.json exists: trial $t of $arm was kept from an earlier run (TRIALS K-N: run the trials after it)"
   done
 done
 python=${RELAYKIT_PYTHON:-python3}
@@ -250,6 +254,8 @@ for i in "${!cpus[@]}"; do
 done
 failed=0
 for w in "${workers[@]}"; do wait "$w" || failed=1; done
-"$python" "$here/report.py" "$out" || failed=1
+kept_args=()
+[ -n "$kept" ] && kept_args=(--kept "$kept")
+"$python" "$here/report.py" "$out" "${kept_args[@]}" || failed=1
 cat "$out/RESULTS.md"
 exit "$failed"

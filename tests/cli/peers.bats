@@ -264,3 +264,46 @@ PY
   [ "$output" = "run.sh: TRIALS 3-2: an empty range" ]
   [ ! -e "$T/out2" ]
 }
+
+@test "--kept: trials kept from earlier runs join the table; a run's trials are added, never over another run's" {
+  result rfuzz 3 1100 1000 990 10 29 6 5 '[]'
+  result gencog 3 900 510 420 90 11 2 1 '[]'
+  # kept from earlier machines: trials 1 and 2, one transcribed (no curve, a count of known bugs)
+  mkdir -p "$T/kept"
+  mv "$T/res/rfuzz-3" "$T/rfuzz-3" && mv "$T/res/gencog-3" "$T/gencog-3"
+  result rfuzz 1 1000 900 880 20 30 5 4 '["a"]'
+  result gencog 1 800 500 400 100 10 3 2 '[]'
+  cp "$T/res/rfuzz-1/result.json" "$T/kept/rfuzz-1.json"
+  cp "$T/res/gencog-1/result.json" "$T/kept/gencog-1.json"
+  rm -r "$T/res"/*
+  echo '{"arm": "rfuzz", "trial": 2, "minutes": 30, "programs": 950, "valid": 930, "invalid": 20, "failures": 31, "groups": 7, "bug_groups": 6, "known": 2, "branches": 1200, "coverage": {"relay": [1200, 50000]}, "over_time": [], "transcribed": "from bench/RESULTS.md (its files were lost)"}' > "$T/kept/rfuzz-2.json"
+  echo '{"arm": "gencog", "trial": 2, "minutes": 30, "programs": 520, "valid": 410, "invalid": 110, "failures": 12, "groups": 4, "bug_groups": 6, "known": 1, "branches": 1150, "coverage": {"relay": [1150, 50000]}, "over_time": [], "transcribed": "from bench/RESULTS.md"}' > "$T/kept/gencog-2.json"
+  mv "$T/rfuzz-3" "$T/gencog-3" "$T/res/"
+  run "$PY" "$ROOT/bench/peers/report.py" "$T/res" --table-only --kept "$T/kept"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  cat "$T/res/RESULTS.md"
+  # the same table as three trials in one OUTDIR (the report.py test above)
+  grep -qF "3 trials of 30 minutes per arm" "$T/res/RESULTS.md"
+  grep -qxF '| rfuzz | 1100 (1000-1200) | 950 (900-1000) | 930 (880-990) | 20 (10-20) | 30 (29-31) | 6 (5-7) | 5 (4-6) | 1 (0-2) |' "$T/res/RESULTS.md"
+  grep -qxF '| gencog | 900 (800-1150) | 510 (500-520) | 410 (400-420) | 100 (90-110) | 11 (10-12) | 3 (2-4) | 2 (1-6) | 0 (0-1) |' "$T/res/RESULTS.md"
+  grep -qxF -- '- rfuzz-2: from bench/RESULTS.md (its files were lost)' "$T/res/RESULTS.md"
+  # this run's trials are kept now, as they were; running the report again changes nothing
+  "$PY" -c 'import json, sys; assert json.load(open(sys.argv[1])) == json.load(open(sys.argv[2]))' "$T/res/rfuzz-3/result.json" "$T/kept/rfuzz-3.json"
+  [ -f "$T/kept/gencog-3.json" ]
+  sum=$(md5sum "$T"/kept/* | sort)
+  "$PY" "$ROOT/bench/peers/report.py" "$T/res" --table-only --kept "$T/kept"
+  [ "$(md5sum "$T"/kept/* | sort)" = "$sum" ]
+  # another run under a kept trial's number: an error, the kept one untouched
+  result gencog 1 700 500 400 100 10 3 2 '[]'
+  run "$PY" "$ROOT/bench/peers/report.py" "$T/res" --table-only --kept "$T/kept"
+  [ "$status" -eq 2 ]
+  [[ "$output" == "report.py: $T/kept/gencog-1.json holds another run of gencog's trial 1 than $T/res/gencog-1/result.json"* ]]
+  [ "$(md5sum "$T"/kept/* | sort)" = "$sum" ]
+  # the driver refuses, before any arm, to run a trial that is kept
+  run "$RUN" --gencog "$T/GenCoG" --arms gencog --kept "$T/kept" -o "$T/out3" 1 2-2
+  echo "$output"
+  [ "$status" -eq 2 ]
+  [ "$output" = "run.sh: $T/kept/gencog-2.json exists: trial 2 of gencog was kept from an earlier run (TRIALS K-N: run the trials after it)" ]
+  [ ! -e "$T/out3" ]
+}
