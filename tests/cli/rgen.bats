@@ -61,10 +61,11 @@ setup() {
 
 @test "generated programs type-check and are canonical" {
   "$RGEN" -n 150 --seed 11 -o "$T/g"
-  for f in "$T"/g/*.relay; do
-    "$RCHECK" "$f" || { cat "$f"; return 1; }
-    "$RFMT" --check "$f"
-  done
+  [ "$(ls "$T"/g/*.relay | wc -l)" -eq 150 ]
+  # one process for all of them (a process a file took a minute and a half under ASan); a refusal
+  # names its file
+  "$RCHECK" "$T"/g/*.relay
+  "$RFMT" --check "$T"/g/*.relay
 }
 
 @test "--ops restricts the operators (zeros and ones stay for constants)" {

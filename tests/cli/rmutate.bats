@@ -174,7 +174,7 @@ wait_gone() {
 @test "a signal stops rmutate: exit 130, its workers and temporary files gone, every mutant written complete" {
   for sig in TERM INT HUP; do
     mkdir -p "$T/tmp.$sig"
-    TMPDIR="$T/tmp.$sig" "$RMUTATE" "$CORPUS/models/resnet-18.relay" -n 3000 -j 2 -o "$T/sig.$sig" 2> "$T/err.$sig" &
+    TMPDIR="$T/tmp.$sig" "$RMUTATE" "$CORPUS/models/dqn.relay" -n 3000 -j 2 -o "$T/sig.$sig" 2> "$T/err.$sig" &
     pid=$!
     # some mutants written first, then the signal (the workers are done by then or not)
     for _ in $(seq 100); do [ -s "$T/sig.$sig/manifest.jsonl" ] && break; sleep 0.1; done
