@@ -102,3 +102,26 @@ print("python:", len(s.python))' "$ROOT/scripts" "$1"
   [ "${lines[2]}" = 'files: $ROOT/bench/chain.sh' ]
   [ "${lines[3]}" = "python: 1" ]
 }
+
+@test "deps.sh --tvm and --peers add what TVM's build and the peers need; an unknown option is refused" {
+  base=$(bash "$ROOT/scripts/deps.sh" --list)
+  tvm=$(bash "$ROOT/scripts/deps.sh" --tvm --list)
+  peers=$(bash "$ROOT/scripts/deps.sh" --peers --list)
+  # the base list is what make check needs, and stays so
+  ! grep -qx 'llvm-15-dev\|python3-decorator\|python3-z3' <<< "$base" || false
+  for p in cmake clang llvm-15-dev python3-attr python3-decorator python3-psutil python3-scipy python3-typing-extensions python3-cloudpickle; do
+    grep -qx "$p" <<< "$tvm" || { echo "--tvm lacks $p"; return 1; }
+  done
+  for p in python3-z3 python3-bitarray python3-levenshtein python3-onnx python3-matplotlib; do
+    grep -qx "$p" <<< "$peers" || { echo "--peers lacks $p"; return 1; }
+  done
+  # every name is a Debian package (apt-cache knows it, where its package lists are there at all)
+  if command -v apt-cache > /dev/null && apt-cache show bats > /dev/null 2>&1; then
+    for p in $(bash "$ROOT/scripts/deps.sh" --tvm --peers --list); do
+      apt-cache show "$p" > /dev/null 2>&1 || { echo "not a package here: $p"; return 1; }
+    done
+  fi
+  run bash "$ROOT/scripts/deps.sh" --bogus
+  [ "$status" -eq 2 ]
+  [ "$output" = "deps.sh: unknown option --bogus (--list, --tvm, --peers)" ]
+}
