@@ -119,6 +119,10 @@ enum {
 extern const FuzzKind fuzz_kinds[FUZZ_NKINDS];
 /* The kind called `name`, or NULL. */
 const FuzzKind *fuzz_kind(const char *name);
+
+/* Whether a known bug's words (TVM's, from bugs.json) are in text, its numbers aside: each run of
+   digits in words matches any run of digits (known.c says why). */
+bool fuzz_words_found(const char *text, const char *words);
 /* What an answer means for a program of this kind. */
 FuzzVerdict fuzz_verdict(const FuzzKind *kind, int status, bool timed_out, const char *sig);
 

@@ -55,11 +55,13 @@ static const char usage_options[] =
     "      --mix K=W,...  the round kinds' weights, e.g. diff=1,ill-typed=1 (a kind not named gets\n"
     "                     0), or all of them in the order above (7,2,1); default: as above\n"
     "      --policy FILE  the generator's policy (rgen --policy); default: forward generation of\n"
-    "                     dataflow programs (calls, shared values, tuples) over every operator\n"
+    "                     dataflow programs (calls, shared values, tuples, helper globals, the\n"
+    "                     dynamic detour) over every operator\n"
     "      --known FILE   known bugs: one regex a line over the group key (# comments), or a JSON\n"
     "                     list of {\"id\", \"signature\"} (../shared/realbugs/bugs.json: TVM's words, found\n"
-    "                     in the failure's signature or output); failures they name are counted, not\n"
-    "                     grouped or reduced, and campaign.json and index.md say which were met, when\n"
+    "                     in the failure's signature or output, numbers aside); failures they name are\n"
+    "                     counted, not grouped or reduced, and campaign.json and index.md say which\n"
+    "                     were met, when\n"
     "      --tvm HOME[:LIB]  another TVM build you have (TVM_HOME, and TVM_LIBRARY_PATH when libtvm.so\n"
     "                     is not in HOME/build or HOME/lib), once per release: each bug group's\n"
     "                     reduced program is asked of it too (\"v0.19.0: passes (fixed by v0.19.0)\")\n"
@@ -248,8 +250,8 @@ static const KnownBug *known_bug(const KnownBugs *known, const char *key, const 
   for (size_t i = 0; i < known->len; i++) {
     const KnownBug *k = &known->items[i];
     if (k->re ? pattern_search(k->re, key, strlen(key))
-              : strstr(sig, k->words) || (fo && fo->output && strstr(fo->output, k->words)) ||
-                    (fo && fo->signature && strstr(fo->signature, k->words)))
+              : fuzz_words_found(sig, k->words) || (fo && fuzz_words_found(fo->output, k->words)) ||
+                    (fo && fuzz_words_found(fo->signature, k->words)))
       return k;
   }
   return NULL;

@@ -307,3 +307,19 @@ PY
   [ "$output" = "run.sh: $T/kept/gencog-2.json exists: trial 2 of gencog was kept from an earlier run (TRIALS K-N: run the trials after it)" ]
   [ ! -e "$T/out3" ]
 }
+
+@test "result.py: a known bug is met whatever numbers its error holds (the same check on another program), nothing else" {
+  "$PY" - "$ROOT/bench/peers" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from result import words_found
+w = "the function is provided too many arguments expected 1, found 7"
+assert words_found("error: the function is provided too many arguments expected 1, found 3\n", w)
+assert words_found(w, w)
+assert not words_found("the function is provided too many arguments expected 1, found", w)
+assert not words_found("the function is provided too few arguments expected 1, found 3", w)
+assert words_found("x (3 vs. 0) y", "(0 vs. 0)") and not words_found("(a vs. 0)", "(0 vs. 0)")
+assert words_found("a.b*c", "a.b*c") and not words_found("aXb*c", "a.b*c")  # the words are words, not a pattern
+assert not words_found("anything", "")
+PY
+}

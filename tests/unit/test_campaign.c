@@ -304,6 +304,26 @@ static void test_kinds(void **state) {
   assert_true(fuzz_kind("ill-typed")->ill_typed && !fuzz_kinds[0].ill_typed);
 }
 
+/* A known bug's words match its failures whatever numbers they hold, and nothing else. */
+static void test_known_words(void **state) {
+  (void)state;
+  const char *w = "the function is provided too many arguments expected 1, found 7";
+  assert_true(fuzz_words_found("error: the function is provided too many arguments expected 1, found 7", w));
+  assert_true(fuzz_words_found("x: the function is provided too many arguments expected 1, found 23\n", w));
+  assert_true(fuzz_words_found("the function is provided too many arguments expected 10, found 2", w));
+  assert_false(fuzz_words_found("the function is provided too many arguments expected x, found 2", w));
+  assert_false(fuzz_words_found("the function is provided too few arguments expected 1, found 0", w));
+  assert_false(fuzz_words_found("the function is provided too many arguments expected 1, found", w));
+  assert_true(fuzz_words_found("uint64 not handled", "uint64 not handled"));
+  assert_true(fuzz_words_found("Divide by zero", "Divide by zero"));
+  /* a number stands for a number, not for a letter or nothing */
+  assert_true(fuzz_words_found("int64", "int32"));
+  assert_false(fuzz_words_found("intx", "int32"));
+  assert_false(fuzz_words_found("(vs. 0)", "(0 vs. 0)"));
+  assert_false(fuzz_words_found(NULL, w));
+  assert_false(fuzz_words_found("anything", ""));
+}
+
 static void test_group_keys_and_repro_args(void **state) {
   (void)state;
   char *k1, *m1, *k2, *m2, *k3, *m3;
@@ -639,6 +659,7 @@ int main(void) {
       cmocka_unit_test(test_features_of_models),
       cmocka_unit_test(test_pass_sequences),                  cmocka_unit_test(test_pass_set_parse),
       cmocka_unit_test(test_verdicts),                        cmocka_unit_test(test_kinds),
+      cmocka_unit_test(test_known_words),
       cmocka_unit_test(test_group_keys_and_repro_args), cmocka_unit_test(test_classes),
       cmocka_unit_test(test_root_cause_keys), cmocka_unit_test(test_family_keys),
       cmocka_unit_test(test_precondition),
