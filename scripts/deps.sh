@@ -42,6 +42,8 @@
 # --peers: python3-z3 python3-bitarray python3-tqdm python3-colorama python3-graphviz
 #   python3-matplotlib python3-levenshtein python3-onnx   GenCoG's and NNSmith's imports
 #                                     (bench/peers/README.md; polyleven is shimmed to levenshtein)
+#   python3-torch python3-multipledispatch python3-omegaconf   NNSmith's generator (it makes its
+#                                     models with PyTorch; each missing one stopped its arm at once)
 set -euo pipefail
 pkgs=(build-essential pkg-config clang libclang-rt-14-dev python3 python3-numpy python3-venv python3-pip
   python3-setuptools bats libcmocka-dev
@@ -50,7 +52,7 @@ pkgs=(build-essential pkg-config clang libclang-rt-14-dev python3 python3-numpy 
 tvm_pkgs=(cmake ninja-build clang llvm-15-dev python3-numpy python3-attr python3-decorator python3-psutil
   python3-scipy python3-typing-extensions python3-cloudpickle python3-tornado)
 peer_pkgs=(python3-z3 python3-bitarray python3-tqdm python3-colorama python3-graphviz python3-matplotlib
-  python3-levenshtein python3-onnx)
+  python3-levenshtein python3-onnx python3-torch python3-multipledispatch python3-omegaconf)
 for a in "$@"; do
   case $a in
   --list) printf '%s\n' "${pkgs[@]}"; exit 0 ;;
