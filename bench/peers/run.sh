@@ -117,6 +117,19 @@ if [ "$dry" != 1 ]; then
   command -v flock > /dev/null || die 2 "flock is needed (util-linux)"
 fi
 command -v taskset > /dev/null || die 2 "taskset is needed (util-linux)"
+# The peers' own Python imports (a missing one stopped NNSmith's arm at its start, after an hour of
+# the arms before it); the tests' stand-in arms import nothing
+if [ "$arms_dir" = "$here" ]; then
+  for arm in "${arms[@]}"; do
+    case $arm in
+    gencog) mods="z3 bitarray tqdm colorama graphviz Levenshtein numpy" ;;
+    nnsmith) mods="z3 bitarray tqdm colorama graphviz Levenshtein numpy onnx torch multipledispatch omegaconf" ;;
+    *) continue ;;
+    esac
+    missing=$(for m in $mods; do "$python" -c "import $m" 2> /dev/null || printf '%s ' "$m"; done)
+    [ -z "$missing" ] || die 2 "the $arm arm needs the Python modules ${missing% } ($python cannot import them): bash scripts/deps.sh --peers"
+  done
+fi
 [ ${#cpus[@]} -gt 0 ] || cpus=($(($(nproc) - 1)))
 bin=${PEERS_BIN:-$PWD/bin}
 if [ -z "${PEERS_BIN:-}" ]; then make -s all || exit 1; fi

@@ -323,3 +323,15 @@ assert words_found("a.b*c", "a.b*c") and not words_found("aXb*c", "a.b*c")  # th
 assert not words_found("anything", "")
 PY
 }
+
+@test "a peer's missing Python module is an error naming it, before any arm starts" {
+  use_fake_tvm
+  # a Python that has everything but torch (NNSmith makes its models with it)
+  printf '#!/bin/sh\n[ "$2" = "import torch" ] && exit 1\nexec "%s" "$@"\n' "$RELAYKIT_PYTHON" > "$T/python"
+  chmod +x "$T/python"
+  PEERS_DRY=1 RELAYKIT_PYTHON=$T/python run "$RUN" --gencog "$T/GenCoG" --arms nnsmith -o "$T/out" 1 1
+  echo "$output"
+  [ "$status" -eq 2 ]
+  [[ "$output" == "run.sh: the nnsmith arm needs the Python modules "*"torch ($T/python cannot import them): bash scripts/deps.sh --peers" ]]
+  [ ! -e "$T/out" ]
+}
