@@ -28,6 +28,10 @@
 # machines; this run's finished trials are added to it and the table and plot cover both
 # (report.py --kept).
 set -u
+# The whole script is one block, read before any of it runs: bash reads a script as it goes, and a
+# run lasts hours, so a `git pull` or an edit of this file in the meantime made a running driver
+# read the rest at a shifted place: it started its arms again, removing a finished trial first.
+{
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/../.." || exit 2
 usage() { echo "usage: bench/peers/run.sh [--gencog PATH] [--hirgen PATH] [--arms ARM,...] [--cpus LIST] [-o OUTDIR] [--kept DIR] MINUTES TRIALS"; }
@@ -272,3 +276,4 @@ kept_args=()
 "$python" "$here/report.py" "$out" "${kept_args[@]}" || failed=1
 cat "$out/RESULTS.md"
 exit "$failed"
+}

@@ -335,3 +335,34 @@ PY
   [[ "$output" == "run.sh: the nnsmith arm needs the Python modules "*"torch ($T/python cannot import them): bash scripts/deps.sh --peers" ]]
   [ ! -e "$T/out" ]
 }
+
+@test "the driver edited while it runs (a git pull during a long run) finishes as it started: no trial run again, none removed" {
+  use_fake_tvm
+  # a copy of the repository's tree whose run.sh can be rewritten in place, as an editor or git does
+  mkdir -p "$T/root/bench/peers"
+  for f in "$ROOT"/*; do [ "$(basename "$f")" = bench ] || ln -s "$f" "$T/root/"; done
+  for f in "$ROOT"/bench/peers/*; do ln -s "$f" "$T/root/bench/peers/"; done
+  rm "$T/root/bench/peers/run.sh"
+  cp "$RUN" "$T/root/bench/peers/run.sh"
+  mkdir -p "$T/arms"
+  # the stand-in arm counts its starts
+  printf '#!/usr/bin/env bash\necho start >> "%s/starts"\ndate +%%s > "$1/started"\nsleep 3\necho %s > "$1/arm.json"\n' \
+    "$T" "'{\"programs\": 1, \"valid\": 1, \"invalid\": 0, \"timeouts\": 0, \"failures\": 0}'" > "$T/arms/rfuzz.sh"
+  PEERS_DRY=1 PEERS_ARMS_DIR=$T/arms PEERS_SNAPSHOT_SECONDS=1 PEERS_KNOWN=/dev/null \
+    "$T/root/bench/peers/run.sh" --arms rfuzz --cpus 0 -o "$T/out" 1 1 > "$T/log" 2>&1 &
+  pid=$!
+  for _ in $(seq 100); do [ -e "$T/starts" ] && break; sleep 0.1; done
+  # a comment more at its top, as long as the text from its job list to its wait for the arms:
+  # bash, back from that wait, reads on at its old offset, which is now the job list again. The
+  # new text goes into the same file (the same inode: what bash reads on from), as git writes it.
+  a=$(grep -b -m1 '^failed=0' "$RUN" | cut -d: -f1)
+  b=$(grep -b -m1 '^jobs=()' "$RUN" | cut -d: -f1)
+  { printf '#%*s\n' $((a - b - 2)) ''; cat "$RUN"; } > "$T/new"
+  cat "$T/new" > "$T/root/bench/peers/run.sh"
+  status=0
+  wait "$pid" || status=$?
+  cat "$T/log"
+  [ "$status" -eq 0 ]
+  [ "$(wc -l < "$T/starts")" -eq 1 ]
+  [ -f "$T/out/rfuzz-1/result.json" ] && [ -f "$T/out/RESULTS.md" ]
+}
