@@ -327,7 +327,7 @@ PY
 @test "a peer's missing Python module is an error naming it, before any arm starts" {
   use_fake_tvm
   # a Python that has everything but torch (NNSmith makes its models with it)
-  printf '#!/bin/sh\n[ "$2" = "import torch" ] && exit 1\nexec "%s" "$@"\n' "$RELAYKIT_PYTHON" > "$T/python"
+  printf '#!/bin/sh\n[ "$2" = "import %s" ] && exit 1\nexec "%s" "$@"\n' torch "$RELAYKIT_PYTHON" > "$T/python"
   chmod +x "$T/python"
   PEERS_DRY=1 RELAYKIT_PYTHON=$T/python run "$RUN" --gencog "$T/GenCoG" --arms nnsmith -o "$T/out" 1 1
   echo "$output"
