@@ -161,7 +161,7 @@ static void default_policy(GenPolicy *p, Arena *arena) {
   p->weights[GEN_TUPLE] = 8;
   p->weights[GEN_SIDE_OP] = 10;
   p->weights[GEN_DYNAMIC] = 1; /* one program in seven, checked on the VM (kinds.c) */
-  p->weights[GEN_GLOBAL] = 1;  /* helper globals: one program in five, on the VM too */
+  p->weights[GEN_GLOBAL] = 1;  /* helper globals: one program in four, on the VM too */
   p->forward = true;
   p->float_only = true;
   p->min_rank = 1;
