@@ -141,10 +141,11 @@ static bool positive_number(const char *s, double *out) {
    memory symbolic tensor shape", by design).  Helper globals (of one to three parameters, the
    detour inside them too) make modules of several functions, as HirGen's are: module-level
    passes (DynamicToStatic above all) rewrite one function under its callers; the graph
-   executor's codegen takes no call of a Relay function, so those programs too run on the VM.  Left out: the annotation.* markers (relay.build
-   has no strategy for compiler_begin outside a BYOC partitioning) and on_device / device_copy
-   without a device plan ("virtual_device->IsFullyUnconstrained()" in the first hour on TVM
-   v0.13): every such program would be a failure that is no bug. */
+   executor's codegen takes no call of a Relay function, so those programs too run on the VM.
+   Left out: the annotation.* markers (relay.build has no strategy for compiler_begin outside a
+   BYOC partitioning) and on_device / device_copy without a device plan ("virtual_device->
+   IsFullyUnconstrained()" in the first hour on TVM v0.13): every such program would be a
+   failure that is no bug. */
 static void default_policy(GenPolicy *p, Arena *arena) {
   size_t count, n = 0;
   const OpDef *const *ops = op_all(&count);
@@ -689,8 +690,7 @@ static void restart_oracle(Fuzzer *f) {
 }
 
 static void find_dyn_call(AstExpr **slot, void *ctx) {
-  const AstExpr *e = *slot;
-  if (e->kind == AST_CALL && e->a->kind == AST_NAME && !strncmp(e->a->text, "dyn.", 4)) *(unsigned *)ctx |= FUZZ_SHAPE_DYN;
+  if (prog_calls_op(*slot, "dyn.")) *(unsigned *)ctx |= FUZZ_SHAPE_DYN;
 }
 
 /* What in the round's program only the VM runs (FUZZ_SHAPE_*): a dyn.* call (the generator's

@@ -28,10 +28,6 @@ typedef struct Collect {
   PtrMap read_shapes; /* the slots whose value is a shape read off a value (read_shape) */
 } Collect;
 
-static bool is_call_of(const AstExpr *e, const char *prefix, size_t n) {
-  return e->kind == AST_CALL && e->a->kind == AST_NAME && !strncmp(e->a->text, prefix, n);
-}
-
 /* The slots no mutation may change: the operands of a dyn.* call and the shape_of calls.  A
    dyn.* op takes its output's sizes from its operands' values (dyn.reshape's new shape, a
    dyn.strided_slice's bounds); a program that gives them as a shape_of reads them off a value,
@@ -40,8 +36,8 @@ static bool is_call_of(const AstExpr *e, const char *prefix, size_t n) {
 static void read_shape(AstExpr **slot, void *ctx) {
   AstExpr *e = *slot;
   PtrMap *pinned = ctx;
-  if (is_call_of(e, "shape_of", 9)) ptrmap_put(pinned, slot, slot);
-  if (is_call_of(e, "dyn.", 4))
+  if (prog_calls_op(e, "shape_of")) ptrmap_put(pinned, slot, slot);
+  if (prog_calls_op(e, "dyn."))
     for (size_t i = 0; i < e->nitems; i++) ptrmap_put(pinned, &e->items[i], slot);
 }
 

@@ -104,6 +104,8 @@ size_t prog_uses_in_module(const AstModule *m, AstExprKind kind, const char *nam
 void prog_substitute(AstExpr **slot, AstExprKind kind, const char *name, AstExpr *with);
 /* Calls whose callee is an operator name, in every definition's body of m. */
 size_t prog_count_calls_in_module(const AstModule *m);
+/* Whether e calls an operator whose name starts with `prefix` ("shape_of", "dyn."). */
+bool prog_calls_op(const AstExpr *e, const char *prefix);
 
 /* ------------------------------------------------------------------ scoped_walk.c */
 /* A variable visible at an expression: a parameter, an earlier let or graph binding, an enclosing

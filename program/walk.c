@@ -66,6 +66,10 @@ static void count_call(AstExpr **slot, void *ctx) {
   if ((*slot)->kind == AST_CALL && (*slot)->a->kind == AST_NAME) ++*(size_t *)ctx;
 }
 
+bool prog_calls_op(const AstExpr *e, const char *prefix) {
+  return e->kind == AST_CALL && e->a->kind == AST_NAME && !strncmp(e->a->text, prefix, strlen(prefix));
+}
+
 size_t prog_count_calls_in_module(const AstModule *m) {
   size_t n = 0;
   prog_walk_module((AstModule *)m, count_call, &n);
