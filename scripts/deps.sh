@@ -53,15 +53,21 @@ tvm_pkgs=(cmake ninja-build clang llvm-15-dev python3-numpy python3-attr python3
   python3-scipy python3-typing-extensions python3-cloudpickle python3-tornado)
 peer_pkgs=(python3-z3 python3-bitarray python3-tqdm python3-colorama python3-graphviz python3-matplotlib
   python3-levenshtein python3-onnx python3-torch python3-multipledispatch python3-omegaconf)
+list=0
 for a in "$@"; do
   case $a in
-  --list) printf '%s\n' "${pkgs[@]}"; exit 0 ;;
+  --list) list=1 ;;
   --tvm) pkgs+=("${tvm_pkgs[@]}") ;;
   --peers) pkgs+=("${peer_pkgs[@]}") ;;
   -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) echo "deps.sh: unknown option $a (--list, --tvm, --peers)" >&2; exit 2 ;;
   esac
 done
+# --list after the others too: the list they make, whatever the order of the options
+if [ $list = 1 ]; then
+  printf '%s\n' "${pkgs[@]}"
+  exit 0
+fi
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -125,9 +125,10 @@ command -v taskset > /dev/null || die 2 "taskset is needed (util-linux)"
 # the arms before it); the tests' stand-in arms import nothing
 if [ "$arms_dir" = "$here" ]; then
   for arm in "${arms[@]}"; do
+    mods="z3 bitarray tqdm colorama graphviz Levenshtein numpy" # GenCoG's loop, NNSmith's too
     case $arm in
-    gencog) mods="z3 bitarray tqdm colorama graphviz Levenshtein numpy" ;;
-    nnsmith) mods="z3 bitarray tqdm colorama graphviz Levenshtein numpy onnx torch multipledispatch omegaconf" ;;
+    gencog) ;;
+    nnsmith) mods="$mods onnx torch multipledispatch omegaconf" ;;
     *) continue ;;
     esac
     missing=$(for m in $mods; do "$python" -c "import $m" 2> /dev/null || printf '%s ' "$m"; done)

@@ -110,6 +110,7 @@ print("python:", len(s.python))' "$ROOT/scripts" "$1"
   base=$(bash "$deps" --list)
   tvm=$(bash "$deps" --tvm --list)
   peers=$(bash "$deps" --peers --list)
+  [ "$(bash "$deps" --list --peers)" = "$peers" ] # the options in any order
   # the base list is what make check needs, and stays so
   ! grep -qx 'llvm-15-dev\|python3-decorator\|python3-z3' <<< "$base" || false
   for p in cmake clang llvm-15-dev python3-attr python3-decorator python3-psutil python3-scipy python3-typing-extensions python3-cloudpickle; do
