@@ -222,9 +222,21 @@ void fail_group_key(const Outcome *f, bool timed_out, const char *sig, char **ke
     sb_puts(&k, "timeout");
     *match = xstrdup("timeout");
   } else {
-    run_signature_line(sig ? sig : "", sig ? strlen(sig) : 0, NULL, &norm, &ere);
-    if (norm.len) run_signature_root(norm.data, &k);
-    else sb_puts(&k, "(no signature)");
+    /* Masked first, then cut: a cut before masking kept more or less of the message as the
+       generated names in it were shorter or longer, and one check became several groups
+       ("... variables [i1] are us", "... variables [i1] are used, but are not passed in"). */
+    size_t n = sig ? strlen(sig) : 0;
+    run_signature_line_cap(sig ? sig : "", n, NULL, &norm, NULL, (size_t)-1); /* masked whole */
+    run_signature_line(sig ? sig : "", n, NULL, NULL, &ere);
+    if (norm.len) {
+      StrBuf root;
+      sb_init(&root);
+      run_signature_root(norm.data, &root);
+      sb_putn(&k, root.data, root.len < FAIL_KEY_WORDS_MAX ? root.len : FAIL_KEY_WORDS_MAX);
+      sb_free(&root);
+    } else {
+      sb_puts(&k, "(no signature)");
+    }
     *match = ere.len ? sb_take(&ere) : NULL;
   }
   /* TVM's innermost frame tells apart two bugs that share a message (a check in a helper many

@@ -82,8 +82,11 @@ FailClass fail_classify(const FailRules *c, const char *sig, const Outcome *f, F
  * the signature masked (support: signature.h) and further of what tells one instance of a cause
  * from another: generated function names (fused_*, tvmgen_*, vm_mod_*), dtypes and shapes; then
  * TVM's innermost frame.  A timeout is "STAGE: timeout".  *match: a pattern for rreduce --match
- * (the signature's stable part), or NULL.
+ * (the signature's stable part), or NULL.  The masked message is cut at FAIL_KEY_WORDS_MAX bytes:
+ * the signatures oracles give are cut at 400 (relaykit_tvm's SIGNATURE_CAP), so the first 160
+ * masked bytes are the same for every instance of a check whatever the names in it.
  */
+enum { FAIL_KEY_WORDS_MAX = 160 };
 bool fail_is_timeout(bool timed_out, const char *sig);
 void fail_group_key(const Outcome *f, bool timed_out, const char *sig, char **key, char **match);
 

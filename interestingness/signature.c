@@ -103,12 +103,16 @@ static void put_word(Out *o, const char *w, size_t k) {
 }
 
 void run_signature_line(const char *s, size_t n, const RunSigMasks *m, StrBuf *norm, StrBuf *ere) {
+  run_signature_line_cap(s, n, m, norm, ere, RUN_SIG_LINE_MAX);
+}
+
+void run_signature_line_cap(const char *s, size_t n, const RunSigMasks *m, StrBuf *norm, StrBuf *ere, size_t cap) {
   Out o = {norm, ere, 0};
   size_t i = 0;
   while (i < n && is_space(s[i])) i++;
   while (n > i && is_space(s[n - 1])) n--;
   const char *base = m && m->basename && *m->basename ? m->basename : NULL;
-  while (i < n && o.kept < RUN_SIG_LINE_MAX) {
+  while (i < n && o.kept < cap) {
     size_t k;
     if (is_space(s[i])) { /* one blank stays itself in the pattern (easier to read), a longer run does not */
       for (k = i; k < n && is_space(s[k]);) k++;
@@ -126,7 +130,7 @@ void run_signature_line(const char *s, size_t n, const RunSigMasks *m, StrBuf *n
     } else if (is_word(s[i])) {
       /* a word is cut at the cap too: a megabyte-long one would otherwise become the signature
          and a megabyte-long pattern (a prefix still matches) */
-      size_t room = RUN_SIG_LINE_MAX - o.kept;
+      size_t room = cap - o.kept;
       for (k = i; k < n && k - i < room && is_word(s[k]);) k++;
       put_word(&o, s + i, k - i);
       i = k;
@@ -184,11 +188,32 @@ static size_t shape_at(const char *s) {
   }
 }
 
+/* Where a bracketed list of loop variables TVM names ("[i1]", "[i0, ax2]": letters then a short
+   number) ends, or 0.  The same unbound-variable check names whichever loop it met. */
+static size_t loop_vars_at(const char *s) {
+  if (s[0] != '[') return 0;
+  size_t i = 1, items = 0;
+  for (;;) {
+    size_t letters = 0, digits = 0;
+    while (isalpha((unsigned char)s[i + letters]) || s[i + letters] == '_') letters++;
+    while (is_digit(s[i + letters + digits])) digits++;
+    if (!letters || !digits || letters > 3 || digits > 3 || dtype_word(s + i, letters + digits)) return 0;
+    i += letters + digits;
+    items++;
+    if (s[i] == ']') return i + 1;
+    if (s[i] != ',') return 0;
+    for (i++; s[i] == ' ';) i++;
+  }
+}
+
 void run_signature_root(const char *norm, StrBuf *out) {
   for (const char *p = norm; *p;) {
     size_t k;
     if ((k = shape_at(p))) {
       sb_puts(out, "<shape>");
+      p += k;
+    } else if ((k = loop_vars_at(p))) {
+      sb_puts(out, "[<vars>]");
       p += k;
     } else if (is_word(*p)) {
       const char *w = p;

@@ -48,10 +48,13 @@ void run_signature_free(RunSignature *s);
    line (either may be NULL).  At most RUN_SIG_LINE_MAX bytes of a long line are kept. */
 enum { RUN_SIG_LINE_MAX = 200 };
 void run_signature_line(const char *s, size_t n, const RunSigMasks *m, StrBuf *norm, StrBuf *ere);
+/* The same with another cap (group keys cut after masking: see fail_group_key). */
+void run_signature_line_cap(const char *s, size_t n, const RunSigMasks *m, StrBuf *norm, StrBuf *ere, size_t cap);
 
 /* A normalised line (run_signature_line's norm) with what tells one instance of a cause from
    another masked too, appended to out: names TVM generates for fused and lowered functions
-   (<fn>), dtypes (<dtype>), shapes and other bracketed lists of numbers (<shape>).  Group keys
+   (<fn>), dtypes (<dtype>), shapes and other bracketed lists of numbers (<shape>), bracketed
+   lists of loop variables ([<vars>]).  Group keys
    use it: one root cause, one group. */
 void run_signature_root(const char *norm, StrBuf *out);
 

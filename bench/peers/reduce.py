@@ -1,7 +1,7 @@
 """The root causes behind a bench/peers run's bug groups: each distinct group of every arm and
 trial reduced once, by relaykit, so that a person can read what it comes to.
 
-    reduce.py OUTDIR [--minutes M] [--cpus LIST]
+    reduce.py OUTDIR [--minutes M] [--cpus LIST] [--one-per-family]
 
 OUTDIR is bench/peers/run.sh's: its ARM-TRIAL/triage.json are roracle's groups of each arm's
 failing programs, each under the check it failed (NAME.relay.args beside it). Groups of different
@@ -15,6 +15,12 @@ the reduced program's size and its operators. Groups are numbered in the order o
 trial and arm, so that the numbers stay put when a reduction is run again. With several cores in
 --cpus (default: the last core), as many reductions run at once, each pinned to its core.
 A group already reduced (its reduced.relay there, from the same file) is not reduced again.
+
+Groups are also gathered into families (family() below: one check named per operator, per loop
+variable, or cut at another length by an older triage), a reading aid for the root-cause table:
+OUTDIR/families.md lists each family, its groups and where it was met, and how many families each
+arm-trial met. --one-per-family reduces only the smallest group of each family (the others are
+said to be in it), for when the minutes are short.
 """
 import json
 import os
@@ -67,6 +73,43 @@ def collect(out):
     return list(groups.values())
 
 
+# One check, several groups: the words that change from one instance of it to the next.
+PER_INSTANCE = [(re.compile(r"(has not been registered for|cannot find ShapeFunc for) [\w.]+"), r"\1 <op>"),
+                (re.compile(r"the operator [\w.]+ does not"), "the operator <op> does not"),
+                (re.compile(r"Op\(tir\.\w+\)"), "Op(tir.<op>)"),
+                (re.compile(r"\[[a-z]{1,3}[0-9]{1,3}(, [a-z]{1,3}[0-9]{1,3})*\]"), "[<vars>]"),
+                (re.compile(r"<class '[\w.]+'>"), "<class <expr>>"),
+                (re.compile(r"compute\(\w+, body=.*"), "compute(<tensor>, ...)")]
+# The words a family is told by: a longer message was cut at different places by triage before
+# its keys were cut after masking (outcome.h, FAIL_KEY_WORDS_MAX), so only its start is compared;
+# a short message is whole, and the frame after it tells apart one bare check in two places
+# ("Check failed: (data) is false" in ROIAlignRel and in SequenceMaskRel).
+FAMILY_WORDS = 64
+
+
+def family(signature):
+    """The family of a group's signature ("STAGE: MESSAGE @ FRAME")."""
+    stage, _, rest = signature.partition(": ")
+    message, at, frame = rest.partition(" @ ")
+    for pattern, instead in PER_INSTANCE:
+        message = pattern.sub(instead, message)
+    if len(message) > FAMILY_WORDS:
+        return "%s: %s..." % (stage, message[:FAMILY_WORDS])
+    return "%s: %s%s%s" % (stage, message, at, frame)
+
+
+def families(groups):
+    """The groups gathered by family, in order of first appearance."""
+    found = {}
+    for g in groups:
+        f = found.setdefault(family(g["signature"]), {"family": family(g["signature"]), "groups": [], "met": [],
+                                                      "programs": 0})
+        f["groups"].append(g)
+        f["met"] += [m for m in g["met"] if m not in f["met"]]
+        f["programs"] += g["programs"]
+    return list(found.values())
+
+
 def operators(path):
     """The operators a Relay program calls, sorted, by the text (`name(` after no @ or %)."""
     try:
@@ -117,13 +160,30 @@ def reduce_one(g, gdir, minutes, cpu, rreduce, tvm_server):
 
 
 def table(groups):
-    lines = ["| group | met in (arm-trial) | programs | reduced | operators of the reduced program | signature |",
-             "|---|---|---|---|---|---|"]
+    lines = ["| group | family | met in (arm-trial) | programs | reduced | operators of the reduced program | signature |",
+             "|---|---|---|---|---|---|---|"]
     for g in groups:
         sig = g["signature"].replace("|", "\\|").replace("\n", " ")
         size = "%d B" % g["reduced_bytes"] if g.get("reduced_bytes") is not None else g["status"]
-        lines.append("| %03d | %s | %d | %s | %s | `%s` |" % (g["id"], " ".join(g["met"]), g["programs"], size,
+        lines.append("| %03d | %s | %s | %d | %s | %s | `%s` |" % (g["id"], g["family"], " ".join(g["met"]), g["programs"], size,
                                                              " ".join(g.get("operators", [])) or "-", sig[:160]))
+    return "\n".join(lines) + "\n"
+
+
+def family_table(fams, trials):
+    """families.md: how many bug groups and families each arm-trial met, then each family."""
+    lines = ["| arm-trial | bug groups | families |", "|---|---:|---:|"]
+    for t in trials:
+        lines.append("| %s | %d | %d |" % (t, sum(t in g["met"] for f in fams for g in f["groups"]),
+                                            sum(t in f["met"] for f in fams)))
+    lines += ["", "| family | groups | met in (arm-trial) | programs | reduced (group: size, operators) | family words |",
+              "|---|---|---|---:|---|---|"]
+    for n, f in enumerate(fams, 1):
+        red = "; ".join(("%03d: %d B %s" % (g["id"], g["reduced_bytes"], " ".join(g.get("operators", [])))).strip()
+                        for g in f["groups"] if g.get("reduced_bytes") is not None) or "-"
+        lines.append("| F%02d | %s | %s | %d | %s | `%s` |" % (
+            n, " ".join("%03d" % g["id"] for g in f["groups"]), " ".join(f["met"]), f["programs"], red,
+            f["family"].replace("|", "\\|")[:120]))
     return "\n".join(lines) + "\n"
 
 
@@ -132,10 +192,13 @@ def main():
     if not args or args[0] in ("-h", "--help"):
         print(__doc__.strip())
         return 0 if args else 2
-    out, minutes, cpus = args[0], 5.0, None
+    out, minutes, cpus, one_per_family = args[0], 5.0, None, False
     i = 1
     while i < len(args):
-        if args[i] in ("--minutes", "--cpus") and i + 1 < len(args):
+        if args[i] == "--one-per-family":
+            one_per_family = True
+            i += 1
+        elif args[i] in ("--minutes", "--cpus") and i + 1 < len(args):
             if args[i] == "--minutes":
                 minutes = float(args[i + 1])
             else:
@@ -153,7 +216,16 @@ def main():
     groups = collect(out)
     for n, g in enumerate(groups, 1):
         g["id"] = n
+    fams = families(groups)
+    for n, f in enumerate(fams, 1):
+        for g in f["groups"]:
+            g["family"] = "F%02d" % n
     todo = list(groups)
+    if one_per_family:  # the smallest group of each family; the others are said to be in it
+        todo = [min(f["groups"], key=lambda g: g["bytes"]) for f in fams]
+        for g in groups:
+            if g not in todo:
+                g["status"] = "not reduced: one per family (%s)" % g["family"]
     lock = threading.Lock()
 
     def worker(cpu):
@@ -184,6 +256,8 @@ def main():
         json.dump(groups, f, indent=1)
     with open(os.path.join(out, "groups.md"), "w") as f:
         f.write(table(groups))
+    with open(os.path.join(out, "families.md"), "w") as f:
+        f.write(family_table(fams, ["%s-%d" % (arm, trial) for arm, trial, _ in arm_dirs(out)]))
     print("%d distinct bug groups over %d arm trials: %s" % (len(groups), len(arm_dirs(out)),
                                                              os.path.join(out, "groups.md")))
     return 0

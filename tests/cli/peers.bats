@@ -211,10 +211,60 @@ import reduce as r
 open(out + "/ops.relay", "w").write('def @main(%x) {\n  %0 = nn.conv2d(%x, meta[relay.Constant][0]) /* ty=f(x) */;\n  %1 = @f(%0);\n  qnn.add(%1, %x)\n}\n')
 assert r.operators(out + "/ops.relay") == ["nn.conv2d", "qnn.add"], r.operators(out + "/ops.relay")
 PY
-  grep -q '^| 001 | rfuzz-1 gencog-1 | 2 | [0-9]* B | .* | `compile: Check failed: fake build error shared`' "$T/out/groups.md"
+  grep -q '^| 001 | F01 | rfuzz-1 gencog-1 | 2 | [0-9]* B | .* | `compile: Check failed: fake build error shared`' "$T/out/groups.md"
+  grep -qxF '| rfuzz-1 | 1 | 1 |' "$T/out/families.md"
+  grep -qxF '| gencog-2 | 1 | 1 |' "$T/out/families.md"
   # run again: what was reduced is kept
   RELAYKIT_BIN=$PEERS_BIN run "$PY" "$ROOT/bench/peers/reduce.py" "$T/out" --minutes 2 --cpus 0
   [[ "$output" == *"group 001: kept"* ]]
+}
+
+@test "reduce.py: groups of one check named per operator or cut at another length are one family; --one-per-family reduces its smallest" {
+  use_fake_tvm
+  "$PY" - "$ROOT/bench/peers" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from reduce import family
+same = [("compile: error: the operator sin does not have a registered gradient. @ tvm::relay::FirstOrderReverseAD::VisitExpr_",
+         "compile: error: the operator nn.dilate does not have a registered gradient. @ tvm::relay::FirstOrderReverseAD::VisitExpr_"),
+        ("compile: Check failed: undefined.size() == <n> (<n> vs. <n>) : In PrimFunc <fn> variables [i1] are us @ tvm::tir::MakePackedAPI",
+         "compile: Check failed: undefined.size() == <n> (<n> vs. <n>) : In PrimFunc <fn> variables [i2] are used, but are not passed in @ tvm:"),
+        ("compile: TVMError: unknown intrinsic Op(tir.acos) @ tvm::codegen::CodeGenLLVM::CreateIntrinsic",
+         "compile: TVMError: unknown intrinsic Op(tir.atanh) @ tvm::codegen::CodeGenLLVM::CreateIntrinsic")]
+apart = [("compile: Check failed: (data) is false: @ tvm::relay::ROIAlignRel",
+          "compile: Check failed: (data) is false: @ tvm::relay::SequenceMaskRel"),
+         ("compile: signal SIGFPE", "frontend: signal SIGFPE"),
+         ("compile: TVMError: cannot make uint from negative value -<n> @ tvm::PrimExpr tvm::tir::MakeConstScalar<int>",
+          "compile: TVMError: unknown intrinsic Op(tir.acos) @ tvm::codegen::CodeGenLLVM::CreateIntrinsic")]
+for a, b in same:
+    assert family(a) == family(b), (a, b, family(a), family(b))
+for a, b in apart:
+    assert family(a) != family(b), (a, b, family(a))
+PY
+  mkdir -p "$T/out/rfuzz-1/failures"
+  printf '#[version = "0.0.5"]\ndef @main(%%x: Tensor[(2, 2), float32]) {\n  %%0 = nn.relu(%%x);\n  %%1 = sigmoid(%%0);\n  add(%%1, %%0) /* FAKE_BUILD_ERROR_shared */\n}\n' > "$T/out/rfuzz-1/failures/big.relay"
+  printf '#[version = "0.0.5"]\ndef @main(%%x: Tensor[(2, 2), float32]) {\n  %%0 = nn.relu(%%x);\n  add(%%0, %%x) /* FAKE_BUILD_ERROR_shared */\n}\n' > "$T/out/rfuzz-1/failures/small.relay"
+  for f in big small; do printf 'build\n' > "$T/out/rfuzz-1/failures/$f.relay.args"; done
+  # two groups of one family, as an older triage wrote them (the same check cut at two lengths)
+  "$PY" - "$T/out/rfuzz-1" <<'PY'
+import json, os, sys
+d = sys.argv[1]
+sig = "compile: Check failed: undefined.size() == <n> (<n> vs. <n>) : In PrimFunc <fn> variables [i%d] are %s @ tvm::tir::MakePackedAPI"
+groups = [{"class": "bug", "signature": sig % (1, "us"), "match": "fake build error shared", "count": 1,
+           "smallest": d + "/failures/big.relay", "bytes": os.path.getsize(d + "/failures/big.relay")},
+          {"class": "bug", "signature": sig % (3, "used, but are not"), "match": "fake build error shared", "count": 2,
+           "smallest": d + "/failures/small.relay", "bytes": os.path.getsize(d + "/failures/small.relay")}]
+json.dump(groups, open(d + "/triage.json", "w"))
+PY
+  RELAYKIT_BIN=$PEERS_BIN run "$PY" "$ROOT/bench/peers/reduce.py" "$T/out" --minutes 2 --cpus 0 --one-per-family
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"2 distinct bug groups over 1 arm trials"* ]]
+  [[ "$output" == *"group 002: reduced"* && "$output" != *"group 001: reduced"* ]]
+  [ -f "$T/out/groups/002/reduced.relay" ] && [ ! -e "$T/out/groups/001" ]
+  grep -qxF '| rfuzz-1 | 2 | 1 |' "$T/out/families.md"
+  grep -q '^| F01 | 001 002 | rfuzz-1 | 3 | 002: [0-9]* B |' "$T/out/families.md"
+  grep -q '^| 001 | F01 | rfuzz-1 | 1 | not reduced: one per family (F01) |' "$T/out/groups.md"
 }
 
 @test "--cpus: as many arms at once as cores, each pinned to its own; TRIALS K-N adds trials to OUTDIR, never over one" {

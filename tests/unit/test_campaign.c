@@ -346,6 +346,32 @@ static void test_group_keys_and_repro_args(void **state) {
   assert_string_equal(k2, "frontend: Check failed: x at <addr>, size <n>");
   assert_string_equal(k3, "build: Check failed: x at <addr>, size <n> @ tvm::relay::Foo");
   free(k1), free(m1), free(k2), free(m2), free(k3), free(m3);
+  /* one check, two programs: generated names of different lengths and another loop variable were
+     two groups when the message was cut before the names were masked */
+  const char *short_name = "Check failed: undefined.size() == 0 (1 vs. 0) : In PrimFunc tvmgen_default_fused_add "
+                           "variables [i1] are used, but are not passed in as API arguments";
+  const char *long_name = "Check failed: undefined.size() == 0 (1 vs. 0) : In PrimFunc "
+                          "tvmgen_default_fused_nn_conv2d_add_nn_relu_cast_multiply_add_right_shift_cast_clip_subtract_"
+                          "transpose_reshape_sum_compute_ variables [i3, ax0] are used, but are not passed in as API "
+                          "arguments";
+  fail_group_key(&framed, false, short_name, &k1, &m1);
+  fail_group_key(&framed, false, long_name, &k2, &m2);
+  assert_string_equal(k1, k2);
+  assert_non_null(strstr(k1, "In PrimFunc <fn> variables [<vars>] are used, but are not passed in"));
+  assert_non_null(m2);
+  free(k1), free(m1), free(k2), free(m2);
+  fail_group_key(&build, false, "Check failed: dtypes [int8, float32] of loop [ax0]", &k1, &m1);
+  assert_string_equal(k1, "build: Check failed: dtypes [<dtype>, <dtype>] of loop [<vars>]");
+  free(k1), free(m1);
+  /* the masked words are cut at FAIL_KEY_WORDS_MAX, the frame kept after them */
+  char lengthy[700];
+  memset(lengthy, 'x', sizeof lengthy - 1);
+  memcpy(lengthy, "Check failed: ", 14);
+  lengthy[sizeof lengthy - 1] = 0;
+  for (size_t i = 20; i + 1 < sizeof lengthy; i += 10) lengthy[i] = ' ';
+  fail_group_key(&framed, false, lengthy, &k1, &m1);
+  assert_int_equal(strlen(k1), strlen("build: ") + FAIL_KEY_WORDS_MAX + strlen(" @ tvm::relay::Foo"));
+  free(k1), free(m1);
   fail_group_key(&build, true, "", &k1, &m1);
   assert_string_equal(k1, "build: timeout");
   free(k1), free(m1);
