@@ -121,6 +121,21 @@ def operators(path):
     return sorted(ops - {"def", "fn", "meta", "if", "let", "match"})
 
 
+# What the masks of a group key stand for (interestingness/signature.c): a group's own match
+# pattern masks numbers only, so a member of another rank or dtype than the file it was made from
+# does not match it (Tensor[(2), float32] against Tensor[(2, 3), float16]).
+KEY_MASKS = {"<shape>": r"[\[(][^\])]*[\])]", "<dtype>": r"\w+", "<n>": r"-?[0-9]+", "<fn>": r"\S+",
+             "[<vars>]": r"\[[^\]]*\]", "<addr>": r"0[xX][0-9a-fA-F]+", "<hex>": r"[0-9a-fA-F]+",
+             "<tmp>": r"\S+", "<file>": r"\S+"}
+
+
+def key_pattern(signature):
+    """A --match pattern for every member of a group: its key's words, masks as patterns."""
+    message = signature.partition(": ")[2].partition(" @ ")[0]
+    parts = re.split("(" + "|".join(re.escape(m) for m in KEY_MASKS) + ")", message)
+    return "".join(KEY_MASKS[p] if p in KEY_MASKS else re.escape(p) for p in parts)
+
+
 def reduce_one(g, gdir, minutes, cpu, rreduce, tvm_server):
     """rreduce the group's smallest file, under its own check, into gdir/reduced.relay, stopped
     (SIGINT) after minutes."""
@@ -137,10 +152,16 @@ def reduce_one(g, gdir, minutes, cpu, rreduce, tvm_server):
     server = "%s --args-from %s --timeout 60" % (tvm_server, shlex.quote(src + ".args"))
     cmd = ["taskset", "-c", str(cpu), rreduce, "--server", server, "-j", "1", "--timeout", "90",
            "--report", os.path.join(gdir, "report.md"), "-o", reduced]
-    if g.get("match"):
-        cmd += ["--match", g["match"]]
-    cmd.append(src)
     env = dict(os.environ, LLVM_PROFILE_FILE="/dev/null", TVM_NUM_THREADS="1")
+    if g.get("match"):
+        # the smallest member may not match the pattern made from another: then the key's own
+        match = g["match"]
+        probe = subprocess.run(["taskset", "-c", str(cpu)] + shlex.split(server), input=src + "\n", text=True,
+                               capture_output=True, env=env)
+        if not re.search(match, probe.stdout + probe.stderr, re.M):
+            match = key_pattern(g["signature"])
+        cmd += ["--match", match]
+    cmd.append(src)
     with open(os.path.join(gdir, "rreduce.log"), "w") as log:
         p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
                              start_new_session=True)

@@ -240,6 +240,13 @@ for a, b in same:
     assert family(a) == family(b), (a, b, family(a), family(b))
 for a, b in apart:
     assert family(a) != family(b), (a, b, family(a))
+# a member of another rank and dtype than the file the group's match was made from: the key's pattern
+import re
+from reduce import key_pattern
+p = key_pattern("compile: tensor type `Tensor[<shape>, <dtype>]` has <n> dimensions, while `<dtype>` has <n> dimensions @ tvm::x")
+assert re.search(p, "tensor type `Tensor[(2), float32]` has 1 dimensions, while `float32` has 0 dimensions"), p
+assert re.search(p, "tensor type `Tensor[(2, 3), float16]` has 2 dimensions, while `float16` has 0 dimensions"), p
+assert not re.search(p, "tensor type `Tensor[(2), float32]` has 1 elements"), p
 PY
   mkdir -p "$T/out/rfuzz-1/failures"
   printf '#[version = "0.0.5"]\ndef @main(%%x: Tensor[(2, 2), float32]) {\n  %%0 = nn.relu(%%x);\n  %%1 = sigmoid(%%0);\n  add(%%1, %%0) /* FAKE_BUILD_ERROR_shared */\n}\n' > "$T/out/rfuzz-1/failures/big.relay"
