@@ -134,6 +134,8 @@ def table(arms, failed):
     for r in runs:
         if r.get("transcribed"):
             lines.append("- %s-%d: %s" % (r["arm"], r["trial"], r["transcribed"]))
+        if r.get("note"):  # what the measured numbers alone do not say (a load on the machine)
+            lines.append("- %s-%d: %s" % (r["arm"], r["trial"], r["note"]))
     return "\n".join(lines) + "\n"
 
 
