@@ -68,6 +68,10 @@ def collect(out):
                                                        "bytes": g.get("bytes", 0)})
             entry["met"].append("%s-%d" % (arm, trial))
             entry["programs"] += g.get("count", 1)
+            for f in g.get("files") or [g["smallest"]]:
+                path = os.path.join(d, "failures", os.path.basename(f))
+                if os.path.exists(path):
+                    entry.setdefault("members", []).append((os.path.getsize(path), path))
             if g.get("bytes", 0) < entry["bytes"]:
                 entry["file"], entry["bytes"] = smallest, g["bytes"]
     return list(groups.values())
@@ -136,30 +140,59 @@ def key_pattern(signature):
     return "".join(KEY_MASKS[p] if p in KEY_MASKS else re.escape(p) for p in parts)
 
 
+def copy_with_args(path, to):
+    """A failing program and its check (NAME.relay.args) copied to `to` and `to`.args."""
+    for a, b in ((path, to), (path + ".args", to + ".args")):
+        with open(a, "rb") as f, open(b, "wb") as o:
+            o.write(f.read())
+
+
+MEMBERS_TRIED = 3
+
+
+def choose(g, members, gdir, cpu, tvm_server, env):
+    """The smallest of a group's first few members that fails again as the group does, and the
+    pattern it matches. A member can fail otherwise when run again (rfuzz's smallest program of the
+    Winograd-layout group was met with the group's error, then aborted on heap corruption in a
+    fresh process), and a group's match, made from one member with only its numbers masked, misses
+    a member of another rank or dtype: the key's own pattern (masks as patterns) then."""
+    if not g.get("match"):
+        return members[0], None
+    patterns = [g["match"], key_pattern(g["signature"])]
+    probe = os.path.join(gdir, "probe.relay")
+    server = "%s --args-from %s --timeout 60" % (tvm_server, shlex.quote(probe + ".args"))
+    try:
+        for path in members[:MEMBERS_TRIED]:
+            copy_with_args(path, probe)
+            run = subprocess.run(["taskset", "-c", str(cpu)] + shlex.split(server), input=probe + "\n", text=True,
+                                 capture_output=True, env=env)
+            for pattern in patterns:
+                if re.search(pattern, run.stdout + run.stderr, re.M):
+                    return path, pattern
+    finally:
+        for f in (probe, probe + ".args"):
+            if os.path.exists(f):
+                os.remove(f)
+    return members[0], g["match"]  # none fails so again: rreduce says what it sees
+
+
 def reduce_one(g, gdir, minutes, cpu, rreduce, tvm_server):
-    """rreduce the group's smallest file, under its own check, into gdir/reduced.relay, stopped
-    (SIGINT) after minutes."""
+    """rreduce the group's smallest member that fails again as the group does (choose), under its
+    own check, into gdir/reduced.relay, stopped (SIGINT) after minutes."""
     os.makedirs(gdir, exist_ok=True)
     stamp = os.path.join(gdir, "from")
     reduced = os.path.join(gdir, "reduced.relay")
-    if os.path.exists(reduced) and os.path.exists(stamp) and open(stamp).read() == g["file"]:
+    members = [path for _, path in sorted(g.get("members") or [(g["bytes"], g["file"])])]
+    if os.path.exists(reduced) and os.path.exists(stamp) and open(stamp).read() in members:
         return "kept"
+    env = dict(os.environ, LLVM_PROFILE_FILE="/dev/null", TVM_NUM_THREADS="1")
+    chosen, match = choose(g, members, gdir, cpu, tvm_server, env)
     src = os.path.join(gdir, "first.relay")
-    with open(g["file"], "rb") as f, open(src, "wb") as o:
-        o.write(f.read())
-    with open(g["file"] + ".args", "rb") as f, open(src + ".args", "wb") as o:
-        o.write(f.read())
+    copy_with_args(chosen, src)
     server = "%s --args-from %s --timeout 60" % (tvm_server, shlex.quote(src + ".args"))
     cmd = ["taskset", "-c", str(cpu), rreduce, "--server", server, "-j", "1", "--timeout", "90",
            "--report", os.path.join(gdir, "report.md"), "-o", reduced]
-    env = dict(os.environ, LLVM_PROFILE_FILE="/dev/null", TVM_NUM_THREADS="1")
-    if g.get("match"):
-        # the smallest member may not match the pattern made from another: then the key's own
-        match = g["match"]
-        probe = subprocess.run(["taskset", "-c", str(cpu)] + shlex.split(server), input=src + "\n", text=True,
-                               capture_output=True, env=env)
-        if not re.search(match, probe.stdout + probe.stderr, re.M):
-            match = key_pattern(g["signature"])
+    if match:
         cmd += ["--match", match]
     cmd.append(src)
     with open(os.path.join(gdir, "rreduce.log"), "w") as log:
@@ -175,7 +208,7 @@ def reduce_one(g, gdir, minutes, cpu, rreduce, tvm_server):
                 os.killpg(p.pid, signal.SIGKILL)
                 rc = p.wait()
     if rc in (0, 3, 130) and os.path.exists(reduced):
-        open(stamp, "w").write(g["file"])
+        open(stamp, "w").write(chosen)
         return "reduced" if rc != 130 else "reduced (stopped at the time limit)"
     return "not reduced: rreduce exit %d (see rreduce.log)" % rc
 

@@ -274,6 +274,32 @@ PY
   grep -q '^| 001 | F01 | rfuzz-1 | 1 | not reduced: one per family (F01) |' "$T/out/groups.md"
 }
 
+@test "reduce.py: a group's smallest member that fails otherwise when run again is passed over for the next" {
+  use_fake_tvm
+  mkdir -p "$T/out/rfuzz-1/failures"
+  printf '#[version = "0.0.5"]\ndef @main(%%x: Tensor[(2, 2), float32]) {\n  add(%%x, %%x) /* FAKE_BUILD_ERROR_other */\n}\n' > "$T/out/rfuzz-1/failures/small.relay"
+  printf '#[version = "0.0.5"]\ndef @main(%%x: Tensor[(2, 2), float32]) {\n  %%0 = nn.relu(%%x);\n  %%1 = sigmoid(%%0);\n  add(%%1, %%0) /* FAKE_BUILD_ERROR_shared */\n}\n' > "$T/out/rfuzz-1/failures/big.relay"
+  for f in big small; do printf 'build\n' > "$T/out/rfuzz-1/failures/$f.relay.args"; done
+  "$PY" - "$T/out/rfuzz-1" <<'PY'
+import json, os, sys
+d = sys.argv[1]
+small, big = d + "/failures/small.relay", d + "/failures/big.relay"
+json.dump([{"class": "bug", "signature": "compile: Check failed: fake build error shared", "match": "fake build error shared",
+            "count": 2, "smallest": small, "bytes": os.path.getsize(small), "files": [small, big]}],
+          open(d + "/triage.json", "w"))
+PY
+  RELAYKIT_BIN=$PEERS_BIN run "$PY" "$ROOT/bench/peers/reduce.py" "$T/out" --minutes 2 --cpus 0
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"group 001: reduced"* ]]
+  [ "$(cat "$T/out/groups/001/from")" = "$T/out/rfuzz-1/failures/big.relay" ]
+  grep -q FAKE_BUILD_ERROR_shared "$T/out/groups/001/reduced.relay"
+  [ ! -e "$T/out/groups/001/probe.relay" ]
+  # kept on a second run: the member it was reduced from is still the group's
+  RELAYKIT_BIN=$PEERS_BIN run "$PY" "$ROOT/bench/peers/reduce.py" "$T/out" --minutes 2 --cpus 0
+  [[ "$output" == *"group 001: kept"* ]]
+}
+
 @test "--cpus: as many arms at once as cores, each pinned to its own; TRIALS K-N adds trials to OUTDIR, never over one" {
   use_fake_tvm
   [ "$(nproc)" -ge 2 ] || skip "one core: nothing runs at once"
